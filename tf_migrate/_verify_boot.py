@@ -1,0 +1,119 @@
+"""Runs one program for ``tf_migrate.verify`` inside its own process.
+
+Executed as a script (``python _verify_boot.py CONFIG.json``) for plain programs
+and for notebooks run as one script, and loaded by file path from a hidden first
+cell for notebooks run in a Jupyter kernel. It never imports the ``tf_migrate``
+package, so it works wherever the interpreter can import TensorFlow.
+
+``prepare`` sets up the process before the program runs:
+
+* ``legacy``: ``tf.compat.v1.disable_v2_behavior()`` and
+  ``sys.modules['tensorflow'] = tf.compat.v1``, so ``import tensorflow as tf``,
+  ``import tensorflow.compat.v1 as tf`` and local modules that import TensorFlow
+  all see TF1 graph semantics; ``Session.run`` is wrapped to pin the read/update
+  order of fetches that TF1 leaves unordered (``_verify_fetch_order``).
+* ``migrated``: plain TF2, eager.
+* both: TF's random ops draw shared values (``_verify_random``).
+"""
+
+import ast
+import importlib.util
+import json
+import linecache
+import os
+import sys
+import traceback
+import types
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _sibling(name):
+    """Loads a sibling helper module by path (the package may not be importable)."""
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, name + ".py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+class EventLog:
+    """Appends one JSON line per event, flushed at once so a killed run keeps its log."""
+
+    def __init__(self, path):
+        self._file = open(path, "a", encoding="utf-8") if path else None
+
+    def write(self, **event):
+        if self._file is not None:
+            self._file.write(json.dumps(event) + "\n")
+            self._file.flush()
+
+
+def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=()):
+    """Makes this process run a ``legacy`` or ``migrated`` program (see module doc)."""
+    if program_dir and program_dir not in sys.path:
+        sys.path.insert(0, program_dir)
+    import tensorflow as tf
+
+    log = EventLog(log_path)
+    user_files = set(user_files)
+    _sibling("_verify_random").install(tf, log, user_files)
+    if mode == "legacy":
+        tf.compat.v1.disable_v2_behavior()
+        _sibling("_verify_fetch_order").install(tf, log, fetch_order, user_files)
+        sys.modules["tensorflow"] = tf.compat.v1
+    return log
+
+
+def _display(value):
+    """What an IPython prompt shows for a cell's last expression, minus the prompt."""
+    if value is not None:
+        print(repr(value))
+
+
+def _run_cell(source, filename, namespace, interactive):
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    tree = ast.parse(source, filename)
+    last = None
+    silenced = source.rstrip().endswith(";")
+    if interactive and not silenced and tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    exec(compile(tree, filename, "exec"), namespace)
+    if last is not None:
+        _display(eval(compile(last, filename, "eval"), namespace))
+
+
+def main(config_path):
+    with open(config_path, encoding="utf-8") as f:
+        config = json.load(f)
+    cells = config["cells"]
+    prepare(
+        config["mode"],
+        program_dir=config["program_dir"],
+        log_path=config["log"],
+        fetch_order=config.get("fetch_order", "pre"),
+        user_files=[cell["filename"] for cell in cells],
+    )
+    main_module = types.ModuleType("__main__")
+    main_module.__file__ = config["display_path"]
+    main_module.__builtins__ = __builtins__
+    sys.modules["__main__"] = main_module
+    sys.argv = [config["display_path"]]
+    try:
+        for cell in cells:
+            _run_cell(cell["source"], cell["filename"], main_module.__dict__, config["interactive"])
+    except SystemExit:
+        raise
+    except BaseException:
+        traceback.print_exc()
+        sys.stdout.flush()
+        return 1
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.pop(0)  # this file's folder must not shadow the program's modules
+    sys.exit(main(sys.argv[1]))

@@ -1,0 +1,94 @@
+"""Compares what two runs printed, for ``tf_migrate.verify``.
+
+Outputs are split into tokens: numbers (``-1.5e-03``, ``2.``, ``nan``, ``inf``)
+and runs of other non-blank characters. Whitespace, line breaks included, only
+separates tokens: numpy wraps and pads arrays by the width of their values, so
+``[[ 8.  8. 50.]`` and ``[[8. 8. 50.]`` hold the same numbers. Text tokens must
+be equal; numbers must satisfy ``|a - b| <= atol + rtol * |b|``, or differ by at
+most one unit in the last printed digit when printed with decimals (two values
+within tolerance can round to neighbours: ``0.1235`` and ``0.1236``). ``nan``
+equals ``nan``; infinities equal when their signs do.
+"""
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+_TOKEN = re.compile(
+    r"(?P<num>[-+]?(?:\b(?:nan|inf)\b|(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?))"
+    r"|(?P<text>[^\s\d.+-]+|[.+-])",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    line: int
+    value: Optional[float] = None
+    quantum: float = 0.0
+
+
+def _quantum(text):
+    """One unit in the last printed digit of a number with decimals, else 0."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if "." not in mantissa:
+        return 0.0
+    decimals = len(mantissa.split(".", 1)[1])
+    if decimals == 0:
+        return 0.0
+    return 10.0 ** (int(exponent or 0) - decimals)
+
+
+def tokenize(output):
+    tokens = []
+    for number, line in enumerate(output.splitlines(), start=1):
+        for match in _TOKEN.finditer(line):
+            text = match.group(0)
+            if match.group("num") is not None:
+                tokens.append(Token(text, number, float(text), _quantum(text)))
+            else:
+                tokens.append(Token(text, number))
+    return tokens
+
+
+def _close(a, b, rtol, atol):
+    if math.isnan(a.value) or math.isnan(b.value):
+        return math.isnan(a.value) and math.isnan(b.value)
+    if math.isinf(a.value) or math.isinf(b.value):
+        return a.value == b.value
+    difference = abs(a.value - b.value)
+    if difference <= atol + rtol * abs(b.value):
+        return True
+    return difference <= max(a.quantum, b.quantum) * (1 + 1e-9)
+
+
+def _line(output, number):
+    lines = output.splitlines()
+    return lines[number - 1].strip() if 0 < number <= len(lines) else ""
+
+
+def first_difference(legacy, migrated, *, rtol, atol):
+    """Describes the first difference between two outputs, or returns None."""
+    a, b = tokenize(legacy), tokenize(migrated)
+    for x, y in zip(a, b):
+        if x.value is not None and y.value is not None:
+            if _close(x, y, rtol, atol):
+                continue
+            what = f"value {x.text} != {y.text}"
+        elif x.text == y.text:
+            continue
+        else:
+            what = f"text {x.text!r} != {y.text!r}"
+        return (
+            f"{what}: legacy output line {x.line} {_line(legacy, x.line)!r}, "
+            f"migrated output line {y.line} {_line(migrated, y.line)!r}"
+        )
+    if len(a) > len(b):
+        x = a[len(b)]
+        return f"the migrated output ends where the legacy one goes on with line {x.line} {_line(legacy, x.line)!r}"
+    if len(b) > len(a):
+        y = b[len(a)]
+        return f"the legacy output ends where the migrated one goes on with line {y.line} {_line(migrated, y.line)!r}"
+    return None

@@ -1,0 +1,152 @@
+"""The read/update order of ``sess.run`` fetches, pinned for ``tf_migrate.verify``.
+
+In TF1, ``sess.run([train_op, W])`` runs the update of ``W`` and the read of ``W``
+with no order between them: the value fetched may be the old or the new one. A
+fetched tensor is *ambiguous* when it reads a variable that another fetched
+element writes (an ``Assign*``, ``Apply*`` or ``Scatter*`` op on it) and neither
+the read nor the write depends on the other. Reads that the write needs (the loss
+that the gradients come from) are ordered and not ambiguous.
+
+The legacy run's ``Session.run`` evaluates ambiguous tensors in a separate run
+with the same feed, either before (``pre``: read, then update) or after
+(``post``: update, then read) the requested run, and logs an ``ambiguous`` event.
+The verifier runs the legacy program with ``pre`` first and, only when such an
+event was logged, once more with ``post``; the migrated output is equivalent if
+it matches either. A program must pick one order throughout.
+
+Ambiguous tensors whose computation holds other stateful ops (random ops, queue
+dequeues, assignments) cannot be evaluated twice without changing the program:
+such a run logs ``unresolvable`` and the verifier answers not comparable.
+"""
+
+import sys
+
+_VARIABLE_OPS = {"VariableV2", "Variable", "VarHandleOp"}
+_READ_SAFE = _VARIABLE_OPS | {
+    "ReadVariableOp", "Placeholder", "PlaceholderWithDefault", "Const", "VarIsInitializedOp",
+}
+_WRITE_PREFIXES = ("Assign", "Apply", "ResourceApply", "SparseApply", "ResourceSparseApply",
+                   "Scatter", "ResourceScatter")
+
+
+def _ancestors(op):
+    seen = {op}
+    stack = [op]
+    while stack:
+        current = stack.pop()
+        for parent in [t.op for t in current.inputs] + list(current.control_inputs):
+            if parent not in seen:
+                seen.add(parent)
+                stack.append(parent)
+    return seen
+
+
+def _variable_of(tensor):
+    op = tensor.op
+    while op.type in ("Identity", "RefIdentity") and op.inputs:
+        op = op.inputs[0].op
+    return op if op.type in _VARIABLE_OPS else None
+
+
+def _writes(ops):
+    writes = {}
+    for op in ops:
+        if op.type.startswith(_WRITE_PREFIXES) and op.inputs:
+            variable = _variable_of(op.inputs[0])
+            if variable is not None:
+                writes.setdefault(variable, []).append(op)
+    return writes
+
+
+def _reads(element, ancestors):
+    """(reading op or None for a fetched ref variable, variable op) pairs of a fetch."""
+    reads = []
+    if element.op.type in _VARIABLE_OPS:
+        reads.append((None, element.op))
+    for op in ancestors:
+        if op.type == "ReadVariableOp" or not op.type.startswith(_WRITE_PREFIXES):
+            for tensor in op.inputs:
+                variable = _variable_of(tensor)
+                if variable is not None and (op.type == "ReadVariableOp" or tensor.dtype._is_ref_dtype):
+                    reads.append((op, variable))
+    return reads
+
+
+def find_ambiguous(elements):
+    """Indices of fetched tensors whose value depends on TF1's unordered read/update."""
+    ancestors = [_ancestors(getattr(e, "op", e)) for e in elements]
+    writes = _writes(set().union(*ancestors)) if ancestors else {}
+    if not writes:
+        return []
+    ambiguous = []
+    for index, element in enumerate(elements):
+        if not hasattr(element, "op"):
+            continue
+        for reader, variable in _reads(element, ancestors[index]):
+            for write in writes.get(variable, ()):
+                if reader is not None and (reader in _ancestors(write) or write in ancestors[index]):
+                    continue
+                if reader is None and write in ancestors[index]:
+                    continue
+                ambiguous.append(index)
+                break
+            else:
+                continue
+            break
+    return ambiguous
+
+
+def _resolvable(element):
+    return all(
+        op.type in _READ_SAFE or not op.op_def.is_stateful
+        for op in _ancestors(element.op)
+    )
+
+
+def _where(user_files):
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename in user_files:
+            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        frame = frame.f_back
+    return "?"
+
+
+def install(tf, log, order, user_files):
+    """Wraps ``Session.run`` of this (legacy) process; ``order`` is ``pre`` or ``post``."""
+    from tensorflow.python.client import session
+    from tensorflow.python.util import nest
+
+    original = session.BaseSession.run
+    plans = {}
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        flat = nest.flatten(fetches)
+        try:
+            elements = [self.graph.as_graph_element(f, allow_tensor=True, allow_operation=True) for f in flat]
+        except (TypeError, ValueError, KeyError):
+            return original(self, fetches, feed_dict, options, run_metadata)
+        key = (id(self.graph), tuple(e.name for e in elements))
+        if key not in plans:
+            plans[key] = find_ambiguous(elements)
+        ambiguous = plans[key]
+        if not ambiguous:
+            return original(self, fetches, feed_dict, options, run_metadata)
+        where = _where(user_files)
+        reads = [elements[i] for i in ambiguous]
+        if not all(_resolvable(e) for e in reads):
+            log.write(event="unresolvable", where=where, fetches=[e.name for e in reads])
+            return original(self, fetches, feed_dict, options, run_metadata)
+        log.write(event="ambiguous", where=where, fetches=[e.name for e in reads], order=order)
+        if order == "pre":
+            values = original(self, reads, feed_dict)
+            result = original(self, fetches, feed_dict, options, run_metadata)
+        else:
+            result = original(self, fetches, feed_dict, options, run_metadata)
+            values = original(self, reads, feed_dict)
+        flat_result = nest.flatten(result)
+        for index, value in zip(ambiguous, values):
+            flat_result[index] = value
+        return nest.pack_sequence_as(result, flat_result)
+
+    session.BaseSession.run = run

@@ -1,0 +1,96 @@
+"""What TF1 API calls mean to the program model, by canonical name.
+
+Canonical names are those of :mod:`tf_migrate.tfnames` (``tf.`` + the TF1
+path; ``tf.compat.v1.`` stripped).
+"""
+from __future__ import annotations
+
+PLACEHOLDERS = {"tf.placeholder", "tf.placeholder_with_default", "tf.sparse_placeholder"}
+
+SESSIONS = {"tf.Session", "tf.InteractiveSession", "tf.train.MonitoredSession",
+            "tf.train.MonitoredTrainingSession", "tf.train.SingularMonitoredSession"}
+# Sessions whose run() has hooks and recovery: no faithful eager form.
+SESSIONS_WITH_HOOKS = {"tf.train.MonitoredSession", "tf.train.MonitoredTrainingSession",
+                       "tf.train.SingularMonitoredSession"}
+
+GRAPHS = {"tf.Graph", "tf.get_default_graph"}
+
+INITIALIZER_OPS = {
+    "tf.global_variables_initializer", "tf.initialize_all_variables",
+    "tf.local_variables_initializer", "tf.initialize_local_variables",
+    "tf.variables_initializer", "tf.initialize_variables", "tf.tables_initializer",
+}
+
+VARIABLE_CONSTRUCTORS = {"tf.Variable", "tf.get_variable", "tf.compat.v1.get_variable",
+                         "tf.get_local_variable"}
+
+OPTIMIZER_PREFIXES = ("tf.train.", "tf.keras.optimizers.", "tf.optimizers.")
+OPTIMIZER_SUFFIX = "Optimizer"
+KERAS_OPTIMIZER_PREFIXES = ("tf.keras.optimizers.", "tf.optimizers.")
+
+GRADIENTS = {"tf.gradients"}
+HESSIANS = {"tf.hessians"}
+
+# Calls whose result is an Operation: fetching one gives None.
+OP_CONSTRUCTORS = {"tf.group", "tf.no_op", "tf.Print", "tf.print", "tf.debugging.assert_equal",
+                   "tf.assert_equal", "tf.debugging.Assert", "tf.Assert"}
+
+# Ops that draw new values every time they run: never hoisted out of a run.
+RANDOM_OPS = {
+    "tf.random_normal", "tf.random_uniform", "tf.truncated_normal", "tf.random_shuffle",
+    "tf.random_crop", "tf.multinomial", "tf.random_gamma", "tf.random_poisson",
+    "tf.random.normal", "tf.random.uniform", "tf.random.truncated_normal", "tf.random.shuffle",
+    "tf.random.categorical", "tf.random.gamma", "tf.random.poisson", "tf.nn.dropout",
+    "tf.random.stateless_normal",
+}
+
+# Module-level calls with an eager meaning (kept where they are, renamed by the tables).
+EAGER_CONFIG_CALLS = {"tf.set_random_seed", "tf.random.set_seed", "tf.logging.set_verbosity",
+                      "tf.debugging.set_log_device_placement"}
+
+# Calls that only configure TF1 graph mode: removed from eager output.
+GRAPH_MODE_CONFIG_CALLS = {"tf.reset_default_graph", "tf.disable_v2_behavior", "tf.disable_eager_execution",
+                           "tf.enable_eager_execution", "tf.enable_v2_behavior", "tf.disable_resource_variables",
+                           "tf.enable_resource_variables"}
+
+# `with` contexts that only scope graph construction: unwrapped in eager output.
+TRANSPARENT_CONTEXTS = {"tf.name_scope", "tf.variable_scope", "tf.device", "tf.control_dependencies",
+                        "tf.Session", "tf.InteractiveSession", "tf.Graph", "tf.get_default_graph",
+                        "tf.GradientTape"}
+
+# APIs with no eager equivalent in scope of these rules: the file stays in compat mode.
+COMPAT_ONLY_PREFIXES = (
+    "tf.contrib.", "tf.train.string_input_producer", "tf.train.input_producer", "tf.train.batch",
+    "tf.train.shuffle_batch", "tf.train.slice_input_producer", "tf.train.start_queue_runners",
+    "tf.train.Coordinator", "tf.train.QueueRunner", "tf.train.limit_epochs", "tf.TextLineReader",
+    "tf.TFRecordReader", "tf.WholeFileReader", "tf.FIFOQueue", "tf.RandomShuffleQueue",
+    "tf.PaddingFIFOQueue", "tf.py_func", "tf.make_template",
+    "tf.get_collection", "tf.add_to_collection", "tf.train.Saver", "tf.summary.",
+    "tf.layers.", "tf.nn.rnn_cell.", "tf.nn.dynamic_rnn", "tf.data.", "tf.get_variable_scope",
+    "tf.train.exponential_decay", "tf.train.piecewise_constant", "tf.train.polynomial_decay",
+    "tf.train.natural_exp_decay", "tf.train.inverse_time_decay", "tf.train.get_global_step",
+    "tf.train.get_or_create_global_step", "tf.train.ExponentialMovingAverage", "tf.app.",
+    "tf.trainable_variables", "tf.global_variables", "tf.all_variables", "tf.local_variables",
+    "tf.moving_average_variables", "tf.keras.layers.", "tf.keras.Model", "tf.keras.Sequential",
+    "tf.keras.models.", "tf.estimator.",
+    "tf.foldl", "tf.foldr", "tf.sparse_placeholder",
+    "tf.scatter_update", "tf.scatter_add", "tf.scatter_sub", "tf.hessians",
+    "tf.train.import_meta_graph", "tf.import_graph_def", "tf.train.write_graph",
+    "tf.saved_model.", "tf.python.",
+)
+
+
+def is_optimizer_constructor(qualname: str) -> bool:
+    return qualname.startswith(OPTIMIZER_PREFIXES) and (
+        qualname.endswith(OPTIMIZER_SUFFIX) or qualname.startswith(KERAS_OPTIMIZER_PREFIXES)
+    ) and not qualname.endswith(".schedules")
+
+
+def is_keras_optimizer(qualname: str) -> bool:
+    return qualname.startswith(KERAS_OPTIMIZER_PREFIXES)
+
+
+def is_compat_only(qualname: str) -> bool:
+    """True for APIs that keep a file in compat mode (prefixes end in '.', others match exactly)."""
+    return any(qualname == entry or (entry.endswith(".") and qualname.startswith(entry))
+               for entry in COMPAT_ONLY_PREFIXES)

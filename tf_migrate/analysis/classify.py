@@ -1,0 +1,412 @@
+"""Give each statement of a scope its role and each name its kind.
+
+See :mod:`tf_migrate.analysis.program` for the roles and kinds.
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Set
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.run_sites import find_run_sites
+from tf_migrate.analysis.symbols import reads, symbol_key, writes
+from tf_migrate.tfnames import TFNames
+
+_TENSORISH = {pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.VARIABLE, pm.VARIABLES, pm.EAGER}
+_KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
+               pm.PYTHON: "python", pm.GRAPH: "python"}
+
+
+class _Calls(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.calls: List[cst.Call] = []
+        self.in_lambda = 0
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+
+def all_calls(node: cst.CSTNode) -> List[cst.Call]:
+    visitor = _Calls()
+    node.visit(visitor)
+    return visitor.calls
+
+
+class _NestedFunctions(cst.CSTVisitor):
+    """Calls that sit inside a lambda or a nested def (a tape cannot see them)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.calls: List[cst.Call] = []
+
+    def visit_Lambda(self, node) -> None:
+        self.depth += 1
+
+    def leave_Lambda(self, node) -> None:
+        self.depth -= 1
+
+    visit_FunctionDef = visit_Lambda
+    leave_FunctionDef = leave_Lambda
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.depth:
+            self.calls.append(node)
+
+
+def _single(node: cst.BaseStatement):
+    """(targets, value) of a one-statement line, else (None, None)."""
+    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+        return None, None
+    small = node.body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        return small.targets[0].target, small.value
+    if isinstance(small, cst.AnnAssign) and small.value is not None:
+        return small.target, small.value
+    if isinstance(small, cst.Expr):
+        return None, small.value
+    return None, None
+
+
+def _kwarg(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    return None
+
+
+class Classifier:
+    def __init__(self, scope: "pm.Scope", names: TFNames) -> None:
+        self.scope = scope
+        self.names = names
+        self.variable_functions: Set[str] = set()  # user functions that create variables
+
+    # -- queries used by run-site matching -------------------------------------------------
+    def is_session(self, expr: cst.BaseExpression) -> bool:
+        key = symbol_key(expr)
+        if key is not None:
+            if key in self.scope.sessions:
+                return True
+            kind = self.scope.kind(key)
+            return kind is None and key.split(".")[-1] in ("sess", "session")
+        if isinstance(expr, cst.Call):
+            qualname = self.names.call_name(expr)
+            return qualname in api.SESSIONS or qualname == "tf.get_default_session"
+        return False
+
+    def kind_of(self, expr: cst.BaseExpression) -> Optional[str]:
+        key = symbol_key(expr)
+        if key is not None:
+            kind = self.scope.kind(key)
+            if kind is None:
+                return None
+            return _KIND_NAMES.get(kind, "tensor")
+        if isinstance(expr, cst.Call):
+            qualname = self.names.call_name(expr)
+            if qualname in api.INITIALIZER_OPS:
+                return "init"
+            if qualname in api.OP_CONSTRUCTORS:
+                return "op"
+            if qualname is not None and api.is_optimizer_constructor(qualname):
+                return "optimizer"
+            if qualname is not None and qualname.startswith("tf."):
+                return "tensor"
+            if isinstance(expr.func, cst.Attribute):
+                owner = self.kind_of(expr.func.value)
+                method = expr.func.attr.value
+                if owner == "optimizer" and method in ("minimize", "apply_gradients"):
+                    return "op"
+                if owner == "tensor":
+                    return "tensor"
+            return None
+        if isinstance(expr, (cst.Subscript, cst.Attribute)):
+            return "tensor" if self.kind_of(expr.value) == "tensor" else None
+        if isinstance(expr, cst.BinaryOperation):
+            if "tensor" in (self.kind_of(expr.left), self.kind_of(expr.right)):
+                return "tensor"
+        if isinstance(expr, cst.UnaryOperation):
+            return self.kind_of(expr.expression)
+        return None
+
+    # -- classification --------------------------------------------------------------------
+    def _block(self, node: cst.CSTNode, reason: str) -> None:
+        self.scope.blockers.append((node, reason))
+
+    def _define(self, st: "pm.Statement", kind: str, call: Optional[cst.Call] = None, **info) -> None:
+        st.kind = kind
+        for key in st.defines:
+            self.scope.symbols[key] = pm.Symbol(key, kind, st.index, call, **info)
+
+    def classify(self, index: int, flat) -> "pm.Statement":
+        node = flat.node
+        st = pm.Statement(index, flat)
+        st.defines = writes(node)
+        st.reads = reads(node) | flat.extra_deps
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            return self._classify_def(st, node)
+        st.run_sites = find_run_sites(node, self.is_session, self.kind_of)
+        calls = all_calls(node)
+        qualnames = [q for q in (self.names.call_name(c) for c in calls) if q]
+        self._check_api(node, calls)
+        st.random = any(q in api.RANDOM_OPS for q in qualnames)
+        targets, value = _single(node)
+        if self._classify_plumbing(st, value, qualnames):
+            return st
+        if isinstance(value, cst.Call) and targets is not None and self._classify_definition(st, value):
+            return st
+        self._classify_generic(st, calls, qualnames)
+        return st
+
+    def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
+        for call in calls:
+            qualname = self.names.call_name(call)
+            if qualname is None:
+                continue
+            if api.is_compat_only(qualname):
+                self._block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")
+        nested = _NestedFunctions()
+        node.visit(nested)
+        for call in nested.calls:
+            if self.names.call_name(call) in api.GRADIENTS:
+                self._block(call, "tf.gradients inside a lambda or nested function: a tape cannot record it")
+        for call in calls:
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value == "reuse":
+                    self._block(call, "variable reuse (reuse=...) needs the variable-scope rule")
+
+    def _classify_plumbing(self, st, value, qualnames) -> bool:
+        """Session, graph and initializer plumbing, and graph-mode configuration."""
+        if isinstance(value, cst.Call) and st.defines == [] and value is not None:
+            qualname = self.names.call_name(value)
+            if qualname in api.GRAPH_MODE_CONFIG_CALLS:
+                st.role = pm.REMOVE
+                return True
+            if qualname in api.EAGER_CONFIG_CALLS:
+                st.role = pm.KEEP
+                return True
+            func = value.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "close" and self.is_session(func.value):
+                st.role = pm.REMOVE
+                return True
+            if st.run_sites and len(st.run_sites) == 1 and st.run_sites[0].call is value:
+                if self._only_initializers(st.run_sites[0].fetch) and st.run_sites[0].style != "eval":
+                    st.role = pm.REMOVE
+                    return True
+        if isinstance(value, cst.Call) and st.defines:
+            qualname = self.names.call_name(value)
+            if qualname in api.SESSIONS:
+                if qualname in api.SESSIONS_WITH_HOOKS:
+                    self._block(value, f"`{qualname}` runs hooks and recovery; no eager equivalent")
+                self.scope.sessions.update(st.defines)
+                st.role = pm.REMOVE
+                self._define(st, pm.SESSION)
+                return True
+            if qualname in api.GRAPHS or (isinstance(value.func, cst.Attribute)
+                                          and value.func.attr.value == "as_default"):
+                st.role = pm.REMOVE
+                self._define(st, pm.GRAPH)
+                return True
+            if qualname in api.INITIALIZER_OPS:
+                st.role = pm.REMOVE
+                self._define(st, pm.INIT)
+                return True
+        return False
+
+    def _only_initializers(self, fetch: cst.BaseExpression) -> bool:
+        if isinstance(fetch, (cst.List, cst.Tuple)):
+            return bool(fetch.elements) and all(self._only_initializers(e.value) for e in fetch.elements)
+        if isinstance(fetch, cst.Attribute) and fetch.attr.value == "initializer":
+            return True
+        return self.kind_of(fetch) == "init"
+
+    def _classify_definition(self, st, call: cst.Call) -> bool:
+        qualname = self.names.call_name(call)
+        deferred_reads = {k for k in st.reads if self.scope.deferred(k)}
+        if qualname in api.PLACEHOLDERS:
+            st.role = pm.DEFER
+            self._define(st, pm.PLACEHOLDER, call)
+            return True
+        if qualname in api.VARIABLE_CONSTRUCTORS:
+            st.role = pm.KEEP
+            trainable = _kwarg(call, "trainable")
+            is_trainable = not (isinstance(trainable, cst.Name) and trainable.value == "False")
+            self._define(st, pm.VARIABLE, call, trainable=is_trainable)
+            if is_trainable:
+                self.scope.trainable_order.extend(st.defines)
+            if deferred_reads:
+                self._block(call, "a variable's initial value depends on a placeholder or a per-run tensor")
+            return True
+        if qualname is not None and api.is_optimizer_constructor(qualname):
+            st.role = pm.KEEP
+            self._define(st, pm.OPTIMIZER, call, keras=api.is_keras_optimizer(qualname))
+            if deferred_reads:
+                self._block(call, "the optimizer's hyper-parameters depend on per-run tensors")
+            return True
+        if qualname in api.GRADIENTS:
+            st.role, st.gradient = pm.DEFER, True
+            self._define(st, pm.TENSORS, call)
+            return True
+        if isinstance(call.func, cst.Attribute) and self.kind_of(call.func.value) == "optimizer":
+            method = call.func.attr.value
+            if method in ("minimize", "compute_gradients", "apply_gradients"):
+                st.role = pm.DEFER
+                st.gradient = method != "apply_gradients"
+                self._define(st, pm.GRADS_AND_VARS if method == "compute_gradients" else pm.OP, call)
+                return True
+        return False
+
+    def _classify_generic(self, st, calls, qualnames) -> None:
+        graph_reads = {k for k in st.reads if self.scope.kind(k) in _TENSORISH}
+        deferred_reads = {k for k in graph_reads
+                          if self.scope.kind(k) in pm.DEFERRED_KINDS | {pm.VARIABLE, pm.VARIABLES}}
+        tf_calls = [q for q in qualnames if q.startswith("tf.")]
+        calls_variable_fn = [c for c in calls if isinstance(c.func, cst.Name)
+                             and c.func.value in self.variable_functions]
+        if st.run_sites:
+            st.role = pm.RUN
+            self._define(st, pm.PYTHON)
+            return
+        if any(q in api.VARIABLE_CONSTRUCTORS for q in tf_calls):
+            st.role = pm.KEEP
+            self._define(st, pm.VARIABLES)
+            self.scope.trainable_order.extend(st.defines)
+            if deferred_reads - {k for k in deferred_reads if self.scope.kind(k) in (pm.VARIABLE, pm.VARIABLES)}:
+                self._block(st.node, "variables created from per-run tensors")
+            return
+        if calls_variable_fn and (deferred_reads or tf_calls):
+            self._block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "
+                        "time it is called on graph tensors; needs the tf.Module rewrite")
+        if not tf_calls and not graph_reads:
+            st.role = pm.KEEP
+            self._define(st, pm.PYTHON)
+            return
+        if deferred_reads or not st.defines:
+            st.role = pm.DEFER
+            kind = pm.TENSOR
+            targets, value = _single(st.node)
+            if isinstance(value, cst.Call) and self.kind_of(value) == "op":
+                kind = pm.OP
+            elif isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)):
+                kind = pm.STRUCT
+            self._define(st, kind)
+            return
+        st.role = pm.KEEP
+        self._define(st, pm.EAGER)
+
+    def _classify_def(self, st, node) -> "pm.Statement":
+        st.role = pm.KEEP
+        self._define(st, pm.PYTHON)
+        body_calls = all_calls(node)
+        qualnames = {self.names.call_name(c) for c in body_calls}
+        if isinstance(node, cst.FunctionDef) and qualnames & api.VARIABLE_CONSTRUCTORS:
+            self.variable_functions.add(node.name.value)
+        if qualnames & (api.PLACEHOLDERS | api.SESSIONS):
+            st.kind = "nested-scope"  # analysed as a scope of its own
+            return st
+        self._check_api(node, body_calls)
+        st.run_sites = find_run_sites(node, self.is_session, self.kind_of)
+        return st
+
+    # -- whole-scope passes ----------------------------------------------------------------
+    def settle_eager(self) -> None:
+        """Demote eager constants that a tape must record or that must be redrawn per run."""
+        changed = True
+        while changed:
+            changed = False
+            needed_by_tape = self._tape_inputs()
+            for st in self.scope.statements:
+                if st.kind != pm.EAGER:
+                    continue
+                per_run_random = st.random and self._read_by_deferred(st.defines)
+                reads_deferred = any(self.scope.deferred(k) for k in st.reads)
+                if set(st.defines) & needed_by_tape or per_run_random or reads_deferred:
+                    st.role = pm.DEFER
+                    self._define(st, pm.TENSOR)
+                    changed = True
+
+    def _tape_inputs(self) -> Set[str]:
+        needed: Set[str] = set()
+        for st in reversed(self.scope.statements):
+            if st.gradient or set(st.defines) & needed:
+                needed |= st.reads
+        return needed
+
+    def _read_by_deferred(self, keys) -> bool:
+        keys = set(keys)
+        return any(st.role in (pm.DEFER, pm.RUN) and st.reads & keys for st in self.scope.statements)
+
+    def check_escapes(self) -> None:
+        """Per-run values read where no run provides them."""
+        for st in self.scope.statements:
+            if st.role not in (pm.KEEP, pm.RUN) or st.kind == "nested-scope":
+                continue
+            escaped = _escaped_reads(st.node, st.run_sites, self.scope)
+            for key in sorted(escaped):
+                kind = self.scope.kind(key)
+                if st.kind == pm.VARIABLE or st.kind == pm.OPTIMIZER:
+                    continue
+                self._block(st.node, f"`{key}` ({kind}) is used outside sess.run; its value only exists in a run")
+
+
+class _EscapeFinder(cst.CSTVisitor):
+    def __init__(self, skip_calls, scope) -> None:
+        self.skip = {id(c) for c in skip_calls}
+        self.scope = scope
+        self.keys: Set[str] = set()
+        self.local: List[Set[str]] = []
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        return id(node) not in self.skip
+
+    def visit_DictElement(self, node: cst.DictElement) -> bool:
+        if symbol_key(node.key) is not None and self.scope.kind(symbol_key(node.key)) == pm.PLACEHOLDER:
+            node.value.visit(self)
+            return False
+        return True
+
+    def visit_Subscript(self, node: cst.Subscript) -> bool:
+        # feed[x] = value with a placeholder key
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            key = symbol_key(node.slice[0].slice.value)
+            if key is not None and self.scope.kind(key) == pm.PLACEHOLDER:
+                node.value.visit(self)
+                return False
+        return True
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        params = {p.name.value for p in node.params.params + node.params.kwonly_params + node.params.posonly_params}
+        self.local.append(params | set(writes(node.body)))
+
+    def leave_FunctionDef(self, node) -> None:
+        self.local.pop()
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        key = symbol_key(node)
+        if key is not None:
+            self._record(key)
+            return False
+        return True
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._record(node.value)
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+    def _record(self, key: str) -> None:
+        if any(key in frame for frame in self.local):
+            return
+        if self.scope.deferred(key):
+            self.keys.add(key)
+
+
+def _escaped_reads(node, run_sites, scope) -> Set[str]:
+    finder = _EscapeFinder([s.call for s in run_sites], scope)
+    if isinstance(node, cst.FunctionDef):
+        finder.visit_FunctionDef(node)
+        node.body.visit(finder)
+    else:
+        node.visit(finder)
+    return finder.keys

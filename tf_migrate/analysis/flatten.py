@@ -1,0 +1,83 @@
+"""Unwrap ``with`` blocks that only scope graph construction.
+
+``with tf.Session() as sess:``, ``with tf.Graph().as_default():``,
+``with tf.name_scope(...)``, ``with tf.device(...)`` and
+``with tf.control_dependencies(deps):`` have no job left in eager code: their
+bodies join the enclosing block. Control dependencies become data
+dependencies of the statements they guarded, so slicing keeps the order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Sequence, Set
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables
+from tf_migrate.analysis.symbols import reads, target_keys
+from tf_migrate.tfnames import TFNames
+
+
+@dataclass
+class FlatStatement:
+    node: cst.BaseStatement
+    extra_deps: Set[str] = field(default_factory=set)
+    # The `with` statements this one was lifted out of (outermost first).
+    unwrapped_from: List[cst.With] = field(default_factory=list)
+
+
+@dataclass
+class Unwrapped:
+    statements: List[FlatStatement]
+    sessions: Set[str]
+    withs: List[cst.With]
+
+
+def _is_transparent(item: cst.WithItem, names: TFNames) -> bool:
+    expr = item.item
+    if isinstance(expr, cst.Call):
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default":
+            return True
+        qualname = names.qualname(expr.func)
+        return qualname in api_tables.TRANSPARENT_CONTEXTS
+    return False
+
+
+def _is_session_item(item: cst.WithItem, names: TFNames) -> bool:
+    expr = item.item
+    if isinstance(expr, cst.Call):
+        if names.qualname(expr.func) in api_tables.SESSIONS:
+            return True
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default":
+            inner = expr.func.value
+            return isinstance(inner, cst.Call) and names.qualname(inner.func) in api_tables.SESSIONS
+    return False
+
+
+def _control_deps(item: cst.WithItem, names: TFNames) -> Set[str]:
+    expr = item.item
+    if isinstance(expr, cst.Call) and names.qualname(expr.func) == "tf.control_dependencies":
+        return reads(expr)
+    return set()
+
+
+def unwrap(body: Sequence[cst.BaseStatement], names: TFNames) -> Unwrapped:
+    """Flatten transparent ``with`` blocks of ``body`` (recursively)."""
+    result = Unwrapped([], set(), [])
+    _unwrap_into(body, names, set(), [], result)
+    return result
+
+
+def _unwrap_into(body, names, deps, outer, result: Unwrapped) -> None:
+    for stmt in body:
+        if isinstance(stmt, cst.With) and stmt.items and all(_is_transparent(i, names) for i in stmt.items):
+            inner_deps = set(deps)
+            for item in stmt.items:
+                inner_deps |= _control_deps(item, names)
+                if item.asname is not None and _is_session_item(item, names):
+                    result.sessions.update(target_keys(item.asname.name))
+            result.withs.append(stmt)
+            inner = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else [cst.SimpleStatementLine(stmt.body.body)]
+            _unwrap_into(inner, names, inner_deps, outer + [stmt], result)
+        else:
+            result.statements.append(FlatStatement(stmt, set(deps), list(outer)))

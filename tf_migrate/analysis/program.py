@@ -1,0 +1,109 @@
+"""The program model: what each statement of a graph-building scope does.
+
+A *scope* is a block of statements that builds a TF1 graph and/or runs it:
+the module body, or the body of a function such as ``main()``. Each
+statement gets a role:
+
+* ``remove``  session, graph and initializer plumbing that eager code drops;
+* ``keep``    plain Python, variables, optimizers and eager constants, left in place;
+* ``defer``   graph ops: moved into the generated function of each run that needs them;
+* ``run``     statements that run the graph: kept, their run sites rewritten.
+
+Anything the rules cannot convert faithfully is recorded as a *blocker*
+(node + reason); a scope with blockers is migrated in compat mode.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis.flatten import FlatStatement, unwrap
+from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.tfnames import TFNames
+
+REMOVE, KEEP, DEFER, RUN = "remove", "keep", "defer", "run"
+
+# Kinds of the values names hold.
+PLACEHOLDER = "placeholder"
+VARIABLE = "variable"
+VARIABLES = "variables"  # a list/dict literal of variables
+TENSOR = "tensor"
+TENSORS = "tensors"  # list of tensors, e.g. tf.gradients' result
+GRADS_AND_VARS = "grads_and_vars"
+OP = "op"
+INIT = "init"
+OPTIMIZER = "optimizer"
+SESSION = "session"
+GRAPH = "graph"
+EAGER = "eager"  # a tensor computed once, eagerly, where it was built
+PYTHON = "python"
+STRUCT = "struct"  # a list/tuple/dict of per-run values, e.g. fetches = [loss, acc]
+
+# Kinds whose values only exist inside a run: reading them elsewhere escapes.
+DEFERRED_KINDS = {PLACEHOLDER, TENSOR, TENSORS, GRADS_AND_VARS, OP, STRUCT}
+
+
+@dataclass
+class Symbol:
+    key: str
+    kind: str
+    index: int  # statement index where it was (last) bound
+    call: Optional[cst.Call] = None  # the defining call, when there is one
+    trainable: bool = True
+    keras: bool = False  # optimizer already a Keras optimizer
+
+
+@dataclass
+class Statement:
+    index: int
+    flat: FlatStatement
+    role: str = KEEP
+    kind: str = PYTHON
+    defines: List[str] = field(default_factory=list)
+    reads: Set[str] = field(default_factory=set)
+    run_sites: List[RunSite] = field(default_factory=list)
+    gradient: bool = False  # needs a tape (tf.gradients, minimize, compute_gradients)
+    random: bool = False
+
+    @property
+    def node(self) -> cst.BaseStatement:
+        return self.flat.node
+
+
+@dataclass
+class Scope:
+    statements: List[Statement]
+    symbols: Dict[str, Symbol]
+    sessions: Set[str]
+    withs: List[cst.With]
+    blockers: List[Tuple[cst.CSTNode, str]]
+    trainable_order: List[str]  # variable / container keys in creation order
+
+    @property
+    def has_graph(self) -> bool:
+        return any(s.role in (DEFER, RUN, REMOVE) for s in self.statements)
+
+    def kind(self, key: str) -> Optional[str]:
+        symbol = self.symbols.get(key)
+        return symbol.kind if symbol else None
+
+    def deferred(self, key: str) -> bool:
+        return self.kind(key) in DEFERRED_KINDS
+
+
+def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = ()) -> Scope:
+    """Build the program model of one block of statements."""
+    from tf_migrate.analysis.classify import Classifier  # classify builds on this module's kinds
+    flat = unwrap(body, names)
+    scope = Scope([], {}, set(flat.sessions), flat.withs, [], [])
+    for param in params:
+        if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
+            scope.sessions.add(param)
+    classifier = Classifier(scope, names)
+    for index, flat_stmt in enumerate(flat.statements):
+        scope.statements.append(classifier.classify(index, flat_stmt))
+    classifier.settle_eager()
+    classifier.check_escapes()
+    return scope

@@ -1,0 +1,163 @@
+"""Which names a statement defines and which it reads.
+
+Names are "symbol keys": a plain name (``loss``) or an attribute of ``self``
+(``self.inputs``), so graph code kept on an object is tracked like module
+code. Reads are over-approximated on purpose (an unknown name is harmless;
+a missed dependency is not).
+"""
+from __future__ import annotations
+
+from typing import Iterable, List, Optional, Set
+
+import libcst as cst
+
+from tf_migrate.tfnames import dotted_name
+
+
+def symbol_key(node: cst.BaseExpression) -> Optional[str]:
+    """``x`` for a Name, ``self.x`` for an attribute of self, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return f"self.{node.attr.value}"
+    return None
+
+
+class _Reads(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.keys: Set[str] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        key = symbol_key(node)
+        if key is not None:
+            self.keys.add(key)
+            return False
+        node.value.visit(self)
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.keys.add(node.value)
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Param(self, node: cst.Param) -> bool:
+        if node.default is not None:
+            node.default.visit(self)
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        for decorator in node.decorators:
+            decorator.visit(self)
+        node.params.visit(self)
+        node.body.visit(self)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        node.body.visit(self)
+        for base in node.bases:
+            base.visit(self)
+        return False
+
+
+def reads(node: cst.CSTNode) -> Set[str]:
+    """Every symbol key read anywhere inside ``node``."""
+    visitor = _Reads()
+    node.visit(visitor)
+    return visitor.keys
+
+
+def target_keys(target: cst.BaseExpression) -> List[str]:
+    """Keys bound by an assignment target (tuples unpacked)."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        keys: List[str] = []
+        for element in target.elements:
+            value = element.value
+            if isinstance(value, cst.StarredElement):
+                value = value.value
+            keys.extend(target_keys(value))
+        return keys
+    if isinstance(target, cst.StarredElement):
+        return target_keys(target.value)
+    key = symbol_key(target)
+    if key is not None:
+        return [key]
+    if isinstance(target, (cst.Subscript, cst.Attribute)):
+        # d[k] = v / obj.attr = v mutates the container it hangs on.
+        base = target.value
+        while isinstance(base, (cst.Subscript, cst.Attribute)) and symbol_key(base) is None:
+            base = base.value
+        key = symbol_key(base)
+        return [key] if key is not None else []
+    return []
+
+
+class _Writes(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.keys: List[str] = []
+
+    def _add(self, keys: Iterable[str]) -> None:
+        for key in keys:
+            if key not in self.keys:
+                self.keys.append(key)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._add(target_keys(target.target))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._add(target_keys(node.target))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._add(target_keys(node.target))
+
+    def visit_For(self, node: cst.For) -> None:
+        self._add(target_keys(node.target))
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self._add(target_keys(node.asname.name))
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._add(target_keys(node.target))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self._add([node.name.value])
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self._add([node.name.value])
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_ListComp(self, node) -> bool:
+        return False
+
+    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            if alias.asname is not None:
+                self._add(target_keys(alias.asname.name))
+            else:
+                name = dotted_name(alias.name) or ""
+                self._add([name.split(".")[0]])
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            if alias.asname is not None:
+                self._add(target_keys(alias.asname.name))
+            else:
+                self._add([dotted_name(alias.name) or ""])
+
+
+def writes(node: cst.CSTNode) -> List[str]:
+    """Keys a statement binds, in order (nested function bodies excluded)."""
+    visitor = _Writes()
+    node.visit(visitor)
+    return visitor.keys

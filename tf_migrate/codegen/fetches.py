@@ -1,0 +1,58 @@
+"""Turn a ``sess.run`` fetch structure into the value eager code returns.
+
+TF1 gives numpy values in the structure of the fetches (lists, tuples,
+dicts, namedtuples, nested), and None for operations. The generated
+function returns the same: ``[None, loss.numpy()]`` for ``[train_op, loss]``.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.symbols import symbol_key
+
+_NONE = cst.Name("None")
+
+
+def _method(expr: cst.BaseExpression, name: str) -> cst.Call:
+    if not isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+        expr = expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.Call(cst.Attribute(expr, cst.Name(name)))
+
+
+def _parse(code: str) -> cst.BaseExpression:
+    return cst.parse_expression(code)
+
+
+def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst.BaseExpression], Optional[str]],
+             tf: str) -> cst.BaseExpression:
+    """The expression eager code evaluates to get what ``sess.run(expr)`` returned."""
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        elements = [el.with_changes(value=to_numpy(el.value, scope, kind_of, tf)) for el in expr.elements]
+        return expr.with_changes(elements=elements)
+    if isinstance(expr, cst.Dict):
+        elements = [el.with_changes(value=to_numpy(el.value, scope, kind_of, tf))
+                    if isinstance(el, cst.DictElement) else el for el in expr.elements]
+        return expr.with_changes(elements=elements)
+    key = symbol_key(expr)
+    if key is not None:
+        kind = scope.kind(key)
+        code = cst.Module([]).code_for_node(expr)
+        if kind in (pm.OP, pm.INIT):
+            return _NONE
+        if kind == pm.TENSORS:
+            return _parse(f"[value.numpy() for value in {code}]")
+        if kind == pm.GRADS_AND_VARS:
+            return _parse(f"[(grad.numpy(), var.numpy()) for grad, var in {code}]")
+        if kind in (pm.STRUCT, pm.VARIABLES):
+            return _parse(f"{tf}.nest.map_structure(lambda value: value.numpy(), {code})")
+        return _method(expr, "numpy")
+    if isinstance(expr, cst.Call) and kind_of(expr) is None:
+        # A namedtuple or other container built around fetches.
+        args = [arg.with_changes(value=to_numpy(arg.value, scope, kind_of, tf)) for arg in expr.args]
+        return expr.with_changes(args=args)
+    if kind_of(expr) in ("op", "init"):
+        return _NONE
+    return _method(expr, "numpy")

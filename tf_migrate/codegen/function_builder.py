@@ -1,0 +1,250 @@
+"""Build the eager function that replaces one ``sess.run``.
+
+    def run_train_op_loss(x, y):
+        x = tf.cast(x, tf.float32)            # what feeding did
+        y = tf.cast(y, tf.float32)
+        with tf.GradientTape() as tape:       # records what the gradients need
+            pred = tf.matmul(x, W) + b
+            loss = tf.reduce_mean((pred - y) ** 2)
+        gradients = tape.gradient(loss, [W, b])
+        optimizer.apply_gradients(...)
+        return None, loss.numpy()             # the fetch structure, as numpy
+
+The tape is *clean* when every gradient differentiates values computed
+before the first gradient statement: those statements go inside the ``with``
+and the gradient calls after it. Otherwise (gradients of gradients, ys built
+inline such as ``y[i]``) one persistent tape records everything up to the
+last gradient, gradient calls included, which is what higher-order
+derivatives need.
+"""
+from __future__ import annotations
+
+from typing import Callable, List, Optional, Set
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.symbols import reads, symbol_key
+from tf_migrate.codegen.fetches import to_numpy
+from tf_migrate.codegen.slicing import RunPlan
+from tf_migrate.rules import gradients_to_tape as grads
+from tf_migrate.rules.optimizers import lower_optimizer_call
+from tf_migrate.tfnames import TFNames
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _stmt(code: str) -> cst.BaseStatement:
+    return cst.parse_statement(code)
+
+
+def _param_name(key: str) -> str:
+    return key.split(".")[-1]
+
+
+class FunctionBuilder:
+    def __init__(self, scope: "pm.Scope", names: TFNames, tf: str, kind_of: Callable, taken: Set[str]) -> None:
+        self.scope, self.names, self.tf, self.kind_of = scope, names, tf, kind_of
+        self.taken = taken
+        self.tape = self._unused("tape")
+
+    def _unused(self, stem: str) -> str:
+        name, n = stem, 1
+        while name in self.taken:
+            n += 1
+            name = f"{stem}_{n}"
+        return name
+
+    # -- parameters ------------------------------------------------------------------------
+    def _placeholder_call(self, key: str) -> Optional[cst.Call]:
+        symbol = self.scope.symbols.get(key)
+        return symbol.call if symbol is not None and symbol.kind == pm.PLACEHOLDER else None
+
+    def _conversion(self, key: str) -> Optional[str]:
+        name = _param_name(key)
+        call = self._placeholder_call(key)
+        if call is None:
+            return f"{name} = {self.tf}.convert_to_tensor({name})"
+        qualname = self.names.call_name(call) or ""
+        if qualname.endswith("placeholder_with_default"):
+            return f"{name} = {self.tf}.convert_to_tensor({name})"
+        dtype = grads.bind_arguments(call, ["dtype", "shape", "name"]).get("dtype")
+        if dtype is None:
+            return f"{name} = {self.tf}.convert_to_tensor({name})"
+        dtype_code = _code(dtype)
+        if "string" in dtype_code:
+            return f"{name} = {self.tf}.convert_to_tensor({name}, {dtype_code})"
+        return f"{name} = {self.tf}.cast({name}, {dtype_code})"
+
+    def _default(self, st: "pm.Statement") -> Optional[cst.BaseExpression]:
+        call = self._placeholder_call(st.defines[0]) if st.defines else None
+        if call is not None and (self.names.call_name(call) or "").endswith("placeholder_with_default"):
+            return grads.bind_arguments(call, ["input", "shape", "name"]).get("input")
+        return None
+
+    def _parameters(self, plan: RunPlan):
+        required: List[str] = [_param_name(k) for k, _ in plan.fed]
+        optional: List[str] = []
+        prologue: List[str] = [c for c in (self._conversion(k) for k, _ in plan.fed) if c]
+        for st in plan.unfed_placeholders:
+            key = st.defines[0]
+            name = _param_name(key)
+            default = self._default(st)
+            if default is None:
+                required.append(name)
+                prologue.append(self._conversion(key))
+            elif plan.dynamic_feed:
+                optional.append(name)
+                prologue.append(f"{name} = {_code(default)} if {name} is None else {name}")
+                prologue.append(self._conversion(key))
+            else:
+                prologue.append(f"{name} = {_code(default)}")
+        params = [cst.Param(cst.Name(n)) for n in required]
+        params += [cst.Param(cst.Name(n), default=cst.Name("None")) for n in optional]
+        star = cst.Param(cst.Name("unused_feeds")) if plan.dynamic_feed else None
+        return cst.Parameters(params=params, star_kwarg=star), prologue
+
+    # -- body ------------------------------------------------------------------------------
+    def _lower(self, st: "pm.Statement", fresh) -> List[cst.BaseStatement]:
+        node = st.node
+        call = _optimizer_call(st, self.kind_of)
+        if call is not None:
+            optimizer = self.scope.symbols.get(symbol_key(call.func.value) or "")
+            keras = optimizer.keras if optimizer is not None else True
+            target = st.defines[0] if st.defines else None
+            lines = lower_optimizer_call(call, target, keras, self._default_var_list(st.index), self.tape, fresh)
+            out = [_stmt(line) for line in lines]
+            return [out[0].with_changes(leading_lines=node.leading_lines)] + out[1:]
+        if grads.gradient_calls(node, self.names):
+            node = grads.rewrite_gradients(node, self.names, self.tape, self.scope, self.tf)
+        return [node]
+
+    def _default_var_list(self, before: int) -> str:
+        parts = []
+        for key in self.scope.trainable_order:
+            symbol = self.scope.symbols.get(key)
+            if symbol is None or symbol.index >= before:
+                continue
+            if symbol.kind == pm.VARIABLE:
+                parts.append(key)
+            elif symbol.kind == pm.VARIABLES:
+                st = self.scope.statements[symbol.index]
+                _, value = _value_of(st.node)
+                parts.append(f"*{key}.values()" if isinstance(value, (cst.Dict, cst.DictComp)) else f"*{key}")
+        return "[" + ", ".join(parts) + "]"
+
+    def _gradient_count(self, st: "pm.Statement") -> int:
+        return len(grads.gradient_calls(st.node, self.names)) + (
+            1 if _optimizer_call(st, self.kind_of) is not None and st.gradient else 0)
+
+    def _is_clean(self, statements: List["pm.Statement"]) -> bool:
+        first = next(i for i, s in enumerate(statements) if s.gradient)
+        later_defs: Set[str] = set()
+        for st in statements[first:]:
+            if st.gradient:
+                if st.reads & later_defs or not isinstance(st.node, cst.SimpleStatementLine):
+                    return False
+                for call in grads.gradient_calls(st.node, self.names):
+                    ys = grads.bind_arguments(call).get("ys")
+                    elements = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
+                    if any(symbol_key(e) is None for e in elements):
+                        return False
+            later_defs |= set(st.defines)
+        return True
+
+    def _watches(self, statements: List["pm.Statement"], plan: RunPlan):
+        at_start: List[str] = []
+        after: dict = {}
+        stopped_after: dict = {}
+        defined_at = {k: st.index for st in statements for k in st.defines}
+        for st in statements:
+            for call in grads.gradient_calls(st.node, self.names):
+                for key in grads.source_keys(call):
+                    kind = self.scope.kind(key)
+                    symbol = self.scope.symbols.get(key)
+                    if key in defined_at:
+                        after.setdefault(defined_at[key], []).append(key)
+                    elif kind == pm.PLACEHOLDER or (kind == pm.VARIABLE and symbol and not symbol.trainable):
+                        at_start.append(key)
+                    elif kind in (pm.TENSOR, pm.STRUCT, pm.TENSORS):
+                        at_start.append(key)
+                for key in grads.stopped_keys(call) or []:
+                    if key in defined_at:
+                        stopped_after.setdefault(defined_at[key], []).append(key)
+                    else:
+                        at_start.append(("stop", key))
+        return at_start, after, stopped_after
+
+    def build(self, plan: RunPlan, name: str) -> cst.FunctionDef:
+        params, prologue = self._parameters(plan)
+        body: List[cst.BaseStatement] = [_stmt(line) for line in prologue]
+        statements = plan.statements
+        local_names: Set[str] = set()
+
+        def fresh(stem: str) -> str:
+            candidate, n = stem, 1
+            while candidate in self.taken or candidate in local_names:
+                n += 1
+                candidate = f"{stem}_{n}"
+            local_names.add(candidate)
+            return candidate
+
+        gradient_positions = [i for i, s in enumerate(statements) if s.gradient]
+        if not gradient_positions:
+            for st in statements:
+                body.extend(self._lower(st, fresh))
+        else:
+            clean = self._is_clean(statements)
+            count = sum(self._gradient_count(s) for s in statements)
+            persistent = (not clean) or count > 1
+            split = gradient_positions[0] if clean else gradient_positions[-1] + 1
+            at_start, after, stopped_after = self._watches(statements, plan)
+            block: List[cst.BaseStatement] = []
+            for item in at_start:
+                if isinstance(item, tuple):
+                    block.append(_stmt(f"{item[1]} = {self.tf}.stop_gradient({item[1]})"))
+                else:
+                    block.append(_stmt(f"{self.tape}.watch({item})"))
+            for st in statements[:split]:
+                block.extend(self._lower(st, fresh))
+                for key in stopped_after.get(st.index, []):
+                    block.append(_stmt(f"{key} = {self.tf}.stop_gradient({key})"))
+                for key in after.get(st.index, []):
+                    block.append(_stmt(f"{self.tape}.watch({key})"))
+            tape_args = "persistent=True" if persistent else ""
+            with_stmt = _stmt(f"with {self.tf}.GradientTape({tape_args}) as {self.tape}:\n    pass\n")
+            body.append(with_stmt.with_changes(body=with_stmt.body.with_changes(body=block or with_stmt.body.body)))
+            for st in statements[split:]:
+                body.extend(self._lower(st, fresh))
+        fetch = plan.site.fetch
+        if plan.site.style != "op_run":
+            value = to_numpy(fetch, self.scope, self.kind_of, self.tf)
+            if not (isinstance(value, cst.Name) and value.value == "None"):
+                body.append(cst.SimpleStatementLine([cst.Return(value)]))
+        if not body:
+            body.append(_stmt("pass"))
+        return cst.FunctionDef(name=cst.Name(name), params=params, body=cst.IndentedBlock(body),
+                               leading_lines=[cst.EmptyLine()])
+
+
+def _value_of(node: cst.BaseStatement):
+    if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1:
+        small = node.body[0]
+        if isinstance(small, cst.Assign):
+            return small.targets[0].target, small.value
+        if isinstance(small, cst.AnnAssign):
+            return small.target, small.value
+        if isinstance(small, cst.Expr):
+            return None, small.value
+    return None, None
+
+
+def _optimizer_call(st: "pm.Statement", kind_of) -> Optional[cst.Call]:
+    _, value = _value_of(st.node)
+    if (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value in ("minimize", "compute_gradients", "apply_gradients")
+            and kind_of(value.func.value) == "optimizer"):
+        return value
+    return None

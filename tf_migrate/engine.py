@@ -1,0 +1,153 @@
+"""Migrate one module's source: parse, decide the mode, run the rules, check.
+
+The engine never imports TensorFlow and never runs the user's code. Every
+output is parse- and compile-checked; a rule that crashes or emits invalid
+code makes the engine fall back to the input, with an error finding.
+"""
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from typing import Iterable, List, Optional, Tuple
+
+import libcst as cst
+
+from tf_migrate import report
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.report import ERROR, WARNING, Finding
+from tf_migrate.rules import COMPAT, EAGER, RuleContext, all_rules
+from tf_migrate.rules.session_to_functions import ScopeBlocked
+from tf_migrate.tfnames import TFNames
+
+AUTO = "auto"
+MODES = (AUTO, EAGER, COMPAT)
+
+
+@dataclass(frozen=True)
+class MigrationResult:
+    """The outcome of migrating one source text."""
+
+    path: str
+    source: str
+    new_source: str
+    outcome: str  # report.UNCHANGED / EAGER / COMPAT / FAILED / SKIPPED
+    findings: Tuple[Finding, ...] = ()
+    compat_reason: str = ""
+
+    @property
+    def changed(self) -> bool:
+        return self.new_source != self.source
+
+
+class InputError(Exception):
+    """Source that cannot be migrated (syntax error, Python 2, ...)."""
+
+    def __init__(self, path: str, line: int, col: int, message: str) -> None:
+        super().__init__(f"{path}:{line}:{col}: {message}")
+        self.path, self.line, self.col, self.message = path, line, col, message
+
+
+_PY2_HINTS = ("print ", "except ", "exec ", "ur'", 'ur"')
+
+
+def parse(source: str, path: str) -> cst.Module:
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        line_text = source.splitlines()[error.raw_line - 1] if 0 < error.raw_line <= len(source.splitlines()) else ""
+        hint = ""
+        stripped = line_text.strip()
+        if stripped.startswith("print ") or (stripped.startswith("except ") and "," in stripped):
+            hint = " (this looks like Python 2: run 2to3 or pyupgrade first)"
+        raise InputError(path, error.raw_line, error.raw_column, f"syntax error{hint}: {error.message}") from None
+
+
+def blockers_of(module: cst.Module, names: TFNames) -> List[Tuple[cst.CSTNode, str]]:
+    """Everything that keeps this module out of eager mode (empty: it can go eager)."""
+    found: List[Tuple[cst.CSTNode, str]] = []
+
+    def visit_scope(body, params=()):
+        scope = analyze_scope(body, names, params)
+        found.extend(scope.blockers)
+        for st in scope.statements:
+            if st.kind == "nested-scope" and isinstance(st.node, cst.FunctionDef):
+                visit_scope(list(st.node.body.body), tuple(p.name.value for p in st.node.params.params))
+            elif st.kind == "nested-scope":
+                found.append((st.node, "graph built inside a class (self.* placeholders) is not converted yet"))
+
+    visit_scope(list(module.body))
+    return found
+
+
+def _selected(rule, select: Optional[Iterable[str]], ignore: Optional[Iterable[str]]) -> bool:
+    if select and rule.RULE_ID not in select:
+        return False
+    return not (ignore and rule.RULE_ID in ignore)
+
+
+def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
+                   select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None) -> MigrationResult:
+    """Migrate a TF1 program given as text; return the new text and the findings.
+
+    >>> result = migrate_source(open("train.py").read(), "train.py")
+    >>> print(result.outcome, len(result.findings))
+
+    Raises :class:`InputError` for source that does not parse.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    module = parse(source, path)
+    names = TFNames.scan(module)
+    if not names.imports_tensorflow:
+        return MigrationResult(path, source, source, report.SKIPPED)
+    decision_ctx = RuleContext(path, names, EAGER)
+    decision_ctx.use_module(module)
+    blockers = blockers_of(module, names)
+    chosen = mode
+    if mode == AUTO:
+        chosen = COMPAT if blockers else EAGER
+    findings: List[Finding] = []
+    reason = ""
+    if blockers:
+        severity = ERROR if mode == EAGER else WARNING
+        for node, why in blockers:
+            decision_ctx.report(node, "eager-blocker", severity, why)
+        findings.extend(decision_ctx.findings)
+        reason = blockers[0][1]
+        if mode == EAGER:
+            return MigrationResult(path, source, source, report.FAILED, tuple(findings),
+                                   "cannot go eager: " + reason)
+    try:
+        new_module, rule_findings = _run_rules(module, path, chosen, select, ignore)
+    except ScopeBlocked as blocked:
+        return _internal_failure(path, source, findings, f"analysis changed after local rules: {blocked}")
+    except Exception:  # a rule crashed: keep the input, say so
+        return _internal_failure(path, source, findings, traceback.format_exc(limit=3))
+    findings.extend(rule_findings)
+    new_source = new_module.code
+    try:
+        cst.parse_module(new_source)
+        compile(new_source, path, "exec")
+    except (cst.ParserSyntaxError, SyntaxError) as error:
+        return _internal_failure(path, source, findings, f"output does not parse: {error}")
+    outcome = report.UNCHANGED if new_source == source else (report.EAGER if chosen == EAGER else report.COMPAT)
+    if chosen == COMPAT and not reason:
+        reason = "--mode compat"
+    return MigrationResult(path, source, new_source, outcome, tuple(findings), reason if chosen == COMPAT else "")
+
+
+def _internal_failure(path, source, findings, detail) -> MigrationResult:
+    message = "internal error, file left unchanged: " + detail.strip().splitlines()[-1]
+    findings = list(findings) + [Finding(path, 1, 0, "engine", ERROR, message)]
+    return MigrationResult(path, source, source, report.FAILED, tuple(findings), "")
+
+
+def _run_rules(module: cst.Module, path: str, mode: str, select, ignore):
+    ctx = RuleContext(path, TFNames.scan(module), mode)
+    for rule in all_rules():
+        if mode not in rule.MODES or not _selected(rule, select, ignore):
+            continue
+        ctx.use_module(module)
+        module = rule.apply(module, ctx)
+    return module, ctx.findings

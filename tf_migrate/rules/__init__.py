@@ -1,0 +1,99 @@
+"""Rewrite rules: one module per transform, each registers itself.
+
+A rule is a subclass of :class:`Rule` with a ``RULE_ID`` and a
+``DESCRIPTION``; every module in this package is imported by
+:func:`all_rules`, so adding a rule means adding one module (and its test
+module), with no central list to edit.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from tf_migrate.report import Finding
+from tf_migrate.tfnames import TFNames
+
+EAGER = "eager"
+COMPAT = "compat"
+
+
+@dataclass
+class RuleContext:
+    """What a rule may read and where it reports, for one file."""
+
+    path: str
+    names: TFNames
+    mode: str
+    findings: List[Finding] = field(default_factory=list)
+    # Import statements (as source text) the output needs, added once at the end.
+    imports_needed: List[str] = field(default_factory=list)
+    _positions: Dict[int, object] = field(default_factory=dict)
+    _positions_module: Optional[cst.Module] = None
+
+    def use_module(self, module: cst.Module) -> None:
+        """Positions reported from now on refer to ``module``."""
+        if module is not self._positions_module:
+            self._positions_module = module
+            self._positions = {}
+
+    def _position(self, node: cst.CSTNode):
+        if not self._positions and self._positions_module is not None:
+            wrapper = MetadataWrapper(self._positions_module, unsafe_skip_copy=True)
+            self._positions = {id(n): p for n, p in wrapper.resolve(PositionProvider).items()}
+        return self._positions.get(id(node))
+
+    def report(self, node: Optional[cst.CSTNode], rule: str, severity: str, message: str) -> None:
+        line, col = 1, 0
+        pos = self._position(node) if node is not None else None
+        if pos is not None:
+            line, col = pos.start.line, pos.start.column
+        self.findings.append(Finding(self.path, line, col, rule, severity, message))
+
+    def need_import(self, statement: str) -> None:
+        if statement not in self.imports_needed:
+            self.imports_needed.append(statement)
+
+    @property
+    def tf(self) -> str:
+        """The name generated code uses for the tensorflow module."""
+        return self.names.tf_alias or "tf"
+
+
+class Rule:
+    """Base class of every rewrite rule."""
+
+    RULE_ID = ""
+    DESCRIPTION = ""
+    ORDER = 100  # lower runs first
+    MODES = (EAGER,)
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        raise NotImplementedError
+
+
+def _import_rule_modules() -> None:
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def all_rules() -> List[Rule]:
+    """Every registered rule, in the order the engine applies them."""
+    _import_rule_modules()
+    rules = [cls() for cls in _subclasses(Rule) if cls.RULE_ID]
+    return sorted(rules, key=lambda rule: (rule.ORDER, rule.RULE_ID))
+
+
+def rule_ids() -> Set[str]:
+    return {rule.RULE_ID for rule in all_rules()}

@@ -1,0 +1,66 @@
+"""tf.get_variable(name, shape, initializer=...) -> tf.Variable(initializer(shape), name=...).
+
+TF1's default initializer for get_variable is glorot_uniform (zeros for
+non-float dtypes); it is written out. Variable reuse through scopes is the
+variable-scope rule's job: files that use it stay in compat mode.
+"""
+from __future__ import annotations
+
+from typing import Dict
+
+import libcst as cst
+
+from tf_migrate.report import INFO
+from tf_migrate.rules import Rule, RuleContext
+
+RULE_ID = "get-variable"
+_ORDER = ["name", "shape", "dtype", "initializer", "regularizer", "trainable", "collections",
+          "caching_device", "partitioner", "validate_shape", "use_resource", "custom_getter",
+          "constraint", "synchronization", "aggregation"]
+_INT_DTYPES = ("int", "bool", "uint")
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+class GetVariableToVariable(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = "tf.get_variable -> tf.Variable with TF1's initializer (glorot_uniform by default)"
+    ORDER = 10
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        return module.visit(_GetVariable(ctx))
+
+
+class _GetVariable(cst.CSTTransformer):
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if self.ctx.names.call_name(original) != "tf.get_variable":
+            return updated
+        bound: Dict[str, cst.BaseExpression] = {}
+        for index, arg in enumerate(updated.args):
+            if arg.star:
+                return updated
+            key = arg.keyword.value if arg.keyword is not None else _ORDER[index]
+            bound[key] = arg.value
+        tf = self.ctx.tf
+        shape, dtype, init = bound.get("shape"), bound.get("dtype"), bound.get("initializer")
+        dtype_code = _code(dtype) if dtype is not None else None
+        if init is None:
+            is_int = dtype_code is not None and any(t in dtype_code for t in _INT_DTYPES)
+            init_code = f"{tf}.zeros_initializer()" if is_int else f"{tf}.keras.initializers.GlorotUniform()"
+        else:
+            init_code = _code(init)
+        if shape is None:
+            value = init_code  # the initializer is a value (tensor or array)
+        else:
+            dtype_arg = f", dtype={dtype_code}" if dtype_code else ""
+            value = f"{init_code}({_code(shape)}{dtype_arg})"
+        extra = "".join(f", {k}={_code(bound[k])}" for k in ("name", "trainable") if k in bound)
+        if shape is None and dtype_code:
+            extra += f", dtype={dtype_code}"
+        self.ctx.report(original, RULE_ID, INFO, "tf.get_variable -> tf.Variable with the same initializer")
+        return cst.parse_expression(f"{tf}.Variable({value}{extra})")

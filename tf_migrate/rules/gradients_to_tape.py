@@ -1,0 +1,121 @@
+"""tf.gradients(ys, xs, ...) -> tape.gradient(ys, [xs], ...), every TF1 semantic kept.
+
+* the result stays a list of len(xs): bare xs are wrapped in a list;
+* ys lists are summed by both APIs; ``grad_ys`` -> ``output_gradients``;
+* ``unconnected_gradients`` is passed on; ``name``, ``gate_gradients``,
+  ``colocate_gradients_with_ops`` and ``aggregation_method`` do not change
+  values and are dropped;
+* ``stop_gradients=[t]`` becomes ``t = tf.stop_gradient(t)`` where t is built
+  (done by the function builder, which knows where that is).
+
+The tape itself (which statements it records, what it watches, whether it is
+persistent) is built by :mod:`tf_migrate.codegen.function_builder`; this
+module rewrites the calls.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.rules import Rule
+from tf_migrate.tfnames import TFNames
+
+RULE_ID = "gradients-to-tape"
+
+_POSITIONAL = ["ys", "xs", "grad_ys", "name", "colocate_gradients_with_ops", "gate_gradients",
+               "aggregation_method", "stop_gradients", "unconnected_gradients"]
+_DROPPED = {"name", "colocate_gradients_with_ops", "gate_gradients", "aggregation_method"}
+
+
+class GradientsToTape(Rule):
+    """Registered for --list-rules; the work happens inside session-to-functions."""
+
+    RULE_ID = RULE_ID
+    DESCRIPTION = "tf.gradients -> GradientTape.gradient with list return, sum over ys, output_gradients, watched tensors"
+    ORDER = 1000
+
+    def apply(self, module, ctx):
+        return module
+
+
+def bind_arguments(call: cst.Call, positional: List[str] = _POSITIONAL) -> Dict[str, cst.BaseExpression]:
+    bound: Dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(call.args):
+        if arg.keyword is not None:
+            bound[arg.keyword.value] = arg.value
+        elif position < len(positional):
+            bound[positional[position]] = arg.value
+    return bound
+
+
+def as_list(expr: cst.BaseExpression, scope: "pm.Scope", tf: str) -> cst.BaseExpression:
+    """An expression that is a list of the sources ``expr`` names, as tf.gradients reads xs."""
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return cst.List([el.with_changes(comma=cst.MaybeSentinel.DEFAULT) for el in expr.elements])
+    key = symbol_key(expr)
+    if key is not None and scope.kind(key) in (pm.VARIABLE, pm.TENSOR, pm.PLACEHOLDER, pm.EAGER):
+        return cst.List([cst.Element(expr)])
+    if key is not None and scope.kind(key) in (pm.VARIABLES, pm.TENSORS, pm.STRUCT):
+        return expr
+    return cst.parse_expression(f"{tf}.nest.flatten({cst.Module([]).code_for_node(expr)})")
+
+
+def source_keys(call: cst.Call) -> List[str]:
+    """Symbol keys among a gradients call's xs (what the tape may have to watch)."""
+    xs = bind_arguments(call).get("xs")
+    if xs is None:
+        return []
+    elements = [el.value for el in xs.elements] if isinstance(xs, (cst.List, cst.Tuple)) else [xs]
+    return [key for key in (symbol_key(e) for e in elements) if key is not None]
+
+
+def stopped_keys(call: cst.Call) -> Optional[List[str]]:
+    """Keys in ``stop_gradients``; None when it is not a list of names."""
+    stop = bind_arguments(call).get("stop_gradients")
+    if stop is None:
+        return []
+    elements = [el.value for el in stop.elements] if isinstance(stop, (cst.List, cst.Tuple)) else [stop]
+    keys = [symbol_key(e) for e in elements]
+    return None if None in keys else keys
+
+
+def to_tape_call(call: cst.Call, tape: str, scope: "pm.Scope", tf: str) -> cst.Call:
+    bound = bind_arguments(call)
+    args = [cst.Arg(bound["ys"]), cst.Arg(as_list(bound["xs"], scope, tf))]
+    if "grad_ys" in bound and not (isinstance(bound["grad_ys"], cst.Name) and bound["grad_ys"].value == "None"):
+        args.append(cst.Arg(bound["grad_ys"], keyword=cst.Name("output_gradients")))
+    if "unconnected_gradients" in bound:
+        args.append(cst.Arg(bound["unconnected_gradients"], keyword=cst.Name("unconnected_gradients")))
+    return cst.Call(cst.Attribute(cst.Name(tape), cst.Name("gradient")), args=args)
+
+
+class _Rewriter(cst.CSTTransformer):
+    def __init__(self, names: TFNames, tape: str, scope, tf: str) -> None:
+        self.names, self.tape, self.scope, self.tf = names, tape, scope, tf
+        self.count = 0
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if self.names.call_name(original) in api.GRADIENTS:
+            self.count += 1
+            return to_tape_call(updated, self.tape, self.scope, self.tf)
+        return updated
+
+
+def gradient_calls(node: cst.CSTNode, names: TFNames) -> List[cst.Call]:
+    found: List[cst.Call] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if names.call_name(call) in api.GRADIENTS:
+                found.append(call)
+
+    node.visit(_Find())
+    return found
+
+
+def rewrite_gradients(node: cst.BaseStatement, names: TFNames, tape: str, scope, tf: str) -> cst.BaseStatement:
+    return node.visit(_Rewriter(names, tape, scope, tf))

@@ -1,0 +1,88 @@
+"""Imports of eager output: plain ``import tensorflow as tf``, nothing unused.
+
+``import tensorflow.compat.v1 as tf`` becomes ``import tensorflow as tf`` (the
+other rules have renamed what it reached), ``tf.disable_v2_behavior()`` and
+friends go, names imported from tensorflow that the code no longer uses are
+dropped, and ``import tensorflow as tf`` is added where generated code needs it.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis.symbols import reads
+from tf_migrate.report import INFO
+from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.tfnames import dotted_name
+
+RULE_ID = "eager-imports"
+
+
+class EagerImports(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = "tensorflow.compat.v1 imports -> tensorflow; drop graph-mode switches and unused TF imports"
+    ORDER = 990
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        module = module.visit(_Imports(ctx))
+        used = reads(module)
+        module = module.visit(_DropUnused(used))
+        if ctx.tf in used and ctx.names.tf_alias is None:
+            body = list(module.body)
+            position = 0
+            for index, stmt in enumerate(body):
+                if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], (cst.Import, cst.ImportFrom)):
+                    position = index + 1
+            body.insert(position, cst.parse_statement(f"import tensorflow as {ctx.tf}"))
+            module = module.with_changes(body=body)
+        return module
+
+
+class _Imports(cst.CSTTransformer):
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+
+    def leave_Import(self, original: cst.Import, updated: cst.Import) -> cst.Import:
+        names = []
+        for alias in updated.names:
+            if dotted_name(alias.name) in ("tensorflow.compat.v1", "tensorflow.compat.v2") and alias.asname:
+                alias = alias.with_changes(name=cst.Name("tensorflow"))
+                self.ctx.report(original, RULE_ID, INFO, "tensorflow.compat.v1 -> tensorflow")
+            names.append(alias)
+        return updated.with_changes(names=names)
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
+        module = dotted_name(updated.module) if updated.module is not None else None
+        if module == "tensorflow.compat" and not isinstance(updated.names, cst.ImportStar):
+            if all(dotted_name(a.name) in ("v1", "v2") for a in updated.names):
+                alias = updated.names[0].asname
+                local = alias.name.value if alias is not None else "v1"
+                return cst.Import([cst.ImportAlias(cst.Name("tensorflow"), asname=cst.AsName(cst.Name(local)))])
+        if module == "tensorflow.compat.v1":
+            return updated.with_changes(module=cst.Name("tensorflow"))
+        return updated
+
+    def leave_SimpleStatementLine(self, original, updated):
+        body = [s for s in updated.body if not (
+            isinstance(s, cst.Expr) and isinstance(s.value, cst.Call)
+            and self.ctx.names.call_name(s.value) in api.GRAPH_MODE_CONFIG_CALLS)]
+        if len(body) == len(updated.body):
+            return updated
+        self.ctx.report(original, RULE_ID, INFO, "removed a graph-mode switch")
+        return updated.with_changes(body=body) if body else cst.RemoveFromParent()
+
+
+class _DropUnused(cst.CSTTransformer):
+    def __init__(self, used) -> None:
+        self.used = used
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
+        module = dotted_name(updated.module) if updated.module is not None else ""
+        if not (module == "tensorflow" or module.startswith("tensorflow.")) or isinstance(updated.names, cst.ImportStar):
+            return updated
+        kept = [a for a in updated.names
+                if (a.asname.name.value if a.asname else dotted_name(a.name)) in self.used]
+        if not kept:
+            return cst.RemoveFromParent()
+        kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(names=kept)

@@ -1,0 +1,148 @@
+"""tf.train optimizers -> Keras optimizers with TF1's hyper-parameters, and
+``minimize`` / ``compute_gradients`` / ``apply_gradients`` -> a tape step.
+
+Keras' defaults differ from TF1's (Adam epsilon 1e-7 vs 1e-8, ``beta1`` ->
+``beta_1``, Momentum -> SGD with ``momentum``), so every TF1 value is written
+out explicitly and the training trajectory is the same. TF1's RMSProp starts
+its mean-square accumulator at ones and Keras' at zeros, and Adadelta, Ftrl
+and the proximal optimizers have no Keras twin with TF1's update: those stay
+``tf.compat.v1.train`` optimizers, which run eagerly, and a finding says so.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from tf_migrate.report import INFO, WARNING
+from tf_migrate.rules import Rule, RuleContext
+
+RULE_ID = "optimizers"
+
+# TF1 class -> (Keras class, [(TF1 argument, Keras keyword, TF1 default or None)]), in TF1 positional order.
+_KERAS_TWINS: Dict[str, Tuple[str, List[Tuple[str, Optional[str], Optional[str]]]]] = {
+    "GradientDescentOptimizer": ("SGD", [("learning_rate", "learning_rate", None),
+                                         ("use_locking", None, None), ("name", None, None)]),
+    "MomentumOptimizer": ("SGD", [("learning_rate", "learning_rate", None), ("momentum", "momentum", None),
+                                  ("use_locking", None, None), ("name", None, None),
+                                  ("use_nesterov", "nesterov", None)]),
+    "AdamOptimizer": ("Adam", [("learning_rate", "learning_rate", "0.001"), ("beta1", "beta_1", "0.9"),
+                               ("beta2", "beta_2", "0.999"), ("epsilon", "epsilon", "1e-08"),
+                               ("use_locking", None, None), ("name", None, None)]),
+    "AdagradOptimizer": ("Adagrad", [("learning_rate", "learning_rate", None),
+                                     ("initial_accumulator_value", "initial_accumulator_value", "0.1"),
+                                     ("use_locking", None, None), ("name", None, None)]),
+}
+# Keras keywords whose value TF1 did not have: pinned so the update equals TF1's.
+_PINNED = {"Adagrad": [("epsilon", "0.0")]}
+
+
+def keras_twin(qualname: str) -> Optional[str]:
+    return _KERAS_TWINS.get(qualname.rsplit(".", 1)[-1], (None,))[0] if qualname.startswith("tf.train.") else None
+
+
+class OptimizersToKeras(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = ("tf.train.*Optimizer -> tf.keras.optimizers.* with TF1 hyper-parameters explicit "
+                   "(Adam epsilon 1e-8, Momentum -> SGD(momentum=...)); RMSProp/Adadelta/Ftrl kept as compat.v1")
+    ORDER = 20
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        return module.visit(_ConstructorRewriter(ctx))
+
+
+class _ConstructorRewriter(cst.CSTTransformer):
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        qualname = self.ctx.names.call_name(original)
+        if qualname is None or not qualname.startswith("tf.train.") or not qualname.endswith("Optimizer"):
+            return updated
+        tf1_class = qualname.rsplit(".", 1)[-1]
+        twin = _KERAS_TWINS.get(tf1_class)
+        if twin is None:
+            self.ctx.report(original, RULE_ID, WARNING,
+                            f"{tf1_class} has no Keras optimizer with TF1's update rule; kept as "
+                            f"tf.compat.v1.train.{tf1_class} (runs eagerly)")
+            return updated.with_changes(func=cst.parse_expression(f"{self.ctx.tf}.compat.v1.train.{tf1_class}"))
+        keras_class, params = twin
+        given: Dict[str, cst.BaseExpression] = {}
+        for position, arg in enumerate(updated.args):
+            name = arg.keyword.value if arg.keyword is not None else (
+                params[position][0] if position < len(params) else None)
+            if name is not None:
+                given[name] = arg.value
+        args = []
+        for tf1_name, keras_name, default in params:
+            if keras_name is None:
+                continue
+            value = given.get(tf1_name)
+            if value is None and default is not None:
+                value = cst.parse_expression(default)
+            if value is not None:
+                args.append(cst.Arg(value, keyword=cst.Name(keras_name),
+                                    equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+        for keras_name, value in _PINNED.get(keras_class, []):
+            args.append(cst.Arg(cst.parse_expression(value), keyword=cst.Name(keras_name),
+                                equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+        self.ctx.report(original, RULE_ID, INFO, f"{tf1_class} -> tf.keras.optimizers.{keras_class} with TF1's values")
+        return cst.Call(cst.parse_expression(f"{self.ctx.tf}.keras.optimizers.{keras_class}"), args=args)
+
+
+def _kw(call: cst.Call, name: str, position: int) -> Optional[cst.BaseExpression]:
+    for index, arg in enumerate(call.args):
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+        if arg.keyword is None and index == position:
+            return arg.value
+    return None
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, default_var_list: str,
+                         tape: str, fresh) -> List[str]:
+    """Statements (source text) replacing ``target = opt.<method>(...)``.
+
+    ``fresh(stem)`` returns an unused local name.
+    """
+    optimizer = _code(call.func.value)
+    method = call.func.attr.value
+    if method == "minimize":
+        loss = _code(_kw(call, "loss", 0))
+        global_step = _kw(call, "global_step", 1)
+        var_list = _kw(call, "var_list", 2)
+        variables = _code(var_list) if var_list is not None else default_var_list
+        grads = fresh("gradients")
+        lines = []
+        if var_list is not None and not isinstance(var_list, (cst.List, cst.Tuple, cst.Name)):
+            held = fresh("variables")
+            lines.append(f"{held} = {variables}")
+            variables = held
+        lines.append(f"{grads} = {tape}.gradient({loss}, {variables})")
+        lines += _apply(optimizer, f"zip({grads}, {variables})", global_step, keras)
+        return lines
+    if method == "compute_gradients":
+        loss = _code(_kw(call, "loss", 0))
+        var_list = _kw(call, "var_list", 1)
+        variables = _code(var_list) if var_list is not None else default_var_list
+        return [f"{target} = list(zip({tape}.gradient({loss}, {variables}), {variables}))"]
+    if method == "apply_gradients":
+        pairs = _code(_kw(call, "grads_and_vars", 0))
+        return _apply(optimizer, pairs, _kw(call, "global_step", 1), keras)
+    raise ValueError(method)
+
+
+def _apply(optimizer: str, pairs: str, global_step: Optional[cst.BaseExpression], keras: bool) -> List[str]:
+    # TF1 skips variables whose gradient is None; Keras 3 would raise.
+    pairs = f"[(grad, var) for grad, var in {pairs} if grad is not None]"
+    if not keras:
+        step = f", global_step={_code(global_step)}" if global_step is not None else ""
+        return [f"{optimizer}.apply_gradients({pairs}{step})"]
+    lines = [f"{optimizer}.apply_gradients({pairs})"]
+    if global_step is not None and not (isinstance(global_step, cst.Name) and global_step.value == "None"):
+        lines.append(f"{_code(global_step)}.assign_add(1)")
+    return lines

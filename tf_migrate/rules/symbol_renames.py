@@ -1,0 +1,74 @@
+"""Rename TF1 symbols and keywords to their TF2 names with TF's own tables.
+
+Uses tf_upgrade_v2's tables from the installed wheel (:mod:`tf_migrate.tf_tables`):
+``tf.random_normal`` -> ``tf.random.normal``, ``reduction_indices=`` ->
+``axis=``, and positional arguments whose order changed in TF2 become
+keywords first. A symbol whose only TF2 home is ``tf.compat.v1`` is renamed
+there and reported: eager output should not keep it.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf_migrate import tf_tables
+from tf_migrate.report import WARNING
+from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.tfnames import dotted_name
+
+RULE_ID = "symbol-renames"
+# TF's table maps tf.keras.* to Keras 2 names (optimizers.legacy, ...) that Keras 3 lacks.
+_KEEP_PREFIXES = ("tf.keras.",)
+
+
+class SymbolRenames(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = "TF1 names and keywords -> TF2 names, from tf_upgrade_v2's own tables (read, not imported)"
+    ORDER = 900
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        tables = tf_tables.load()
+        if not tables.symbol_renames:
+            ctx.report(None, RULE_ID, WARNING, "TensorFlow is not installed: its rename tables are unavailable")
+            return module
+        return module.visit(_Renamer(ctx, tables))
+
+
+class _Renamer(cst.CSTTransformer):
+    def __init__(self, ctx: RuleContext, tables: "tf_tables.Tables") -> None:
+        self.ctx, self.tables = ctx, tables
+
+    def _target(self, node: cst.BaseExpression):
+        qualname = self.ctx.names.qualname(node)
+        if qualname is None or not isinstance(node, cst.Attribute) or ".compat.v1." in (dotted_name(node) or "") \
+                or qualname.startswith(_KEEP_PREFIXES):
+            return None, None
+        return qualname, self.tables.symbol_renames.get(qualname)
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        qualname, target = self._target(original)
+        if target is None:
+            return updated
+        if target.startswith("tf.compat.v1."):
+            self.ctx.report(original, RULE_ID, WARNING, f"`{qualname}` has no TF2 name; kept as `{target}`")
+        return cst.parse_expression(self.ctx.tf + target[len("tf"):]).with_changes(
+            lpar=updated.lpar, rpar=updated.rpar)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        qualname = self.ctx.names.call_name(original)
+        if qualname is None:
+            return updated
+        args = list(updated.args)
+        order = self.tables.reorders.get(qualname)
+        if order:
+            for index, arg in enumerate(args):
+                if arg.keyword is not None or arg.star:
+                    break
+                if index < len(order) and order[index] is not None:
+                    args[index] = arg.with_changes(
+                        keyword=cst.Name(order[index]),
+                        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+        renames = self.tables.keyword_renames.get(qualname, {})
+        for index, arg in enumerate(args):
+            if arg.keyword is not None and arg.keyword.value in renames:
+                args[index] = arg.with_changes(keyword=cst.Name(renames[arg.keyword.value]))
+        return updated.with_changes(args=args)

@@ -1,0 +1,133 @@
+"""Resolve TensorFlow names however the module imported TensorFlow.
+
+``import tensorflow as tf``, ``import tensorflow.compat.v1 as tf``,
+``from tensorflow import placeholder`` and a bare ``import tensorflow`` all
+reach the same symbols. :class:`TFNames` maps a CST expression such as
+``tf.train.AdamOptimizer`` or ``placeholder`` to one canonical dotted name,
+``"tf.train.AdamOptimizer"`` / ``"tf.placeholder"``, so rules match one table.
+
+This is deliberately lighter than LibCST's ``QualifiedNameProvider`` (which
+costs ~50 ms a file): import statements are read once and local shadowing is
+ignored, a documented limitation.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, Optional
+
+import libcst as cst
+
+_PREFIXES = (
+    ("tensorflow.compat.v1.", "tf."),
+    ("tensorflow.compat.v2.", "tf."),
+    ("tensorflow.", "tf."),
+)
+
+
+def dotted_name(node: cst.BaseExpression) -> Optional[str]:
+    """``a.b.c`` for a Name/Attribute chain, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = dotted_name(node.value)
+        return None if head is None else f"{head}.{node.attr.value}"
+    return None
+
+
+def canonical(full: str) -> str:
+    """Map a fully qualified TensorFlow path to the ``tf.`` form rules use."""
+    if full in ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2"):
+        return "tf"
+    for prefix, short in _PREFIXES:
+        if full.startswith(prefix):
+            full = short + full[len(prefix):]
+            break
+    while full.startswith("tf.compat.v1.") or full.startswith("tf.compat.v2."):
+        full = "tf." + full[len("tf.compat.v1."):]
+    return full
+
+
+def _module_path(node: cst.BaseExpression) -> str:
+    return dotted_name(node) or ""
+
+
+@dataclass
+class TFNames:
+    """Import aliases of one module and the TensorFlow names they reach."""
+
+    aliases: Dict[str, str] = field(default_factory=dict)  # local name -> full path
+    v1_module_aliases: set = field(default_factory=set)  # names bound to tensorflow.compat.v1
+
+    @classmethod
+    def scan(cls, module: cst.Module) -> "TFNames":
+        names = cls()
+        module.visit(_ImportScanner(names))
+        return names
+
+    @property
+    def imports_tensorflow(self) -> bool:
+        return any(full == "tensorflow" or full.startswith("tensorflow.") for full in self.aliases.values())
+
+    @property
+    def tf_alias(self) -> Optional[str]:
+        """The local name bound to the tensorflow package (or its compat.v1), if any."""
+        for local, full in self.aliases.items():
+            if full == "tensorflow":
+                return local
+        for local, full in self.aliases.items():
+            if full in ("tensorflow.compat.v1", "tensorflow.compat.v2"):
+                return local
+        return None
+
+    def qualname(self, node: cst.BaseExpression) -> Optional[str]:
+        """Canonical ``tf.…`` name of ``node``, or None when it is not TensorFlow."""
+        dotted = dotted_name(node)
+        if dotted is None:
+            return None
+        head, _, rest = dotted.partition(".")
+        full = self.aliases.get(head)
+        if full is None:
+            return None
+        if not (full == "tensorflow" or full.startswith("tensorflow.")):
+            return None
+        return canonical(full + ("." + rest if rest else ""))
+
+    def call_name(self, node: cst.CSTNode) -> Optional[str]:
+        """Canonical name of the function a Call node calls, if TensorFlow."""
+        if isinstance(node, cst.Call):
+            return self.qualname(node.func)
+        return None
+
+    def is_tf(self, node: cst.BaseExpression, *names: str) -> bool:
+        return self.qualname(node) in names
+
+
+class _ImportScanner(cst.CSTVisitor):
+    def __init__(self, names: TFNames) -> None:
+        self.names = names
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = _module_path(alias.name)
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+                self.names.aliases[local] = full
+                if full == "tensorflow.compat.v1":
+                    self.names.v1_module_aliases.add(local)
+            else:
+                top = full.split(".")[0]
+                self.names.aliases.setdefault(top, top)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+            return
+        base = _module_path(node.module)
+        for alias in node.names:
+            name = _module_path(alias.name)
+            local = name
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            full = f"{base}.{name}"
+            self.names.aliases[local] = full
+            if full == "tensorflow.compat.v1":
+                self.names.v1_module_aliases.add(local)

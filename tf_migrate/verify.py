@@ -1,0 +1,291 @@
+"""Runs a legacy TF1 program and its migration, and compares what they print.
+
+``verify_program`` is the engine of ``tf-migrate PATH --verify``:
+
+>>> result = verify_program(old_text, new_text, path=pathlib.Path("train.py"))  # doctest: +SKIP
+>>> result.status  # doctest: +SKIP
+'equivalent'
+
+How the two programs run
+    Each in its own ``sys.executable`` subprocess (both at once), in a fresh
+    temporary working directory with the program's folder first on ``sys.path``,
+    ``TMPDIR``/``KERAS_HOME``/``IPYTHONDIR``/Jupyter folders inside the verifier's
+    temporary folder (removed afterwards: nothing is left behind), no stdin, and
+    ``timeout`` seconds each; a program still running then is killed with its
+    process group and reported as failing. The legacy program runs under TF1
+    graph semantics on the installed TF 2.x (``tf.compat.v1.disable_v2_behavior()``
+    and ``sys.modules['tensorflow'] = tf.compat.v1`` before it starts; with
+    ``TF_USE_LEGACY_KERAS=1`` when tf-keras is installed, for ``tf.layers``), the
+    migrated program under plain TF2 (eager, Keras 3). Notebooks run either as
+    one script with IPython magics neutralized or in a real Jupyter kernel
+    (``notebook_runner``; see ``_verify_notebook``).
+
+How outputs compare (``_verify_compare``)
+    Only stdout counts; TF's log noise and warnings go to stderr. Numbers match
+    within ``rtol``/``atol`` (or one unit in their last printed digit), text must
+    be equal, whitespace and line breaks only separate tokens.
+
+Random ops (``_verify_random``)
+    Both runs draw TF's random values from shared numpy streams keyed by
+    distribution, shape and build order, so initial weights drawn with
+    ``tf.random_normal(..., seed=1)``, ``truncated_normal`` or a Glorot
+    initializer agree. A random op that draws again on every step (dropout,
+    noise inside the training graph) cannot be matched between graph and eager
+    runs: the result is ``not-comparable``, never ``equivalent`` on a guess.
+
+Read/update order (``_verify_fetch_order``)
+    ``sess.run([train_op, W])`` has no defined order between the update and the
+    read of ``W`` in TF1. The legacy run pins it (read first); when it met such a
+    fetch it runs again with the update first, and the migrated output is
+    equivalent if it matches either order. Nowhere else is the check tolerant.
+
+Results
+    ``equivalent``; ``different`` (detail: the first differing value or text and
+    its output lines); ``legacy-fails`` / ``migrated-fails`` (detail: the error's
+    traceback tail, or the timeout); ``not-comparable`` (detail: why: unmatched
+    random draws, an ambiguous fetch that cannot be re-read, or a legacy program
+    that printed nothing).
+"""
+
+import json
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from tf_migrate import _verify_compare, _verify_notebook, _verify_random
+
+EQUIVALENT = "equivalent"
+DIFFERENT = "different"
+LEGACY_FAILS = "legacy-fails"
+MIGRATED_FAILS = "migrated-fails"
+NOT_COMPARABLE = "not-comparable"
+_HERE = pathlib.Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """What ``verify_program`` found for one file."""
+
+    status: str
+    detail: str
+    legacy_output: str
+    migrated_output: str
+    seconds: float
+
+
+@dataclass
+class _Run:
+    returncode: Optional[int]
+    stdout: str
+    stderr: str
+    timed_out: bool
+    timeout: float
+    events: List[dict] = field(default_factory=list)
+
+    @property
+    def failed(self):
+        return self.timed_out or self.returncode != 0
+
+    def events_of(self, kind):
+        return [e for e in self.events if e.get("event") == kind]
+
+
+def verify_program(
+    legacy_source: str,
+    migrated_source: str,
+    *,
+    path: pathlib.Path,
+    kind: str = "py",
+    timeout: float = 120.0,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+    notebook_runner: str = "auto",
+) -> VerifyResult:
+    """Runs both programs and compares their printed output (see module doc).
+
+    Args:
+        legacy_source: the TF1 program's text (notebook JSON for ``kind="ipynb"``).
+        migrated_source: the migrated program's text, same kind.
+        path: where the program lives; its folder goes first on ``sys.path``.
+        kind: ``"py"`` or ``"ipynb"``.
+        timeout: seconds each run may take before it is killed.
+        rtol, atol: tolerance for numbers.
+        notebook_runner: ``"script"``, ``"kernel"`` (needs nbclient and
+            ipykernel) or ``"auto"`` (kernel when installed).
+    """
+    if kind not in ("py", "ipynb"):
+        raise ValueError(f"kind must be 'py' or 'ipynb', not {kind!r}")
+    if notebook_runner not in ("auto", "script", "kernel"):
+        raise ValueError(f"notebook_runner must be 'auto', 'script' or 'kernel', not {notebook_runner!r}")
+    use_kernel = kind == "ipynb" and notebook_runner != "script"
+    if use_kernel and not _verify_notebook.kernel_available():
+        if notebook_runner == "kernel":
+            raise ValueError("notebook_runner='kernel' needs nbclient, nbformat and ipykernel installed")
+        use_kernel = False
+    path = pathlib.Path(path).resolve()
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="tf-migrate-verify-") as tmp:
+        runner = _Runner(pathlib.Path(tmp), path, kind, use_kernel, timeout)
+        with ThreadPoolExecutor(2) as pool:
+            legacy_future = pool.submit(runner.run, "legacy", legacy_source, "pre")
+            migrated = runner.run("migrated", migrated_source, None)
+            legacy = legacy_future.result()
+        legacy_runs = [legacy]
+        if not legacy.failed and legacy.events_of("ambiguous") and not migrated.failed:
+            legacy_runs.append(runner.run("legacy", legacy_source, "post"))
+    status, detail = _judge(legacy_runs, migrated, rtol=rtol, atol=atol)
+    return VerifyResult(status, detail, legacy.stdout, migrated.stdout, time.monotonic() - start)
+
+
+class _Runner:
+    """Starts the subprocesses of one verification inside its temporary folder."""
+
+    def __init__(self, tmp, path, kind, use_kernel, timeout):
+        self.tmp, self.path, self.kind, self.use_kernel, self.timeout = tmp, path, kind, use_kernel, timeout
+        self.count = 0
+
+    def run(self, mode, source, fetch_order):
+        self.count += 1
+        root = self.tmp / f"{mode}-{self.count}"
+        for folder in ("work", "tmp", "home"):
+            (root / folder).mkdir(parents=True)
+        log = root / "events.jsonl"
+        label = str(self.path) if mode == "legacy" else f"{self.path} (migrated)"
+        env = self._environment(mode, root)
+        try:
+            if self.use_kernel:
+                config = {
+                    "notebook": source,
+                    "timeout": self.timeout,
+                    "cwd": str(root / "work"),
+                    "jupyter_path": str(root / "home" / "jupyter"),
+                    "hidden": _verify_notebook.hidden_cell(
+                        mode, program_dir=str(self.path.parent), log=str(log), fetch_order=fetch_order or "pre",
+                        user_files=[str(root / "tmp" / "ipykernel_")],
+                    ),
+                }
+                script = _HERE / "_verify_notebook.py"
+            else:
+                if self.kind == "ipynb":
+                    cells = _verify_notebook.script_cells(source, label)
+                else:
+                    cells = [{"filename": label, "source": source}]
+                config = {
+                    "mode": mode, "cells": cells, "interactive": self.kind == "ipynb",
+                    "program_dir": str(self.path.parent), "display_path": str(self.path),
+                    "log": str(log), "fetch_order": fetch_order or "pre",
+                }
+                script = _HERE / "_verify_boot.py"
+        except (ValueError, KeyError, TypeError) as error:
+            return _Run(1, "", f"cannot read the notebook: {error}", False, self.timeout)
+        config_path = root / "config.json"
+        config_path.write_text(json.dumps(config), encoding="utf-8")
+        run = _execute([sys.executable, str(script), str(config_path)], root / "work", env, self.timeout)
+        if log.exists():
+            run.events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+        return run
+
+    def _environment(self, mode, root):
+        env = dict(os.environ)
+        home = root / "home"
+        env.update(
+            TMPDIR=str(root / "tmp"), KERAS_HOME=str(home / "keras"), IPYTHONDIR=str(home / "ipython"),
+            MPLCONFIGDIR=str(home / "matplotlib"), JUPYTER_RUNTIME_DIR=str(home / "jupyter-runtime"),
+            JUPYTER_DATA_DIR=str(home / "jupyter-data"), PYTHONUNBUFFERED="1",
+            PYTHONDONTWRITEBYTECODE="1", TF_CPP_MIN_LOG_LEVEL=env.get("TF_CPP_MIN_LOG_LEVEL", "2"),
+        )
+        env.pop("TF_USE_LEGACY_KERAS", None)
+        env.pop("PYTHONSTARTUP", None)
+        if mode == "legacy" and _tf_keras_installed():
+            env["TF_USE_LEGACY_KERAS"] = "1"
+        return env
+
+
+def _tf_keras_installed():
+    import importlib.util
+
+    return importlib.util.find_spec("tf_keras") is not None
+
+
+def _execute(command, cwd, env, timeout):
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True,
+    )
+    timed_out = False
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        os.killpg(process.pid, signal.SIGKILL)
+        stdout, stderr = process.communicate()
+    decode = lambda data: data.decode("utf-8", errors="replace")  # noqa: E731
+    return _Run(process.returncode, decode(stdout), decode(stderr), timed_out, timeout)
+
+
+_NOISE = re.compile(
+    r"^(?:[IWEF]\d{4} \d\d:\d\d:\d\d|WARNING: All log messages|WARNING:tensorflow:|"
+    r"Instructions for updating:|WARNING:absl:|\S+: (?:Deprecation|User|Future)Warning:|\s*warnings\.warn\()"
+)
+
+
+def _error_tail(run):
+    """The last frames and the message of a run's last traceback, without TF's log noise."""
+    if run.timed_out:
+        return f"timed out after {run.timeout:g} s; the process was killed"
+    lines = [line for line in run.stderr.splitlines() if line.strip() and not _NOISE.match(line)]
+    starts = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last):")]
+    if not starts:
+        return "\n".join(lines[-10:]) or f"exited with status {run.returncode}"
+    block = lines[starts[-1]:]
+    message = next((i for i, line in enumerate(block) if i and not line.startswith(" ")), len(block))
+    frames, text = block[max(1, message - 4):message], block[message:]
+    if len(text) > 8:  # TF's messages list where each op was defined: keep their ends
+        text = text[:1] + ["..."] + text[-5:]
+    return "\n".join(block[:1] + frames + text)
+
+
+def _judge(legacy_runs, migrated, *, rtol, atol):
+    legacy = legacy_runs[0]
+    if legacy.failed:
+        return LEGACY_FAILS, _error_tail(legacy)
+    if migrated.failed:
+        return MIGRATED_FAILS, _error_tail(migrated)
+    unresolvable = legacy.events_of("unresolvable")
+    if unresolvable:
+        where = unresolvable[0]["where"]
+        return NOT_COMPARABLE, (
+            f"sess.run at {where} fetches {', '.join(unresolvable[0]['fetches'])} together with an "
+            "update of the variables they read; TF1 leaves that order open and these values "
+            "cannot be re-read without side effects"
+        )
+    reason = _verify_random.reconcile(legacy.events, migrated.events)
+    if reason:
+        return NOT_COMPARABLE, reason
+    if not _verify_compare.tokenize(legacy.stdout):
+        return NOT_COMPARABLE, "the legacy program printed nothing to compare"
+    differences = [
+        _verify_compare.first_difference(run.stdout, migrated.stdout, rtol=rtol, atol=atol)
+        for run in legacy_runs
+    ]
+    if None not in differences:
+        if len(legacy_runs) > 1:
+            return DIFFERENT, differences[0] + _order_note(legacy, "matches neither order")
+        return DIFFERENT, differences[0]
+    if len(legacy_runs) > 1:
+        order = "read-before-update" if differences[0] is None else "update-before-read"
+        return EQUIVALENT, "equal output" + _order_note(legacy, f"matches the {order} order")
+    return EQUIVALENT, "equal output"
+
+
+def _order_note(legacy, verdict):
+    where = legacy.events_of("ambiguous")[0]["where"]
+    return f" (sess.run at {where} reads variables it also updates, in no defined order; the migrated output {verdict})"
