@@ -69,7 +69,8 @@ def blockers_of(module: cst.Module, names: TFNames) -> List[Tuple[cst.CSTNode, s
 
     def visit_scope(body, params=()):
         scope = analyze_scope(body, names, params)
-        found.extend(scope.blockers)
+        if scope.is_graph_program:
+            found.extend(scope.blockers)
         for st in scope.statements:
             if st.kind == "nested-scope" and isinstance(st.node, cst.FunctionDef):
                 visit_scope(list(st.node.body.body), tuple(p.name.value for p in st.node.params.params))

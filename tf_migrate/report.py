@@ -41,6 +41,7 @@ class Summary:
     outcomes: Counter = field(default_factory=Counter)
     compat_reasons: Dict[str, str] = field(default_factory=dict)
     findings: List[Finding] = field(default_factory=list)
+    verify_counts: Counter = field(default_factory=Counter)
 
     def add(self, path: str, outcome: str, findings: Iterable[Finding], compat_reason: str = "") -> None:
         self.files_seen += 1
@@ -62,9 +63,9 @@ class Summary:
         )
         for path, why in sorted(self.compat_reasons.items()):
             lines.append(f"  compat: {path}: {why}")
-        lines.append(
-            "findings: " + ", ".join(f"{sev[s]} {s}" for s in SEVERITIES)
-        )
+        lines.append("findings: " + ", ".join(f"{sev[s]} {s}" for s in SEVERITIES))
+        if self.verify_counts:
+            lines.append("verify: " + ", ".join(f"{n} {status}" for status, n in sorted(self.verify_counts.items())))
         return "\n".join(lines)
 
     def json(self) -> str:
@@ -74,6 +75,7 @@ class Summary:
                 "outcomes": dict(self.outcomes),
                 "compat_reasons": self.compat_reasons,
                 "findings_by_severity": dict(self.by_severity()),
+                "verify": dict(self.verify_counts),
                 "findings": [asdict(f) for f in self.findings],
             },
             indent=2,

@@ -247,10 +247,13 @@ def _error_tail(run):
         return "\n".join(lines[-10:]) or f"exited with status {run.returncode}"
     block = lines[starts[-1]:]
     message = next((i for i, line in enumerate(block) if i and not line.startswith(" ")), len(block))
-    frames, text = block[max(1, message - 4):message], block[message:]
-    if len(text) > 8:  # TF's messages list where each op was defined: keep their ends
-        text = text[:1] + ["..."] + text[-5:]
-    return "\n".join(block[:1] + frames + text)
+    frames, text = block[max(1, message - 4):message], []
+    for line in block[message:]:
+        if line.startswith("Original stack trace for"):
+            break
+        if not line[0].isspace():  # TF's messages list where each op was defined: drop that
+            text.append(line)
+    return "\n".join(block[:1] + frames + text[:8])
 
 
 def _judge(legacy_runs, migrated, *, rtol, atol):

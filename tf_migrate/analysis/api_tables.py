@@ -55,8 +55,7 @@ GRAPH_MODE_CONFIG_CALLS = {"tf.reset_default_graph", "tf.disable_v2_behavior", "
 
 # `with` contexts that only scope graph construction: unwrapped in eager output.
 TRANSPARENT_CONTEXTS = {"tf.name_scope", "tf.variable_scope", "tf.device", "tf.control_dependencies",
-                        "tf.Session", "tf.InteractiveSession", "tf.Graph", "tf.get_default_graph",
-                        "tf.GradientTape"}
+                        "tf.Session", "tf.InteractiveSession", "tf.Graph", "tf.get_default_graph"}
 
 # APIs with no eager equivalent in scope of these rules: the file stays in compat mode.
 COMPAT_ONLY_PREFIXES = (

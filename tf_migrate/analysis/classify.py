@@ -69,6 +69,20 @@ def _single(node: cst.BaseStatement):
     return None, None
 
 
+def _calls_method_on(value, keys) -> bool:
+    """``t.assign(...)``-style calls on graph values: building an op, not Python."""
+    return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+            and symbol_key(value.func.value) in keys)
+
+
+def _check_by_name(site, block) -> None:
+    names = [n for n in [site.fetch] + ([e.key for e in site.feed.elements if isinstance(e, cst.DictElement)]
+                                        if isinstance(site.feed, cst.Dict) else [])
+             if isinstance(n, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))]
+    if names or site.extra_args:
+        block(site.call, "sess.run by tensor name, or with options/run_metadata: no eager equivalent")
+
+
 def _kwarg(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == name:
@@ -150,6 +164,7 @@ class Classifier:
         qualnames = [q for q in (self.names.call_name(c) for c in calls) if q]
         self._check_api(node, calls)
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
+        st.gradient = any(q in api.GRADIENTS for q in qualnames)
         targets, value = _single(node)
         if self._classify_plumbing(st, value, qualnames):
             return st
@@ -266,6 +281,8 @@ class Classifier:
         if st.run_sites:
             st.role = pm.RUN
             self._define(st, pm.PYTHON)
+            for site in st.run_sites:
+                _check_by_name(site, self._block)
             return
         if any(q in api.VARIABLE_CONSTRUCTORS for q in tf_calls):
             st.role = pm.KEEP
@@ -277,9 +294,24 @@ class Classifier:
         if calls_variable_fn and (deferred_reads or tf_calls):
             self._block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "
                         "time it is called on graph tensors; needs the tf.Module rewrite")
+        targets, value = _single(st.node)
         if not tf_calls and not graph_reads:
             st.role = pm.KEEP
             self._define(st, pm.PYTHON)
+            return
+        if isinstance(value, cst.Dict) and value.elements and all(
+                isinstance(e, cst.DictElement) and self.scope.kind(symbol_key(e.key) or "") == pm.PLACEHOLDER
+                for e in value.elements):
+            st.role = pm.KEEP  # a feed dict: its keys become strings
+            self._define(st, pm.PYTHON)
+            return
+        if not st.defines and not tf_calls and not _calls_method_on(value, graph_reads):
+            st.role = pm.KEEP  # print(t) and friends: Python reading graph values (checked as an escape)
+            self._define(st, pm.PYTHON)
+            return
+        if isinstance(value, cst.Call) and self.kind_of(value) == "op":
+            st.role = pm.DEFER
+            self._define(st, pm.OP)
             return
         if deferred_reads or not st.defines:
             st.role = pm.DEFER
@@ -287,7 +319,8 @@ class Classifier:
             targets, value = _single(st.node)
             if isinstance(value, cst.Call) and self.kind_of(value) == "op":
                 kind = pm.OP
-            elif isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)):
+            elif isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)) or (
+                    isinstance(value, cst.Call) and self.kind_of(value) is None):
                 kind = pm.STRUCT
             self._define(st, kind)
             return
@@ -311,6 +344,15 @@ class Classifier:
     # -- whole-scope passes ----------------------------------------------------------------
     def settle_eager(self) -> None:
         """Demote eager constants that a tape must record or that must be redrawn per run."""
+        for st in self.scope.statements:
+            if st.role == pm.DEFER:
+                for earlier in self.scope.statements[:st.index]:
+                    if (earlier.role == pm.KEEP and earlier.kind == pm.PYTHON and not earlier.run_sites
+                            and isinstance(earlier.node, cst.SimpleStatementLine)
+                            and set(earlier.defines) & set(st.defines)):
+                        earlier.role = pm.DEFER
+                        self._define(earlier, pm.STRUCT)
+                        self._define(st, st.kind)
         changed = True
         while changed:
             changed = False

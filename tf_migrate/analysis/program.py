@@ -82,8 +82,10 @@ class Scope:
     trainable_order: List[str]  # variable / container keys in creation order
 
     @property
-    def has_graph(self) -> bool:
-        return any(s.role in (DEFER, RUN, REMOVE) for s in self.statements)
+    def is_graph_program(self) -> bool:
+        """Whether this block builds a TF1 graph and runs it (else it is left alone)."""
+        return bool(self.sessions) or any(
+            s.run_sites or s.gradient or s.kind in (PLACEHOLDER, SESSION, INIT) for s in self.statements)
 
     def kind(self, key: str) -> Optional[str]:
         symbol = self.symbols.get(key)

@@ -14,6 +14,9 @@ import libcst as cst
 from tf_migrate.tfnames import dotted_name
 
 
+_MUTATORS = {"append", "extend", "insert", "update", "add", "setdefault"}
+
+
 def symbol_key(node: cst.BaseExpression) -> Optional[str]:
     """``x`` for a Name, ``self.x`` for an attribute of self, else None."""
     if isinstance(node, cst.Name):
@@ -118,6 +121,14 @@ class _Writes(cst.CSTVisitor):
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
             self._add(target_keys(node.asname.name))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        # lst.append(t), d.update(...): the container now holds what the call put in it.
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _MUTATORS:
+            key = symbol_key(func.value)
+            if key is not None:
+                self._add([key])
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
         self._add(target_keys(node.target))

@@ -14,6 +14,12 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import symbol_key
 
 _NONE = cst.Name("None")
+_TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+
+
+def keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
+    """``name=value`` written the PEP 8 way."""
+    return cst.Arg(value, keyword=cst.Name(name), equal=_TIGHT)
 
 
 def _method(expr: cst.BaseExpression, name: str) -> cst.Call:

@@ -102,7 +102,8 @@ class FunctionBuilder:
             else:
                 prologue.append(f"{name} = {_code(default)}")
         params = [cst.Param(cst.Name(n)) for n in required]
-        params += [cst.Param(cst.Name(n), default=cst.Name("None")) for n in optional]
+        params += [cst.Param(cst.Name(n), default=cst.Name("None"), equal=cst.AssignEqual(
+            cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) for n in optional]
         star = cst.Param(cst.Name("unused_feeds")) if plan.dynamic_feed else None
         return cst.Parameters(params=params, star_kwarg=star), prologue
 
@@ -164,12 +165,11 @@ class FunctionBuilder:
                 for key in grads.source_keys(call):
                     kind = self.scope.kind(key)
                     symbol = self.scope.symbols.get(key)
-                    if key in defined_at:
-                        after.setdefault(defined_at[key], []).append(key)
-                    elif kind == pm.PLACEHOLDER or (kind == pm.VARIABLE and symbol and not symbol.trainable):
-                        at_start.append(key)
-                    elif kind in (pm.TENSOR, pm.STRUCT, pm.TENSORS):
-                        at_start.append(key)
+                    watch_later = after.setdefault(defined_at[key], []) if key in defined_at else at_start
+                    wanted = key in defined_at or kind in (pm.PLACEHOLDER, pm.TENSOR, pm.STRUCT, pm.TENSORS) or (
+                        kind == pm.VARIABLE and symbol is not None and not symbol.trainable)
+                    if wanted and key not in watch_later:
+                        watch_later.append(key)
                 for key in grads.stopped_keys(call) or []:
                     if key in defined_at:
                         stopped_after.setdefault(defined_at[key], []).append(key)
@@ -226,7 +226,7 @@ class FunctionBuilder:
         if not body:
             body.append(_stmt("pass"))
         return cst.FunctionDef(name=cst.Name(name), params=params, body=cst.IndentedBlock(body),
-                               leading_lines=[cst.EmptyLine()])
+                               leading_lines=[cst.EmptyLine(indent=False)])
 
 
 def _value_of(node: cst.BaseStatement):

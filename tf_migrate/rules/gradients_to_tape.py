@@ -21,6 +21,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.codegen.fetches import keyword
 from tf_migrate.rules import Rule
 from tf_migrate.tfnames import TFNames
 
@@ -87,9 +88,9 @@ def to_tape_call(call: cst.Call, tape: str, scope: "pm.Scope", tf: str) -> cst.C
     bound = bind_arguments(call)
     args = [cst.Arg(bound["ys"]), cst.Arg(as_list(bound["xs"], scope, tf))]
     if "grad_ys" in bound and not (isinstance(bound["grad_ys"], cst.Name) and bound["grad_ys"].value == "None"):
-        args.append(cst.Arg(bound["grad_ys"], keyword=cst.Name("output_gradients")))
+        args.append(keyword("output_gradients", bound["grad_ys"]))
     if "unconnected_gradients" in bound:
-        args.append(cst.Arg(bound["unconnected_gradients"], keyword=cst.Name("unconnected_gradients")))
+        args.append(keyword("unconnected_gradients", bound["unconnected_gradients"]))
     return cst.Call(cst.Attribute(cst.Name(tape), cst.Name("gradient")), args=args)
 
 

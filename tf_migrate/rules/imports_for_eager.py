@@ -25,7 +25,11 @@ class EagerImports(Rule):
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         module = module.visit(_Imports(ctx))
-        used = reads(module)
+        used = set()
+        for stmt in module.body:
+            if not (isinstance(stmt, cst.SimpleStatementLine)
+                    and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)):
+                used |= reads(stmt)
         module = module.visit(_DropUnused(used))
         if ctx.tf in used and ctx.names.tf_alias is None:
             body = list(module.body)

@@ -69,6 +69,9 @@ class _ScopeRewriter:
     def rewrite(self, body: List[cst.BaseStatement], params: Tuple[str, ...]) -> List[cst.BaseStatement]:
         names = self.ctx.names
         scope = analyze_scope(body, names, params)
+        if not scope.is_graph_program:
+            return [self._rewrite_statement(st.node, {}, set(), st) if st.kind == "nested-scope" else st.node
+                    for st in scope.statements] if not scope.withs else body
         if scope.blockers:
             raise ScopeBlocked(scope.blockers)
         classifier = Classifier(scope, names)

@@ -1,0 +1,45 @@
+# numeric
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(1)
+data = rng.randn(8, 3).astype(np.float32)
+target = rng.randn(8, 1).astype(np.float32)
+x = tf.placeholder(tf.float32, [None, 3])
+t = tf.placeholder(tf.float32, [None, 1])
+weights = {"w": tf.Variable(np.ones((3, 1), np.float32)), "b": tf.Variable(np.zeros(1, np.float32))}
+loss = tf.reduce_mean((tf.matmul(x, weights["w"]) + weights["b"] - t) ** 2)
+opt = tf.train.AdamOptimizer(learning_rate=0.01)
+grads_and_vars = opt.compute_gradients(loss)
+clipped = [(tf.clip_by_value(g, -0.1, 0.1), v) for g, v in grads_and_vars]
+train = opt.apply_gradients(clipped)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+for i in range(10):
+    l, _ = sess.run([loss, train], {x: data, t: target})
+    print(round(float(l), 5))
+print(sess.run(weights))
+# output
+# numeric
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(1)
+data = rng.randn(8, 3).astype(np.float32)
+target = rng.randn(8, 1).astype(np.float32)
+weights = {"w": tf.Variable(np.ones((3, 1), np.float32)), "b": tf.Variable(np.zeros(1, np.float32))}
+opt = tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.9, beta_2=0.999, epsilon=1e-08)
+
+def run_loss_train(x, t):
+    x = tf.cast(x, tf.float32)
+    t = tf.cast(t, tf.float32)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((tf.matmul(x, weights["w"]) + weights["b"] - t) ** 2)
+    grads_and_vars = list(zip(tape.gradient(loss, [*weights.values()]), [*weights.values()]))
+    clipped = [(tf.clip_by_value(g, -0.1, 0.1), v) for g, v in grads_and_vars]
+    opt.apply_gradients([(grad, var) for grad, var in clipped if grad is not None])
+    return [loss.numpy(), None]
+for i in range(10):
+    l, _ = run_loss_train(x=data, t=target)
+    print(round(float(l), 5))
+print(tf.nest.map_structure(lambda value: value.numpy(), weights))

@@ -1,0 +1,63 @@
+# numeric
+import collections
+import numpy as np
+import tensorflow as tf
+
+Pair = collections.namedtuple("Pair", ["total", "double"])
+x = tf.placeholder(tf.float32, shape=[None])
+total = tf.reduce_sum(x)
+double = x * 2.0
+counter = tf.Variable(0.0)
+bump = tf.assign_add(counter, 1.0)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+data = np.arange(3.0)
+print(sess.run(total, feed_dict={x: data}))
+print(sess.run([total, double], {x: data}))
+print(sess.run((total, {"d": double}), feed_dict={x: data}))
+print(sess.run(Pair(total=total, double=double), feed_dict={x: data}))
+print(sess.run([bump, counter]))
+print(sess.run(counter))
+sess.close()
+# output
+# numeric
+import collections
+import numpy as np
+import tensorflow as tf
+
+Pair = collections.namedtuple("Pair", ["total", "double"])
+
+def run_total(x):
+    x = tf.cast(x, tf.float32)
+    total = tf.reduce_sum(x)
+    return total.numpy()
+
+def run_total_double(x):
+    x = tf.cast(x, tf.float32)
+    total = tf.reduce_sum(x)
+    double = x * 2.0
+    return [total.numpy(), double.numpy()]
+
+def run_fetches(x):
+    x = tf.cast(x, tf.float32)
+    total = tf.reduce_sum(x)
+    double = x * 2.0
+    return (total.numpy(), {"d": double.numpy()})
+
+def run_fetches_2(x):
+    x = tf.cast(x, tf.float32)
+    total = tf.reduce_sum(x)
+    double = x * 2.0
+    return Pair(total=total.numpy(), double=double.numpy())
+counter = tf.Variable(0.0)
+
+def run_bump_counter():
+    bump = counter.assign_add(1.0)
+    return [bump.numpy(), counter.numpy()]
+data = np.arange(3.0)
+print(run_total(x=data))
+print(run_total_double(x=data))
+print(run_fetches(x=data))
+print(run_fetches_2(x=data))
+print(run_bump_counter())
+print(counter.numpy())

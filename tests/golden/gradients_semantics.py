@@ -1,0 +1,71 @@
+# numeric
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, (None, 3))
+y = 2 * x ** 2
+z = tf.stack([y, y])
+w = tf.placeholder(tf.float32, (None, 3))
+unused = tf.placeholder(tf.float32, (3,))
+# tf.gradients sums over every y: stacking y twice doubles the result
+dy_dx = tf.gradients(y, x)
+dz_dx = tf.gradients(z, x)
+weighted = tf.gradients(y, [x], grad_ys=w)
+partial = tf.gradients(y * x, x, stop_gradients=[y])
+zeros = tf.gradients(y, [x, unused], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+with tf.Session() as sess:
+    x_val = np.arange(12.0).reshape(4, 3)
+    a, b = sess.run([dy_dx, dz_dx], {x: x_val})
+    print(a[0], b[0])
+    print(sess.run(weighted, {x: x_val, w: np.ones((4, 3)) * 0.5})[0])
+    print(sess.run(partial, {x: x_val})[0])
+    print(sess.run(zeros, {x: x_val, unused: np.ones(3)})[1])
+# output
+# numeric
+import numpy as np
+import tensorflow as tf
+
+def run_dy_dx_dz_dx(x):
+    x = tf.cast(x, tf.float32)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = 2 * x ** 2
+        z = tf.stack([y, y])
+    # tf.gradients sums over every y: stacking y twice doubles the result
+    dy_dx = tape.gradient(y, [x])
+    dz_dx = tape.gradient(z, [x])
+    return [[value.numpy() for value in dy_dx], [value.numpy() for value in dz_dx]]
+
+def run_weighted(x, w):
+    x = tf.cast(x, tf.float32)
+    w = tf.cast(w, tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = 2 * x ** 2
+    weighted = tape.gradient(y, [x], output_gradients=w)
+    return [value.numpy() for value in weighted]
+
+def run_partial(x):
+    x = tf.cast(x, tf.float32)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = 2 * x ** 2
+        y = tf.stop_gradient(y)
+        partial = tape.gradient(y * x, [x])
+    return [value.numpy() for value in partial]
+
+def run_zeros(x, unused):
+    x = tf.cast(x, tf.float32)
+    unused = tf.cast(unused, tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        tape.watch(unused)
+        y = 2 * x ** 2
+    zeros = tape.gradient(y, [x, unused], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    return [value.numpy() for value in zeros]
+x_val = np.arange(12.0).reshape(4, 3)
+a, b = run_dy_dx_dz_dx(x=x_val)
+print(a[0], b[0])
+print(run_weighted(x=x_val, w=np.ones((4, 3)) * 0.5)[0])
+print(run_partial(x=x_val)[0])
+print(run_zeros(x=x_val, unused=np.ones(3))[1])

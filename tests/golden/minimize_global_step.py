@@ -1,0 +1,51 @@
+# numeric
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(0)
+features = rng.randn(16, 2).astype(np.float32)
+labels = features.dot([[2.0], [-1.0]]) + 0.5
+
+x = tf.placeholder(tf.float32, [None, 2])
+y = tf.placeholder(tf.float32, [None, 1])
+W = tf.Variable(np.zeros((2, 1), np.float32))
+b = tf.Variable(tf.zeros([1]))
+global_step = tf.Variable(0, trainable=False)
+loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
+optimizer = tf.train.MomentumOptimizer(0.05, momentum=0.9)
+train_op = optimizer.minimize(loss, global_step=global_step)
+
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(20):
+        _, loss_value = sess.run([train_op, loss], feed_dict={x: features, y: labels})
+        if step % 5 == 0:
+            print(step, loss_value)
+    print(sess.run([W, b, global_step]))
+# output
+# numeric
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(0)
+features = rng.randn(16, 2).astype(np.float32)
+labels = features.dot([[2.0], [-1.0]]) + 0.5
+W = tf.Variable(np.zeros((2, 1), np.float32))
+b = tf.Variable(tf.zeros([1]))
+global_step = tf.Variable(0, trainable=False)
+optimizer = tf.keras.optimizers.SGD(learning_rate=0.05, momentum=0.9)
+
+def run_train_op_loss(x, y):
+    x = tf.cast(x, tf.float32)
+    y = tf.cast(y, tf.float32)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
+    gradients = tape.gradient(loss, [W, b])
+    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None])
+    global_step.assign_add(1)
+    return [None, loss.numpy()]
+for step in range(20):
+    _, loss_value = run_train_op_loss(x=features, y=labels)
+    if step % 5 == 0:
+        print(step, loss_value)
+print([W.numpy(), b.numpy(), global_step.numpy()])

@@ -1,0 +1,3 @@
+import numpy as np
+
+print(np.arange(3).sum())

@@ -1,0 +1,52 @@
+"""Run a legacy program under TF1 graph semantics and a migrated one eagerly, in this process.
+
+The legacy run sees ``tensorflow.compat.v1`` as ``tensorflow`` inside a fresh
+``tf.Graph``, the way ``--verify`` runs it in a subprocess; sharing this
+process keeps TensorFlow's import cost to once per test session.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import sys
+
+import numpy as np
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+
+def run_legacy(source: str) -> str:
+    import tensorflow as tf
+
+    saved = {name: sys.modules.get(name) for name in ("tensorflow",)}
+    out = io.StringIO()
+    try:
+        sys.modules["tensorflow"] = tf.compat.v1
+        with tf.Graph().as_default(), contextlib.redirect_stdout(out):
+            exec(compile(source, "<legacy>", "exec"), {"__name__": "__main__"})
+    finally:
+        for name, module in saved.items():
+            sys.modules[name] = module
+    return out.getvalue()
+
+
+def run_migrated(source: str) -> str:
+    import tensorflow as tf
+
+    assert tf.executing_eagerly()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, "<migrated>", "exec"), {"__name__": "__main__"})
+    return out.getvalue()
+
+
+def assert_same_output(legacy: str, migrated: str, rtol: float = 1e-5, atol: float = 1e-6) -> None:
+    """Same text and, within tolerance, the same numbers."""
+    def shape(text: str) -> str:
+        return re.sub(r"\s+", "", _NUMBER.sub("#", text))
+
+    assert shape(legacy) == shape(migrated), (legacy, migrated)
+    a = np.array([float(n) for n in _NUMBER.findall(legacy)])
+    b = np.array([float(n) for n in _NUMBER.findall(migrated)])
+    np.testing.assert_allclose(b, a, rtol=rtol, atol=atol)

@@ -1,0 +1,6 @@
+"""``python -m tf_migrate``."""
+import sys
+
+from tf_migrate.cli import main
+
+sys.exit(main())

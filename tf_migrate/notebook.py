@@ -1,0 +1,165 @@
+"""Migrate a notebook as one program, write it back cell by cell.
+
+Code cells are joined into one module, each preceded by a marker statement
+``__tf_migrate_cell__(N)``, so a placeholder made in cell 2 and run in cell 7
+is one program to the rules. IPython syntax (``%magic``, ``!shell``,
+``%%cell`` magics) is masked as ``__tf_migrate_magic__(K)`` and restored
+afterwards. Cell ids and metadata are kept; outputs of changed cells are
+cleared, since they came from the old code.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+import nbformat
+
+from tf_migrate import engine
+from tf_migrate.report import Finding
+
+CELL_MARKER = "__tf_migrate_cell__"
+MAGIC_MARKER = "__tf_migrate_magic__"
+_PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun"}
+_MAGIC_LINE = re.compile(r"^(\s*)(%|!|\?)")
+_MARKER_LINE = re.compile(rf"^(\s*){MAGIC_MARKER}\((\d+)\)\s*$")
+
+
+@dataclass(frozen=True)
+class NotebookResult:
+    path: str
+    source: str
+    new_source: str
+    outcome: str
+    findings: Tuple[Finding, ...]
+    compat_reason: str
+    cell_changes: Tuple[Tuple[int, str, str], ...]  # (cell index, old source, new source)
+
+    @property
+    def changed(self) -> bool:
+        return self.new_source != self.source
+
+
+def read_notebook(text: str, path: str):
+    try:
+        nb = nbformat.reads(text, as_version=4)
+    except Exception as error:  # nbformat raises several unrelated types for bad JSON
+        raise engine.InputError(path, 1, 0, f"invalid notebook: {str(error).splitlines()[0]}") from None
+    return nb
+
+
+def _mask(source: str, magics: List[str]) -> str:
+    lines = source.split("\n")
+    first = lines[0].strip() if lines else ""
+    if first.startswith("%%"):
+        name = first[2:].split()[0] if len(first) > 2 else ""
+        if name not in _PYTHON_CELL_MAGICS:
+            magics.append(source)
+            return f"{MAGIC_MARKER}({len(magics) - 1})"
+    out = []
+    for line in lines:
+        match = _MAGIC_LINE.match(line)
+        if match or (line.strip() and "= !" in line and not line.strip().startswith("#")):
+            magics.append(line.strip())
+            indent = match.group(1) if match else re.match(r"\s*", line).group(0)
+            out.append(f"{indent}{MAGIC_MARKER}({len(magics) - 1})")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _unmask(source: str, magics: List[str]) -> str:
+    out = []
+    for line in source.split("\n"):
+        match = _MARKER_LINE.match(line)
+        if match:
+            magic = magics[int(match.group(2))]
+            out.append(magic if "\n" in magic else match.group(1) + magic)
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def migrate_notebook(text: str, path: str, **options) -> NotebookResult:
+    """Migrate a notebook's code cells; raises engine.InputError naming the cell."""
+    nb = read_notebook(text, path)
+    magics: List[str] = []
+    pieces: List[str] = []
+    line_map: Dict[int, Tuple[int, int]] = {}
+    code_cells = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"]
+    masked: Dict[int, str] = {}
+    line = 1
+    for index in code_cells:
+        body = _mask(nb.cells[index].source, magics)
+        try:
+            cst.parse_module(body + "\n")
+        except cst.ParserSyntaxError as error:
+            raise engine.InputError(f"{path}:cell {index + 1}", error.raw_line, error.raw_column,
+                                    f"syntax error: {error.message}") from None
+        masked[index] = body
+        pieces.append(f"{CELL_MARKER}({index})")
+        line += 1
+        for offset in range(body.count("\n") + 1):
+            line_map[line + offset] = (index, offset + 1)
+        pieces.append(body)
+        line += body.count("\n") + 1
+    program = "\n".join(pieces) + "\n"
+    result = engine.migrate_source(program, path, **options)
+    findings = tuple(_cell_finding(f, line_map, path) for f in result.findings)
+    if not result.changed:
+        return NotebookResult(path, text, text, result.outcome, findings, result.compat_reason, ())
+    new_cells = _split(result.new_source, code_cells)
+    changes = []
+    for index in code_cells:
+        new_body = new_cells.get(index, "")
+        if new_body.strip() == masked[index].strip():
+            continue
+        old = nb.cells[index].source
+        restored = _unmask(new_body, magics)
+        nb.cells[index].source = restored
+        nb.cells[index].outputs = []
+        nb.cells[index].execution_count = None
+        changes.append((index, old, restored))
+    new_text = nbformat.writes(nb) + "\n" if changes else text
+    return NotebookResult(path, text, new_text, result.outcome, findings, result.compat_reason, tuple(changes))
+
+
+def _cell_finding(finding: Finding, line_map, path: str) -> Finding:
+    cell, line = line_map.get(finding.line, (None, finding.line))
+    if cell is None:
+        return finding
+    return replace(finding, path=f"{path}:cell {cell + 1}", line=line)
+
+
+def _split(program: str, code_cells: List[int]) -> Dict[int, str]:
+    module = cst.parse_module(program)
+    cells: Dict[int, List[cst.BaseStatement]] = {}
+    tails: Dict[int, str] = {}
+    current: Optional[int] = None
+    prefix: List[cst.BaseStatement] = []
+    for stmt in module.body:
+        marker = _marker_index(stmt)
+        if marker is not None:
+            # Comments that ended the previous cell were attached to this marker.
+            comments = [line for line in stmt.leading_lines if line.comment is not None]
+            if current is not None and comments:
+                tails[current] = "\n" + "\n".join(module.code_for_node(line).rstrip("\n") for line in comments)
+            current = marker
+            cells.setdefault(current, [])
+        elif current is None:
+            prefix.append(stmt)
+        else:
+            cells[current].append(stmt)
+    if prefix and code_cells:
+        cells[code_cells[0]] = prefix + cells.get(code_cells[0], [])
+    return {index: module.with_changes(body=stmts, header=[], footer=[]).code.rstrip("\n") + tails.get(index, "")
+            for index, stmts in cells.items()}
+
+
+def _marker_index(stmt: cst.BaseStatement) -> Optional[int]:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr):
+        call = stmt.body[0].value
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == CELL_MARKER:
+            return int(call.args[0].value.value)
+    return None
