@@ -166,6 +166,11 @@ class Classifier:
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
         targets, value = _single(node)
+        for call in calls:
+            if (call is not value and isinstance(call.func, cst.Attribute)
+                    and call.func.attr.value in ("minimize", "compute_gradients")
+                    and self.kind_of(call.func.value) == "optimizer"):
+                self._block(call, "optimizer call nested inside an expression: bind it to a name first")
         if self._classify_plumbing(st, value, qualnames):
             return st
         if isinstance(value, cst.Call) and targets is not None and self._classify_definition(st, value):
@@ -290,6 +295,11 @@ class Classifier:
             self.scope.trainable_order.extend(st.defines)
             if deferred_reads - {k for k in deferred_reads if self.scope.kind(k) in (pm.VARIABLE, pm.VARIABLES)}:
                 self._block(st.node, "variables created from per-run tensors")
+            return
+        if calls_variable_fn and not deferred_reads and st.defines:
+            st.role = pm.KEEP  # W = weight_variable(shape): a variable built by a helper
+            self._define(st, pm.VARIABLE)
+            self.scope.trainable_order.extend(st.defines)
             return
         if calls_variable_fn and (deferred_reads or tf_calls):
             self._block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "
