@@ -28,8 +28,11 @@ OPTIMIZER_PREFIXES = ("tf.train.", "tf.keras.optimizers.", "tf.optimizers.")
 OPTIMIZER_SUFFIX = "Optimizer"
 KERAS_OPTIMIZER_PREFIXES = ("tf.keras.optimizers.", "tf.optimizers.")
 
-GRADIENTS = {"tf.gradients"}
+# Derivative calls the tape lowers (tf_migrate.rules.gradients_to_tape).
+PFOR_JACOBIAN = "tf.python.ops.parallel_for.gradients.jacobian"
+PFOR_BATCH_JACOBIAN = "tf.python.ops.parallel_for.gradients.batch_jacobian"
 HESSIANS = {"tf.hessians"}
+GRADIENTS = {"tf.gradients", PFOR_JACOBIAN, PFOR_BATCH_JACOBIAN} | HESSIANS
 
 # Calls whose result is an Operation: fetching one gives None.
 OP_CONSTRUCTORS = {"tf.group", "tf.no_op", "tf.Print", "tf.print", "tf.debugging.assert_equal",
@@ -73,7 +76,7 @@ COMPAT_ONLY_PREFIXES = (
     "tf.moving_average_variables", "tf.keras.layers.", "tf.keras.Model", "tf.keras.Sequential",
     "tf.keras.models.", "tf.estimator.",
     "tf.foldl", "tf.foldr", "tf.sparse_placeholder",
-    "tf.scatter_update", "tf.scatter_add", "tf.scatter_sub", "tf.hessians",
+    "tf.scatter_update", "tf.scatter_add", "tf.scatter_sub",
     "tf.train.import_meta_graph", "tf.import_graph_def", "tf.train.write_graph",
     "tf.saved_model.", "tf.python.",
 )
@@ -91,5 +94,7 @@ def is_keras_optimizer(qualname: str) -> bool:
 
 def is_compat_only(qualname: str) -> bool:
     """True for APIs that keep a file in compat mode (prefixes end in '.', others match exactly)."""
+    if qualname in GRADIENTS:
+        return False
     return any(qualname == entry or (entry.endswith(".") and qualname.startswith(entry))
                for entry in COMPAT_ONLY_PREFIXES)

@@ -265,7 +265,10 @@ class Classifier:
             return True
         if qualname in api.GRADIENTS:
             st.role, st.gradient = pm.DEFER, True
-            self._define(st, pm.TENSORS, call)
+            inputs = call.args[1].value if len(call.args) > 1 and call.args[1].keyword is None else None
+            single = qualname in (api.PFOR_JACOBIAN, api.PFOR_BATCH_JACOBIAN) and not isinstance(
+                inputs, (cst.List, cst.Tuple))
+            self._define(st, pm.TENSOR if single else pm.TENSORS, call)
             return True
         if isinstance(call.func, cst.Attribute) and self.kind_of(call.func.value) == "optimizer":
             method = call.func.attr.value

@@ -148,7 +148,10 @@ class FunctionBuilder:
                 if st.reads & later_defs or not isinstance(st.node, cst.SimpleStatementLine):
                     return False
                 for call in grads.gradient_calls(st.node, self.names):
-                    ys = grads.bind_arguments(call).get("ys")
+                    qualname = self.names.call_name(call)
+                    if qualname in grads.IN_CONTEXT:
+                        return False
+                    ys = grads.bind_derivative(call, qualname).get("ys")
                     elements = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
                     if any(symbol_key(e) is None for e in elements):
                         return False
@@ -162,7 +165,7 @@ class FunctionBuilder:
         defined_at = {k: st.index for st in statements for k in st.defines}
         for st in statements:
             for call in grads.gradient_calls(st.node, self.names):
-                for key in grads.source_keys(call):
+                for key in grads.source_keys(call, self.names.call_name(call)):
                     kind = self.scope.kind(key)
                     symbol = self.scope.symbols.get(key)
                     watch_later = after.setdefault(defined_at[key], []) if key in defined_at else at_start

@@ -1,5 +1,10 @@
 """tf.gradients(ys, xs, ...) -> tape.gradient(ys, [xs], ...), every TF1 semantic kept.
 
+Also the other TF1 derivative calls: ``tf.hessians(ys, xs)`` -> a Jacobian of
+the recorded gradient per x, and TF1's graph-mode
+``parallel_for.gradients.jacobian`` / ``batch_jacobian`` -> ``tape.jacobian`` /
+``tape.batch_jacobian`` (both vectorize with pfor, as the TF1 versions did).
+
 * the result stays a list of len(xs): bare xs are wrapped in a list;
 * ys lists are summed by both APIs; ``grad_ys`` -> ``output_gradients``;
 * ``unconnected_gradients`` is passed on; ``name``, ``gate_gradients``,
@@ -29,7 +34,11 @@ RULE_ID = "gradients-to-tape"
 
 _POSITIONAL = ["ys", "xs", "grad_ys", "name", "colocate_gradients_with_ops", "gate_gradients",
                "aggregation_method", "stop_gradients", "unconnected_gradients"]
-_DROPPED = {"name", "colocate_gradients_with_ops", "gate_gradients", "aggregation_method"}
+_PFOR_POSITIONAL = ["ys", "xs", "use_pfor", "parallel_iterations"]
+_HESSIANS_POSITIONAL = ["ys", "xs", "gate_gradients", "aggregation_method", "name"]
+_KEYWORD_ALIASES = {"output": "ys", "inputs": "xs", "inp": "xs"}
+# Derivatives whose inner gradient must itself be recorded: computed inside the tape's context.
+IN_CONTEXT = api.HESSIANS
 
 
 class GradientsToTape(Rule):
@@ -47,7 +56,8 @@ def bind_arguments(call: cst.Call, positional: List[str] = _POSITIONAL) -> Dict[
     bound: Dict[str, cst.BaseExpression] = {}
     for position, arg in enumerate(call.args):
         if arg.keyword is not None:
-            bound[arg.keyword.value] = arg.value
+            name = arg.keyword.value
+            bound[_KEYWORD_ALIASES.get(name, name) if positional is not _POSITIONAL else name] = arg.value
         elif position < len(positional):
             bound[positional[position]] = arg.value
     return bound
@@ -65,9 +75,18 @@ def as_list(expr: cst.BaseExpression, scope: "pm.Scope", tf: str) -> cst.BaseExp
     return cst.parse_expression(f"{tf}.nest.flatten({cst.Module([]).code_for_node(expr)})")
 
 
-def source_keys(call: cst.Call) -> List[str]:
-    """Symbol keys among a gradients call's xs (what the tape may have to watch)."""
-    xs = bind_arguments(call).get("xs")
+def bind_derivative(call: cst.Call, qualname: str) -> Dict[str, cst.BaseExpression]:
+    """Arguments of any derivative call, with ys/xs named as tf.gradients names them."""
+    if qualname in (api.PFOR_JACOBIAN, api.PFOR_BATCH_JACOBIAN):
+        return bind_arguments(call, _PFOR_POSITIONAL)
+    if qualname in api.HESSIANS:
+        return bind_arguments(call, _HESSIANS_POSITIONAL)
+    return bind_arguments(call)
+
+
+def source_keys(call: cst.Call, qualname: str = "tf.gradients") -> List[str]:
+    """Symbol keys among a derivative call's xs (what the tape may have to watch)."""
+    xs = bind_derivative(call, qualname).get("xs")
     if xs is None:
         return []
     elements = [el.value for el in xs.elements] if isinstance(xs, (cst.List, cst.Tuple)) else [xs]
@@ -84,7 +103,19 @@ def stopped_keys(call: cst.Call) -> Optional[List[str]]:
     return None if None in keys else keys
 
 
-def to_tape_call(call: cst.Call, tape: str, scope: "pm.Scope", tf: str) -> cst.Call:
+def to_tape_call(call: cst.Call, tape: str, scope: "pm.Scope", tf: str, qualname: str = "tf.gradients"):
+    if qualname in (api.PFOR_JACOBIAN, api.PFOR_BATCH_JACOBIAN):
+        bound = bind_derivative(call, qualname)
+        method = "jacobian" if qualname == api.PFOR_JACOBIAN else "batch_jacobian"
+        args = [cst.Arg(bound["ys"]), cst.Arg(bound["xs"])]
+        if "use_pfor" in bound:
+            args.append(keyword("experimental_use_pfor", bound["use_pfor"]))
+        return cst.Call(cst.Attribute(cst.Name(tape), cst.Name(method)), args=args)
+    if qualname in api.HESSIANS:
+        bound = bind_derivative(call, qualname)
+        xs = _code(as_list(bound["xs"], scope, tf))
+        return cst.parse_expression(
+            f"[{tape}.jacobian(grad, source) for grad, source in zip({tape}.gradient({_code(bound['ys'])}, {xs}), {xs})]")
     bound = bind_arguments(call)
     args = [cst.Arg(bound["ys"]), cst.Arg(as_list(bound["xs"], scope, tf))]
     if "grad_ys" in bound and not (isinstance(bound["grad_ys"], cst.Name) and bound["grad_ys"].value == "None"):
@@ -100,10 +131,15 @@ class _Rewriter(cst.CSTTransformer):
         self.count = 0
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        if self.names.call_name(original) in api.GRADIENTS:
+        qualname = self.names.call_name(original)
+        if qualname in api.GRADIENTS:
             self.count += 1
-            return to_tape_call(updated, self.tape, self.scope, self.tf)
+            return to_tape_call(updated, self.tape, self.scope, self.tf, qualname)
         return updated
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
 
 
 def gradient_calls(node: cst.CSTNode, names: TFNames) -> List[cst.Call]:

@@ -1,0 +1,46 @@
+# numeric
+import numpy as np
+import tensorflow as tf
+from tensorflow.python.ops.parallel_for.gradients import batch_jacobian, jacobian
+
+x = tf.placeholder(tf.float32, [3])
+A = tf.constant(np.arange(12.0).reshape(4, 3), tf.float32)
+y = tf.tanh(tf.linalg.matvec(A, x))
+energy = tf.reduce_sum(x ** 3) + tf.reduce_prod(x)
+hess = tf.hessians(energy, x)
+jac = jacobian(y, x)
+batch = tf.placeholder(tf.float32, [None, 2])
+per_example = batch_jacobian(tf.sin(batch) * batch, batch)
+with tf.Session() as sess:
+    x_val = np.array([0.1, -0.2, 0.3])
+    h, j = sess.run([hess, jac], {x: x_val})
+    print(np.round(h[0], 5))
+    print(j.shape, np.round(j, 5))
+    print(np.round(sess.run(per_example, {batch: np.ones((2, 2))}), 5))
+# output
+# numeric
+import numpy as np
+import tensorflow as tf
+
+def run_hess_jac(x):
+    x = tf.cast(x, tf.float32)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        A = tf.constant(np.arange(12.0).reshape(4, 3), tf.float32)
+        y = tf.tanh(tf.linalg.matvec(A, x))
+        energy = tf.reduce_sum(x ** 3) + tf.reduce_prod(x)
+        hess = [tape.jacobian(grad, source) for grad, source in zip(tape.gradient(energy, [x]), [x])]
+        jac = tape.jacobian(y, x)
+    return [[value.numpy() for value in hess], jac.numpy()]
+
+def run_per_example(batch):
+    batch = tf.cast(batch, tf.float32)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(batch)
+        per_example = tape.batch_jacobian(tf.sin(batch) * batch, batch)
+    return per_example.numpy()
+x_val = np.array([0.1, -0.2, 0.3])
+h, j = run_hess_jac(x=x_val)
+print(np.round(h[0], 5))
+print(j.shape, np.round(j, 5))
+print(np.round(run_per_example(batch=np.ones((2, 2))), 5))
