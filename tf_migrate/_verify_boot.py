@@ -73,7 +73,7 @@ def _display(value):
         print(repr(value))
 
 
-def _run_cell(source, filename, namespace, interactive):
+def run_cell(source, filename, namespace, interactive):
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     tree = ast.parse(source, filename)
     last = None
@@ -103,7 +103,7 @@ def main(config_path):
     sys.argv = [config["display_path"]]
     try:
         for cell in cells:
-            _run_cell(cell["source"], cell["filename"], main_module.__dict__, config["interactive"])
+            run_cell(cell["source"], cell["filename"], main_module.__dict__, config["interactive"])
     except SystemExit:
         raise
     except BaseException:
