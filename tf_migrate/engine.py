@@ -14,6 +14,7 @@ import libcst as cst
 
 from tf_migrate import report
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.program import analyze_scope
 from tf_migrate.report import ERROR, WARNING, Finding
 from tf_migrate.rules import COMPAT, EAGER, RuleContext, all_rules
@@ -74,8 +75,8 @@ def blockers_of(module: cst.Module, names: TFNames) -> List[Tuple[cst.CSTNode, s
         for st in scope.statements:
             if st.kind == "nested-scope" and isinstance(st.node, cst.FunctionDef):
                 visit_scope(list(st.node.body.body), tuple(p.name.value for p in st.node.params.params))
-            elif st.kind == "nested-scope":
-                found.append((st.node, "graph built inside a class (self.* placeholders) is not converted yet"))
+            elif st.kind == "nested-scope" and isinstance(st.node, cst.ClassDef):
+                found.extend(analyze_class(st.node, names).blockers)
 
     visit_scope(list(module.body))
     return found

@@ -5,6 +5,9 @@ path; ``tf.compat.v1.`` stripped).
 """
 from __future__ import annotations
 
+# Collections of variables: resolved to explicit lists (tf_migrate.analysis.collections).
+VARIABLE_COLLECTIONS = {"tf.trainable_variables", "tf.global_variables", "tf.get_collection"}
+
 PLACEHOLDERS = {"tf.placeholder", "tf.placeholder_with_default", "tf.sparse_placeholder"}
 
 SESSIONS = {"tf.Session", "tf.InteractiveSession", "tf.train.MonitoredSession",
@@ -67,13 +70,12 @@ COMPAT_ONLY_PREFIXES = (
     "tf.train.Coordinator", "tf.train.QueueRunner", "tf.train.limit_epochs", "tf.TextLineReader",
     "tf.TFRecordReader", "tf.WholeFileReader", "tf.FIFOQueue", "tf.RandomShuffleQueue",
     "tf.PaddingFIFOQueue", "tf.py_func", "tf.make_template",
-    "tf.get_collection", "tf.add_to_collection", "tf.train.Saver", "tf.summary.",
+    "tf.add_to_collection", "tf.train.Saver", "tf.summary.",
     "tf.layers.", "tf.nn.rnn_cell.", "tf.nn.dynamic_rnn", "tf.data.", "tf.get_variable_scope",
     "tf.train.exponential_decay", "tf.train.piecewise_constant", "tf.train.polynomial_decay",
     "tf.train.natural_exp_decay", "tf.train.inverse_time_decay", "tf.train.get_global_step",
     "tf.train.get_or_create_global_step", "tf.train.ExponentialMovingAverage", "tf.app.",
-    "tf.trainable_variables", "tf.global_variables", "tf.all_variables", "tf.local_variables",
-    "tf.moving_average_variables", "tf.keras.layers.", "tf.keras.Model", "tf.keras.Sequential",
+    "tf.all_variables", "tf.local_variables", "tf.moving_average_variables", "tf.keras.layers.", "tf.keras.Model", "tf.keras.Sequential",
     "tf.keras.models.", "tf.estimator.",
     "tf.foldl", "tf.foldr", "tf.sparse_placeholder",
     "tf.scatter_update", "tf.scatter_add", "tf.scatter_sub",

@@ -9,6 +9,7 @@ from typing import List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis import collections
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
@@ -165,7 +166,13 @@ class Classifier:
         self._check_api(node, calls)
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
+        self._resolve_collections(st, calls)
         targets, value = _single(node)
+        if value is not None and st.defines and not isinstance(value, cst.Call) and self.is_session(value):
+            self.scope.sessions.update(st.defines)  # self.sess = sess
+            st.role = pm.REMOVE
+            self._define(st, pm.SESSION)
+            return st
         for call in calls:
             if (call is not value and isinstance(call.func, cst.Attribute)
                     and call.func.attr.value in ("minimize", "compute_gradients")
@@ -177,6 +184,16 @@ class Classifier:
             return st
         self._classify_generic(st, calls, qualnames)
         return st
+
+    def _resolve_collections(self, st, calls) -> None:
+        for call in calls:
+            qualname = self.names.call_name(call)
+            if qualname in api.VARIABLE_COLLECTIONS:
+                code, why = collections.resolve(call, qualname, self.scope, self.names, st.index)
+                if code is None:
+                    self._block(call, why)
+                else:
+                    self.scope.replacements[id(call)] = cst.parse_expression(code)
 
     def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
         for call in calls:
@@ -247,11 +264,18 @@ class Classifier:
             st.role = pm.DEFER
             self._define(st, pm.PLACEHOLDER, call)
             return True
+        if qualname in api.VARIABLE_COLLECTIONS:
+            st.role = pm.KEEP
+            self._define(st, pm.VARIABLES)
+            return True
         if qualname in api.VARIABLE_CONSTRUCTORS:
             st.role = pm.KEEP
             trainable = _kwarg(call, "trainable")
             is_trainable = not (isinstance(trainable, cst.Name) and trainable.value == "False")
-            self._define(st, pm.VARIABLE, call, trainable=is_trainable)
+            name_arg = _kwarg(call, "name")
+            base = name_arg.evaluated_value if isinstance(name_arg, cst.SimpleString) else "Variable"
+            self._define(st, pm.VARIABLE, call, trainable=is_trainable,
+                         tf_name="/".join(st.flat.scope_path + [base]))
             if is_trainable:
                 self.scope.trainable_order.extend(st.defines)
             if deferred_reads:
@@ -383,6 +407,8 @@ class Classifier:
     def _tape_inputs(self) -> Set[str]:
         needed: Set[str] = set()
         for st in reversed(self.scope.statements):
+            if st.kind in (pm.VARIABLE, pm.VARIABLES, pm.OPTIMIZER):
+                continue  # a variable is a source the tape watches; its initial value is not recorded
             if st.gradient or set(st.defines) & needed:
                 needed |= st.reads
         return needed

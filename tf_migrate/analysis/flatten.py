@@ -24,6 +24,8 @@ class FlatStatement:
     extra_deps: Set[str] = field(default_factory=set)
     # The `with` statements this one was lifted out of (outermost first).
     unwrapped_from: List[cst.With] = field(default_factory=list)
+    # variable_scope / name_scope names around it, outermost first ("actor", "layer1").
+    scope_path: List[str] = field(default_factory=list)
 
 
 @dataclass
@@ -54,6 +56,14 @@ def _is_session_item(item: cst.WithItem, names: TFNames) -> bool:
     return False
 
 
+def _scope_name(item: cst.WithItem, names: TFNames):
+    expr = item.item
+    if isinstance(expr, cst.Call) and names.qualname(expr.func) in ("tf.variable_scope", "tf.name_scope"):
+        if expr.args and isinstance(expr.args[0].value, cst.SimpleString) and expr.args[0].keyword is None:
+            return expr.args[0].value.evaluated_value
+    return None
+
+
 def _control_deps(item: cst.WithItem, names: TFNames) -> Set[str]:
     expr = item.item
     if isinstance(expr, cst.Call) and names.qualname(expr.func) == "tf.control_dependencies":
@@ -64,20 +74,24 @@ def _control_deps(item: cst.WithItem, names: TFNames) -> Set[str]:
 def unwrap(body: Sequence[cst.BaseStatement], names: TFNames) -> Unwrapped:
     """Flatten transparent ``with`` blocks of ``body`` (recursively)."""
     result = Unwrapped([], set(), [])
-    _unwrap_into(body, names, set(), [], result)
+    _unwrap_into(body, names, set(), [], result, [])
     return result
 
 
-def _unwrap_into(body, names, deps, outer, result: Unwrapped) -> None:
+def _unwrap_into(body, names, deps, outer, result: Unwrapped, path: List[str]) -> None:
     for stmt in body:
         if isinstance(stmt, cst.With) and stmt.items and all(_is_transparent(i, names) for i in stmt.items):
             inner_deps = set(deps)
+            inner_path = list(path)
             for item in stmt.items:
+                scope_name = _scope_name(item, names)
+                if scope_name is not None:
+                    inner_path.append(scope_name)
                 inner_deps |= _control_deps(item, names)
                 if item.asname is not None and _is_session_item(item, names):
                     result.sessions.update(target_keys(item.asname.name))
             result.withs.append(stmt)
             inner = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else [cst.SimpleStatementLine(stmt.body.body)]
-            _unwrap_into(inner, names, inner_deps, outer + [stmt], result)
+            _unwrap_into(inner, names, inner_deps, outer + [stmt], result, inner_path)
         else:
-            result.statements.append(FlatStatement(stmt, set(deps), list(outer)))
+            result.statements.append(FlatStatement(stmt, set(deps), list(outer), list(path)))

@@ -53,6 +53,7 @@ class Symbol:
     call: Optional[cst.Call] = None  # the defining call, when there is one
     trainable: bool = True
     keras: bool = False  # optimizer already a Keras optimizer
+    tf_name: str = ""  # the variable's TF1 name with its scopes ("actor/w"), for collection filters
 
 
 @dataclass
@@ -80,6 +81,9 @@ class Scope:
     withs: List[cst.With]
     blockers: List[Tuple[cst.CSTNode, str]]
     trainable_order: List[str]  # variable / container keys in creation order
+    # Expressions to swap wherever they appear (by node identity), e.g. collections -> explicit lists.
+    replacements: Dict[int, cst.BaseExpression] = field(default_factory=dict)
+    is_class: bool = False
 
     @property
     def is_graph_program(self) -> bool:
@@ -95,11 +99,11 @@ class Scope:
         return self.kind(key) in DEFERRED_KINDS
 
 
-def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = ()) -> Scope:
+def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: bool = False) -> Scope:
     """Build the program model of one block of statements."""
     from tf_migrate.analysis.classify import Classifier  # classify builds on this module's kinds
     flat = unwrap(body, names)
-    scope = Scope([], {}, set(flat.sessions), flat.withs, [], [])
+    scope = Scope([], {}, set(flat.sessions), flat.withs, [], [], is_class=is_class)
     for param in params:
         if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
             scope.sessions.add(param)

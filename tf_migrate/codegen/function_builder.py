@@ -26,6 +26,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import reads, symbol_key
 from tf_migrate.codegen.fetches import to_numpy
+from tf_migrate.codegen.replace import replace_nodes
 from tf_migrate.codegen.slicing import RunPlan
 from tf_migrate.rules import gradients_to_tape as grads
 from tf_migrate.rules.optimizers import lower_optimizer_call
@@ -109,9 +110,10 @@ class FunctionBuilder:
 
     # -- body ------------------------------------------------------------------------------
     def _lower(self, st: "pm.Statement", fresh) -> List[cst.BaseStatement]:
-        node = st.node
+        node = replace_nodes(st.node, self.scope.replacements)
         call = _optimizer_call(st, self.kind_of)
         if call is not None:
+            call = replace_nodes(call, self.scope.replacements)
             optimizer = self.scope.symbols.get(symbol_key(call.func.value) or "")
             keras = optimizer.keras if optimizer is not None else True
             target = st.defines[0] if st.defines else None

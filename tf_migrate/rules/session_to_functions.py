@@ -6,6 +6,10 @@ has the structure of the fetches, as numpy. Sessions, graphs and initializer
 runs disappear; variables stay where they were built (created once, eagerly).
 Feed dicts that are not literals keep working: their placeholder keys become
 strings and the function is called with ``**feed``.
+
+Graph code kept on an object (``self.inputs = tf.placeholder(...)`` in
+``__init__``, ``self.sess.run(...)`` in other methods) becomes generated
+*methods*; per-run attributes become local names of those methods.
 """
 from __future__ import annotations
 
@@ -14,11 +18,14 @@ from typing import Dict, List, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.program import analyze_scope
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
-from tf_migrate.codegen.fetches import to_numpy
+from tf_migrate.codegen.fetches import keyword, to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
+from tf_migrate.codegen.replace import rename_keys
+from tf_migrate.codegen.session_params import drop_session_params
 from tf_migrate.codegen.slicing import RunPlan, plan_run
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
@@ -37,8 +44,9 @@ class SessionToFunctions(Rule):
     ORDER = 500
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        taken = _all_names(module)
-        body = _ScopeRewriter(ctx, taken).rewrite(list(module.body), ())
+        rewriter = _ScopeRewriter(ctx, _all_names(module))
+        body = rewriter.rewrite(list(module.body), ())
+        body = drop_session_params(body, rewriter.sessions)
         return module.with_changes(body=body)
 
 
@@ -61,31 +69,46 @@ def _function_name(plan: RunPlan, taken: Set[str]) -> str:
     return name
 
 
+class _Generated:
+    """The functions generated for one scope, by insertion position."""
+
+    def __init__(self) -> None:
+        self.signatures: Dict[tuple, str] = {}
+        self.by_position: Dict[int, List[cst.FunctionDef]] = {}
+        self.replacements: Dict[int, cst.BaseExpression] = {}
+
+
 class _ScopeRewriter:
     def __init__(self, ctx: RuleContext, taken: Set[str]) -> None:
         self.ctx = ctx
         self.taken = taken
+        self.sessions: Set[str] = set()
 
+    # -- module and function scopes --------------------------------------------------------
     def rewrite(self, body: List[cst.BaseStatement], params: Tuple[str, ...]) -> List[cst.BaseStatement]:
         names = self.ctx.names
         scope = analyze_scope(body, names, params)
+        self.sessions |= {k for k in scope.sessions if "." not in k}
         if not scope.is_graph_program:
-            return [self._rewrite_statement(st.node, {}, set(), st) if st.kind == "nested-scope" else st.node
-                    for st in scope.statements] if not scope.withs else body
+            return [self._rewrite_statement(st.node, {}, set(), st) for st in scope.statements] \
+                if not scope.withs else body
         if scope.blockers:
             raise ScopeBlocked(scope.blockers)
         classifier = Classifier(scope, names)
         builder = FunctionBuilder(scope, names, self.ctx.tf, classifier.kind_of, self.taken)
-        signatures: Dict[tuple, str] = {}
-        functions: Dict[int, List[cst.FunctionDef]] = {}
-        replacements: Dict[int, cst.BaseExpression] = {}
+        generated = _Generated()
         for st in scope.statements:
-            limit = len(scope.statements) if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) else st.index
             if st.role == pm.REMOVE:
                 continue
+            limit = len(scope.statements) if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) else st.index
             for site in st.run_sites:
                 plan = plan_run(scope, site, limit)
-                replacements[id(site.call)] = self._call_for(plan, scope, builder, classifier, signatures, functions)
+                generated.replacements[id(site.call)] = self._call_for(plan, scope, builder, classifier, generated)
+        return self._assemble(scope, generated)
+
+    def _assemble(self, scope, generated: _Generated) -> List[cst.BaseStatement]:
+        replacements = dict(scope.replacements)
+        replacements.update(generated.replacements)
         placeholder_keys = {k for k, s in scope.symbols.items() if s.kind == pm.PLACEHOLDER}
         out: List[cst.BaseStatement] = []
         pending_lines: List[cst.EmptyLine] = []
@@ -99,10 +122,10 @@ class _ScopeRewriter:
                     lead += list(with_node.leading_lines)
             pending_lines = []
             if st.role in (pm.REMOVE, pm.DEFER):
-                kept = [line for line in lead + list(getattr(node, "leading_lines", [])) if line.comment]
                 if st.role == pm.REMOVE:
                     self.ctx.report(node, RULE_ID, INFO, "removed TF1 session/graph plumbing")
-                    pending_lines = kept
+                    pending_lines = [line for line in lead + list(getattr(node, "leading_lines", []))
+                                     if line.comment]
                 else:
                     pending_lines = [line for line in lead if line.comment]
                     if not st.defines:
@@ -112,40 +135,40 @@ class _ScopeRewriter:
                 if lead:
                     node = node.with_changes(leading_lines=lead + list(node.leading_lines))
                 out.append(node)
-            out.extend(functions.get(st.index, []))
-        out.extend(functions.get(-1, []))
-        if pending_lines and out:
-            pass
+            out.extend(generated.by_position.get(st.index, []))
+        out.extend(generated.by_position.get(-1, []))
         if not out:
             out.append(cst.SimpleStatementLine([cst.Pass()]))
         return out
 
-    def _call_for(self, plan, scope, builder, classifier, signatures, functions) -> cst.BaseExpression:
+    def _call_for(self, plan, scope, builder, classifier, generated: _Generated, owner: str = "",
+                  rename=None, position=None) -> cst.BaseExpression:
         site = plan.site
-        fetch_keys = reads(site.fetch)
-        if not plan.needs_function and not any(scope.deferred(k) for k in fetch_keys):
+        if not plan.needs_function and not any(scope.deferred(k) for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values -> .numpy()")
-            value = to_numpy(site.fetch, scope, classifier.kind_of, self.ctx.tf)
-            return value
+            return to_numpy(site.fetch, scope, classifier.kind_of, self.ctx.tf)
         code = cst.Module([]).code_for_node(site.fetch)
         signature = (code, tuple(k for k, _ in plan.fed), plan.dynamic_feed, site.style)
-        name = signatures.get(signature)
+        name = generated.signatures.get(signature)
         if name is None:
             name = _function_name(plan, self.taken)
-            signatures[signature] = name
-            position = max((st.index for st in scope.statements
-                            if st.role != pm.REMOVE and set(st.defines) & plan.reads), default=-1)
-            if position == -1:
-                position = _first_non_import(scope)
-            functions.setdefault(position, []).append(builder.build(plan, name))
+            generated.signatures[signature] = name
+            function = builder.build(plan, name)
+            if owner:
+                function = _as_method(function, rename(plan))
+            if position is None:
+                position = max((st.index for st in scope.statements
+                                if st.role != pm.REMOVE and set(st.defines) & plan.reads), default=-1)
+                if position == -1:
+                    position = _first_non_import(scope)
+            generated.by_position.setdefault(position, []).append(function)
             self.ctx.report(site.call, RULE_ID, INFO, f"sess.run -> {name}(), a function of the fed placeholders")
         if plan.dynamic_feed:
             args = [cst.Arg(site.feed, star="**")] if site.feed is not None else []
         else:
-            args = [cst.Arg(value, keyword=cst.Name(key.split(".")[-1]),
-                            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
-                    for key, value in plan.fed]
-        return cst.Call(cst.Name(name), args=args)
+            args = [keyword(key.split(".")[-1], value) for key, value in plan.fed]
+        callee = cst.parse_expression(f"{owner}{name}")
+        return cst.Call(callee, args=args)
 
     def _rewrite_statement(self, node, replacements, placeholder_keys, st) -> cst.BaseStatement:
         node = node.visit(_SiteReplacer(replacements, placeholder_keys))
@@ -153,7 +176,57 @@ class _ScopeRewriter:
             params = tuple(p.name.value for p in node.params.params)
             new_body = self.rewrite(list(node.body.body), params)
             node = node.with_changes(body=node.body.with_changes(body=new_body))
+        elif isinstance(node, cst.ClassDef) and st.kind == "nested-scope":
+            node = self._rewrite_class(node)
         return node
+
+    # -- class scopes ----------------------------------------------------------------------
+    def _rewrite_class(self, cls: cst.ClassDef) -> cst.ClassDef:
+        names = self.ctx.names
+        analysis = analyze_class(cls, names)
+        if analysis.blockers:
+            raise ScopeBlocked(analysis.blockers)
+        scope, init = analysis.scope, analysis.init
+        self.sessions |= {k for k in scope.sessions if "." not in k}
+        classifier = Classifier(scope, names)
+        builder = FunctionBuilder(scope, names, self.ctx.tf, classifier.kind_of, self.taken)
+        generated = _Generated()
+        promoted: Dict[str, str] = {}
+        init_locals = analysis.init_locals
+
+        def rename(plan: RunPlan) -> Dict[str, str]:
+            mapping = {}
+            for key in plan.reads:
+                if key.startswith("self.") and scope.deferred(key):
+                    mapping[key] = key.split(".", 1)[1]
+                elif key in init_locals:
+                    promoted.setdefault(key, analysis.attribute_for(key))
+                    mapping[key] = promoted[key]
+            return mapping
+
+        for method, sites in analysis.method_sites:
+            for site in sites:
+                plan = plan_run(scope, site, len(scope.statements))
+                generated.replacements[id(site.call)] = self._call_for(
+                    plan, scope, builder, classifier, generated, owner="self.", rename=rename, position=0)
+        init_body = self._assemble(scope, _Generated())
+        init_body = analysis.insert_promotions(init_body, promoted)
+        new_init = init.with_changes(body=init.body.with_changes(body=init_body))
+        placeholder_keys = {k for k, s in scope.symbols.items() if s.kind == pm.PLACEHOLDER}
+        members = []
+        for stmt in cls.body.body:
+            if stmt is init:
+                members.append(new_init)
+                members.extend(generated.by_position.get(0, []))
+            else:
+                members.append(stmt.visit(_SiteReplacer(generated.replacements, placeholder_keys)))
+        return cls.with_changes(body=cls.body.with_changes(body=members))
+
+
+def _as_method(function: cst.FunctionDef, mapping: Dict[str, str]) -> cst.FunctionDef:
+    body = rename_keys(function.body, mapping)
+    params = function.params.with_changes(params=[cst.Param(cst.Name("self"))] + list(function.params.params))
+    return function.with_changes(body=body, params=params)
 
 
 def _first_non_import(scope: "pm.Scope") -> int:
@@ -171,14 +244,11 @@ def _first_non_import(scope: "pm.Scope") -> int:
 
 
 class _SiteReplacer(cst.CSTTransformer):
-    """Swap run sites for generated calls and placeholder feed keys for strings."""
+    """Swap run sites for generated calls, collections for lists, and placeholder feed keys for strings."""
 
     def __init__(self, replacements, placeholder_keys) -> None:
         self.replacements = replacements
         self.placeholders = placeholder_keys
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return True
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         return self.replacements.get(id(original), updated)

@@ -1,0 +1,77 @@
+# numeric
+import numpy as np
+import tensorflow as tf
+
+
+class Actor:
+    """DDPG-style actor: applies -dQ/da through grad_ys, divided by the batch size."""
+
+    def __init__(self, sess, batch_size):
+        self.sess = sess
+        self.state = tf.placeholder(tf.float32, [None, 2])
+        with tf.variable_scope("actor"):
+            weights = tf.Variable(np.full((2, 1), 0.5, np.float32), name="w")
+        self.action = tf.tanh(tf.matmul(self.state, weights))
+        self.params = tf.trainable_variables(scope="actor")
+        self.action_grad = tf.placeholder(tf.float32, [None, 1])
+        grads = tf.gradients(self.action, self.params, -self.action_grad)
+        scaled = [g / batch_size for g in grads]
+        self.train_op = tf.train.GradientDescentOptimizer(0.1).apply_gradients(zip(scaled, self.params))
+
+    def train(self, state, action_grad):
+        self.sess.run(self.train_op, {self.state: state, self.action_grad: action_grad})
+
+    def act(self, state):
+        return self.sess.run(self.action, {self.state: state})
+
+
+with tf.Session() as sess:
+    actor = Actor(sess, 4)
+    sess.run(tf.global_variables_initializer())
+    states = np.arange(8.0).reshape(4, 2) / 8.0
+    for _ in range(3):
+        actor.train(states, np.ones((4, 1)))
+        print(actor.act(states).ravel())
+# output
+# numeric
+import numpy as np
+import tensorflow as tf
+
+
+class Actor:
+    """DDPG-style actor: applies -dQ/da through grad_ys, divided by the batch size."""
+
+    def __init__(self, batch_size):
+        self.batch_size = batch_size
+        weights = tf.Variable(np.full((2, 1), 0.5, np.float32), name="w")
+        self.weights = weights
+        self.params = [weights]
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+        self.optimizer = optimizer
+
+    def run_train_op(self, state, action_grad):
+        state = tf.cast(state, tf.float32)
+        action_grad = tf.cast(action_grad, tf.float32)
+        with tf.GradientTape() as tape:
+            action = tf.tanh(tf.matmul(state, self.weights))
+        grads = tape.gradient(action, self.params, output_gradients=-action_grad)
+        scaled = [g / self.batch_size for g in grads]
+        self.optimizer.apply_gradients([(grad, var) for grad, var in zip(scaled, self.params) if grad is not None])
+
+    def run_action(self, state):
+        state = tf.cast(state, tf.float32)
+        action = tf.tanh(tf.matmul(state, self.weights))
+        return action.numpy()
+
+    def train(self, state, action_grad):
+        self.run_train_op(state=state, action_grad=action_grad)
+
+    def act(self, state):
+        return self.run_action(state=state)
+
+
+actor = Actor(4)
+states = np.arange(8.0).reshape(4, 2) / 8.0
+for _ in range(3):
+    actor.train(states, np.ones((4, 1)))
+    print(actor.act(states).ravel())

@@ -1,0 +1,87 @@
+"""Graph code kept on an object: ``__init__`` builds, other methods run.
+
+The DDPG shape: ``self.inputs = tf.placeholder(...)`` and
+``self.optimize = ...apply_gradients(...)`` in ``__init__``,
+``self.sess.run(self.optimize, feed_dict={self.inputs: s})`` in ``train``.
+``__init__``'s body is analysed as a scope whose symbols include ``self.x``;
+the run sites of the other methods are planned against it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Set, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.classify import Classifier, _escaped_reads, all_calls
+from tf_migrate.analysis.run_sites import RunSite, find_run_sites
+from tf_migrate.analysis.symbols import writes
+from tf_migrate.tfnames import TFNames
+
+_GRAPH_BUILDERS = api.PLACEHOLDERS | api.VARIABLE_CONSTRUCTORS
+
+
+@dataclass
+class ClassAnalysis:
+    scope: "pm.Scope"
+    init: cst.FunctionDef
+    method_sites: List[Tuple[cst.FunctionDef, List[RunSite]]]
+    init_locals: Set[str]
+    blockers: List[Tuple[cst.CSTNode, str]] = field(default_factory=list)
+    members: Set[str] = field(default_factory=set)
+
+    def attribute_for(self, local: str) -> str:
+        """The attribute a local of __init__ is kept in so generated methods can read it."""
+        name = f"self.{local}"
+        if name in self.scope.symbols or local in self.members:
+            name = f"self._{local}"
+        return name
+
+    def insert_promotions(self, body: List[cst.BaseStatement], promoted: Dict[str, str]) -> List[cst.BaseStatement]:
+        """``self.w = w`` after the statement that binds each promoted local (params first)."""
+        if not promoted:
+            return body
+        params = {p.name.value for p in self.init.params.params}
+        pending = dict(promoted)
+        out: List[cst.BaseStatement] = []
+        for local in [k for k in promoted if k in params]:
+            out.append(cst.parse_statement(f"{pending.pop(local)} = {local}"))
+        for stmt in body:
+            out.append(stmt)
+            for local in [k for k in pending if k in writes(stmt)]:
+                out.append(cst.parse_statement(f"{pending.pop(local)} = {local}"))
+        return out
+
+
+def analyze_class(cls: cst.ClassDef, names: TFNames) -> ClassAnalysis:
+    methods = [s for s in cls.body.body if isinstance(s, cst.FunctionDef)]
+    init = next((m for m in methods if m.name.value == "__init__"), None)
+    if init is None:
+        scope = pm.Scope([], {}, set(), [], [(cls, "graph built in a class without __init__")], [], is_class=True)
+        return ClassAnalysis(scope, cls, [], set(), list(scope.blockers))
+    params = tuple(p.name.value for p in init.params.params[1:])
+    scope = pm.analyze_scope(list(init.body.body), names, params, is_class=True)
+    analysis = ClassAnalysis(scope, init, [], set(params), list(scope.blockers),
+                             {m.name.value for m in methods})
+    for st in scope.statements:
+        if st.role == pm.KEEP:
+            analysis.init_locals.update(k for k in st.defines if "." not in k)
+        if st.role in (pm.RUN,) and st.run_sites:
+            analysis.blockers.append((st.node, "sess.run inside __init__ is not converted yet"))
+    classifier = Classifier(scope, names)
+    for method in methods:
+        if method is init:
+            continue
+        builders = [c for c in all_calls(method) if names.call_name(c) in _GRAPH_BUILDERS]
+        if builders or any((names.call_name(c) or "").startswith("tf.layers.") for c in all_calls(method)):
+            analysis.blockers.append((method, f"graph built in method `{method.name.value}` "
+                                              "(only __init__ is converted)"))
+            continue
+        sites = find_run_sites(method, classifier.is_session, classifier.kind_of)
+        for key in sorted(_escaped_reads(method, sites, scope)):
+            analysis.blockers.append((method, f"`{key}` is used outside sess.run in `{method.name.value}`"))
+        if sites:
+            analysis.method_sites.append((method, sites))
+    return analysis

@@ -1,0 +1,78 @@
+"""TF1 variable collections -> the explicit list of variables they held.
+
+``tf.trainable_variables(scope="actor")`` and
+``tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope=...)`` become
+``[self.w, self.b]``: the variables the program created before that point, in
+creation order (optimizer slots and printed outputs depend on it), filtered
+as TF1 filters (``re.match`` of the scope on the variable's scoped name).
+``UPDATE_OPS`` is empty: eager code has no deferred update ops to collect.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.tfnames import TFNames
+
+_TRAINABLE_KEYS = {"tf.GraphKeys.TRAINABLE_VARIABLES"}
+_GLOBAL_KEYS = {"tf.GraphKeys.GLOBAL_VARIABLES", "tf.GraphKeys.VARIABLES"}
+_EMPTY_KEYS = {"tf.GraphKeys.UPDATE_OPS"}
+_STRING_KEYS = {"trainable_variables": "trainable", "variables": "all", "update_ops": "empty"}
+
+
+def _argument(call: cst.Call, name: str, position: int) -> Optional[cst.BaseExpression]:
+    for index, arg in enumerate(call.args):
+        if (arg.keyword is not None and arg.keyword.value == name) or (arg.keyword is None and index == position):
+            return arg.value
+    return None
+
+
+def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
+            before: int) -> Tuple[Optional[str], str]:
+    """(list source code, "") or (None, why not)."""
+    if qualname == "tf.get_collection":
+        key = _argument(call, "key", 0)
+        which = None
+        if key is not None:
+            key_name = names.qualname(key)
+            if key_name in _TRAINABLE_KEYS:
+                which = "trainable"
+            elif key_name in _GLOBAL_KEYS:
+                which = "all"
+            elif key_name in _EMPTY_KEYS:
+                which = "empty"
+            elif isinstance(key, cst.SimpleString):
+                which = _STRING_KEYS.get(key.evaluated_value)
+        if which is None:
+            return None, "tf.get_collection of a collection other than variables or UPDATE_OPS"
+        filter_arg = _argument(call, "scope", 1)
+    else:
+        which = "trainable" if qualname == "tf.trainable_variables" else "all"
+        filter_arg = _argument(call, "scope", 0)
+    if which == "empty":
+        return "[]", ""
+    pattern = None
+    if filter_arg is not None:
+        if not isinstance(filter_arg, cst.SimpleString):
+            return None, "a variable collection filtered by a computed scope"
+        pattern = filter_arg.evaluated_value
+    if scope.is_class and pattern is None:
+        return None, "an unfiltered variable collection inside a class also holds other objects' variables"
+    parts = []
+    for key in scope.trainable_order + [k for k, s in scope.symbols.items()
+                                        if s.kind == pm.VARIABLE and not s.trainable and which == "all"]:
+        symbol = scope.symbols.get(key)
+        if symbol is None or symbol.index >= before:
+            continue
+        if symbol.kind == pm.VARIABLE:
+            if pattern is not None and not re.match(pattern, symbol.tf_name):
+                continue
+            parts.append(key)
+        elif symbol.kind == pm.VARIABLES:
+            if pattern is not None:
+                return None, f"variables in `{key}` have no scoped names to filter on"
+            parts.append(f"*{key}")
+    return "[" + ", ".join(dict.fromkeys(parts)) + "]", ""

@@ -1,0 +1,54 @@
+"""Swap nodes by identity, and rename symbol keys, inside generated or moved code."""
+from __future__ import annotations
+
+from typing import Dict
+
+import libcst as cst
+
+from tf_migrate.analysis.symbols import symbol_key
+
+
+class _ByIdentity(cst.CSTTransformer):
+    def __init__(self, replacements: Dict[int, cst.BaseExpression]) -> None:
+        self.replacements = replacements
+
+    def on_leave(self, original, updated):
+        return self.replacements.get(id(original), updated)
+
+
+def replace_nodes(node: cst.CSTNode, replacements: Dict[int, cst.BaseExpression]) -> cst.CSTNode:
+    """``node`` with every descendant whose id is a key replaced by its value."""
+    return node.visit(_ByIdentity(replacements)) if replacements else node
+
+
+class _Renamer(cst.CSTTransformer):
+    def __init__(self, mapping: Dict[str, str]) -> None:
+        self.mapping = mapping
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return symbol_key(node) is None  # self.x is renamed whole, in leave_Attribute
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        key = symbol_key(original)
+        if key in self.mapping:
+            return cst.parse_expression(self.mapping[key])
+        return updated.with_changes(attr=original.attr)  # only the object is renamed, never .attr
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        return True
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)
+
+    def visit_Param(self, node: cst.Param) -> bool:
+        return False
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if original.value in self.mapping:
+            return cst.parse_expression(self.mapping[original.value])
+        return updated
+
+
+def rename_keys(node: cst.CSTNode, mapping: Dict[str, str]) -> cst.CSTNode:
+    """Rename symbol keys (``w`` -> ``self.w``, ``self.inputs`` -> ``inputs``) in ``node``."""
+    return node.visit(_Renamer(mapping)) if mapping else node

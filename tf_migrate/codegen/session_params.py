@@ -1,0 +1,71 @@
+"""Drop session parameters nothing uses any more, and the arguments that fed them.
+
+``class Actor: def __init__(self, sess, lr)`` + ``Actor(sess, 0.01)``: once
+the runs are gone the session is unused, and in eager code there is no
+session to pass, so both the parameter and the argument go.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Set
+
+import libcst as cst
+
+from tf_migrate.analysis.symbols import reads
+
+
+def _session_param(params: cst.Parameters, sessions: Set[str], skip_self: bool):
+    plist = list(params.params)
+    for index, param in enumerate(plist):
+        if skip_self and index == 0:
+            continue
+        if param.name.value in sessions:
+            return index - (1 if skip_self else 0), param.name.value
+    return None, None
+
+
+def drop_session_params(body: List[cst.BaseStatement], sessions: Set[str]) -> List[cst.BaseStatement]:
+    """Remove unused session parameters of module-level defs/classes and the matching call arguments."""
+    dropped: Dict[str, tuple] = {}  # callable name -> (position, keyword)
+    new_body = []
+    for stmt in body:
+        target = stmt
+        if isinstance(stmt, cst.ClassDef):
+            init = next((s for s in stmt.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"),
+                        None)
+            if init is not None:
+                position, name = _session_param(init.params, sessions, skip_self=True)
+                if name is not None and name not in reads(init.body):
+                    new_init = init.with_changes(params=init.params.with_changes(
+                        params=[p for p in init.params.params if p.name.value != name]))
+                    target = stmt.with_changes(body=stmt.body.with_changes(
+                        body=[new_init if s is init else s for s in stmt.body.body]))
+                    dropped[stmt.name.value] = (position, name)
+        elif isinstance(stmt, cst.FunctionDef):
+            position, name = _session_param(stmt.params, sessions, skip_self=False)
+            if name is not None and name not in reads(stmt.body):
+                target = stmt.with_changes(params=stmt.params.with_changes(
+                    params=[p for p in stmt.params.params if p.name.value != name]))
+                dropped[stmt.name.value] = (position, name)
+        new_body.append(target)
+    if not dropped:
+        return body
+    return [stmt.visit(_DropArguments(dropped)) for stmt in new_body]
+
+
+class _DropArguments(cst.CSTTransformer):
+    def __init__(self, dropped) -> None:
+        self.dropped = dropped
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        if not isinstance(original.func, cst.Name) or original.func.value not in self.dropped:
+            return updated
+        position, name = self.dropped[original.func.value]
+        args = []
+        for index, arg in enumerate(updated.args):
+            if (arg.keyword is None and not arg.star and index == position) or (
+                    arg.keyword is not None and arg.keyword.value == name):
+                continue
+            args.append(arg)
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(args=args)
