@@ -59,16 +59,21 @@ def _writes(ops):
 
 
 def _reads(element, ancestors):
-    """(reading op or None for a fetched ref variable, variable op) pairs of a fetch."""
+    """(reading op or None for a fetched ref variable, variable op) pairs of a fetch.
+
+    Identity ops are seen through: ``W/read`` of a ref variable aliases its buffer,
+    so the value is taken when a consumer of the identity runs.
+    """
     reads = []
-    if element.op.type in _VARIABLE_OPS:
-        reads.append((None, element.op))
+    if _variable_of(element) is not None:
+        reads.append((None, _variable_of(element)))
     for op in ancestors:
-        if op.type == "ReadVariableOp" or not op.type.startswith(_WRITE_PREFIXES):
-            for tensor in op.inputs:
-                variable = _variable_of(tensor)
-                if variable is not None and (op.type == "ReadVariableOp" or tensor.dtype._is_ref_dtype):
-                    reads.append((op, variable))
+        if op.type in ("Identity", "RefIdentity") or op.type.startswith(_WRITE_PREFIXES):
+            continue
+        for tensor in op.inputs:
+            variable = _variable_of(tensor)
+            if variable is not None:
+                reads.append((op, variable))
     return reads
 
 

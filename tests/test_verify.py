@@ -1,0 +1,389 @@
+"""verify_program on small hand-written legacy/migrated pairs.
+
+Each call starts two TensorFlow subprocesses (~5-10 s), so each case checks
+what it can from one call.
+"""
+import json
+import os
+import tempfile
+import textwrap
+
+import pytest
+
+from tf_migrate import _verify_notebook
+from tf_migrate.verify import verify_program
+
+
+def _src(text):
+    return textwrap.dedent(text).lstrip()
+
+
+LEGACY_LINEAR = _src(
+    """
+    import numpy as np
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 2])
+    y = tf.placeholder(tf.float32, [None, 1])
+    W = tf.Variable(tf.zeros([2, 1]))
+    loss = tf.reduce_mean(tf.square(tf.matmul(x, W) - y))
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    data = np.random.RandomState(0).rand(8, 2).astype(np.float32)
+    target = data.sum(axis=1, keepdims=True)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(3):
+            _, l = sess.run([train, loss], {x: data, y: target})
+            print("step", step, "loss", l)
+        print("W", sess.run(W).ravel())
+    """
+)
+
+MIGRATED_LINEAR = _src(
+    """
+    import numpy as np
+    import tensorflow as tf
+
+    W = tf.Variable(tf.zeros([2, 1]))
+    opt = tf.keras.optimizers.SGD(0.1)
+    data = np.random.RandomState(0).rand(8, 2).astype(np.float32)
+    target = data.sum(axis=1, keepdims=True)
+
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, W) - y))
+        opt.apply_gradients([(tape.gradient(loss, W), W)])
+        return loss.numpy()
+
+    for step in range(3):
+        l = train_step(data, target)
+        print("step", step, "loss", l)
+    print("W", W.numpy().ravel())
+    """
+)
+
+
+def verify(legacy, migrated, tmp_path, **kwargs):
+    return verify_program(legacy, migrated, path=tmp_path / "prog.py", **kwargs)
+
+
+def test_equivalent_pair(tmp_path):
+    result = verify(LEGACY_LINEAR, MIGRATED_LINEAR, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert "step 2 loss" in result.legacy_output
+    assert result.legacy_output.count("\n") == result.migrated_output.count("\n") == 4
+    assert result.seconds > 0
+
+
+def test_different_numbers_name_the_value_and_line(tmp_path):
+    migrated = MIGRATED_LINEAR.replace("SGD(0.1)", "SGD(0.11)")
+    result = verify(LEGACY_LINEAR, migrated, tmp_path)
+    assert result.status == "different"
+    assert "value" in result.detail and "line 2" in result.detail, result.detail
+    assert "step 1 loss" in result.detail
+
+
+def test_text_difference(tmp_path):
+    result = verify(LEGACY_LINEAR, MIGRATED_LINEAR.replace('"W", W', '"weights", W'), tmp_path)
+    assert result.status == "different"
+    assert "'W' != 'weights'" in result.detail and "line 4" in result.detail, result.detail
+
+
+def test_legacy_fails_and_migrated_fails(tmp_path):
+    broken = LEGACY_LINEAR.replace("print(\"W\", sess.run(W).ravel())", "print(sess.run(undefined_name))")
+    result = verify(broken, MIGRATED_LINEAR, tmp_path)
+    assert result.status == "legacy-fails"
+    assert "NameError: name 'undefined_name' is not defined" in result.detail
+    result = verify(LEGACY_LINEAR, MIGRATED_LINEAR.replace("W.numpy()", "W.nump()"), tmp_path)
+    assert result.status == "migrated-fails"
+    assert "AttributeError" in result.detail and "nump" in result.detail, result.detail
+    assert "step 2 loss" in result.migrated_output  # what it printed before failing
+
+
+def test_hanging_program_and_its_children_are_killed(tmp_path):
+    pids = tmp_path / "pids.json"
+    hanging = _src(
+        f"""
+        import json, os, subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        json.dump([os.getpid(), child.pid], open({str(pids)!r}, "w"))
+        print("started", flush=True)
+        time.sleep(600)
+        """
+    )
+    result = verify('print("started")\n', hanging, tmp_path, timeout=30)
+    assert result.status == "migrated-fails"
+    assert "timed out after 30 s" in result.detail
+    assert result.migrated_output == "started\n"
+    assert result.seconds < 60
+    for pid in json.loads(pids.read_text()):
+        assert not _alive(pid)
+
+
+def _alive(pid):
+    """True for a running process; a killed one may linger as a zombie until reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def test_empty_legacy_output_is_not_comparable(tmp_path):
+    result = verify("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n", "x = None\n", tmp_path)
+    assert result.status == "not-comparable"
+    assert "printed nothing" in result.detail
+
+
+def test_local_modules_and_compat_v1_import_work_in_the_legacy_run(tmp_path):
+    (tmp_path / "helpers.py").write_text("import tensorflow as tf\n\ndef feed():\n    return tf.placeholder(tf.float32)\n")
+    legacy = _src(
+        """
+        import tensorflow.compat.v1 as tf
+        import helpers
+        tf.disable_v2_behavior()
+        x = helpers.feed()
+        with tf.Session() as sess:
+            print(sess.run(x * 2, {x: 21.0}))
+        """
+    )
+    result = verify(legacy, "print(42.0)\n", tmp_path)
+    assert result.status == "equivalent", result.detail
+
+
+def test_no_temporary_files_are_left_behind(tmp_path, monkeypatch):
+    temp_root = tmp_path / "tmp"
+    temp_root.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp_root))
+    leaky = 'import tempfile\nopen(tempfile.mkdtemp() + "/f.txt", "w").write("x")\nprint(1)\n'
+    result = verify(leaky, leaky, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert list(temp_root.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tmp"]
+
+
+LEGACY_RANDOM_INIT = _src(
+    """
+    import numpy as np
+    import tensorflow as tf
+
+    W1 = tf.Variable(tf.random_normal([3, 4], stddev=0.5, seed=1))
+    W2 = tf.Variable(tf.truncated_normal([4, 2], stddev=0.1))
+    W3 = tf.get_variable("W3", [2, 2])  # glorot_uniform, TF1's default
+    b = tf.Variable(tf.random_uniform([2], -1.0, 1.0, seed=7))
+    x = tf.placeholder(tf.float32, [None, 3])
+    out = tf.matmul(tf.matmul(tf.matmul(x, W1), W2), W3) + b
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(out, {x: np.ones((2, 3))}))
+        print(sess.run(W1)[0])
+    """
+)
+
+MIGRATED_RANDOM_INIT = _src(
+    """
+    import numpy as np
+    import tensorflow as tf
+
+    W1 = tf.Variable(tf.random.normal([3, 4], stddev=0.5, seed=1))
+    W2 = tf.Variable(tf.random.truncated_normal([4, 2], stddev=0.1))
+    W3 = tf.Variable(tf.keras.initializers.GlorotUniform()([2, 2]))
+    b = tf.Variable(tf.random.uniform([2], -1.0, 1.0, seed=7))
+
+    @tf.function
+    def forward(x):
+        return tf.matmul(tf.matmul(tf.matmul(x, W1), W2), W3) + b
+
+    print(forward(np.ones((2, 3), np.float32)).numpy())
+    print(W1.numpy()[0])
+    """
+)
+
+
+def test_initializer_draws_are_shared(tmp_path):
+    result = verify(LEGACY_RANDOM_INIT, MIGRATED_RANDOM_INIT, tmp_path)
+    assert result.status == "equivalent", result.detail + result.legacy_output + result.migrated_output
+
+
+def test_swapped_draws_of_one_shape_are_different(tmp_path):
+    legacy = _src(
+        """
+        import tensorflow as tf
+        a = tf.Variable(tf.random_normal([2]))
+        b = tf.Variable(tf.random_normal([2]))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run([a, b]))
+        """
+    )
+    migrated = _src(
+        """
+        import tensorflow as tf
+        b = tf.Variable(tf.random.normal([2]))
+        a = tf.Variable(tf.random.normal([2]))
+        print([a.numpy(), b.numpy()])
+        """
+    )
+    result = verify(legacy, migrated, tmp_path)
+    assert result.status == "different", result.detail
+
+
+LEGACY_DROPOUT = _src(
+    """
+    import numpy as np
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 4])
+    w = tf.Variable(tf.ones([4, 1]))
+    h = tf.nn.dropout(x, keep_prob=0.5)
+    loss = tf.reduce_sum(tf.matmul(h, w))
+    train = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(STEPS):
+            print(sess.run([train, loss], {x: np.ones((2, 4))})[1])
+    """
+)
+
+MIGRATED_DROPOUT = _src(
+    """
+    import numpy as np
+    import tensorflow as tf
+
+    w = tf.Variable(tf.ones([4, 1]))
+    opt = tf.keras.optimizers.SGD(0.01)
+    for step in range(STEPS):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.matmul(tf.nn.dropout(np.ones((2, 4), np.float32), rate=0.5), w))
+        opt.apply_gradients([(tape.gradient(loss, w), w)])
+        print(loss.numpy())
+    """
+)
+
+
+def test_per_step_random_ops_are_not_comparable(tmp_path):
+    result = verify(LEGACY_DROPOUT.replace("STEPS", "3"), MIGRATED_DROPOUT.replace("STEPS", "3"), tmp_path)
+    assert result.status == "not-comparable"
+    assert "per-step random op" in result.detail and "evaluated 3 times" in result.detail, result.detail
+
+
+def test_one_step_of_dropout_is_comparable_but_eager_redraws_are_not(tmp_path):
+    result = verify(LEGACY_DROPOUT.replace("STEPS", "1"), MIGRATED_DROPOUT.replace("STEPS", "1"), tmp_path)
+    assert result.status == "equivalent", result.detail
+    result = verify(LEGACY_DROPOUT.replace("STEPS", "1"), MIGRATED_DROPOUT.replace("STEPS", "2"), tmp_path)
+    assert result.status == "not-comparable"
+    assert "the legacy program drew 1 random tensors, the migrated one 2" in result.detail, result.detail
+
+
+def test_unshared_random_ops_are_not_comparable(tmp_path):
+    legacy = "import tensorflow as tf\nwith tf.Session() as s:\n    print(s.run(tf.random_shuffle(tf.range(5))))\n"
+    migrated = "import tensorflow as tf\nprint(tf.random.shuffle(tf.range(5)).numpy())\n"
+    result = verify(legacy, migrated, tmp_path)
+    assert result.status == "not-comparable"
+    assert "RandomShuffle" in result.detail or "random_shuffle" in result.detail, result.detail
+
+
+LEGACY_AMBIGUOUS = _src(
+    """
+    import tensorflow as tf
+
+    W = tf.Variable(1.0)
+    loss = tf.square(W - 3.0)
+    train = tf.train.GradientDescentOptimizer(0.25).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(2):
+            _, w = sess.run([train, W])
+            print("W", w)
+    """
+)
+
+
+def _migrated_ambiguous(read_first):
+    read, update = "w = W.numpy()", "opt.apply_gradients([(tape.gradient(loss, W), W)])"
+    body = f"{read}\n    {update}" if read_first else f"{update}\n    {read}"
+    return _src(
+        """
+        import tensorflow as tf
+
+        W = tf.Variable(1.0)
+        opt = tf.keras.optimizers.SGD(0.25)
+        for step in range(2):
+            with tf.GradientTape() as tape:
+                loss = tf.square(W - 3.0)
+            BODY
+            print("W", w)
+        """
+    ).replace("BODY", body)
+
+
+@pytest.mark.parametrize("read_first", [True, False], ids=["read-before-update", "update-before-read"])
+def test_unordered_read_and_update_accepts_either_order(tmp_path, read_first):
+    result = verify(LEGACY_AMBIGUOUS, _migrated_ambiguous(read_first), tmp_path)
+    assert result.status == "equivalent", result.detail
+    order = "read-before-update" if read_first else "update-before-read"
+    assert f"matches the {order} order" in result.detail
+    assert "prog.py:9" in result.detail
+
+
+def test_unordered_read_and_update_is_not_tolerant_elsewhere(tmp_path):
+    result = verify(LEGACY_AMBIGUOUS, _migrated_ambiguous(True).replace("0.25", "0.3"), tmp_path)
+    assert result.status == "different"
+    assert "matches neither order" in result.detail
+
+
+def _notebook(*cells):
+    return json.dumps({
+        "cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None}
+                  for c in cells],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 4,
+    })
+
+
+LEGACY_NOTEBOOK = _notebook(
+    "%matplotlib inline\nimport numpy as np\nimport tensorflow as tf",
+    "x = tf.placeholder(tf.float32, [3])\nv = tf.Variable([1.0, 2.0, 3.0])\ny = tf.reduce_sum(v * x)",
+    "!echo shell says hi\nsess = tf.Session()\nsess.run(tf.global_variables_initializer())",
+    "print('y =', sess.run(y, {x: np.ones(3)}))\nsess.run(tf.gradients(y, v), {x: np.arange(3.0)})[0]",
+)
+MIGRATED_NOTEBOOK = _notebook(
+    "%matplotlib inline\nimport numpy as np\nimport tensorflow as tf",
+    "v = tf.Variable([1.0, 2.0, 3.0])\ndef y(x):\n    return tf.reduce_sum(v * x)",
+    "!echo shell says hi",
+    "print('y =', y(np.ones(3, np.float32)).numpy())\n"
+    "with tf.GradientTape() as tape:\n    out = y(np.arange(3.0, dtype=np.float32))\n"
+    "tape.gradient(out, v).numpy()",
+)
+
+
+def test_notebook_as_one_script(tmp_path):
+    result = verify_program(LEGACY_NOTEBOOK, MIGRATED_NOTEBOOK, path=tmp_path / "nb.ipynb", kind="ipynb",
+                            notebook_runner="script")
+    assert result.status == "equivalent", result.detail
+    assert result.legacy_output == "y = 6.0\narray([0., 1., 2.], dtype=float32)\n"
+
+
+@pytest.mark.skipif(not _verify_notebook.kernel_available(), reason="needs nbclient and ipykernel")
+def test_notebook_in_a_jupyter_kernel(tmp_path):
+    result = verify_program(LEGACY_NOTEBOOK, MIGRATED_NOTEBOOK, path=tmp_path / "nb.ipynb", kind="ipynb",
+                            notebook_runner="kernel")
+    assert result.status == "equivalent", result.detail
+    assert result.legacy_output.split() == "shell says hi y = 6.0 array([0., 1., 2.], dtype=float32)".split()
+    different = MIGRATED_NOTEBOOK.replace("np.arange(3.0", "np.arange(1.0, 4.0")
+    result = verify_program(LEGACY_NOTEBOOK, different, path=tmp_path / "nb.ipynb", kind="ipynb",
+                            notebook_runner="kernel")
+    assert result.status == "different", result.detail
+
+
+def test_bad_arguments_are_rejected(tmp_path):
+    with pytest.raises(ValueError, match="kind"):
+        verify_program("", "", path=tmp_path / "x.py", kind="txt")
+    with pytest.raises(ValueError, match="notebook_runner"):
+        verify_program("", "", path=tmp_path / "x.ipynb", kind="ipynb", notebook_runner="lab")
+
