@@ -16,7 +16,7 @@ from tf_migrate import report
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.program import analyze_scope
-from tf_migrate.report import ERROR, WARNING, Finding
+from tf_migrate.report import ERROR, INFO, WARNING, Finding
 from tf_migrate.rules import COMPAT, EAGER, RuleContext, all_rules
 from tf_migrate.rules.session_to_functions import ScopeBlocked
 from tf_migrate.tfnames import TFNames
@@ -64,19 +64,19 @@ def parse(source: str, path: str) -> cst.Module:
         raise InputError(path, error.raw_line, error.raw_column, f"syntax error{hint}: {error.message}") from None
 
 
-def blockers_of(module: cst.Module, names: TFNames) -> List[Tuple[cst.CSTNode, str]]:
+def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[Tuple[cst.CSTNode, str]]:
     """Everything that keeps this module out of eager mode (empty: it can go eager)."""
     found: List[Tuple[cst.CSTNode, str]] = []
 
     def visit_scope(body, params=()):
-        scope = analyze_scope(body, names, params)
+        scope = analyze_scope(body, names, params, layer_scopes=layer_scopes)
         if scope.is_graph_program:
             found.extend(scope.blockers)
         for st in scope.statements:
             if st.kind == "nested-scope" and isinstance(st.node, cst.FunctionDef):
                 visit_scope(list(st.node.body.body), tuple(p.name.value for p in st.node.params.params))
             elif st.kind == "nested-scope" and isinstance(st.node, cst.ClassDef):
-                found.extend(analyze_class(st.node, names).blockers)
+                found.extend(analyze_class(st.node, names, layer_scopes).blockers)
 
     visit_scope(list(module.body))
     return found
@@ -103,30 +103,39 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     names = TFNames.scan(module)
     if not names.imports_tensorflow:
         return MigrationResult(path, source, source, report.SKIPPED)
-    decision_ctx = RuleContext(path, names, EAGER)
-    decision_ctx.use_module(module)
-    blockers = blockers_of(module, names)
-    chosen = mode
-    if mode == AUTO:
-        chosen = COMPAT if blockers else EAGER
     findings: List[Finding] = []
     reason = ""
-    if blockers:
-        severity = ERROR if mode == EAGER else WARNING
-        for node, why in blockers:
-            decision_ctx.report(node, "eager-blocker", severity, why)
-        findings.extend(decision_ctx.findings)
-        reason = blockers[0][1]
-        if mode == EAGER:
-            return MigrationResult(path, source, source, report.FAILED, tuple(findings),
-                                   "cannot go eager: " + reason)
+    chosen = COMPAT
     try:
-        new_module, rule_findings = _run_rules(module, path, chosen, select, ignore)
+        if mode != COMPAT:
+            # Eager: the local rules first (they remove some blockers), then the decision.
+            ctx = _context(path, source, module, EAGER)
+            local = _apply(module, ctx, select, ignore, lambda rule: rule.ORDER < SESSION_ORDER)
+            blockers = blockers_of(local, TFNames.scan(local), ctx.layer_scopes)
+            if not blockers:
+                chosen = EAGER
+                new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER)
+                findings.extend(ctx.findings)
+            else:
+                decision = _context(path, source, local, EAGER)
+                severity = ERROR if mode == EAGER else WARNING
+                for node, why in blockers:
+                    decision.report(node, "eager-blocker", severity, why)
+                findings.extend(decision.findings)
+                # What the local rules could not convert explains the blockers too.
+                findings.extend(f for f in ctx.findings if f.severity != INFO)
+                reason = blockers[0][1]
+                if mode == EAGER:
+                    return MigrationResult(path, source, source, report.FAILED, tuple(findings),
+                                           "cannot go eager: " + reason)
+        if chosen == COMPAT:
+            ctx = _context(path, source, module, COMPAT)
+            new_module = _apply(module, ctx, select, ignore, lambda rule: True)
+            findings.extend(ctx.findings)
     except ScopeBlocked as blocked:
         return _internal_failure(path, source, findings, f"analysis changed after local rules: {blocked}")
     except Exception:  # a rule crashed: keep the input, say so
         return _internal_failure(path, source, findings, traceback.format_exc(limit=3))
-    findings.extend(rule_findings)
     new_source = new_module.code
     try:
         cst.parse_module(new_source)
@@ -145,11 +154,19 @@ def _internal_failure(path, source, findings, detail) -> MigrationResult:
     return MigrationResult(path, source, source, report.FAILED, tuple(findings), "")
 
 
-def _run_rules(module: cst.Module, path: str, mode: str, select, ignore):
-    ctx = RuleContext(path, TFNames.scan(module), mode)
+SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and later ones finish the job
+
+
+def _context(path: str, source: str, module: cst.Module, mode: str) -> RuleContext:
+    ctx = RuleContext(path, TFNames.scan(module), mode, original_source=source)
+    ctx.use_module(module)
+    return ctx
+
+
+def _apply(module: cst.Module, ctx: RuleContext, select, ignore, which) -> cst.Module:
     for rule in all_rules():
-        if mode not in rule.MODES or not _selected(rule, select, ignore):
+        if ctx.mode not in rule.MODES or not _selected(rule, select, ignore) or not which(rule):
             continue
         ctx.use_module(module)
         module = rule.apply(module, ctx)
-    return module, ctx.findings
+    return module

@@ -75,7 +75,7 @@ COMPAT_ONLY_PREFIXES = (
     "tf.train.exponential_decay", "tf.train.piecewise_constant", "tf.train.polynomial_decay",
     "tf.train.natural_exp_decay", "tf.train.inverse_time_decay", "tf.train.get_global_step",
     "tf.train.get_or_create_global_step", "tf.train.ExponentialMovingAverage", "tf.app.",
-    "tf.all_variables", "tf.local_variables", "tf.moving_average_variables", "tf.keras.layers.", "tf.keras.Model", "tf.keras.Sequential",
+    "tf.all_variables", "tf.local_variables", "tf.moving_average_variables", "tf.keras.Model", "tf.keras.Sequential",
     "tf.keras.models.", "tf.estimator.",
     "tf.foldl", "tf.foldr", "tf.sparse_placeholder",
     "tf.scatter_update", "tf.scatter_add", "tf.scatter_sub",

@@ -55,14 +55,14 @@ class ClassAnalysis:
         return out
 
 
-def analyze_class(cls: cst.ClassDef, names: TFNames) -> ClassAnalysis:
+def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None) -> ClassAnalysis:
     methods = [s for s in cls.body.body if isinstance(s, cst.FunctionDef)]
     init = next((m for m in methods if m.name.value == "__init__"), None)
     if init is None:
         scope = pm.Scope([], {}, set(), [], [(cls, "graph built in a class without __init__")], [], is_class=True)
         return ClassAnalysis(scope, cls, [], set(), list(scope.blockers))
     params = tuple(p.name.value for p in init.params.params[1:])
-    scope = pm.analyze_scope(list(init.body.body), names, params, is_class=True)
+    scope = pm.analyze_scope(list(init.body.body), names, params, is_class=True, layer_scopes=layer_scopes)
     analysis = ClassAnalysis(scope, init, [], set(params), list(scope.blockers),
                              {m.name.value for m in methods})
     for st in scope.statements:

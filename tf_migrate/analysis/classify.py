@@ -15,9 +15,9 @@ from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.tfnames import TFNames
 
-_TENSORISH = {pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.VARIABLE, pm.VARIABLES, pm.EAGER}
+_TENSORISH = {pm.LAYER, pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.VARIABLE, pm.VARIABLES, pm.EAGER}
 _KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
-               pm.PYTHON: "python", pm.GRAPH: "python"}
+               pm.PYTHON: "python", pm.GRAPH: "python", pm.LAYER: "layer"}
 
 
 class _Calls(cst.CSTVisitor):
@@ -68,6 +68,10 @@ def _single(node: cst.BaseStatement):
     if isinstance(small, cst.Expr):
         return None, small.value
     return None, None
+
+
+def targets_single(st) -> bool:
+    return len(st.defines) == 1
 
 
 def _calls_method_on(value, keys) -> bool:
@@ -134,6 +138,8 @@ class Classifier:
                     return "op"
                 if owner == "tensor":
                     return "tensor"
+            if self.kind_of(expr.func) == "layer":
+                return "tensor"
             return None
         if isinstance(expr, (cst.Subscript, cst.Attribute)):
             return "tensor" if self.kind_of(expr.value) == "tensor" else None
@@ -183,6 +189,9 @@ class Classifier:
         if isinstance(value, cst.Call) and targets is not None and self._classify_definition(st, value):
             return st
         self._classify_generic(st, calls, qualnames)
+        if st.defines and st.role == pm.KEEP and any(id(c) in self.scope.lazy_collections for c in calls):
+            st.role = pm.DEFER  # reads layer variables, which exist once the layers have run
+            self._define(st, pm.STRUCT)
         return st
 
     def _resolve_collections(self, st, calls) -> None:
@@ -194,6 +203,8 @@ class Classifier:
                     self._block(call, why)
                 else:
                     self.scope.replacements[id(call)] = cst.parse_expression(code)
+                    if ".trainable_variables" in code or ".variables" in code:
+                        self.scope.lazy_collections.add(id(call))
 
     def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
         for call in calls:
@@ -207,9 +218,10 @@ class Classifier:
         for call in nested.calls:
             if self.names.call_name(call) in api.GRADIENTS:
                 self._block(call, "tf.gradients inside a lambda or nested function: a tape cannot record it")
+        creates_variables = any(self.names.call_name(c) in api.VARIABLE_CONSTRUCTORS for c in calls)
         for call in calls:
             for arg in call.args:
-                if arg.keyword is not None and arg.keyword.value == "reuse":
+                if arg.keyword is not None and arg.keyword.value == "reuse" and creates_variables:
                     self._block(call, "variable reuse (reuse=...) needs the variable-scope rule")
 
     def _classify_plumbing(self, st, value, qualnames) -> bool:
@@ -265,8 +277,18 @@ class Classifier:
             self._define(st, pm.PLACEHOLDER, call)
             return True
         if qualname in api.VARIABLE_COLLECTIONS:
+            if id(call) in self.scope.lazy_collections:
+                st.role = pm.DEFER  # holds layer variables, which exist once the layers have run
+                self._define(st, pm.STRUCT)
+            else:
+                st.role = pm.KEEP
+                self._define(st, pm.VARIABLES)
+            return True
+        if qualname is not None and qualname.startswith("tf.keras.layers.") and targets_single(st):
             st.role = pm.KEEP
-            self._define(st, pm.VARIABLES)
+            tf_name = self.scope.layer_scopes.get(st.defines[0]) or "/".join(st.flat.scope_path + [st.defines[0]])
+            self._define(st, pm.LAYER, call, tf_name=tf_name)
+            self.scope.trainable_order.extend(st.defines)
             return True
         if qualname in api.VARIABLE_CONSTRUCTORS:
             st.role = pm.KEEP
@@ -306,7 +328,7 @@ class Classifier:
     def _classify_generic(self, st, calls, qualnames) -> None:
         graph_reads = {k for k in st.reads if self.scope.kind(k) in _TENSORISH}
         deferred_reads = {k for k in graph_reads
-                          if self.scope.kind(k) in pm.DEFERRED_KINDS | {pm.VARIABLE, pm.VARIABLES}}
+                          if self.scope.kind(k) in pm.DEFERRED_KINDS | {pm.VARIABLE, pm.VARIABLES, pm.LAYER}}
         tf_calls = [q for q in qualnames if q.startswith("tf.")]
         calls_variable_fn = [c for c in calls if isinstance(c.func, cst.Name)
                              and c.func.value in self.variable_functions]
@@ -342,7 +364,9 @@ class Classifier:
             st.role = pm.KEEP  # a feed dict: its keys become strings
             self._define(st, pm.PYTHON)
             return
-        if not st.defines and not tf_calls and not _calls_method_on(value, graph_reads):
+        top_is_op = isinstance(value, cst.Call) and (
+            (self.names.call_name(value) or "").startswith("tf.") or _calls_method_on(value, graph_reads))
+        if not st.defines and not top_is_op:
             st.role = pm.KEEP  # print(t) and friends: Python reading graph values (checked as an escape)
             self._define(st, pm.PYTHON)
             return
@@ -456,7 +480,11 @@ class _EscapeFinder(cst.CSTVisitor):
         return True
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        params = {p.name.value for p in node.params.params + node.params.kwonly_params + node.params.posonly_params}
+        params = {p.name.value for p in [*node.params.params, *node.params.kwonly_params, *node.params.posonly_params]}
+        if isinstance(node.params.star_arg, cst.Param):
+            params.add(node.params.star_arg.name.value)
+        if node.params.star_kwarg is not None:
+            params.add(node.params.star_kwarg.name.value)
         self.local.append(params | set(writes(node.body)))
 
     def leave_FunctionDef(self, node) -> None:

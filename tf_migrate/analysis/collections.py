@@ -71,6 +71,10 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
             if pattern is not None and not re.match(pattern, symbol.tf_name):
                 continue
             parts.append(key)
+        elif symbol.kind == pm.LAYER:
+            if pattern is not None and not re.match(pattern, symbol.tf_name):
+                continue
+            parts.append(f"*{key}.{'trainable_variables' if which == 'trainable' else 'variables'}")
         elif symbol.kind == pm.VARIABLES:
             if pattern is not None:
                 return None, f"variables in `{key}` have no scoped names to filter on"

@@ -39,6 +39,7 @@ SESSION = "session"
 GRAPH = "graph"
 EAGER = "eager"  # a tensor computed once, eagerly, where it was built
 PYTHON = "python"
+LAYER = "layer"  # a Keras layer object: built once, owns variables created on its first call
 STRUCT = "struct"  # a list/tuple/dict of per-run values, e.g. fetches = [loss, acc]
 
 # Kinds whose values only exist inside a run: reading them elsewhere escapes.
@@ -83,6 +84,8 @@ class Scope:
     trainable_order: List[str]  # variable / container keys in creation order
     # Expressions to swap wherever they appear (by node identity), e.g. collections -> explicit lists.
     replacements: Dict[int, cst.BaseExpression] = field(default_factory=dict)
+    lazy_collections: Set[int] = field(default_factory=set)
+    layer_scopes: Dict[str, str] = field(default_factory=dict)
     is_class: bool = False
 
     @property
@@ -99,11 +102,13 @@ class Scope:
         return self.kind(key) in DEFERRED_KINDS
 
 
-def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: bool = False) -> Scope:
+def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: bool = False,
+                  layer_scopes: Optional[Dict[str, str]] = None) -> Scope:
     """Build the program model of one block of statements."""
     from tf_migrate.analysis.classify import Classifier  # classify builds on this module's kinds
     flat = unwrap(body, names)
-    scope = Scope([], {}, set(flat.sessions), flat.withs, [], [], is_class=is_class)
+    scope = Scope([], {}, set(flat.sessions), flat.withs, [], [], is_class=is_class,
+                  layer_scopes=dict(layer_scopes or {}))
     for param in params:
         if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
             scope.sessions.add(param)

@@ -119,10 +119,10 @@ class FunctionBuilder:
             target = st.defines[0] if st.defines else None
             lines = lower_optimizer_call(call, target, keras, self._default_var_list(st.index), self.tape, fresh)
             out = [_stmt(line) for line in lines]
-            return [out[0].with_changes(leading_lines=node.leading_lines)] + out[1:]
+            return [out[0].with_changes(leading_lines=_tidy(node.leading_lines))] + out[1:]
         if grads.gradient_calls(node, self.names):
             node = grads.rewrite_gradients(node, self.names, self.tape, self.scope, self.tf)
-        return [node]
+        return [node.with_changes(leading_lines=_tidy(node.leading_lines))]
 
     def _default_var_list(self, before: int) -> str:
         parts = []
@@ -132,6 +132,8 @@ class FunctionBuilder:
                 continue
             if symbol.kind == pm.VARIABLE:
                 parts.append(key)
+            elif symbol.kind == pm.LAYER:
+                parts.append(f"*{key}.trainable_variables")
             elif symbol.kind == pm.VARIABLES:
                 st = self.scope.statements[symbol.index]
                 _, value = _value_of(st.node)
@@ -232,6 +234,11 @@ class FunctionBuilder:
             body.append(_stmt("pass"))
         return cst.FunctionDef(name=cst.Name(name), params=params, body=cst.IndentedBlock(body),
                                leading_lines=[cst.EmptyLine(indent=False)])
+
+
+def _tidy(lines):
+    """Leading lines of a moved statement: its comments, not the blank lines that separated graph code."""
+    return [line for line in lines if line.comment]
 
 
 def _value_of(node: cst.BaseStatement):

@@ -7,6 +7,7 @@ module), with no central list to edit.
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 import pkgutil
 from dataclasses import dataclass, field
@@ -32,14 +33,19 @@ class RuleContext:
     findings: List[Finding] = field(default_factory=list)
     # Import statements (as source text) the output needs, added once at the end.
     imports_needed: List[str] = field(default_factory=list)
+    original_source: str = ""
+    # Hoisted layer objects -> the TF1 scoped name their variables had ("generator/dense").
+    layer_scopes: Dict[str, str] = field(default_factory=dict)
     _positions: Dict[int, object] = field(default_factory=dict)
     _positions_module: Optional[cst.Module] = None
+    _line_map: Optional[Dict[int, int]] = None
 
     def use_module(self, module: cst.Module) -> None:
         """Positions reported from now on refer to ``module``."""
         if module is not self._positions_module:
             self._positions_module = module
             self._positions = {}
+            self._line_map = None
 
     def _position(self, node: cst.CSTNode):
         if not self._positions and self._positions_module is not None:
@@ -51,8 +57,16 @@ class RuleContext:
         line, col = 1, 0
         pos = self._position(node) if node is not None else None
         if pos is not None:
-            line, col = pos.start.line, pos.start.column
+            line, col = self._original_line(pos.start.line), pos.start.column
         self.findings.append(Finding(self.path, line, col, rule, severity, message))
+
+    def _original_line(self, line: int) -> int:
+        """Line of the user's file that line ``line`` of the module being rewritten came from."""
+        if not self.original_source or self._positions_module is None:
+            return line
+        if self._line_map is None:
+            self._line_map = original_lines(self.original_source, self._positions_module.code)
+        return self._line_map.get(line, line)
 
     def need_import(self, statement: str) -> None:
         if statement not in self.imports_needed:
@@ -74,6 +88,16 @@ class Rule:
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         raise NotImplementedError
+
+
+def original_lines(original: str, rewritten: str) -> Dict[int, int]:
+    """Map 1-based lines of ``rewritten`` to the line of ``original`` they came from (or stand in for)."""
+    old, new = original.splitlines(), rewritten.splitlines()
+    mapping: Dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        for offset, j in enumerate(range(j1, j2)):
+            mapping[j + 1] = (i1 + offset if tag == "equal" else min(i1 + offset, max(i2 - 1, i1))) + 1
+    return mapping
 
 
 def _import_rule_modules() -> None:

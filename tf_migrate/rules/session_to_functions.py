@@ -87,7 +87,7 @@ class _ScopeRewriter:
     # -- module and function scopes --------------------------------------------------------
     def rewrite(self, body: List[cst.BaseStatement], params: Tuple[str, ...]) -> List[cst.BaseStatement]:
         names = self.ctx.names
-        scope = analyze_scope(body, names, params)
+        scope = analyze_scope(body, names, params, layer_scopes=self.ctx.layer_scopes)
         self.sessions |= {k for k in scope.sessions if "." not in k}
         if not scope.is_graph_program:
             return [self._rewrite_statement(st.node, {}, set(), st) for st in scope.statements] \
@@ -183,7 +183,7 @@ class _ScopeRewriter:
     # -- class scopes ----------------------------------------------------------------------
     def _rewrite_class(self, cls: cst.ClassDef) -> cst.ClassDef:
         names = self.ctx.names
-        analysis = analyze_class(cls, names)
+        analysis = analyze_class(cls, names, self.ctx.layer_scopes)
         if analysis.blockers:
             raise ScopeBlocked(analysis.blockers)
         scope, init = analysis.scope, analysis.init

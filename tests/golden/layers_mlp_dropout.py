@@ -1,0 +1,59 @@
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 4])
+labels = tf.placeholder(tf.int64, [None])
+training = tf.placeholder_with_default(False, [])
+
+
+def model(inputs, reuse=False):
+    with tf.variable_scope("model", reuse=reuse):
+        h = tf.layers.dense(inputs, 16, activation=tf.nn.relu, name="hidden")
+        h = tf.layers.dropout(h, rate=0.3, training=training)
+        return tf.layers.dense(h, 3, name="logits")
+
+
+logits = model(x)
+eval_logits = model(x, reuse=True)
+loss = tf.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
+params = tf.trainable_variables(scope="model")
+train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, var_list=params)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    data = np.ones((2, 4))
+    sess.run(train_op, {x: data, labels: [0, 1], training: True})
+    print(sess.run(eval_logits, {x: data}).shape)
+# output
+import numpy as np
+import tensorflow as tf
+
+
+hidden = tf.keras.layers.Dense(units=16, activation=tf.nn.relu, name="hidden")
+dropout = tf.keras.layers.Dropout(rate=0.3)
+logits_2 = tf.keras.layers.Dense(units=3, name="logits")
+
+def model(inputs, reuse=False, *, training):
+    h = hidden(inputs)
+    h = dropout(h, training=training)
+    return logits_2(h)
+
+def run_eval_logits(x):
+    x = tf.cast(x, tf.float32)
+    training = False
+    eval_logits = model(x, reuse=True, training=training)
+    return tf.nest.map_structure(lambda value: value.numpy(), eval_logits)
+optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+def run_train_op(x, labels, training):
+    x = tf.cast(x, tf.float32)
+    labels = tf.cast(labels, tf.int64)
+    training = tf.convert_to_tensor(training)
+    with tf.GradientTape() as tape:
+        logits = model(x, training=training)
+        loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
+        params = [*hidden.trainable_variables, *dropout.trainable_variables, *logits_2.trainable_variables]
+    gradients = tape.gradient(loss, params)
+    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, params) if grad is not None])
+data = np.ones((2, 4))
+run_train_op(x=data, labels=[0, 1], training=True)
+print(run_eval_logits(x=data).shape)

@@ -1,0 +1,264 @@
+"""tf.data iterators -> Python iterators over the dataset: ``iter(dataset)``.
+
+TF2 iterators keep ``get_next()`` and raise ``tf.errors.OutOfRangeError``
+at the end, so a ``while True: try: sess.run(...) except OutOfRangeError``
+loop keeps its meaning once ``get_next()`` runs inside the generated
+function of each run:
+
+* ``ds.make_one_shot_iterator()`` / ``tf.data.make_one_shot_iterator(ds)``
+  -> ``iter(ds)``; built inline (``ds.make_one_shot_iterator().get_next()``)
+  it is bound to a name first, so it is built once.
+* ``ds.make_initializable_iterator()`` -> ``iter(ds)``, and each
+  ``sess.run(it.initializer)`` -> ``it = iter(ds)``: a fresh pass over the
+  dataset, as re-initializing gave. An initializer run with a feed (a dataset
+  built from placeholders) is not converted.
+
+The rewrite is kept only where the program model runs each ``get_next()``
+once per ``sess.run`` and builds each iterator once; elsewhere the file is
+left as it was, with a warning.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.symbols import reads, symbol_key, writes
+from tf_migrate.report import INFO, WARNING
+from tf_migrate.rules import Rule, RuleContext
+
+RULE_ID = "dataset-iterators"
+_ONE_SHOT, _INITIALIZABLE = "make_one_shot_iterator", "make_initializable_iterator"
+
+
+class DatasetIterators(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = ("tf.data one-shot and initializable iterators -> iter(dataset); get_next() runs once per "
+                   "sess.run, OutOfRangeError still ends the loop")
+    ORDER = 45
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        survey = _Survey(ctx)
+        module.visit(survey)
+        if not survey.makers:
+            return module
+        problem = survey.problem
+        new_module = module
+        if problem is None:
+            rewriter = _Rewrite(survey, reads(module) | set(writes(module)))
+            new_module = module.visit(rewriter)
+            problem = _model_problem(new_module, ctx, set(rewriter.iterators))
+        if problem is not None:
+            ctx.report(problem[0], RULE_ID, WARNING, f"tf.data iterators not converted: {problem[1]}")
+            return module
+        for call, (kind, _) in survey.makers.items():
+            ctx.report(call, RULE_ID, INFO, f"{kind}() -> iter(dataset)")
+        for stmt, key in survey.initializer_runs:
+            ctx.report(stmt, RULE_ID, INFO, f"sess.run({key}.initializer) -> {key} = iter(dataset): a fresh pass")
+        return new_module
+
+
+def _maker(call: cst.Call, ctx: RuleContext) -> Optional[Tuple[str, cst.BaseExpression]]:
+    """(kind, dataset expression) when ``call`` makes a TF1 iterator, else None."""
+    qualname = ctx.names.call_name(call)
+    for kind in (_ONE_SHOT, _INITIALIZABLE):
+        if qualname == f"tf.data.{kind}" and len(call.args) == 1 and call.args[0].keyword is None \
+                and not call.args[0].star:
+            return kind, call.args[0].value
+        if qualname is None and isinstance(call.func, cst.Attribute) and call.func.attr.value == kind \
+                and not call.args:
+            return kind, call.func.value
+    return None
+
+
+def _initializer_run(stmt: cst.BaseStatement) -> Optional[Tuple[str, bool]]:
+    """(iterator key, has a feed) for ``sess.run(it.initializer[, feed])`` as a whole statement."""
+    value = _value(stmt)
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value == "run" and value.args and isinstance(stmt.body[0], cst.Expr)):
+        return None
+    fetch = value.args[0].value
+    if not (isinstance(fetch, cst.Attribute) and fetch.attr.value == "initializer"):
+        return None
+    key = symbol_key(fetch.value)
+    return (key, len(value.args) > 1) if key is not None else None
+
+
+class _Survey(cst.CSTVisitor):
+    """Every iterator the module makes, how it is bound, and how it is (re)initialized."""
+
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self.makers: Dict[cst.Call, Tuple[str, cst.BaseExpression]] = {}
+        self.bound: Dict[cst.Call, str] = {}  # maker -> the name it is assigned to
+        self.inline: Set[cst.Call] = set()  # ds.make_one_shot_iterator().get_next()
+        self.initializer_runs: List[Tuple[cst.SimpleStatementLine, str]] = []
+        self.problem: Optional[Tuple[cst.CSTNode, str]] = None
+        self._line: Optional[cst.SimpleStatementLine] = None
+        self._fed: Set[str] = set()
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._line = node
+        run = _initializer_run(node)
+        if run is not None:
+            self.initializer_runs.append((node, run[0]))
+            if run[1]:
+                self._fed.add(run[0])
+
+    def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._line = None
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Call) and _maker(node.value, self.ctx) is not None:
+            self.inline.add(node.value)
+            if self._line is None:
+                self._fail(node, "an iterator built inline in the header of a compound statement")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        made = _maker(node, self.ctx)
+        if made is None:
+            return
+        self.makers[node] = made
+        target = _single_target(self._line) if self._line is not None else None
+        if target is not None and _value(self._line) is node:
+            self.bound[node] = target
+
+    def leave_Module(self, node: cst.Module) -> None:
+        bound_keys = set(self.bound.values())
+        for call, (kind, _) in self.makers.items():
+            if call not in self.bound and call not in self.inline:
+                self._fail(call, "an iterator that is not bound to a name (returned or passed on): its "
+                                 "get_next() cannot be followed")
+            elif call in self.inline and kind == _INITIALIZABLE:
+                self._fail(call, "an initializable iterator built inline: nothing can re-initialize it")
+            elif kind == _INITIALIZABLE and self.bound.get(call) in self._fed:
+                self._fail(call, "the initializer runs with a feed (a dataset built from placeholders): re-"
+                                 "initializing needs the dataset rebuilt from the fed values")
+        self.initializer_runs = [(stmt, key) for stmt, key in self.initializer_runs if key in bound_keys]
+
+    def _fail(self, node: cst.CSTNode, why: str) -> None:
+        if self.problem is None:
+            self.problem = (node, why)
+
+
+class _Rewrite(cst.CSTTransformer):
+    def __init__(self, survey: _Survey, taken: Set[str]) -> None:
+        self.survey, self.taken = survey, set(taken)
+        self.iterators: Dict[str, cst.BaseExpression] = {}  # iterator key -> the dataset it passes over
+        self.datasets: Dict[cst.Call, cst.BaseExpression] = {}
+        self.dataset_lines: Dict[cst.Call, cst.SimpleStatementLine] = {}
+        self._hoisted: List[cst.BaseStatement] = []
+        for call, (kind, dataset) in survey.makers.items():
+            if kind == _INITIALIZABLE and symbol_key(dataset) is None:
+                # An initializer iterates over the same dataset again: it needs a name.
+                name = self._fresh("dataset")
+                self.dataset_lines[call] = _assign(name, dataset)
+                dataset = cst.Name(name)
+            self.datasets[call] = dataset
+            if call in survey.bound:
+                self.iterators[survey.bound[call]] = dataset
+
+    def _fresh(self, stem: str) -> str:
+        name, n = stem, 1
+        while name in self.taken:
+            n += 1
+            name = f"{stem}_{n}"
+        self.taken.add(name)
+        return name
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if original not in self.survey.makers:
+            return updated
+        if original in self.dataset_lines:
+            self._hoisted.append(self.dataset_lines[original])
+        dataset = self.datasets[original]
+        if original not in self.dataset_lines and isinstance(updated.func, cst.Attribute):
+            dataset = updated.func.value  # keeps rewrites made inside the dataset expression
+        elif original not in self.dataset_lines:
+            dataset = updated.args[0].value
+        return cst.Call(cst.Name("iter"), [cst.Arg(dataset)])
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if original.value not in self.survey.inline:
+            return updated
+        name = self._fresh("iterator")
+        self.iterators[name] = self.survey.makers[original.value][1]
+        self._hoisted.append(_assign(name, updated.value))
+        return updated.with_changes(value=cst.Name(name))
+
+    def leave_SimpleStatementLine(self, original, updated):
+        run = _initializer_run(original)
+        if run is not None and run[0] in self.iterators:
+            dataset = cst.Module([]).code_for_node(self.iterators[run[0]])
+            return cst.parse_statement(f"{run[0]} = iter({dataset})\n").with_changes(
+                leading_lines=updated.leading_lines)
+        hoisted, self._hoisted = self._hoisted, []
+        if not hoisted:
+            return updated
+        first = hoisted[0].with_changes(leading_lines=updated.leading_lines)
+        return cst.FlattenSentinel([first] + hoisted[1:] + [updated.with_changes(leading_lines=[])])
+
+
+def _assign(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])
+
+
+def _single_target(line: cst.SimpleStatementLine) -> Optional[str]:
+    if len(line.body) == 1 and isinstance(line.body[0], cst.Assign) and len(line.body[0].targets) == 1:
+        return symbol_key(line.body[0].targets[0].target)
+    return None
+
+
+def _value(line) -> Optional[cst.BaseExpression]:
+    if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(
+            line.body[0], (cst.Assign, cst.Expr)):
+        return line.body[0].value
+    return None
+
+
+def _model_problem(module: cst.Module, ctx: RuleContext, iterators: Set[str]):
+    """(node, why) when the program model would not run the rewritten iterators faithfully, else None."""
+    for scope in _graph_scopes(module, ctx):
+        if scope.blockers:
+            return scope.blockers[0][0], f"the rewritten scope is blocked: {scope.blockers[0][1]}"
+        for st in scope.statements:
+            if not isinstance(st.node, cst.SimpleStatementLine):
+                continue
+            value = _value(st.node)
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "iter" \
+                    and set(st.defines) & iterators and st.role != pm.KEEP:
+                return st.node, "the iterator would be rebuilt inside each run (core: keep `iter(...)` statements)"
+            if _calls_get_next(st.node, iterators) and st.role != pm.DEFER:
+                return st.node, ("get_next() would run once, not once per sess.run (core: defer "
+                                 "`iterator.get_next()` statements)")
+    return None
+
+
+def _calls_get_next(node: cst.CSTNode, iterators: Set[str]) -> bool:
+    finder = _GetNext(iterators)
+    node.visit(finder)
+    return finder.found
+
+
+class _GetNext(cst.CSTVisitor):
+    def __init__(self, iterators: Set[str]) -> None:
+        self.iterators, self.found = iterators, False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "get_next" and symbol_key(func.value) in self.iterators:
+            self.found = True
+
+
+def _graph_scopes(module: cst.Module, ctx: RuleContext):
+    """The program model of every graph-building block, as the engine walks them."""
+    pending = [(list(module.body), ())]
+    while pending:
+        body, params = pending.pop()
+        scope = analyze_scope(body, ctx.names, params)
+        yield scope
+        for st in scope.statements:
+            if st.kind == "nested-scope" and isinstance(st.node, cst.FunctionDef):
+                pending.append((list(st.node.body.body), tuple(p.name.value for p in st.node.params.params)))

@@ -1,0 +1,123 @@
+"""Graph functions that read per-run globals get them as keyword-only parameters.
+
+    keep_prob = tf.placeholder(tf.float32)
+    def conv_net(x):
+        ...
+        return tf.nn.dropout(h, keep_prob)
+    logits = conv_net(images)
+
+In TF1 ``keep_prob`` is one graph node every call shares. In eager code it is
+fed per run, as an argument of the generated function, so the function must
+receive it: ``def conv_net(x, *, keep_prob)`` and ``conv_net(images,
+keep_prob=keep_prob)``. Functions that other such functions call get the
+inputs they pass on, too. Functions called from code that stays outside any
+run are left alone (the read is then reported as an escape).
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Set
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.classify import _escaped_reads
+from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.report import INFO
+from tf_migrate.rules import Rule, RuleContext
+
+RULE_ID = "graph-function-inputs"
+
+
+class GraphFunctionInputs(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = "graph functions reading per-run globals (keep_prob, training) get them as keyword-only parameters"
+    ORDER = 80
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        scope = analyze_scope(list(module.body), ctx.names, layer_scopes=ctx.layer_scopes)
+        if not scope.is_graph_program:
+            return module
+        defs = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
+        needs = {name: set(_escaped_reads(node, [], scope)) for name, node in defs.items()
+                 if not any(st.run_sites for st in scope.statements if st.node is node)}
+        needs = {name: keys for name, keys in needs.items() if all("." not in k for k in keys)}
+        callers = _callers(defs)
+        changed = True
+        while changed:  # a function passes on what the functions it calls need
+            changed = False
+            for name in needs:
+                for callee in callers.get(name, set()) & set(needs):
+                    extra = needs[callee] - needs[name] - _params(defs[name])
+                    if extra:
+                        needs[name] |= extra
+                        changed = True
+        needs = {name: keys for name, keys in needs.items() if keys}
+        if not needs or not _only_called_in_runs(needs, scope, defs):
+            return module
+        for name, keys in needs.items():
+            ctx.report(defs[name], RULE_ID, INFO, f"`{name}` reads per-run {', '.join(sorted(keys))}: "
+                                                  "now keyword-only parameters")
+        return module.visit(_AddInputs(needs))
+
+
+def _params(func: cst.FunctionDef) -> Set[str]:
+    p = func.params
+    return {x.name.value for x in list(p.params) + list(p.kwonly_params) + list(p.posonly_params)}
+
+
+def _callers(defs: Dict[str, cst.FunctionDef]) -> Dict[str, Set[str]]:
+    """function name -> names of the module functions it calls."""
+    result: Dict[str, Set[str]] = {}
+    for name, node in defs.items():
+        called: Set[str] = set()
+
+        class _Calls(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                if isinstance(call.func, cst.Name) and call.func.value in defs:
+                    called.add(call.func.value)
+
+        node.body.visit(_Calls())
+        result[name] = called
+    return result
+
+
+def _only_called_in_runs(needs, scope: "pm.Scope", defs) -> bool:
+    """Every call of a rewritten function sits in per-run code (or in another rewritten function)."""
+    for st in scope.statements:
+        if st.role == pm.DEFER or (isinstance(st.node, cst.FunctionDef) and st.node.name.value in needs):
+            continue
+        found: List[str] = []
+
+        class _Calls(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                if isinstance(call.func, cst.Name) and call.func.value in needs:
+                    found.append(call.func.value)
+
+        st.node.visit(_Calls())
+        if found:
+            return False
+    return True
+
+
+class _AddInputs(cst.CSTTransformer):
+    def __init__(self, needs: Dict[str, Set[str]]) -> None:
+        self.needs = {name: sorted(keys) for name, keys in needs.items()}
+        self.depth = 0
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        keys = self.needs.get(original.name.value)
+        if not keys:
+            return updated
+        params = updated.params
+        star = params.star_arg if not isinstance(params.star_arg, cst.MaybeSentinel) else cst.ParamStar()
+        kwonly = list(params.kwonly_params) + [cst.Param(cst.Name(k)) for k in keys]
+        return updated.with_changes(params=params.with_changes(star_arg=star, kwonly_params=kwonly))
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        if not isinstance(original.func, cst.Name) or original.func.value not in self.needs:
+            return updated
+        args = list(updated.args)
+        for key in self.needs[original.func.value]:
+            args.append(cst.Arg(cst.Name(key), keyword=cst.Name(key),
+                                equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+        return updated.with_changes(args=args)

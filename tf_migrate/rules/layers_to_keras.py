@@ -1,0 +1,339 @@
+"""tf.layers.* calls -> Keras layer objects built once, called where the graph called them.
+
+    h = tf.layers.dense(x, 64, activation=tf.nn.relu, name="fc1")
+becomes
+    fc1 = tf.keras.layers.Dense(units=64, activation=tf.nn.relu, name="fc1")
+    h = fc1(x)
+
+On TF 2.16+ (Keras 3) ``tf.compat.v1.layers`` does not run at all, so this is
+the only way such programs run on a plain TF2 install. Every TF1 argument is
+carried over; TF1's defaults equal Keras' (glorot_uniform kernels, zero
+biases, batch norm momentum 0.99 / epsilon 1e-3) except ``training``, which
+TF1 defaults to False and is therefore always passed to the call.
+
+Layers built inside a function are built once, at module level before the
+function, which is what ``reuse=True`` / ``AUTO_REUSE`` did; a function that
+builds layers and is called more than once without reuse is left alone (each
+call made new variables in TF1). Layers built in a loop are left alone too.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.report import INFO, WARNING
+from tf_migrate.rules import Rule, RuleContext
+
+RULE_ID = "layers-to-keras"
+
+_CONV = ["filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", "activation",
+         "use_bias", "kernel_initializer", "bias_initializer", "kernel_regularizer", "bias_regularizer",
+         "activity_regularizer", "kernel_constraint", "bias_constraint", "trainable", "name", "reuse"]
+_CONV_T = [p for p in _CONV if p != "dilation_rate"]
+_POOL = ["pool_size", "strides", "padding", "data_format", "name"]
+# TF1 function -> (Keras class, TF1 parameters after `inputs`, parameters that go to the call)
+LAYERS: Dict[str, Tuple[str, List[str], Set[str]]] = {
+    "dense": ("Dense", ["units", "activation", "use_bias", "kernel_initializer", "bias_initializer",
+                        "kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
+                        "bias_constraint", "trainable", "name", "reuse"], set()),
+    "conv1d": ("Conv1D", _CONV, set()), "conv2d": ("Conv2D", _CONV, set()), "conv3d": ("Conv3D", _CONV, set()),
+    "conv2d_transpose": ("Conv2DTranspose", _CONV_T, set()),
+    "conv3d_transpose": ("Conv3DTranspose", _CONV_T, set()),
+    "max_pooling1d": ("MaxPooling1D", _POOL, set()), "max_pooling2d": ("MaxPooling2D", _POOL, set()),
+    "max_pooling3d": ("MaxPooling3D", _POOL, set()), "average_pooling1d": ("AveragePooling1D", _POOL, set()),
+    "average_pooling2d": ("AveragePooling2D", _POOL, set()),
+    "average_pooling3d": ("AveragePooling3D", _POOL, set()),
+    "dropout": ("Dropout", ["rate", "noise_shape", "seed", "training", "name"], {"training"}),
+    "flatten": ("Flatten", ["name", "data_format"], set()),
+    "batch_normalization": ("BatchNormalization", [
+        "axis", "momentum", "epsilon", "center", "scale", "beta_initializer", "gamma_initializer",
+        "moving_mean_initializer", "moving_variance_initializer", "beta_regularizer", "gamma_regularizer",
+        "beta_constraint", "gamma_constraint", "training", "trainable", "name", "reuse", "renorm",
+        "renorm_clipping", "renorm_momentum", "fused", "virtual_batch_size", "adjustment"], {"training"}),
+}
+_TRAINING_DEFAULT = {"dropout", "batch_normalization"}
+_DROPPED = {"reuse", "fused"}
+_UNSUPPORTED = {"renorm", "renorm_clipping", "renorm_momentum", "virtual_batch_size", "adjustment"}
+_TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+class LayersToKeras(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = "tf.layers.* -> Keras layer objects built once (hoisted out of functions), called where TF1 called them"
+    ORDER = 50
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        return _Hoister(ctx, module).run()
+
+
+class _Hoister:
+    def __init__(self, ctx: RuleContext, module: cst.Module) -> None:
+        self.ctx, self.module = ctx, module
+        self.taken: Set[str] = {k.split(".")[-1] for k in reads(module)} | set(writes(module))
+        self.call_counts = _call_counts(module)
+        self.scope_stack: List[str] = []  # variable_scope names around the statement being converted
+        self._pushed: List[int] = []
+
+    def enter_with(self, node: cst.With) -> None:
+        pushed = 0
+        for item in node.items:
+            call = item.item
+            if isinstance(call, cst.Call) and self.ctx.names.call_name(call) in ("tf.variable_scope", "tf.name_scope") \
+                    and call.args and isinstance(call.args[0].value, cst.SimpleString):
+                self.scope_stack.append(call.args[0].value.evaluated_value)
+                pushed += 1
+        self._pushed.append(pushed)
+
+    def leave_with(self) -> None:
+        for _ in range(self._pushed.pop()):
+            self.scope_stack.pop()
+
+    def _fresh(self, stem: str) -> str:
+        name, n = stem, 1
+        while name in self.taken:
+            n += 1
+            name = f"{stem}_{n}"
+        self.taken.add(name)
+        return name
+
+    def run(self) -> cst.Module:
+        body: List[cst.BaseStatement] = []
+        for stmt in self.module.body:
+            if isinstance(stmt, cst.FunctionDef):
+                hoisted, stmt = self._function(stmt)
+                body.extend(hoisted)
+            elif isinstance(stmt, cst.ClassDef):
+                stmt = self._class(stmt)
+            else:
+                hoisted, stmt = self._statement(stmt, local=set())
+                body.extend(hoisted)
+            body.append(stmt)
+        return self.module.with_changes(body=body)
+
+    # -- one statement: returns (layer constructors to place before it, new statement) --
+    def _statement(self, stmt, local: Set[str]):
+        if isinstance(stmt, (cst.For, cst.While)):
+            if self._layer_calls(stmt):
+                self.ctx.report(stmt, RULE_ID, WARNING, "tf.layers call inside a loop: each iteration made new "
+                                "variables; not converted")
+            return [], stmt
+        if isinstance(stmt, (cst.With, cst.If, cst.Try)):
+            return [], self._block_owner(stmt, local)
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return [], stmt
+        constructors: List[cst.BaseStatement] = []
+        replacer = _CallReplacer(self, local, constructors)
+        new = stmt.visit(replacer)
+        if constructors and stmt.leading_lines:
+            constructors[0] = constructors[0].with_changes(leading_lines=stmt.leading_lines)
+            new = new.with_changes(leading_lines=[])
+        return constructors, new
+
+    def _block_owner(self, stmt, local):
+        """A with/if/try: layers built in its blocks are placed in the same block."""
+
+        class _Blocks(cst.CSTTransformer):
+            def __init__(inner) -> None:
+                inner.depth = 0
+
+            def visit_IndentedBlock(inner, node) -> bool:
+                return True
+
+            def leave_IndentedBlock(inner, original, updated):
+                out: List[cst.BaseStatement] = []
+                for child in updated.body:
+                    if isinstance(child, (cst.With, cst.If, cst.Try, cst.For, cst.While)):
+                        out.append(child)
+                        continue
+                    hoisted, child = self._statement(child, local)
+                    out.extend(hoisted)
+                    out.append(child)
+                return updated.with_changes(body=out)
+
+            def visit_For(inner, node) -> bool:
+                if self._layer_calls(node):
+                    self.ctx.report(node, RULE_ID, WARNING, "tf.layers call inside a loop: not converted")
+                return False
+
+            visit_While = visit_For
+
+            def visit_FunctionDef(inner, node) -> bool:
+                return False
+
+            def visit_With(inner, node) -> None:
+                self.enter_with(node)
+
+            def leave_With(inner, original, updated):
+                self.leave_with()
+                return updated
+
+        if isinstance(stmt, cst.With):
+            self.enter_with(stmt)
+            try:
+                return stmt.with_changes(body=stmt.body.visit(_Blocks()))
+            finally:
+                self.leave_with()
+        return stmt.visit(_Blocks())
+
+    def _function(self, func: cst.FunctionDef):
+        if not self._layer_calls(func.body):
+            return [], func
+        name = func.name.value
+        params = {p.name.value for p in [*func.params.params, *func.params.kwonly_params]}
+        local = params | set(writes(func.body))
+        if self.call_counts.get(name, 0) > 1 and not _reuses(func, self.module, name):
+            self.ctx.report(func, RULE_ID, WARNING, f"`{name}` builds layers and is called "
+                            f"{self.call_counts[name]} times without reuse: each call made new variables")
+            return [], func
+        hoisted: List[cst.BaseStatement] = []
+
+        class _Body(cst.CSTTransformer):
+            def leave_IndentedBlock(inner, original, updated):
+                out = []
+                for child in updated.body:
+                    if isinstance(child, cst.SimpleStatementLine):
+                        constructors: List[cst.BaseStatement] = []
+                        child = child.visit(_CallReplacer(self, local, constructors))
+                        hoisted.extend(constructors)
+                    out.append(child)
+                return updated.with_changes(body=out)
+
+            def visit_For(inner, node) -> bool:
+                return False
+
+            visit_While = visit_For
+
+            def visit_With(inner, node) -> None:
+                self.enter_with(node)
+
+            def leave_With(inner, original, updated):
+                self.leave_with()
+                return updated
+
+        new_func = func.with_changes(body=func.body.visit(_Body()))
+        if hoisted:
+            hoisted[0] = hoisted[0].with_changes(leading_lines=list(func.leading_lines))
+            new_func = new_func.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
+        return hoisted, new_func
+
+    def _class(self, cls: cst.ClassDef) -> cst.ClassDef:
+        members = []
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+                local = {p.name.value for p in stmt.params.params} | set(writes(stmt.body))
+                body = []
+                for child in stmt.body.body:
+                    hoisted, child = self._statement(child, local=set())
+                    body.extend(hoisted)
+                    body.append(child)
+                stmt = stmt.with_changes(body=stmt.body.with_changes(body=body))
+            members.append(stmt)
+        return cls.with_changes(body=cls.body.with_changes(body=members))
+
+    def _layer_calls(self, node) -> List[cst.Call]:
+        found: List[cst.Call] = []
+        names = self.ctx.names
+
+        class _Find(cst.CSTVisitor):
+            def visit_Call(inner, call: cst.Call) -> None:
+                qualname = names.call_name(call) or ""
+                if qualname.startswith("tf.layers.") and qualname[len("tf.layers."):] in LAYERS:
+                    found.append(call)
+
+        node.visit(_Find())
+        return found
+
+    # -- one call ----------------------------------------------------------------------
+    def convert(self, call: cst.Call, local: Set[str], original: Optional[cst.Call] = None
+                ) -> Optional[Tuple[str, cst.BaseStatement, cst.Call]]:
+        """(layer name, constructor statement, call expression), or None to leave it."""
+        function = (self.ctx.names.call_name(call) or "")[len("tf.layers."):]
+        keras_class, params, call_params = LAYERS[function]
+        bound: Dict[str, cst.BaseExpression] = {}
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                return None
+            name = arg.keyword.value if arg.keyword is not None else (["inputs"] + params)[index] \
+                if index <= len(params) else None
+            if name is None:
+                return None
+            bound[name] = arg.value
+        if "inputs" not in bound or set(bound) & _UNSUPPORTED:
+            self.ctx.report(call, RULE_ID, WARNING, f"tf.layers.{function} with arguments Keras 3 lacks; not converted")
+            return None
+        constructor_args = [(k, v) for k, v in bound.items()
+                            if k not in ("inputs",) and k not in call_params and k not in _DROPPED]
+        if any(reads(v) & local for _, v in constructor_args):
+            self.ctx.report(call, RULE_ID, WARNING, f"tf.layers.{function} configured from values local to "
+                            "its function: cannot be built once; not converted")
+            return None
+        layer_name = bound.get("name")
+        stem = layer_name.evaluated_value if isinstance(layer_name, cst.SimpleString) and \
+            layer_name.evaluated_value.isidentifier() else function
+        var = self._fresh(stem)
+        self.ctx.layer_scopes[var] = "/".join(self.scope_stack + [stem])
+        args = ", ".join(f"{k}={_code(v)}" for k, v in constructor_args)
+        constructor = cst.parse_statement(f"{var} = {self.ctx.tf}.keras.layers.{keras_class}({args})")
+        call_args = [cst.Arg(bound["inputs"])]
+        for key in sorted(call_params):
+            value = bound.get(key, cst.Name("False") if function in _TRAINING_DEFAULT else None)
+            if value is not None:
+                call_args.append(cst.Arg(value, keyword=cst.Name(key), equal=_TIGHT))
+        self.ctx.report(call, RULE_ID, INFO, f"tf.layers.{function} -> tf.keras.layers.{keras_class} `{var}`, built once")
+        return var, constructor, cst.Call(cst.Name(var), args=call_args)
+
+
+class _CallReplacer(cst.CSTTransformer):
+    def __init__(self, hoister: _Hoister, local: Set[str], constructors: List[cst.BaseStatement]) -> None:
+        self.hoister, self.local, self.constructors = hoister, local, constructors
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        qualname = self.hoister.ctx.names.call_name(original) or ""
+        if not (qualname.startswith("tf.layers.") and qualname[len("tf.layers."):] in LAYERS):
+            return updated
+        converted = self.hoister.convert(updated, self.local, original)
+        if converted is None:
+            return updated
+        _, constructor, call = converted
+        self.constructors.append(constructor)
+        return call
+
+
+def _call_counts(module: cst.Module) -> Dict[str, int]:
+    counts: Dict[str, int] = {}
+
+    class _Count(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if isinstance(call.func, cst.Name):
+                counts[call.func.value] = counts.get(call.func.value, 0) + 1
+
+    module.visit(_Count())
+    return counts
+
+
+def _reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
+    """True when later calls of ``func`` reuse its variables (reuse=True / AUTO_REUSE)."""
+    code = cst.Module([]).code_for_node(func)
+    if "AUTO_REUSE" in code:
+        return True
+    calls: List[cst.Call] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if isinstance(call.func, cst.Name) and call.func.value == name:
+                calls.append(call)
+
+    module.visit(_Calls())
+    reusing = [c for c in calls if any(a.keyword is not None and a.keyword.value == "reuse"
+                                       and not (isinstance(a.value, cst.Name) and a.value.value in ("False", "None"))
+                                       for a in c.args)]
+    return len(reusing) == len(calls) - 1
