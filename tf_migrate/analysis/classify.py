@@ -211,7 +211,9 @@ class Classifier:
             qualname = self.names.call_name(call)
             if qualname is None:
                 continue
-            if api.is_compat_only(qualname):
+            if qualname == "tf.get_variable":
+                self._block(call, "tf.get_variable lookup that could not be resolved to a variable")
+            elif api.is_compat_only(qualname):
                 self._block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")
         nested = _NestedFunctions()
         node.visit(nested)
@@ -354,6 +356,13 @@ class Classifier:
             self._block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "
                         "time it is called on graph tensors; needs the tf.Module rewrite")
         targets, value = _single(st.node)
+        alias_of = symbol_key(value) if value is not None else None
+        if alias_of is not None and self.scope.kind(alias_of) in (pm.VARIABLE, pm.LAYER, pm.OPTIMIZER, pm.VARIABLES):
+            st.role = pm.KEEP  # v_again = v: another name for the same object
+            source = self.scope.symbols[alias_of]
+            self._define(st, source.kind, source.call, trainable=source.trainable, keras=source.keras,
+                         tf_name=source.tf_name)
+            return
         if not tf_calls and not graph_reads:
             st.role = pm.KEEP
             self._define(st, pm.PYTHON)

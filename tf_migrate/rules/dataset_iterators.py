@@ -24,10 +24,10 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.program import analyze_scope
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._program_scopes import graph_scopes, statement_value
 
 RULE_ID = "dataset-iterators"
 _ONE_SHOT, _INITIALIZABLE = "make_one_shot_iterator", "make_initializable_iterator"
@@ -45,19 +45,42 @@ class DatasetIterators(Rule):
         if not survey.makers:
             return module
         problem = survey.problem
-        new_module = module
         if problem is None:
             rewriter = _Rewrite(survey, reads(module) | set(writes(module)))
             new_module = module.visit(rewriter)
             problem = _model_problem(new_module, ctx, set(rewriter.iterators))
-        if problem is not None:
-            ctx.report(problem[0], RULE_ID, WARNING, f"tf.data iterators not converted: {problem[1]}")
-            return module
+            if problem is None:
+                self._report_done(survey, ctx)
+                return new_module
+            problem = (next(iter(survey.makers)), problem[1])
+        ctx.report(problem[0], RULE_ID, WARNING, f"tf.data iterator not converted: {problem[1]}")
+        # The TF1 function form is what the analysis knows: it keeps this file in compat mode.
+        return module.visit(_FunctionForm(survey, ctx.tf))
+
+    @staticmethod
+    def _report_done(survey: "_Survey", ctx: RuleContext) -> None:
         for call, (kind, _) in survey.makers.items():
             ctx.report(call, RULE_ID, INFO, f"{kind}() -> iter(dataset)")
         for stmt, key in survey.initializer_runs:
             ctx.report(stmt, RULE_ID, INFO, f"sess.run({key}.initializer) -> {key} = iter(dataset): a fresh pass")
-        return new_module
+        if survey.initializer_runs and survey.shuffles:
+            ctx.report(survey.initializer_runs[0][0], RULE_ID, WARNING,
+                       "a shuffled dataset: TF1 replayed a seeded shuffle in the same order after each "
+                       "re-initialization; iter(dataset) reshuffles on every pass (reshuffle_each_iteration)")
+
+
+class _FunctionForm(cst.CSTTransformer):
+    """``ds.make_one_shot_iterator()`` -> ``tf.data.make_one_shot_iterator(ds)``: same meaning, known API."""
+
+    def __init__(self, survey: "_Survey", tf: str) -> None:
+        self.survey, self.tf = survey, tf
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if original not in self.survey.makers or not isinstance(updated.func, cst.Attribute) \
+                or self.survey.ctx.names.call_name(original) is not None:
+            return updated
+        kind = updated.func.attr.value
+        return cst.Call(cst.parse_expression(f"{self.tf}.data.{kind}"), [cst.Arg(updated.func.value)])
 
 
 def _maker(call: cst.Call, ctx: RuleContext) -> Optional[Tuple[str, cst.BaseExpression]]:
@@ -75,7 +98,7 @@ def _maker(call: cst.Call, ctx: RuleContext) -> Optional[Tuple[str, cst.BaseExpr
 
 def _initializer_run(stmt: cst.BaseStatement) -> Optional[Tuple[str, bool]]:
     """(iterator key, has a feed) for ``sess.run(it.initializer[, feed])`` as a whole statement."""
-    value = _value(stmt)
+    value = statement_value(stmt)
     if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
             and value.func.attr.value == "run" and value.args and isinstance(stmt.body[0], cst.Expr)):
         return None
@@ -96,6 +119,7 @@ class _Survey(cst.CSTVisitor):
         self.inline: Set[cst.Call] = set()  # ds.make_one_shot_iterator().get_next()
         self.initializer_runs: List[Tuple[cst.SimpleStatementLine, str]] = []
         self.problem: Optional[Tuple[cst.CSTNode, str]] = None
+        self.shuffles = False
         self._line: Optional[cst.SimpleStatementLine] = None
         self._fed: Set[str] = set()
 
@@ -117,12 +141,14 @@ class _Survey(cst.CSTVisitor):
                 self._fail(node, "an iterator built inline in the header of a compound statement")
 
     def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "shuffle":
+            self.shuffles = True
         made = _maker(node, self.ctx)
         if made is None:
             return
         self.makers[node] = made
         target = _single_target(self._line) if self._line is not None else None
-        if target is not None and _value(self._line) is node:
+        if target is not None and statement_value(self._line) is node:
             self.bound[node] = target
 
     def leave_Module(self, node: cst.Module) -> None:
@@ -211,22 +237,15 @@ def _single_target(line: cst.SimpleStatementLine) -> Optional[str]:
     return None
 
 
-def _value(line) -> Optional[cst.BaseExpression]:
-    if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(
-            line.body[0], (cst.Assign, cst.Expr)):
-        return line.body[0].value
-    return None
-
-
 def _model_problem(module: cst.Module, ctx: RuleContext, iterators: Set[str]):
     """(node, why) when the program model would not run the rewritten iterators faithfully, else None."""
-    for scope in _graph_scopes(module, ctx):
-        if scope.blockers:
+    for scope in graph_scopes(module, ctx):
+        if scope.is_graph_program and scope.blockers:
             return scope.blockers[0][0], f"the rewritten scope is blocked: {scope.blockers[0][1]}"
         for st in scope.statements:
             if not isinstance(st.node, cst.SimpleStatementLine):
                 continue
-            value = _value(st.node)
+            value = statement_value(st.node)
             if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "iter" \
                     and set(st.defines) & iterators and st.role != pm.KEEP:
                 return st.node, "the iterator would be rebuilt inside each run (core: keep `iter(...)` statements)"
@@ -250,15 +269,3 @@ class _GetNext(cst.CSTVisitor):
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "get_next" and symbol_key(func.value) in self.iterators:
             self.found = True
-
-
-def _graph_scopes(module: cst.Module, ctx: RuleContext):
-    """The program model of every graph-building block, as the engine walks them."""
-    pending = [(list(module.body), ())]
-    while pending:
-        body, params = pending.pop()
-        scope = analyze_scope(body, ctx.names, params)
-        yield scope
-        for st in scope.statements:
-            if st.kind == "nested-scope" and isinstance(st.node, cst.FunctionDef):
-                pending.append((list(st.node.body.body), tuple(p.name.value for p in st.node.params.params)))

@@ -48,6 +48,8 @@ class _GetVariable(cst.CSTTransformer):
             bound[key] = arg.value
         tf = self.ctx.tf
         shape, dtype, init = bound.get("shape"), bound.get("dtype"), bound.get("initializer")
+        if shape is None and init is None:
+            return updated  # a lookup the variable-store rule could not resolve: stays TF1
         dtype_code = _code(dtype) if dtype is not None else None
         if init is None:
             is_int = dtype_code is not None and any(t in dtype_code for t in _INT_DTYPES)

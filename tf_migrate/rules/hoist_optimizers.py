@@ -3,6 +3,8 @@
 An optimizer built inside the step would be rebuilt on every call in eager
 code, losing its slots (Adam's moments, momentum). It is bound to a name on
 the line before, where it is created once, and the step uses that name.
+Likewise ``[... for g, v in opt.compute_gradients(loss)]``: the nested call is
+bound to a name on the line before, so the tape step can be generated for it.
 """
 from __future__ import annotations
 
@@ -23,24 +25,28 @@ class HoistInlineOptimizers(Rule):
     ORDER = 25
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        return module.visit(_Hoist(ctx, reads(module) | set(writes(module))))
+        optimizers = _optimizer_names(module, ctx)
+        return module.visit(_Hoist(ctx, reads(module) | set(writes(module)), optimizers))
 
 
 class _Hoist(cst.CSTTransformer):
-    def __init__(self, ctx: RuleContext, taken) -> None:
-        self.ctx, self.taken = ctx, set(taken)
+    def __init__(self, ctx: RuleContext, taken, optimizers) -> None:
+        self.ctx, self.taken, self.optimizers = ctx, set(taken), optimizers
 
-    def _fresh(self) -> str:
-        name, n = "optimizer", 1
+    def _fresh(self, stem: str = "optimizer") -> str:
+        name, n = stem, 1
         while name in self.taken:
             n += 1
-            name = f"optimizer_{n}"
+            name = f"{stem}_{n}"
         self.taken.add(name)
         return name
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, line: cst.SimpleStatementLine):
         if len(line.body) != 1 or not isinstance(line.body[0], (cst.Assign, cst.Expr)):
             return line
+        nested = self._bind_nested(original, line)
+        if nested is not None:
+            return nested
         value = line.body[0].value
         if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
                 and value.func.attr.value in _METHODS and isinstance(value.func.value, cst.Call)):
@@ -55,3 +61,45 @@ class _Hoist(cst.CSTTransformer):
         call = value.with_changes(func=value.func.with_changes(value=cst.Name(name)))
         rest = line.with_changes(body=[line.body[0].with_changes(value=call)], leading_lines=[])
         return cst.FlattenSentinel([hoisted, rest])
+
+    def _bind_nested(self, original, line):
+        """``[... for g, v in opt.compute_gradients(loss)]`` -> bind the call on the line before."""
+        value = line.body[0].value
+        found = []
+
+        class _Find(cst.CSTVisitor):
+            def visit_Call(inner, call: cst.Call) -> None:
+                if (call is not value and isinstance(call.func, cst.Attribute)
+                        and call.func.attr.value in ("compute_gradients", "minimize")
+                        and isinstance(call.func.value, cst.Name) and call.func.value.value in self.optimizers):
+                    found.append(call)
+
+        line.visit(_Find())
+        if not found:
+            return None
+        call = found[0]
+        name = self._fresh("grads_and_vars" if call.func.attr.value == "compute_gradients" else "train_step")
+        bound = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], call)],
+                                        leading_lines=line.leading_lines)
+
+        class _Swap(cst.CSTTransformer):
+            def on_leave(inner, old, new):
+                return cst.Name(name) if old is call else new
+
+        self.ctx.report(original, RULE_ID, INFO, f"nested {call.func.attr.value} bound to `{name}`")
+        return cst.FlattenSentinel([bound, line.visit(_Swap()).with_changes(leading_lines=[])])
+
+
+def _optimizer_names(module: cst.Module, ctx: RuleContext):
+    names = set()
+
+    class _Find(cst.CSTVisitor):
+        def visit_Assign(inner, node: cst.Assign) -> None:
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and isinstance(
+                    node.value, cst.Call):
+                qualname = ctx.names.call_name(node.value)
+                if qualname is not None and api.is_optimizer_constructor(qualname):
+                    names.add(node.targets[0].target.value)
+
+    module.visit(_Find())
+    return names

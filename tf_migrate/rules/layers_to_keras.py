@@ -23,6 +23,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.rules._hoisting import call_counts, reuses
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 
@@ -76,7 +77,7 @@ class _Hoister:
     def __init__(self, ctx: RuleContext, module: cst.Module) -> None:
         self.ctx, self.module = ctx, module
         self.taken: Set[str] = {k.split(".")[-1] for k in reads(module)} | set(writes(module))
-        self.call_counts = _call_counts(module)
+        self.call_counts = call_counts(module)
         self.scope_stack: List[str] = []  # variable_scope names around the statement being converted
         self._pushed: List[int] = []
 
@@ -187,7 +188,7 @@ class _Hoister:
         name = func.name.value
         params = {p.name.value for p in [*func.params.params, *func.params.kwonly_params]}
         local = params | set(writes(func.body))
-        if self.call_counts.get(name, 0) > 1 and not _reuses(func, self.module, name):
+        if self.call_counts.get(name, 0) > 1 and not reuses(func, self.module, name):
             self.ctx.report(func, RULE_ID, WARNING, f"`{name}` builds layers and is called "
                             f"{self.call_counts[name]} times without reuse: each call made new variables")
             return [], func
@@ -306,34 +307,3 @@ class _CallReplacer(cst.CSTTransformer):
         _, constructor, call = converted
         self.constructors.append(constructor)
         return call
-
-
-def _call_counts(module: cst.Module) -> Dict[str, int]:
-    counts: Dict[str, int] = {}
-
-    class _Count(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            if isinstance(call.func, cst.Name):
-                counts[call.func.value] = counts.get(call.func.value, 0) + 1
-
-    module.visit(_Count())
-    return counts
-
-
-def _reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
-    """True when later calls of ``func`` reuse its variables (reuse=True / AUTO_REUSE)."""
-    code = cst.Module([]).code_for_node(func)
-    if "AUTO_REUSE" in code:
-        return True
-    calls: List[cst.Call] = []
-
-    class _Calls(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            if isinstance(call.func, cst.Name) and call.func.value == name:
-                calls.append(call)
-
-    module.visit(_Calls())
-    reusing = [c for c in calls if any(a.keyword is not None and a.keyword.value == "reuse"
-                                       and not (isinstance(a.value, cst.Name) and a.value.value in ("False", "None"))
-                                       for a in c.args)]
-    return len(reusing) == len(calls) - 1

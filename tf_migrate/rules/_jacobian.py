@@ -1,0 +1,601 @@
+"""What the Jacobian rules share: matching a per-element gradient, and its vectorized form.
+
+One element of a TF1 Jacobian recipe is ``F(tf.gradients(y[..., i, ...], x)[0])``
+for ``i`` in ``range(a, b, s)``: ``F`` is a chain of ``tf.expand_dims`` /
+``tf.reshape``. tf.gradients sums over its ys, so that gradient is row ``i`` of
+``jacobian(y_sums, x)`` (TF1's graph-mode ``parallel_for.gradients.jacobian``),
+where ``y_sums`` is ``y[..., :, ...]`` summed over every axis but i's, rows
+``a:b:s``. All rows at once, with ``F`` applied to each row::
+
+    y_row_sums = tf.reduce_sum(y, axis=list(range(1, y.shape.rank)))
+    grads = tf.expand_dims(jacobian(y_row_sums, x), axis=1)
+
+That is still TF1 code (compat mode runs it), and the session rule lowers the
+call to ``tape.jacobian``: one vectorized backward pass instead of one
+gradient subgraph per element.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.symbols import reads, symbol_key, writes
+from tf_migrate.rules import RuleContext
+from tf_migrate.tfnames import TFNames
+
+PFOR_MODULE = "tensorflow.python.ops.parallel_for.gradients"
+PFOR_JACOBIAN = PFOR_MODULE + ".jacobian"
+# Names the import statement mentions: the core reads them as uses, so they must not be graph values.
+_IMPORT_PATH_NAMES = ("python", "ops", "parallel_for", "gradients")
+_TENSOR_KINDS = {pm.PLACEHOLDER, pm.VARIABLE, pm.TENSOR, pm.EAGER}
+GRADIENT_PARAMS = ["ys", "xs", "grad_ys", "name", "colocate_gradients_with_ops", "gate_gradients",
+                    "aggregation_method", "stop_gradients", "unconnected_gradients"]
+_HARMLESSGRADIENT_PARAMS = {"ys", "xs", "name", "colocate_gradients_with_ops", "gate_gradients",
+                             "aggregation_method"}
+SUGGESTION = ("a vectorized Jacobian is `jacobian(y, x)` from tensorflow.python.ops.parallel_for.gradients "
+              "(GradientTape.jacobian in TF2), summed over y's axes that one tf.gradients call summed")
+
+
+def code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def bind(call: cst.Call, params: Sequence[str]) -> Optional[Dict[str, cst.BaseExpression]]:
+    """Arguments of ``call`` by parameter name; None for ``*args`` / ``**kwargs`` or unknown keywords."""
+    bound: Dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        name = arg.keyword.value if arg.keyword is not None else (
+            params[position] if position < len(params) else None)
+        if name is None or name not in params:
+            return None
+        bound[name] = arg.value
+    return bound
+
+
+def int_literal(node: Optional[cst.BaseExpression]) -> Optional[int]:
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    if (isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
+            and isinstance(node.expression, cst.Integer)):
+        return -int(node.expression.value, 0)
+    return None
+
+
+def gradient_calls(node: cst.CSTNode, names: TFNames) -> List[cst.Call]:
+    found: List[cst.Call] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if names.call_name(call) == "tf.gradients":
+                found.append(call)
+
+    node.visit(_Find())
+    return found
+
+
+def differentiates_along(node: cst.CSTNode, var: str, names: TFNames) -> bool:
+    """Whether ``node`` calls tf.gradients with ys that depend on ``var`` (looks like a Jacobian recipe)."""
+    for call in gradient_calls(node, names):
+        bound = bind(call, GRADIENT_PARAMS) or {}
+        if "ys" in bound and var in reads(bound["ys"]):
+            return True
+    return False
+
+
+# -- one element ---------------------------------------------------------------------------------
+
+@dataclass
+class Element:
+    """``F(tf.gradients(base[..., var, ...], source)[k])``, F given as wrappers, innermost first."""
+
+    base: cst.BaseExpression
+    subscript: Sequence[cst.SubscriptElement]
+    position: int  # where var sits among the subscript elements (an axis of base)
+    source: cst.BaseExpression
+    wrappers: List[Tuple[str, cst.BaseExpression]]  # ("expand_dims", axis) / ("reshape", shape)
+
+
+def match_element(expr: cst.BaseExpression, var: str, names: TFNames) -> Union[Element, str]:
+    """The element a recipe stacks, or why it is not one this rule vectorizes."""
+    wrappers: List[Tuple[str, cst.BaseExpression]] = []
+    while not _is_gradient_item(expr, names):
+        qualname = names.call_name(expr) if isinstance(expr, cst.Call) else None
+        if qualname == "tf.expand_dims":
+            bound = bind(expr, ["input", "axis", "name", "dim"]) or {}
+            axis = bound.get("axis", bound.get("dim"))
+            if "input" not in bound or int_literal(axis) is None:
+                return "tf.expand_dims needs a literal integer axis"
+            wrappers.append(("expand_dims", axis))
+            expr = bound["input"]
+        elif qualname == "tf.reshape":
+            bound = bind(expr, ["tensor", "shape", "name"]) or {}
+            shape = bound.get("shape")
+            if "tensor" not in bound or not _plain_shape(shape, var):
+                return "tf.reshape needs a literal shape list without -1"
+            wrappers.append(("reshape", shape))
+            expr = bound["tensor"]
+        else:
+            return f"`{code(expr)}` is not tf.gradients(...)[k], or tf.expand_dims / tf.reshape of it"
+    wrappers.reverse()
+    call, k = expr.value, int_literal(expr.slice[0].slice.value)
+    bound = bind(call, GRADIENT_PARAMS)
+    if bound is None or "ys" not in bound or "xs" not in bound:
+        return "tf.gradients with arguments this rule does not read"
+    extra = set(bound) - _HARMLESSGRADIENT_PARAMS
+    if extra:
+        return f"tf.gradients with {', '.join(sorted(extra))}"
+    xs = bound["xs"]
+    if isinstance(xs, (cst.List, cst.Tuple)):
+        elements = xs.elements
+        if not 0 <= k < len(elements) or any(isinstance(e, cst.StarredElement) for e in elements):
+            return "tf.gradients(...)[k] with k outside a literal xs list"
+        source = elements[k].value
+    elif k == 0:
+        source = xs
+    else:
+        return "tf.gradients(...)[k] with k > 0 and xs not a literal list"
+    if symbol_key(source) is None:
+        return f"the source `{code(source)}` is not a name"
+    ys = bound["ys"]
+    if not isinstance(ys, cst.Subscript):
+        return f"the ys `{code(ys)}` is not a subscript of one tensor by `{var}`"
+    positions = [i for i, el in enumerate(ys.slice) if isinstance(el.slice, cst.Index)
+                 and isinstance(el.slice.value, cst.Name) and el.slice.value.value == var]
+    if len(positions) != 1 or var in reads(ys.value):
+        return f"the ys `{code(ys)}` is not a subscript of one tensor by `{var}`"
+    for i, el in enumerate(ys.slice):
+        if i == positions[0]:
+            continue
+        if isinstance(el.slice, cst.Index):
+            value = el.slice.value
+            if var in reads(value) or isinstance(value, cst.Ellipsis) or el.slice.star or (
+                    isinstance(value, cst.Name) and value.value == "None") or (
+                    isinstance(value, cst.Attribute) and value.attr.value == "newaxis"):
+                return f"the ys `{code(ys)}` uses an index this rule does not vectorize"
+        elif var in reads(el.slice):
+            return f"the ys `{code(ys)}` uses `{var}` in a slice"
+    for _, arg in wrappers:
+        if var in reads(arg):
+            return f"the element reshapes with `{var}`"
+    return Element(ys.value, ys.slice, positions[0], source, wrappers)
+
+
+def _is_gradient_item(expr: cst.BaseExpression, names: TFNames) -> bool:
+    return (isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Call)
+            and names.call_name(expr.value) == "tf.gradients" and len(expr.slice) == 1
+            and isinstance(expr.slice[0].slice, cst.Index) and int_literal(expr.slice[0].slice.value) is not None)
+
+
+def _plain_shape(shape: Optional[cst.BaseExpression], var: str) -> bool:
+    if not isinstance(shape, (cst.List, cst.Tuple)) or not shape.elements:
+        return False
+    for element in shape.elements:
+        value = element.value
+        if isinstance(element, cst.StarredElement) or var in reads(value):
+            return False
+        literal = int_literal(value)
+        if literal is not None and literal < 0:
+            return False
+        if literal is None and not isinstance(value, (cst.Name, cst.Attribute)):
+            return False
+    return True
+
+
+def element_of(body: Sequence[cst.BaseStatement], pick) -> Tuple[Optional[cst.BaseExpression], List[str]]:
+    """(element, temporaries) of ``t = ...`` lines then one last line; ``pick(small)`` finds the element in it.
+
+    Each temporary is used once, and inlined: ``g = tf.gradients(...)[0]; rows.append(f(g))`` is ``f(...)``.
+    """
+    temps: Dict[str, cst.BaseExpression] = {}
+    for stmt in body[:-1]:
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name)):
+            return None, []
+        temps[small.targets[0].target.value] = _inline(small.value, temps)
+    last = body[-1] if body else None
+    small = last.body[0] if isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 else None
+    element = pick(small) if small is not None else None
+    if element is None or any(len(loads(cst.Module(body=list(body)), name)) != 1 for name in temps):
+        return None, []
+    return _inline(element, temps), list(temps)
+
+
+def _inline(expr: cst.BaseExpression, temps: Dict[str, cst.BaseExpression]) -> cst.BaseExpression:
+    class _Substitute(cst.CSTTransformer):
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+            return temps.get(original.value, updated)
+
+    return expr.visit(_Substitute()) if temps else expr
+
+
+# -- the index range ------------------------------------------------------------------------------
+
+@dataclass
+class IndexRange:
+    start: Optional[cst.BaseExpression]
+    stop: cst.BaseExpression
+    step: Optional[cst.BaseExpression]
+
+
+def match_range(node: cst.BaseExpression, names: TFNames) -> Optional[IndexRange]:
+    """``range(...)`` (Python) or ``tf.range(...)`` as start/stop/step, else None."""
+    if not isinstance(node, cst.Call):
+        return None
+    if isinstance(node.func, cst.Name) and node.func.value == "range":
+        bound = bind(node, ["start", "stop", "step"])
+    elif names.call_name(node) == "tf.range":
+        bound = bind(node, ["start", "limit", "delta", "dtype", "name"])
+        if bound is not None and "limit" in bound:
+            bound["stop"] = bound.pop("limit")
+        if bound is not None and "delta" in bound:
+            bound["step"] = bound.pop("delta")
+    else:
+        return None
+    if not bound:
+        return None
+    if "stop" not in bound:
+        bound["stop"] = bound.pop("start")
+    return IndexRange(bound.get("start"), bound["stop"], bound.get("step"))
+
+
+def _covers_axis(rng: IndexRange, element: Element, tf: str) -> bool:
+    """Whether the range visits every index of the axis it subscripts (then no slice is needed)."""
+    if rng.start is not None and int_literal(rng.start) != 0:
+        return False
+    if rng.step is not None and int_literal(rng.step) != 1:
+        return False
+    base, axis = code(element.base), element.position
+    extents = {f"{base}.shape[{axis}]", f"{base}.get_shape()[{axis}]", f"{base}.shape.as_list()[{axis}]",
+               f"{base}.get_shape().as_list()[{axis}]", f"{tf}.shape({base})[{axis}]"}
+    extents |= {f"{e}.value" for e in list(extents)} | {f"int({e})" for e in list(extents)}
+    if axis == 0:
+        extents |= {f"len({base})", f"{tf}.size({base})"}
+    compact = {e.replace(" ", "") for e in extents}
+    return code(rng.stop).replace(" ", "") in compact
+
+
+# -- code generation ------------------------------------------------------------------------------
+
+def sums_expression(element: Element, rng: IndexRange, tf: str) -> str:
+    """``y_sums``: what one tf.gradients call differentiated, for every index of the range."""
+    base = code(element.base)
+    sliced, dropped, kept_before = [], 0, 0
+    for i, el in enumerate(element.subscript):
+        if i == element.position:
+            sliced.append(":")
+        elif isinstance(el.slice, cst.Index):
+            dropped += 1
+            sliced.append(code(el.slice.value))
+        else:
+            kept_before += i < element.position
+            sliced.append(code(el.slice))
+    full = all(s == ":" for s in sliced)
+    rows = base if full else f"{base}[{', '.join(sliced)}]"
+    rank = f"{base}.shape.rank" + (f" - {dropped}" if dropped else "")
+    if kept_before == 0:
+        axis = f"list(range(1, {rank}))"
+    else:
+        axis = "[" + "".join(f"{a}, " for a in range(kept_before)) + f"*range({kept_before + 1}, {rank})]"
+    selection = ""
+    if not _covers_axis(rng, element, tf):
+        start = "" if rng.start is None or int_literal(rng.start) == 0 else code(rng.start)
+        step = "" if rng.step is None else ":" + code(rng.step)
+        selection = f"[{start}:{code(rng.stop)}{step}]"
+    return f"{tf}.reduce_sum({rows}, axis={axis}){selection}"
+
+
+def sums_stem(element: Element) -> str:
+    key = symbol_key(element.base)
+    stem = key.split(".")[-1] if key is not None else "ys"
+    kept_before = sum(1 for i, el in enumerate(element.subscript)
+                      if i < element.position and not isinstance(el.slice, cst.Index))
+    return f"{stem}_" + {0: "row_sums", 1: "col_sums"}.get(kept_before, f"axis{kept_before}_sums")
+
+
+def batched_expression(element: Element, sums: str, jacobian: str, tf: str, wrappers=None) -> str:
+    """Every element at once: ``F`` applied to each row of the Jacobian of ``sums``."""
+    out = f"{jacobian}({sums}, {code(element.source)})"
+    for kind, arg in element.wrappers if wrappers is None else wrappers:
+        if kind == "expand_dims":
+            axis = int_literal(arg)
+            out = f"{tf}.expand_dims({out}, axis={axis + 1 if axis >= 0 else axis})"
+        else:
+            out = f"{tf}.reshape({out}, [-1, {', '.join(code(e.value) for e in arg.elements)}])"
+    return out
+
+
+def stacked_along(name: str, axis: int, tf: str) -> str:
+    """The rows of ``name`` (a leading axis) moved to ``axis``, as tf.stack(rows, axis) puts them."""
+    if axis == 0:
+        return name
+    if axis == -1:
+        return f"{tf}.transpose({name}, [*range(1, {name}.shape.rank), 0])"
+    leading = ", ".join(str(a) for a in range(1, axis + 1))
+    return f"{tf}.transpose({name}, [{leading}, 0, *range({axis + 1}, {name}.shape.rank)])"
+
+
+def match_stack(call: cst.Call, names: TFNames, element: Element) -> Union[Tuple[int, list], str]:
+    """(axis, wrappers) of ``tf.stack(rows, axis)``, or ``tf.concat`` of rows each expanded at ``axis``."""
+    qualname = names.call_name(call)
+    if qualname == "tf.stack":
+        bound = bind(call, ["values", "axis", "name"]) or {}
+        axis = int_literal(bound["axis"]) if "axis" in bound else 0
+        wrappers = element.wrappers
+    elif qualname == "tf.concat":
+        bound = bind(call, ["values", "axis", "name"]) or {}
+        axis = int_literal(bound.get("axis"))
+        outer = element.wrappers[-1] if element.wrappers else None
+        if outer is None or outer[0] != "expand_dims" or int_literal(outer[1]) != axis:
+            return "tf.concat of rows not each expanded along the concat axis"
+        wrappers = element.wrappers[:-1]
+    else:
+        return "the list is not passed to tf.stack or tf.concat"
+    if axis is None or axis < -1:
+        return "tf.stack/tf.concat along an axis this rule does not move (a literal >= -1 is needed)"
+    return axis, wrappers
+
+
+# -- names, kinds and the import ------------------------------------------------------------------
+
+class Kinds:
+    """Program-model kinds of names, per scope (module body, or a function's body)."""
+
+    def __init__(self, module: cst.Module, names: TFNames) -> None:
+        self.module, self.names = module, names
+        self._scopes: Dict[int, "pm.Scope"] = {}
+
+    def _scope(self, function: Optional[cst.FunctionDef]) -> "pm.Scope":
+        key = id(function)
+        if key not in self._scopes:
+            if function is None:
+                self._scopes[key] = analyze_scope(list(self.module.body), self.names)
+            else:
+                params = tuple(p.name.value for p in function.params.params)
+                self._scopes[key] = analyze_scope(list(function.body.body), self.names, params)
+        return self._scopes[key]
+
+    def is_one_tensor(self, expr: cst.BaseExpression, function: Optional[cst.FunctionDef]) -> bool:
+        key = symbol_key(expr)
+        if key is None:
+            return False
+        for scope in ([self._scope(function)] if function is not None else []) + [self._scope(None)]:
+            if key in scope.symbols:
+                return scope.kind(key) in _TENSOR_KINDS
+        return False
+
+
+def all_names(module: cst.Module) -> set:
+    found = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            found.add(node.value)
+
+    module.visit(_Names())
+    return found
+
+
+def fresh(stem: str, taken: set) -> str:
+    name, n = stem, 1
+    while name in taken:
+        n += 1
+        name = f"{stem}_{n}"
+    taken.add(name)
+    return name
+
+
+def jacobian_name(module: cst.Module, ctx: RuleContext, taken: set) -> Union[Tuple[str, Optional[str]], str]:
+    """(how to call pfor's jacobian, the import that makes it callable or None), or why it cannot be imported.
+
+    The core reads every name in an import statement as a use, so the import must not mention a name
+    the module binds (``jacobian = tf.stack(...)`` is a per-run value: reading it at import time would
+    keep the file out of eager mode).
+    """
+    for local, full in ctx.names.aliases.items():
+        if full == PFOR_JACOBIAN:
+            return local, None
+        if full == PFOR_MODULE:
+            return f"{local}.jacobian", None
+    bound = set(writes(module))
+    path = sorted(bound & set(_IMPORT_PATH_NAMES))
+    if path:
+        return f"importing {PFOR_MODULE} would read `{path[0]}`, a name this module binds"
+    if "jacobian" not in taken:
+        taken.add("jacobian")
+        return "jacobian", f"from {PFOR_MODULE} import jacobian"
+    if "jacobian" in bound:
+        module_alias = fresh("pfor", taken)
+        return f"{module_alias}.jacobian", f"from {PFOR_MODULE.rsplit('.', 1)[0]} import gradients as {module_alias}"
+    local = fresh("pfor_jacobian", taken)
+    return local, f"from {PFOR_MODULE} import jacobian as {local}"
+
+
+def add_import(module: cst.Module, ctx: RuleContext, import_line: str) -> cst.Module:
+    """``import_line`` after the tensorflow import; the rules that follow resolve what it binds."""
+    statement = cst.parse_statement(import_line + "\n")
+    body = list(module.body)
+    position = 0
+    for index, stmt in enumerate(body):
+        if isinstance(stmt, cst.SimpleStatementLine) and any(
+                _imports_tensorflow(small) for small in stmt.body):
+            position = index + 1
+            break
+    body.insert(position, statement)
+    ctx.names.aliases.update(TFNames.scan(cst.Module(body=[statement])).aliases)
+    return module.with_changes(body=body)
+
+
+def _imports_tensorflow(small: cst.BaseSmallStatement) -> bool:
+    if isinstance(small, cst.Import):
+        return any(code(a.name).split(".")[0] == "tensorflow" for a in small.names)
+    if isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
+        return code(small.module).split(".")[0] == "tensorflow"
+    return False
+
+
+# -- where statements sit, and editing them -------------------------------------------------------
+
+class Layout(cst.CSTVisitor):
+    """Each statement's block, its index there, the compound statement around it and its function."""
+
+    def __init__(self) -> None:
+        self.where: Dict[int, Tuple[Sequence[cst.BaseStatement], int, Optional[cst.CSTNode],
+                                    Optional[cst.FunctionDef]]] = {}
+        self._compounds: List[cst.CSTNode] = []
+
+    def _record(self, body) -> None:
+        parent = self._compounds[-1] if self._compounds else None
+        function = next((c for c in reversed(self._compounds) if isinstance(c, cst.FunctionDef)), None)
+        for index, stmt in enumerate(body):
+            self.where[id(stmt)] = (body, index, parent, function)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._record(node.body)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._record(node.body)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.BaseCompoundStatement):
+            self._compounds.append(node)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if isinstance(original_node, cst.BaseCompoundStatement):
+            self._compounds.pop()
+
+    def function_of(self, stmt: cst.BaseStatement) -> Optional[cst.FunctionDef]:
+        return self.where[id(stmt)][3]
+
+    def following(self, stmt: cst.CSTNode) -> List[cst.BaseStatement]:
+        """Statements that run after ``stmt`` in its function (or module), in order."""
+        if id(stmt) not in self.where:
+            return []
+        body, index, parent, _ = self.where[id(stmt)]
+        out = list(body[index + 1:])
+        if parent is not None and not isinstance(parent, (cst.FunctionDef, cst.ClassDef)):
+            out += self.following(parent)
+        return out
+
+
+def loads(node: cst.CSTNode, name: str) -> List[cst.Name]:
+    """``name`` read (not bound) inside ``node``."""
+    found: List[cst.Name] = []
+
+    class _Loads(cst.CSTVisitor):
+        def visit_Attribute(self, attr: cst.Attribute) -> bool:
+            attr.value.visit(self)
+            return False
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            arg.value.visit(self)
+            return False
+
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> bool:
+            return not isinstance(target.target, cst.Name)
+
+        def visit_For(self, loop: cst.For) -> bool:
+            if not isinstance(loop.target, cst.Name):
+                loop.target.visit(self)
+            for part in (loop.iter, loop.body, loop.orelse):
+                if part is not None:
+                    part.visit(self)
+            return False
+
+        def visit_CompFor(self, comp: cst.CompFor) -> bool:
+            for part in [comp.iter, *comp.ifs] + ([comp.inner_for_in] if comp.inner_for_in else []):
+                part.visit(self)
+            return False
+
+        def visit_Param(self, param: cst.Param) -> bool:
+            if param.default is not None:
+                param.default.visit(self)
+            return False
+
+        def visit_FunctionDef(self, function: cst.FunctionDef) -> bool:
+            for part in [*function.decorators, function.params, function.body]:
+                part.visit(self)
+            return False
+
+        def visit_ImportAlias(self, alias: cst.ImportAlias) -> bool:
+            return False
+
+        def visit_AsName(self, alias: cst.AsName) -> bool:
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == name:
+                found.append(node)
+
+    node.visit(_Loads())
+    return found
+
+
+def dead_after(name: str, later: Sequence[cst.BaseStatement]) -> bool:
+    """Whether no later statement reads the value ``name`` has now (rebinding first is fine)."""
+    for stmt in later:
+        read, bound = bool(loads(stmt, name)), name in writes(stmt)
+        if not read and not bound:
+            continue
+        if isinstance(stmt, cst.SimpleStatementLine):
+            return not read
+        return bound  # a loop or block that binds it (for name in ...) before using it
+    return True
+
+
+class Edits(cst.CSTTransformer):
+    """Node swaps by identity: expressions, whole statements, statements inserted before others."""
+
+    def __init__(self) -> None:
+        self.expressions: Dict[int, cst.BaseExpression] = {}
+        self.statements: Dict[int, List[cst.BaseStatement]] = {}
+        self.before: Dict[int, List[cst.BaseStatement]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.expressions or self.statements or self.before)
+
+    def on_leave(self, original_node, updated_node):
+        updated_node = super().on_leave(original_node, updated_node)
+        key = id(original_node)
+        if key in self.expressions:
+            return self.expressions[key]
+        if key not in self.statements and key not in self.before:
+            return updated_node
+        new = self.statements.get(key, [updated_node])
+        before = self.before.get(key, [])
+        if before and new:
+            lead = getattr(new[0], "leading_lines", ())
+            before = [before[0].with_changes(leading_lines=list(lead) + list(before[0].leading_lines))] + before[1:]
+            new = [new[0].with_changes(leading_lines=[])] + list(new[1:])
+        out = before + list(new)
+        return cst.FlattenSentinel(out) if out else cst.RemoveFromParent()
+
+
+def statement(source: str, leading: Sequence[cst.EmptyLine] = ()) -> cst.BaseStatement:
+    return cst.parse_statement(source + "\n").with_changes(leading_lines=list(leading))
+
+
+def comment_lines(nodes: Sequence[cst.CSTNode]) -> List[cst.EmptyLine]:
+    """The comment lines inside ``nodes`` (kept when the statements they annotated are replaced)."""
+    found: List[cst.EmptyLine] = []
+
+    class _Comments(cst.CSTVisitor):
+        def visit_EmptyLine(self, line: cst.EmptyLine) -> None:
+            if line.comment is not None:
+                found.append(cst.EmptyLine(comment=line.comment))
+
+        def visit_TrailingWhitespace(self, trailing: cst.TrailingWhitespace) -> None:
+            if trailing.comment is not None:
+                found.append(cst.EmptyLine(comment=trailing.comment))
+
+    for node in nodes:
+        node.visit(_Comments())
+    return found

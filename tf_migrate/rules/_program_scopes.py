@@ -1,0 +1,36 @@
+"""The program model of each block the session rule converts, for pre-pass rules that check their output.
+
+A pre-pass rule rewrites a TF1 idiom into a form the core converts; where
+that form depends on how the core classifies it, the rule checks the model
+of its output here and keeps the TF1 form (and compat mode) when it would
+not run faithfully.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.rules import RuleContext
+
+
+def graph_scopes(module: cst.Module, ctx: RuleContext) -> Iterator["pm.Scope"]:
+    """The model of the module body and of every function body in it, as the engine walks them."""
+    pending = [(list(module.body), ())]
+    while pending:
+        body, params = pending.pop()
+        scope = analyze_scope(body, ctx.names, params, layer_scopes=ctx.layer_scopes)
+        yield scope
+        for st in scope.statements:
+            if st.kind == "nested-scope" and isinstance(st.node, cst.FunctionDef):
+                pending.append((list(st.node.body.body), tuple(p.name.value for p in st.node.params.params)))
+
+
+def statement_value(line: cst.CSTNode):
+    """The value of a one-statement line (``x = value`` or ``value``), else None."""
+    if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(
+            line.body[0], (cst.Assign, cst.Expr)):
+        return line.body[0].value
+    return None
