@@ -1,0 +1,78 @@
+"""Before/after pairs for the rules that rewrite one call or one statement.
+
+Each case runs only its rule (``select``), pyupgrade style: the id says what
+the pair shows, and a ``noop`` case shows input the rule must leave alone.
+"""
+import pytest
+
+from tf_migrate.engine import migrate_source
+
+HEADER = "import tensorflow as tf\n"
+
+CASES = [
+    # get-variable
+    ("get-variable", "w = tf.get_variable('w', [2, 3])\n",
+     "w = tf.Variable(tf.keras.initializers.GlorotUniform()([2, 3]), name='w')\n", "default glorot"),
+    ("get-variable", "w = tf.get_variable('w', [2], initializer=tf.zeros_initializer(), trainable=False)\n",
+     "w = tf.Variable(tf.zeros_initializer()([2]), name='w', trainable=False)\n", "initializer and trainable"),
+    ("get-variable", "n = tf.get_variable('n', [1], dtype=tf.int32)\n",
+     "n = tf.Variable(tf.zeros_initializer()([1], dtype=tf.int32), name='n')\n", "int dtype zeros"),
+    ("get-variable", "w = tf.get_variable('w')\n", "w = tf.get_variable('w')\n", "noop lookup"),
+    # optimizers
+    ("optimizers", "opt = tf.train.AdamOptimizer(0.01)\n",
+     "opt = tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.9, beta_2=0.999, epsilon=1e-08)\n",
+     "adam keeps TF1 epsilon"),
+    ("optimizers", "opt = tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True)\n",
+     "opt = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)\n", "momentum to sgd"),
+    ("optimizers", "opt = tf.train.AdagradOptimizer(0.5)\n",
+     "opt = tf.keras.optimizers.Adagrad(learning_rate=0.5, initial_accumulator_value=0.1, epsilon=0.0)\n",
+     "adagrad accumulator and no epsilon"),
+    ("optimizers", "opt = tf.train.RMSPropOptimizer(0.01)\n",
+     "opt = tf.compat.v1.train.RMSPropOptimizer(0.01)\n", "rmsprop stays v1"),
+    # hoist-optimizers
+    ("hoist-optimizers", "train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n",
+     "optimizer = tf.train.GradientDescentOptimizer(0.1)\ntrain = optimizer.minimize(loss)\n",
+     "inline optimizer bound"),
+    ("hoist-optimizers", "train = opt.minimize(loss)\n", "train = opt.minimize(loss)\n", "noop named optimizer"),
+    # dropout-rate
+    ("dropout-rate", "h = tf.nn.dropout(x, keep_prob)\n", "h = tf.nn.dropout(x, rate=1 - keep_prob)\n",
+     "keep prob positional"),
+    ("dropout-rate", "h = tf.nn.dropout(x, keep_prob=0.5 + k)\n", "h = tf.nn.dropout(x, rate=1 - (0.5 + k))\n",
+     "keep prob expression"),
+    ("dropout-rate", "h = tf.nn.dropout(x, rate=0.2)\n", "h = tf.nn.dropout(x, rate=0.2)\n", "noop rate"),
+    # assign-ops
+    ("assign-ops", "u = tf.assign(v, 3.0)\n", "u = v.assign(3.0)\n", "assign"),
+    ("assign-ops", "u = tf.assign_add(v, x, use_locking=True)\n", "u = v.assign_add(x)\n", "assign add"),
+    # symbol-renames
+    ("symbol-renames", "y = tf.log(x)\nz = tf.random_normal([2])\n",
+     "y = tf.math.log(x)\nz = tf.random.normal([2])\n", "renamed symbols"),
+    ("symbol-renames", "s = tf.reduce_sum(x, reduction_indices=[1], keep_dims=True)\n",
+     "s = tf.reduce_sum(x, axis=[1], keepdims=True)\n", "renamed keywords"),
+    ("symbol-renames", "i = tf.argmax(x, 1)\n", "i = tf.argmax(x, 1)\n", "noop argmax positional"),
+    ("symbol-renames", "d = tf.keras.layers.Dense(3)\n", "d = tf.keras.layers.Dense(3)\n", "noop keras names"),
+    # unwrap-scopes
+    ("unwrap-scopes", "def f(x):\n    with tf.name_scope('block'):\n        return tf.nn.relu(x)\n",
+     "def f(x):\n    return tf.nn.relu(x)\n", "scope in function"),
+    ("unwrap-scopes", "def f(x):\n    with tf.variable_scope('v'):\n        return tf.Variable(x)\n",
+     "def f(x):\n    with tf.variable_scope('v'):\n        return tf.Variable(x)\n", "noop scope creating variables"),
+]
+
+
+@pytest.mark.parametrize("rule, before, after", [c[:3] for c in CASES],
+                         ids=[f"{c[0]}: {c[3]}" for c in CASES])
+def test_rule(rule, before, after):
+    result = migrate_source(HEADER + before, "case.py", select=[rule])
+    assert result.new_source == HEADER + after
+
+
+def test_eager_imports_switches_compat_v1_import():
+    source = "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\nx = tf.constant(1.0)\n"
+    result = migrate_source(source, "case.py", select=["eager-imports"])
+    assert result.new_source == "import tensorflow as tf\nx = tf.constant(1.0)\n"
+
+
+def test_compat_mode_places_switch_after_import():
+    source = "import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = tf.contrib.foo(x)\n"
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert result.new_source.splitlines()[1:3] == ["import tensorflow.compat.v1 as tf", "tf.disable_v2_behavior()"]
