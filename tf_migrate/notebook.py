@@ -153,7 +153,7 @@ def _split(program: str, code_cells: List[int]) -> Dict[int, str]:
             cells[current].append(stmt)
     if prefix and code_cells:
         cells[code_cells[0]] = prefix + cells.get(code_cells[0], [])
-    return {index: module.with_changes(body=stmts, header=[], footer=[]).code.rstrip("\n") + tails.get(index, "")
+    return {index: module.with_changes(body=stmts, header=[], footer=[]).code.strip("\n") + tails.get(index, "")
             for index, stmts in cells.items()}
 
 

@@ -38,8 +38,8 @@ class FileOutcome:
 
 
 def _diff(old: str, new: str, label: str) -> str:
-    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                        fromfile=label, tofile=label))
+    lines = list(difflib.unified_diff(old.splitlines(True), new.splitlines(True), fromfile=label, tofile=label))
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
 def _destination(path: Path, options: Options) -> Optional[Path]:

@@ -259,11 +259,19 @@ class _Rewrite(cst.CSTTransformer):
         self.ctx, self.plan = ctx, plan
         self.reported_fallback = False
 
-    def leave_SimpleStatementLine(self, original, updated):
-        if original is self.plan.flags_alias_statement:
-            self.ctx.report(original, RULE_ID, INFO, f"`{self.plan.flags}` is now absl.flags")
-            return cst.RemoveFromParent()
-        return updated
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        alias = self.plan.flags_alias_statement
+        if alias is None:
+            return updated
+        # `flags = tf.app.flags` goes: the name is absl's module now. Its blank lines stay.
+        body = list(updated.body)
+        index = next(i for i, stmt in enumerate(original.body) if stmt is alias)
+        self.ctx.report(alias, RULE_ID, INFO, f"`{self.plan.flags}` is now absl.flags")
+        removed = body.pop(index)
+        if index < len(body):
+            body[index] = body[index].with_changes(
+                leading_lines=list(removed.leading_lines) + list(body[index].leading_lines))
+        return updated.with_changes(body=body)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         qualname = self.ctx.names.qualname(original)

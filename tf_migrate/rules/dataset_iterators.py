@@ -200,10 +200,8 @@ class _Rewrite(cst.CSTTransformer):
         if original in self.dataset_lines:
             self._hoisted.append(self.dataset_lines[original])
         dataset = self.datasets[original]
-        if original not in self.dataset_lines and isinstance(updated.func, cst.Attribute):
-            dataset = updated.func.value  # keeps rewrites made inside the dataset expression
-        elif original not in self.dataset_lines:
-            dataset = updated.args[0].value
+        if original not in self.dataset_lines:
+            dataset = _maker(updated, self.survey.ctx)[1]  # keeps rewrites made inside the dataset expression
         return cst.Call(cst.Name("iter"), [cst.Arg(dataset)])
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
@@ -239,33 +237,40 @@ def _single_target(line: cst.SimpleStatementLine) -> Optional[str]:
 
 def _model_problem(module: cst.Module, ctx: RuleContext, iterators: Set[str]):
     """(node, why) when the program model would not run the rewritten iterators faithfully, else None."""
+    seen = 0
     for scope in graph_scopes(module, ctx):
-        if scope.is_graph_program and scope.blockers:
-            return scope.blockers[0][0], f"the rewritten scope is blocked: {scope.blockers[0][1]}"
+        if not scope.is_graph_program:
+            continue
+        if scope.blockers:
+            return scope.blockers[0][0], f"the rewritten block is blocked: {scope.blockers[0][1]}"
         for st in scope.statements:
-            if not isinstance(st.node, cst.SimpleStatementLine):
-                continue
+            if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
+                continue  # a graph-building function is a block of its own; any other keeps its calls
             value = statement_value(st.node)
             if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "iter" \
                     and set(st.defines) & iterators and st.role != pm.KEEP:
-                return st.node, "the iterator would be rebuilt inside each run (core: keep `iter(...)` statements)"
-            if _calls_get_next(st.node, iterators) and st.role != pm.DEFER:
-                return st.node, ("get_next() would run once, not once per sess.run (core: defer "
-                                 "`iterator.get_next()` statements)")
+                return st.node, "the iterator would be rebuilt inside each run"
+            count = _get_next_calls(st.node, iterators)
+            if count and st.role != pm.DEFER:
+                return st.node, "get_next() would run once, not once per sess.run"
+            seen += count
+    if seen != _get_next_calls(module, iterators):
+        return None, "get_next() outside the blocks that build and run the graph (a helper function): it would " \
+                     "run once"
     return None
 
 
-def _calls_get_next(node: cst.CSTNode, iterators: Set[str]) -> bool:
+def _get_next_calls(node: cst.CSTNode, iterators: Set[str]) -> int:
     finder = _GetNext(iterators)
     node.visit(finder)
-    return finder.found
+    return finder.count
 
 
 class _GetNext(cst.CSTVisitor):
     def __init__(self, iterators: Set[str]) -> None:
-        self.iterators, self.found = iterators, False
+        self.iterators, self.count = iterators, 0
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "get_next" and symbol_key(func.value) in self.iterators:
-            self.found = True
+            self.count += 1

@@ -27,6 +27,7 @@ import libcst as cst
 
 from tf_migrate.report import INFO
 from tf_migrate.rules import COMPAT, EAGER, Rule, RuleContext
+from tf_migrate.rules import _edits as ed
 from tf_migrate.rules import _jacobian as jac
 from tf_migrate.analysis.symbols import writes
 
@@ -96,11 +97,11 @@ class _Candidates(cst.CSTVisitor):
 class _Rewrite:
     def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
         self.module, self.ctx, self.names, self.tf = module, ctx, ctx.names, ctx.tf
-        self.layout = jac.Layout()
+        self.layout = ed.Layout()
         module.visit(self.layout)
         self.kinds = jac.Kinds(module, ctx.names)
-        self.taken = jac.all_names(module)
-        self.edits = jac.Edits()
+        self.taken = ed.all_names(module)
+        self.edits = ed.Edits()
         self.jacobian: Union[None, str, Tuple[str, Optional[str]]] = None
 
     def run(self, candidates) -> cst.Module:
@@ -136,13 +137,13 @@ class _Rewrite:
             return f"the loop body does more than compute one gradient and append it to `{rows}`"
         later = self.layout.following(loop)
         for name in [var, *temps]:
-            if not jac.dead_after(name, later):
+            if not ed.dead_after(name, later):
                 return f"`{name}` is read after the loop"
         return self._vectorize(element_expr, var, rng, rows, later, function,
                                lambda sums, batched: {
-                                   id(init): [jac.statement(sums, init.leading_lines)],
-                                   id(loop): [jac.statement(batched, list(loop.leading_lines)
-                                                            + jac.comment_lines([loop.body]))]})
+                                   id(init): [ed.statement(sums, init.leading_lines)],
+                                   id(loop): [ed.statement(batched, list(loop.leading_lines)
+                                                            + ed.comment_lines([loop.body]))]})
 
     def _comprehension(self, comp: cst.ListComp, stmt, call) -> Union[str, Tuple]:
         for_in = comp.for_in
@@ -155,8 +156,8 @@ class _Rewrite:
         if rows is not None:
             return self._vectorize(comp.elt, var, rng, rows, self.layout.following(stmt), function,
                                    lambda sums, batched: {id(stmt): [
-                                       jac.statement(sums, stmt.leading_lines),
-                                       jac.statement(batched).with_changes(
+                                       ed.statement(sums, stmt.leading_lines),
+                                       ed.statement(batched).with_changes(
                                            trailing_whitespace=stmt.trailing_whitespace)]})
         if call is None or id(stmt) not in self.layout.where:
             return "the list is not bound to a name or passed to tf.stack / tf.concat"
@@ -169,13 +170,13 @@ class _Rewrite:
             return element
         for part in (element.base, element.source):
             if not self.kinds.is_one_tensor(part, function):
-                return f"cannot tell that `{jac.code(part)}` is one tensor"
+                return f"cannot tell that `{ed.code(part)}` is one tensor"
         if rows is not None:
             found = _stacking_call(rows, later, self.names)
             if isinstance(found, str):
                 return found
             call, consumer = found
-            if not jac.dead_after(rows, self.layout.following(consumer)):
+            if not ed.dead_after(rows, self.layout.following(consumer)):
                 return f"`{rows}` is used again after it is stacked"
         stacked = jac.match_stack(call, self.names, element)
         if isinstance(stacked, str):
@@ -184,7 +185,7 @@ class _Rewrite:
         name = self._jacobian_name()
         if name is None:
             return self.jacobian
-        sums = jac.fresh(jac.sums_stem(element), self.taken)
+        sums = ed.fresh(jac.sums_stem(element), self.taken)
         sums_line = f"{sums} = {jac.sums_expression(element, rng, self.tf)}"
         batched = jac.batched_expression(element, sums, name, self.tf, wrappers)
         if rows is not None:
@@ -192,15 +193,15 @@ class _Rewrite:
             self.edits.expressions[id(call)] = cst.parse_expression(jac.stacked_along(rows, axis, self.tf))
         else:
             before = self.edits.before.setdefault(id(stmt), [])
-            before.append(jac.statement(sums_line))
+            before.append(ed.statement(sums_line))
             if axis == 0:
                 self.edits.expressions[id(call)] = cst.parse_expression(batched)
             else:
-                held = jac.fresh(sums.replace("_sums", "_jacobian"), self.taken)
-                before.append(jac.statement(f"{held} = {batched}"))
+                held = ed.fresh(sums.replace("_sums", "_jacobian"), self.taken)
+                before.append(ed.statement(f"{held} = {batched}"))
                 self.edits.expressions[id(call)] = cst.parse_expression(jac.stacked_along(held, axis, self.tf))
-        return (f"loop of {jac.code(element_expr)} over {jac.code(rng.stop)} indices -> one vectorized "
-                f"{name}({sums}, {jac.code(element.source)}): same shape and values",)
+        return (f"loop of {ed.code(element_expr)} over {ed.code(rng.stop)} indices -> one vectorized "
+                f"{name}({sums}, {ed.code(element.source)}): same shape and values",)
 
     def _jacobian_name(self) -> Optional[str]:
         if self.jacobian is None:
@@ -242,7 +243,7 @@ def _appended(body, rows: str):
 def _stacking_call(rows: str, later, names) -> Union[Tuple[cst.Call, cst.BaseStatement], str]:
     """The tf.stack / tf.concat call that is the next use of the list ``rows``, and its statement."""
     for stmt in later:
-        used = jac.loads(stmt, rows)
+        used = ed.loads(stmt, rows)
         if not used:
             if rows in writes(stmt):
                 return f"`{rows}` is rebound before it is stacked"
@@ -254,7 +255,7 @@ def _stacking_call(rows: str, later, names) -> Union[Tuple[cst.Call, cst.BaseSta
         class _Find(cst.CSTVisitor):
             def visit_Call(self, call: cst.Call) -> None:
                 if names.call_name(call) in ("tf.stack", "tf.concat"):
-                    values = jac.bind(call, ["values", "axis", "name"]) or {}
+                    values = ed.bind(call, ["values", "axis", "name"]) or {}
                     if values.get("values") is used[0]:
                         found.append(call)
 

@@ -22,6 +22,7 @@ import libcst as cst
 from tf_migrate.analysis.symbols import reads
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import COMPAT, EAGER, Rule, RuleContext
+from tf_migrate.rules import _edits as ed
 from tf_migrate.rules import _jacobian as jac
 
 RULE_ID = "jacobian-map-fn"
@@ -79,11 +80,11 @@ class _Rewrite:
     def __init__(self, module: cst.Module, ctx: RuleContext, functions) -> None:
         self.module, self.ctx, self.names, self.tf = module, ctx, ctx.names, ctx.tf
         self.functions = functions
-        self.layout = jac.Layout()
+        self.layout = ed.Layout()
         module.visit(self.layout)
         self.kinds = jac.Kinds(module, ctx.names)
-        self.taken = jac.all_names(module)
-        self.edits = jac.Edits()
+        self.taken = ed.all_names(module)
+        self.edits = ed.Edits()
         self.jacobian = None
 
     def run(self, calls) -> cst.Module:
@@ -114,7 +115,7 @@ class _Rewrite:
 
     def _mapped(self, call: cst.Call):
         """(fn, its parameter, the element it returns, its def or None) when fn differentiates, else None."""
-        bound = jac.bind(call, _MAP_FN_PARAMS) or {}
+        bound = ed.bind(call, _MAP_FN_PARAMS) or {}
         fn = bound.get("fn")
         if isinstance(fn, cst.Lambda):
             params = fn.params
@@ -139,13 +140,13 @@ class _Rewrite:
         """The warning for a map over y's values (each element is cut off from x), else None."""
         for grad in jac.gradient_calls(fn if isinstance(fn, cst.Lambda) else self.functions[fn.value][0],
                                        self.names):
-            bound = jac.bind(grad, jac.GRADIENT_PARAMS) or {}
+            bound = ed.bind(grad, jac.GRADIENT_PARAMS) or {}
             ys, xs = bound.get("ys"), bound.get("xs")
             if ys is None or var not in reads(ys) or _indexes_with(ys, var):
                 continue
-            elems = jac.code((jac.bind(call, _MAP_FN_PARAMS) or {}).get("elems", cst.Name("y")))
-            x = jac.code(xs) if xs is not None else "x"
-            return (f"tf.map_fn differentiates each value of `{elems}`, but map_fn hands `{jac.code(fn)}` new "
+            elems = ed.code((ed.bind(call, _MAP_FN_PARAMS) or {}).get("elems", cst.Name("y")))
+            x = ed.code(xs) if xs is not None else "x"
+            return (f"tf.map_fn differentiates each value of `{elems}`, but map_fn hands `{ed.code(fn)}` new "
                     f"tensors that `{x}` does not reach: TF1 fails at run time (\"Could not write to "
                     f"TensorArray index ... because it has already been read\"). Map over indices instead: "
                     f"tf.map_fn(lambda i: tf.gradients({elems}[i], {x})[0], tf.range(n), dtype=...), which "
@@ -155,35 +156,35 @@ class _Rewrite:
     def _vectorize(self, call, stmt, var, element_expr, definition) -> Union[str, Tuple[str]]:
         if element_expr is None:
             return "the function does more than compute one gradient and return it"
-        bound = jac.bind(call, _MAP_FN_PARAMS) or {}
+        bound = ed.bind(call, _MAP_FN_PARAMS) or {}
         rng = jac.match_range(bound.get("elems"), self.names)
         if rng is None or self.names.call_name(bound["elems"]) != "tf.range":
-            return f"it maps over `{jac.code(bound.get('elems', cst.Name('?')))}`, not tf.range(...)"
+            return f"it maps over `{ed.code(bound.get('elems', cst.Name('?')))}`, not tf.range(...)"
         element = jac.match_element(element_expr, var, self.names)
         if isinstance(element, str):
             return element
         function = self.layout.function_of(stmt) if id(stmt) in self.layout.where else None
         for part in (element.base, element.source):
             if not self.kinds.is_one_tensor(part, function):
-                return f"cannot tell that `{jac.code(part)}` is one tensor"
-        if definition is not None and len(jac.loads(self.module, definition.name.value)) != 1:
+                return f"cannot tell that `{ed.code(part)}` is one tensor"
+        if definition is not None and len(ed.loads(self.module, definition.name.value)) != 1:
             return f"`{definition.name.value}` is also used elsewhere"
         if self.jacobian is None:
             self.jacobian = jac.jacobian_name(self.module, self.ctx, self.taken)
         if isinstance(self.jacobian, str):
             return self.jacobian
-        sums = jac.fresh(jac.sums_stem(element), self.taken)
+        sums = ed.fresh(jac.sums_stem(element), self.taken)
         comments = []
         if definition is not None:
             comments = [line for line in definition.leading_lines if line.comment is not None]
-            comments += jac.comment_lines([definition.body])
+            comments += ed.comment_lines([definition.body])
             self.edits.statements[id(definition)] = []
         self.edits.before.setdefault(id(stmt), []).append(
-            jac.statement(f"{sums} = {jac.sums_expression(element, rng, self.tf)}", comments))
+            ed.statement(f"{sums} = {jac.sums_expression(element, rng, self.tf)}", comments))
         batched = jac.batched_expression(element, sums, self.jacobian[0], self.tf)
         self.edits.expressions[id(call)] = cst.parse_expression(batched)
-        return (f"tf.map_fn of {jac.code(element_expr)} over {jac.code(bound['elems'])} -> one vectorized "
-                f"{self.jacobian[0]}({sums}, {jac.code(element.source)}): same shape and values",)
+        return (f"tf.map_fn of {ed.code(element_expr)} over {ed.code(bound['elems'])} -> one vectorized "
+                f"{self.jacobian[0]}({sums}, {ed.code(element.source)}): same shape and values",)
 
 
 def _returned(definition: cst.FunctionDef) -> Optional[cst.BaseExpression]:

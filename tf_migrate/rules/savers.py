@@ -46,13 +46,17 @@ _SCOPES = {"tf.name_scope", "tf.variable_scope"}
 _SAVER_USES = {"save", "restore", "last_checkpoints", "recover_last_checkpoints", "set_last_checkpoints",
                "set_last_checkpoints_with_time"}
 _SLOTLESS = ("GradientDescentOptimizer", ".SGD")
+# APIs that create variables without a tf.Variable / tf.get_variable call in the program.
+_HIDDEN_VARIABLES = ("tf.layers.", "tf.keras.layers.", "tf.nn.rnn_cell.", "tf.nn.dynamic_rnn",
+                     "tf.nn.bidirectional_dynamic_rnn", "tf.contrib.", "tf.train.ExponentialMovingAverage",
+                     "tf.train.get_or_create_global_step", "tf.train.create_global_step")
 
 
 class SaverVarList(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = ("tf.train.Saver -> tf.compat.v1.train.Saver(var_list={TF1 name: variable}); save/restore with "
                    "sess=None read and write the legacy program's checkpoint keys")
-    ORDER = 50
+    ORDER = 4  # before get-variable and variable-store: TF1's own calls say how TF1 named the variables
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         plans: Dict[cst.Call, "_SaverPlan"] = {}
@@ -109,6 +113,10 @@ def _plan_savers(scope: "pm.Scope", module: cst.Module, ctx: RuleContext) -> Lis
         variables, why = names.variables(scope, before=st.index)
         if why:
             plan.problem = why
+            continue
+        hidden = _hidden_variables(module, ctx)
+        if hidden:
+            plan.problem = f"`{hidden}` creates variables whose TF1 names are not known here"
             continue
         if _constructor_count(module, ctx) != names.constructors_seen:
             plan.problem = "variables are created outside the block that builds the Saver (helpers, other scopes)"
@@ -185,6 +193,14 @@ def _slots_warning(scope: "pm.Scope", ctx: RuleContext) -> str:
                 return ("the checkpoint holds the model's variables, not the optimizer's slots that TF1's Saver() "
                         "also saved: after a restore they keep their current values")
     return ""
+
+
+def _hidden_variables(module: cst.Module, ctx: RuleContext) -> Optional[str]:
+    for call in all_calls(module):
+        qualname = ctx.names.call_name(call) or ""
+        if qualname.startswith(_HIDDEN_VARIABLES):
+            return qualname
+    return None
 
 
 def _constructor_count(module: cst.Module, ctx: RuleContext) -> int:

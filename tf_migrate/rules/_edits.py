@@ -1,0 +1,218 @@
+"""Small editing tools the rules share: argument binding, fresh names, statement layout, node swaps.
+
+Rules find what to change with a visitor first, then apply every change in
+one pass of :class:`Edits`, which swaps nodes by identity.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis.symbols import writes
+
+
+def code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def bind(call: cst.Call, params: Sequence[str]) -> Optional[Dict[str, cst.BaseExpression]]:
+    """Arguments of ``call`` by parameter name; None for ``*args`` / ``**kwargs`` or unknown keywords."""
+    bound: Dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        name = arg.keyword.value if arg.keyword is not None else (
+            params[position] if position < len(params) else None)
+        if name is None or name not in params:
+            return None
+        bound[name] = arg.value
+    return bound
+
+
+def int_literal(node: Optional[cst.BaseExpression]) -> Optional[int]:
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    if (isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
+            and isinstance(node.expression, cst.Integer)):
+        return -int(node.expression.value, 0)
+    return None
+
+
+def all_names(module: cst.Module) -> set:
+    found = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            found.add(node.value)
+
+    module.visit(_Names())
+    return found
+
+
+def fresh(stem: str, taken: set) -> str:
+    name, n = stem, 1
+    while name in taken:
+        n += 1
+        name = f"{stem}_{n}"
+    taken.add(name)
+    return name
+
+
+class Layout(cst.CSTVisitor):
+    """Each statement's block, its index there, the compound statement around it and its function."""
+
+    def __init__(self) -> None:
+        self.where: Dict[int, Tuple[Sequence[cst.BaseStatement], int, Optional[cst.CSTNode],
+                                    Optional[cst.FunctionDef]]] = {}
+        self._compounds: List[cst.CSTNode] = []
+
+    def _record(self, body) -> None:
+        parent = self._compounds[-1] if self._compounds else None
+        function = next((c for c in reversed(self._compounds) if isinstance(c, cst.FunctionDef)), None)
+        for index, stmt in enumerate(body):
+            self.where[id(stmt)] = (body, index, parent, function)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._record(node.body)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._record(node.body)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.BaseCompoundStatement):
+            self._compounds.append(node)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if isinstance(original_node, cst.BaseCompoundStatement):
+            self._compounds.pop()
+
+    def function_of(self, stmt: cst.BaseStatement) -> Optional[cst.FunctionDef]:
+        return self.where[id(stmt)][3]
+
+    def following(self, stmt: cst.CSTNode) -> List[cst.BaseStatement]:
+        """Statements that run after ``stmt`` in its function (or module), in order."""
+        if id(stmt) not in self.where:
+            return []
+        body, index, parent, _ = self.where[id(stmt)]
+        out = list(body[index + 1:])
+        if parent is not None and not isinstance(parent, (cst.FunctionDef, cst.ClassDef)):
+            out += self.following(parent)
+        return out
+
+
+def loads(node: cst.CSTNode, name: str) -> List[cst.Name]:
+    """``name`` read (not bound) inside ``node``."""
+    found: List[cst.Name] = []
+
+    class _Loads(cst.CSTVisitor):
+        def visit_Attribute(self, attr: cst.Attribute) -> bool:
+            attr.value.visit(self)
+            return False
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            arg.value.visit(self)
+            return False
+
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> bool:
+            return not isinstance(target.target, cst.Name)
+
+        def visit_For(self, loop: cst.For) -> bool:
+            if not isinstance(loop.target, cst.Name):
+                loop.target.visit(self)
+            for part in (loop.iter, loop.body, loop.orelse):
+                if part is not None:
+                    part.visit(self)
+            return False
+
+        def visit_CompFor(self, comp: cst.CompFor) -> bool:
+            for part in [comp.iter, *comp.ifs] + ([comp.inner_for_in] if comp.inner_for_in else []):
+                part.visit(self)
+            return False
+
+        def visit_Param(self, param: cst.Param) -> bool:
+            if param.default is not None:
+                param.default.visit(self)
+            return False
+
+        def visit_FunctionDef(self, function: cst.FunctionDef) -> bool:
+            for part in [*function.decorators, function.params, function.body]:
+                part.visit(self)
+            return False
+
+        def visit_ImportAlias(self, alias: cst.ImportAlias) -> bool:
+            return False
+
+        def visit_AsName(self, alias: cst.AsName) -> bool:
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == name:
+                found.append(node)
+
+    node.visit(_Loads())
+    return found
+
+
+def dead_after(name: str, later: Sequence[cst.BaseStatement]) -> bool:
+    """Whether no later statement reads the value ``name`` has now (rebinding first is fine)."""
+    for stmt in later:
+        read, bound = bool(loads(stmt, name)), name in writes(stmt)
+        if not read and not bound:
+            continue
+        if isinstance(stmt, cst.SimpleStatementLine):
+            return not read
+        return bound  # a loop or block that binds it (for name in ...) before using it
+    return True
+
+
+class Edits(cst.CSTTransformer):
+    """Node swaps by identity: expressions, whole statements, statements inserted before others."""
+
+    def __init__(self) -> None:
+        self.expressions: Dict[int, cst.BaseExpression] = {}
+        self.statements: Dict[int, List[cst.BaseStatement]] = {}
+        self.before: Dict[int, List[cst.BaseStatement]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.expressions or self.statements or self.before)
+
+    def on_leave(self, original_node, updated_node):
+        updated_node = super().on_leave(original_node, updated_node)
+        key = id(original_node)
+        if key in self.expressions:
+            return self.expressions[key]
+        if key not in self.statements and key not in self.before:
+            return updated_node
+        new = self.statements.get(key, [updated_node])
+        before = self.before.get(key, [])
+        if before and new:
+            lead = getattr(new[0], "leading_lines", ())
+            before = [before[0].with_changes(leading_lines=list(lead) + list(before[0].leading_lines))] + before[1:]
+            new = [new[0].with_changes(leading_lines=[])] + list(new[1:])
+        out = before + list(new)
+        return cst.FlattenSentinel(out) if out else cst.RemoveFromParent()
+
+
+def statement(source: str, leading: Sequence[cst.EmptyLine] = ()) -> cst.BaseStatement:
+    return cst.parse_statement(source + "\n").with_changes(leading_lines=list(leading))
+
+
+def comment_lines(nodes: Sequence[cst.CSTNode]) -> List[cst.EmptyLine]:
+    """The comment lines inside ``nodes`` (kept when the statements they annotated are replaced)."""
+    found: List[cst.EmptyLine] = []
+
+    class _Comments(cst.CSTVisitor):
+        def visit_EmptyLine(self, line: cst.EmptyLine) -> None:
+            if line.comment is not None:
+                found.append(cst.EmptyLine(comment=line.comment))
+
+        def visit_TrailingWhitespace(self, trailing: cst.TrailingWhitespace) -> None:
+            if trailing.comment is not None:
+                found.append(cst.EmptyLine(comment=trailing.comment))
+
+    for node in nodes:
+        node.visit(_Comments())
+    return found

@@ -1,0 +1,330 @@
+"""TF1 learning-rate decay and the global step -> Keras schedules read at each step.
+
+    global_step = tf.train.get_or_create_global_step()
+    lr = tf.train.exponential_decay(0.1, global_step, 100, 0.96, staircase=True)
+    opt = tf.train.AdamOptimizer(lr)
+    train = opt.minimize(loss, global_step=global_step)
+
+becomes::
+
+    global_step = tf.Variable(0, trainable=False, dtype=tf.int64, name="global_step")
+    lr_schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.1, decay_steps=100, decay_rate=0.96, staircase=True)
+    lr = lr_schedule(global_step)
+    opt = tf.keras.optimizers.Adam(learning_rate=lambda: lr_schedule(global_step), ...)
+
+TF1's decay functions are these schedules called on the step (TF's own
+``tf.compat.v1.train.exponential_decay`` is ``ExponentialDecay(...)(global_step)``),
+so values are the same. ``lr`` stays a per-run value (``sess.run(lr)`` keeps
+working); an optimizer gets a zero-argument callable, which it calls at every
+update, before the step is incremented, as TF1's graph read it. Keras' SGD
+applies momentum to ``lr * grad`` where TF1's MomentumOptimizer applies the
+rate after accumulating, which differs once the rate changes: with a schedule
+it stays ``tf.compat.v1.train.MomentumOptimizer`` (runs eagerly).
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.symbols import reads
+from tf_migrate.report import INFO, WARNING
+from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules import _edits as ed
+
+RULE_ID = "lr-schedules"
+
+_CREATE_STEP = {"tf.train.get_or_create_global_step", "tf.train.create_global_step"}
+_STEP_CALLS = _CREATE_STEP | {"tf.train.get_global_step"}
+# TF1 function -> (Keras schedule, TF1 parameters, the step parameter, [(TF1 parameter, Keras keyword)]).
+_SCHEDULES: Dict[str, Tuple[str, List[str], str, List[Tuple[str, Optional[str]]]]] = {
+    "tf.train.exponential_decay": (
+        "ExponentialDecay", ["learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"],
+        "global_step", [("learning_rate", None), ("decay_steps", "decay_steps"), ("decay_rate", "decay_rate"),
+                        ("staircase", "staircase")]),
+    "tf.train.natural_exp_decay": (
+        "ExponentialDecay", ["learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"],
+        "global_step", [("learning_rate", None), ("decay_steps", "decay_steps"), ("decay_rate", "decay_rate"),
+                        ("staircase", "staircase")]),
+    "tf.train.inverse_time_decay": (
+        "InverseTimeDecay", ["learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"],
+        "global_step", [("learning_rate", None), ("decay_steps", "decay_steps"), ("decay_rate", "decay_rate"),
+                        ("staircase", "staircase")]),
+    "tf.train.polynomial_decay": (
+        "PolynomialDecay", ["learning_rate", "global_step", "decay_steps", "end_learning_rate", "power", "cycle",
+                            "name"],
+        "global_step", [("learning_rate", None), ("decay_steps", "decay_steps"),
+                        ("end_learning_rate", "end_learning_rate"), ("power", "power"), ("cycle", "cycle")]),
+    "tf.train.piecewise_constant": (
+        "PiecewiseConstantDecay", ["x", "boundaries", "values", "name"],
+        "x", [("boundaries", "boundaries"), ("values", "values")]),
+    "tf.train.cosine_decay": (
+        "CosineDecay", ["learning_rate", "global_step", "decay_steps", "alpha", "name"],
+        "global_step", [("learning_rate", None), ("decay_steps", "decay_steps"), ("alpha", "alpha")]),
+    "tf.train.cosine_decay_restarts": (
+        "CosineDecayRestarts", ["learning_rate", "global_step", "first_decay_steps", "t_mul", "m_mul", "alpha",
+                                "name"],
+        "global_step", [("learning_rate", None), ("first_decay_steps", "first_decay_steps"), ("t_mul", "t_mul"),
+                        ("m_mul", "m_mul"), ("alpha", "alpha")]),
+}
+_SCHEDULES["tf.train.piecewise_constant_decay"] = _SCHEDULES["tf.train.piecewise_constant"]
+_ATOMIC = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float)
+
+
+class LearningRateSchedules(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = ("tf.train.*_decay and the global step -> Keras schedules called on a tf.Variable step; "
+                   "optimizers get a callable learning rate, read at every update")
+    ORDER = 35  # after optimizers: it sees the optimizer each learning rate ends up in
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        names = ctx.names
+        calls = _Calls(names)
+        module.visit(calls)
+        if calls.steps:
+            module = _GlobalStep(module, ctx).run(calls.steps)
+            ctx.use_module(module)
+        calls = _Calls(names)
+        module.visit(calls)
+        if calls.decays:
+            module = _Schedules(module, ctx).run(calls)
+        return module
+
+
+class _Calls(cst.CSTVisitor):
+    """Global-step calls, decay calls and optimizer constructors, each with its statement, in source order."""
+
+    def __init__(self, names) -> None:
+        self.names = names
+        self.steps: List[Tuple[cst.Call, cst.BaseStatement]] = []
+        self.decays: List[Tuple[cst.Call, cst.BaseStatement]] = []
+        self.optimizers: List[Tuple[cst.Call, cst.BaseStatement]] = []
+        self.assignments: List[cst.SimpleStatementLine] = []
+        self._statements: List[cst.BaseStatement] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.BaseStatement):
+            self._statements.append(node)
+            if _assigned(node) is not None:
+                self.assignments.append(node)
+        if isinstance(node, cst.Call):
+            qualname = self.names.call_name(node) or ""
+            if qualname in _STEP_CALLS:
+                self.steps.append((node, self._statements[-1]))
+            elif qualname in _SCHEDULES:
+                self.decays.append((node, self._statements[-1]))
+            elif api.is_optimizer_constructor(qualname):
+                self.optimizers.append((node, self._statements[-1]))
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if isinstance(original_node, cst.BaseStatement):
+            self._statements.pop()
+
+
+def _assigned(stmt) -> Optional[Tuple[str, cst.BaseExpression]]:
+    """(name, value) of ``name = value``, else None."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+        assign = stmt.body[0]
+        if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
+            return assign.targets[0].target.value, assign.value
+    return None
+
+
+class _GlobalStep:
+    """``tf.train.get_or_create_global_step()`` -> a ``tf.Variable``; later look-ups -> its name."""
+
+    def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
+        self.module, self.ctx = module, ctx
+        self.layout = ed.Layout()
+        module.visit(self.layout)
+
+    def run(self, steps) -> cst.Module:
+        first, first_stmt = steps[0]
+        if self.ctx.names.call_name(first) not in _CREATE_STEP:
+            self.ctx.report(first, RULE_ID, INFO, "tf.train.get_global_step() before any global step is created "
+                                                  "is None in TF1; left to tf.compat.v1")
+            return self.module
+        home = self.layout.function_of(first_stmt) if id(first_stmt) in self.layout.where else None
+        target = _assigned(first_stmt)
+        name = target[0] if target is not None and target[1] is first else None
+        for call, stmt in steps[1:]:
+            where = self.layout.function_of(stmt) if id(stmt) in self.layout.where else None
+            if where is not home and home is not None:
+                self.ctx.report(call, RULE_ID, INFO, "the global step is created in another function; "
+                                                     "left to tf.compat.v1 (one global step per graph)")
+                return self.module
+        edits = ed.Edits()
+        variable = f'{self.ctx.tf}.Variable(0, trainable=False, dtype={self.ctx.tf}.int64, name="global_step")'
+        if name is None:
+            name = ed.fresh("global_step", ed.all_names(self.module))
+            edits.before[id(first_stmt)] = [ed.statement(f"{name} = {variable}")]
+            edits.expressions[id(first)] = cst.Name(name)
+        else:
+            edits.expressions[id(first)] = cst.parse_expression(variable)
+        self.ctx.report(first, RULE_ID, INFO, f"global step -> `{name}`, an int64 tf.Variable (TF1's global step)")
+        for call, stmt in steps[1:]:
+            same = _assigned(stmt)
+            if same is not None and same[0] == name and same[1] is call:
+                edits.statements[id(stmt)] = []  # global_step = tf.train.get_global_step(): already bound
+            else:
+                edits.expressions[id(call)] = cst.Name(name)
+        return self.module.visit(edits)
+
+
+class _Schedules:
+    def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
+        self.module, self.ctx, self.tf = module, ctx, ctx.tf
+        self.layout = ed.Layout()
+        module.visit(self.layout)
+        self.taken = ed.all_names(module)
+        self.edits = ed.Edits()
+        self.inline: Dict[int, str] = {}  # id(decay call) -> code of the schedule called on its step
+        self.valued: Dict[Tuple[int, str], str] = {}  # (id(function), name) -> code of its per-step value
+
+    def run(self, calls: _Calls) -> cst.Module:
+        direct = {id(rate) for rate in (_learning_rate(call) for call, _ in calls.optimizers) if rate is not None}
+        for call, stmt in calls.decays:
+            schedule = self._schedule(call)
+            if schedule is None:
+                self.ctx.report(call, RULE_ID, WARNING, "decay call with arguments this rule does not read; "
+                                                        "left as is (tf.compat.v1 returns a callable when eager)")
+                continue
+            constructor, step = schedule
+            assigned = _assigned(stmt)
+            if assigned is not None and assigned[1] is call:
+                held = ed.fresh(f"{assigned[0]}_schedule", self.taken)
+                self.edits.statements[id(stmt)] = [
+                    ed.statement(f"{held} = {constructor}", stmt.leading_lines),
+                    ed.statement(f"{assigned[0]} = {held}({step})").with_changes(
+                        trailing_whitespace=stmt.trailing_whitespace)]
+                self.inline[id(call)] = f"{held}({step})"
+            elif id(call) in direct:
+                held = ed.fresh("lr_schedule", self.taken)
+                self.edits.before.setdefault(id(stmt), []).append(ed.statement(f"{held} = {constructor}"))
+                self.inline[id(call)] = f"{held}({step})"
+            else:
+                self.inline[id(call)] = f"{constructor}({step})"
+                self.edits.expressions[id(call)] = cst.parse_expression(self.inline[id(call)])
+            self.ctx.report(call, RULE_ID, INFO, f"{self.ctx.names.call_name(call)} -> "
+                                                 f"{constructor.split('(')[0].rsplit('.', 1)[-1]} called on `{step}`")
+        self._per_step_values(calls.assignments)
+        for call, stmt in calls.optimizers:
+            self._optimizer(call, stmt)
+        return self.module.visit(self.edits) if self.edits else self.module
+
+    def _schedule(self, call: cst.Call) -> Optional[Tuple[str, str]]:
+        """(Keras schedule constructor, step) as code, or None."""
+        keras_name, params, step_param, mapping = _SCHEDULES[self.ctx.names.call_name(call)]
+        bound = ed.bind(call, params)
+        if bound is None or step_param not in bound or any(p not in bound for p, k in mapping if k is None):
+            return None
+        parts = []
+        for tf1, keras in mapping:
+            if tf1 not in bound:
+                continue
+            value = ed.code(bound[tf1])
+            if self.ctx.names.call_name(call) == "tf.train.natural_exp_decay" and tf1 == "decay_rate":
+                value = f"{self.tf}.exp(-{value if isinstance(bound[tf1], _ATOMIC) else f'({value})'})"
+            parts.append(value if keras is None else f"{keras}={value}")
+        constructor = f"{self.tf}.keras.optimizers.schedules.{keras_name}({', '.join(parts)})"
+        return constructor, ed.code(bound[step_param])
+
+    def _per_step_values(self, assignments) -> None:
+        """Names bound to a value that depends on a schedule: their per-step expression, names inlined."""
+        for stmt in assignments:
+            name, value = _assigned(stmt)
+            function = self.layout.function_of(stmt) if id(stmt) in self.layout.where else None
+            expression = self._expression(value, function)
+            if expression is not None:
+                self.valued[(id(function), name)] = expression
+
+    def _expression(self, node: cst.BaseExpression, function) -> Optional[str]:
+        """Code of ``node`` with decay calls and per-step names inlined; None when it has neither."""
+        inline, valued = self.inline, self.valued
+        used = []
+
+        class _Inline(cst.CSTTransformer):
+            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+                if id(original) in inline:
+                    used.append(original)
+                    return cst.parse_expression(inline[id(original)])
+                return updated
+
+            def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+                code = valued.get((id(function), original.value), valued.get((id(None), original.value)))
+                if code is None:
+                    return updated
+                used.append(original)
+                value = cst.parse_expression(code)
+                return value if isinstance(value, _ATOMIC) else value.with_changes(
+                    lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+        if isinstance(node, cst.Name) and (id(function), node.value) not in valued and (
+                id(None), node.value) not in valued:
+            return None
+        new = node.visit(_Inline())
+        return ed.code(new) if used else None
+
+    def _optimizer(self, call: cst.Call, stmt) -> None:
+        argument = _learning_rate_arg(call)
+        if argument is None:
+            return
+        function = self.layout.function_of(stmt) if id(stmt) in self.layout.where else None
+        expression = self._expression(argument.value, function)
+        if expression is None:
+            return
+        stale = self._per_run_reads(expression, function)
+        if stale:
+            self.ctx.report(call, RULE_ID, WARNING, f"the learning rate reads `{stale}`, a per-run value: "
+                                                    "left as is")
+            return
+        rate = cst.parse_expression(f"lambda: {expression}")
+        if self.ctx.names.call_name(call) == "tf.keras.optimizers.SGD" and _has_momentum(call):
+            self.edits.expressions[id(call)] = self._tf1_momentum(call, rate)
+            self.ctx.report(call, RULE_ID, WARNING, "SGD with momentum and a decaying learning rate is not TF1's "
+                                                    "MomentumOptimizer (Keras scales before accumulating); kept as "
+                                                    "tf.compat.v1.train.MomentumOptimizer (runs eagerly)")
+        else:
+            self.edits.expressions[id(argument.value)] = rate
+        self.ctx.report(call, RULE_ID, INFO, "the optimizer reads its learning rate at every update: "
+                                             f"lambda: {expression}")
+
+    def _per_run_reads(self, expression: str, function) -> Optional[str]:
+        body = list(function.body.body) if function is not None else list(self.module.body)
+        params = tuple(p.name.value for p in function.params.params) if function is not None else ()
+        scope = analyze_scope(body, self.ctx.names, params)
+        return next((key for key in sorted(reads(cst.parse_expression(expression))) if scope.deferred(key)), None)
+
+    def _tf1_momentum(self, call: cst.Call, rate: cst.BaseExpression) -> cst.Call:
+        bound = ed.bind(call, ["learning_rate", "momentum", "nesterov"]) or {}
+        args = [cst.Arg(rate, keyword=cst.Name("learning_rate"), equal=_TIGHT)]
+        args.append(cst.Arg(bound["momentum"], keyword=cst.Name("momentum"), equal=_TIGHT))
+        if "nesterov" in bound:
+            args.append(cst.Arg(bound["nesterov"], keyword=cst.Name("use_nesterov"), equal=_TIGHT))
+        return cst.Call(cst.parse_expression(f"{self.tf}.compat.v1.train.MomentumOptimizer"), args=args)
+
+
+_TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+
+
+def _learning_rate_arg(call: cst.Call) -> Optional[cst.Arg]:
+    for position, arg in enumerate(call.args):
+        if (arg.keyword is not None and arg.keyword.value == "learning_rate") or (
+                arg.keyword is None and not arg.star and position == 0):
+            return arg
+    return None
+
+
+def _learning_rate(call: cst.Call) -> Optional[cst.BaseExpression]:
+    arg = _learning_rate_arg(call)
+    return arg.value if arg is not None else None
+
+
+def _has_momentum(call: cst.Call) -> bool:
+    momentum = (ed.bind(call, ["learning_rate", "momentum", "nesterov"]) or {}).get("momentum")
+    return momentum is not None and not (isinstance(momentum, (cst.Integer, cst.Float))
+                                         and float(momentum.value) == 0.0)
