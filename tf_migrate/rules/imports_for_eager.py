@@ -11,7 +11,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import reads
-from tf_migrate.report import INFO
+from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.tfnames import dotted_name
 
@@ -57,6 +57,9 @@ class _Imports(cst.CSTTransformer):
 
     def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
         module = dotted_name(updated.module) if updated.module is not None else None
+        if module is not None and module.startswith("tensorflow.examples"):
+            self.ctx.report(original, RULE_ID, WARNING, f"`{module}` is not part of TF2; load the data another "
+                            "way (e.g. tf.keras.datasets.mnist.load_data())")
         if module == "tensorflow.compat" and not isinstance(updated.names, cst.ImportStar):
             if all(dotted_name(a.name) in ("v1", "v2") for a in updated.names):
                 alias = updated.names[0].asname

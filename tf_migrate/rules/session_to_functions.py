@@ -123,9 +123,9 @@ class _ScopeRewriter:
             pending_lines = []
             if st.role in (pm.REMOVE, pm.DEFER):
                 if st.role == pm.REMOVE:
+                    # The statement's own comments described it and go with it.
                     self.ctx.report(node, RULE_ID, INFO, "removed TF1 session/graph plumbing")
-                    pending_lines = [line for line in lead + list(getattr(node, "leading_lines", []))
-                                     if line.comment]
+                    pending_lines = [line for line in lead if line.comment]
                 else:
                     pending_lines = [line for line in lead if line.comment]
                     if not st.defines:
