@@ -348,7 +348,8 @@ def _notebook(*cells):
 
 LEGACY_NOTEBOOK = _notebook(
     "%matplotlib inline\nimport numpy as np\nimport tensorflow as tf",
-    "x = tf.placeholder(tf.float32, [3])\nv = tf.Variable([1.0, 2.0, 3.0])\ny = tf.reduce_sum(v * x)",
+    # tf.to_float logs a deprecation warning: to stdout in a kernel, which is not output
+    "x = tf.placeholder(tf.float32, [3])\nv = tf.Variable([1.0, 2.0, 3.0])\ny = tf.reduce_sum(v * tf.to_float(x))",
     "!echo shell says hi\nsess = tf.Session()\nsess.run(tf.global_variables_initializer())",
     "print('y =', sess.run(y, {x: np.ones(3)}))\nsess.run(tf.gradients(y, v), {x: np.arange(3.0)})[0]",
 )

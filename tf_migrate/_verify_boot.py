@@ -42,8 +42,18 @@ def _sibling(name):
 class EventLog:
     """Appends one JSON line per event, flushed at once so a killed run keeps its log."""
 
-    def __init__(self, path):
+    def __init__(self, path, user_files=()):
         self._file = open(path, "a", encoding="utf-8") if path else None
+        self._user_files = tuple(user_files)
+
+    def where(self):
+        """``file:line`` of the innermost frame in the program (files starting so)."""
+        frame = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code.co_filename.startswith(self._user_files):
+                return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+            frame = frame.f_back
+        return "?"
 
     def write(self, **event):
         if self._file is not None:
@@ -52,17 +62,19 @@ class EventLog:
 
 
 def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=()):
-    """Makes this process run a ``legacy`` or ``migrated`` program (see module doc)."""
+    """Makes this process run a ``legacy`` or ``migrated`` program (see module doc).
+
+    ``user_files``: prefixes of the program's code file names, for ``file:line`` in events.
+    """
     if program_dir and program_dir not in sys.path:
         sys.path.insert(0, program_dir)
     import tensorflow as tf
 
-    log = EventLog(log_path)
-    user_files = set(user_files)
-    _sibling("_verify_random").install(tf, log, user_files)
+    log = EventLog(log_path, user_files)
+    _sibling("_verify_random").install(tf, log)
     if mode == "legacy":
         tf.compat.v1.disable_v2_behavior()
-        _sibling("_verify_fetch_order").install(tf, log, fetch_order, user_files)
+        _sibling("_verify_fetch_order").install(tf, log, fetch_order)
         sys.modules["tensorflow"] = tf.compat.v1
     return log
 

@@ -19,8 +19,6 @@ dequeues, assignments) cannot be evaluated twice without changing the program:
 such a run logs ``unresolvable`` and the verifier answers not comparable.
 """
 
-import sys
-
 _VARIABLE_OPS = {"VariableV2", "Variable", "VarHandleOp"}
 _READ_SAFE = _VARIABLE_OPS | {
     "ReadVariableOp", "Placeholder", "PlaceholderWithDefault", "Const", "VarIsInitializedOp",
@@ -108,16 +106,8 @@ def _resolvable(element):
     )
 
 
-def _where(user_files):
-    frame = sys._getframe(2)
-    while frame is not None:
-        if frame.f_code.co_filename in user_files:
-            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
-        frame = frame.f_back
-    return "?"
 
-
-def install(tf, log, order, user_files):
+def install(tf, log, order):
     """Wraps ``Session.run`` of this (legacy) process; ``order`` is ``pre`` or ``post``."""
     from tensorflow.python.client import session
     from tensorflow.python.util import nest
@@ -137,7 +127,7 @@ def install(tf, log, order, user_files):
         ambiguous = plans[key]
         if not ambiguous:
             return original(self, fetches, feed_dict, options, run_metadata)
-        where = _where(user_files)
+        where = log.where()
         reads = [elements[i] for i in ambiguous]
         if not all(_resolvable(e) for e in reads):
             log.write(event="unresolvable", where=where, fetches=[e.name for e in reads])

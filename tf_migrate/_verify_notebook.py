@@ -10,8 +10,9 @@ IPython syntax is neutralized: line magics (``%...``) and shell escapes
 
 Kernel path (``python _verify_notebook.py CONFIG.json``): nbclient runs the code
 cells in an ipykernel of this interpreter, after a hidden first cell that
-prepares the process as ``_verify_boot.prepare`` does (and stubs ``%matplotlib``
-where matplotlib is not installed). What the cells print to stdout and their
+prepares the process as ``_verify_boot.prepare`` does, sends TF's log to stderr
+(in a kernel TF logs to stdout) and stubs ``%matplotlib`` where matplotlib is
+not installed. What the cells print to stdout and their
 ``text/plain`` results are written to stdout, so both paths compare the same way.
 """
 
@@ -82,9 +83,12 @@ _spec = _u.spec_from_file_location("_verify_boot", {boot!r})
 _boot = _u.module_from_spec(_spec); _s.modules["_verify_boot"] = _boot; _spec.loader.exec_module(_boot)
 _boot.prepare({mode!r}, program_dir={program_dir!r}, log_path={log!r}, fetch_order={order!r},
               user_files={user_files!r})
+from tensorflow.python.platform import tf_logging as _log  # TF logs to stdout in kernels: not output
+for _h in _log.get_logger().handlers:
+    _h.setStream(_s.stderr)
 if _u.find_spec("matplotlib") is None:
     get_ipython().register_magic_function(lambda line: None, "line", "matplotlib")
-del _u, _s, _spec, _boot
+del _u, _s, _spec, _boot, _log
 """
 
 

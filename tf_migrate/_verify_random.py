@@ -30,7 +30,6 @@ all draw from numpy instead:
 """
 
 import inspect
-import sys
 import zlib
 
 _SHARED = {
@@ -92,21 +91,10 @@ def _values(distribution, shape, ordinal, extra, np_dtype):
     return values.astype(np_dtype)
 
 
-def _where(user_files):
-    """``file:line`` of the innermost frame in the program being verified."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        if frame.f_code.co_filename in user_files:
-            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
-        frame = frame.f_back
-    return "?"
-
-
 class _Sites:
-    def __init__(self, tf, log, user_files):
+    def __init__(self, tf, log):
         self.tf = tf
         self.log = log
-        self.user_files = user_files
         self.count = 0
         self.ordinals = {}
 
@@ -115,7 +103,7 @@ class _Sites:
         ordinal = self.ordinals.get(key, 0)
         self.ordinals[key] = ordinal + 1
         self.count += 1
-        return self.count, ordinal, _where(self.user_files)
+        return self.count, ordinal, self.log.where()
 
     def random_op(self, distribution, extra_names, original):
         tf = self.tf
@@ -161,18 +149,18 @@ class _Sites:
 
     def unshared_op(self, name, original):
         def op(*args, **kwargs):
-            self.log.write(event="unshared", op=name, where=_where(self.user_files))
+            self.log.write(event="unshared", op=name, where=self.log.where())
             return original(*args, **kwargs)
 
         op.__wrapped__ = original
         return op
 
 
-def install(tf, log, user_files):
+def install(tf, log):
     """Routes every random kernel of this process through shared numpy draws."""
     import importlib
 
-    sites = _Sites(tf, log, user_files)
+    sites = _Sites(tf, log)
     for module_name, functions in _SHARED.items():
         module = importlib.import_module("tensorflow.python.ops." + module_name)
         for name, (distribution, extra_names) in functions.items():
