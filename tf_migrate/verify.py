@@ -39,6 +39,16 @@ Read/update order (``_verify_fetch_order``)
     fetch it runs again with the update first, and the migrated output is
     equivalent if it matches either order. Nowhere else is the check tolerant.
 
+Limits
+    Only stdout is compared, and only for one run of each program: output that
+    varies from run to run (timings, addresses) reads as ``different``. Programs
+    run in an empty working directory, so files opened by relative path are not
+    there (``__file__`` and the program's folder on ``sys.path`` work). Random ops
+    inside ``tf.function(jit_compile=True)`` fail under the verifier (shared draws
+    are ``numpy_function`` ops), stateless ops lose "same seed, same values", and
+    ``tf.data`` shuffles are not shared. Read/update ambiguity is found from the
+    graph of each ``Session.run``; the whole program is checked under one order.
+
 Results
     ``equivalent``; ``different`` (detail: the first differing value or text and
     its output lines); ``legacy-fails`` / ``migrated-fails`` (detail: the error's
@@ -227,8 +237,11 @@ def _execute(command, cwd, env, timeout):
         timed_out = True
         os.killpg(process.pid, signal.SIGKILL)
         stdout, stderr = process.communicate()
-    decode = lambda data: data.decode("utf-8", errors="replace")  # noqa: E731
-    return _Run(process.returncode, decode(stdout), decode(stderr), timed_out, timeout)
+    return _Run(process.returncode, _decode(stdout), _decode(stderr), timed_out, timeout)
+
+
+def _decode(data):
+    return data.decode("utf-8", errors="replace")
 
 
 _NOISE = re.compile(
