@@ -2,13 +2,16 @@
 
 Exit codes: 0 done or nothing to do; 1 ``--check`` found work, or
 ``--verify`` found a program whose migration is not equivalent; 2 usage
-error; 123 some file failed (bad input, or it could not be written).
+error; 123 some file failed (bad input, or it could not be written);
+130 interrupted (Ctrl-C): each file is then its old or its new self.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import List, Optional, Sequence
 
@@ -17,6 +20,7 @@ from tf_migrate.rules import all_rules
 from tf_migrate.runner import FileOutcome, Options, process
 
 EXIT_OK, EXIT_CHECK, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 123
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -65,34 +69,79 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "-j must be at least 1" if args.jobs < 1 else "no paths given")
         print(f"tf-migrate: error: {why}", file=sys.stderr)
         return EXIT_USAGE
+    why = _output_dir_problem(args.output_dir, args.paths)
+    if why:
+        print(f"tf-migrate: error: {why}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return _migrate(args)
+    except KeyboardInterrupt:  # writes are atomic: every file is its old or its new self
+        print("tf-migrate: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _migrate(args: argparse.Namespace) -> int:
     exclude = [args.output_dir] if args.output_dir else []
     paths, problems = files.discover(args.paths, exclude)
-    root = Path(args.paths[0]) if len(args.paths) == 1 else None
     options = Options(args.mode, tuple(args.select), tuple(args.ignore), args.write and not args.check,
-                      None if args.check else args.output_dir, root)
+                      None if args.check else args.output_dir, _input_root(args.paths))
     outcomes = _run_all(paths, options, args.jobs)
     summary = report.Summary()
     for problem in problems:
-        summary.add(problem, report.FAILED, [report.Finding(problem.split(":")[0], 0, 0, "input", report.ERROR,
-                                                            problem.split(": ", 1)[-1])])
+        path = getattr(problem, "path", problem)
+        message = getattr(problem, "message", problem)
+        summary.add(path, report.FAILED, [report.Finding(path, 0, 0, "input", report.ERROR, message)])
     for outcome in outcomes:
         summary.add(outcome.path, outcome.outcome, outcome.findings, outcome.compat_reason)
         if not args.quiet and (not (args.write or args.output_dir) or args.diff):
             for diff in outcome.diffs:
-                sys.stdout.write(diff)
+                _emit(sys.stdout, diff)
     verify_failed = False
     if args.verify:
         from tf_migrate.verify_cli import verify_outcomes
         verify_failed = not verify_outcomes(outcomes, args.timeout, summary)
     text = summary.text() if not args.quiet else summary.text().splitlines()[-1]
-    print(text, file=sys.stderr)
+    _emit(sys.stderr, text + "\n")
     if args.report:
-        args.report.write_text(summary.json() if args.report.suffix == ".json" else summary.text() + "\n")
+        try:
+            args.report.write_text(summary.json() if args.report.suffix == ".json" else summary.text() + "\n",
+                                   encoding="utf-8")
+        except OSError as error:
+            print(f"tf-migrate: error: report not written: {args.report}: {error.strerror}", file=sys.stderr)
+            return EXIT_FAILED
     if summary.outcomes[report.FAILED]:
         return EXIT_FAILED
     if args.check and any(o.changed for o in outcomes):
         return EXIT_CHECK
     return EXIT_CHECK if verify_failed else EXIT_OK
+
+
+def _output_dir_problem(output_dir: Optional[Path], paths: Sequence[str]) -> str:
+    if output_dir is None:
+        return ""
+    if output_dir.exists() and not output_dir.is_dir():
+        return f"-o {output_dir}: exists and is not a folder"
+    real = os.path.realpath(output_dir)
+    if any(os.path.isdir(p) and os.path.realpath(p) == real for p in paths):
+        return f"-o {output_dir}: is an input folder; use -w to rewrite in place"
+    return ""
+
+
+def _input_root(paths: Sequence[str]) -> Optional[Path]:
+    """The folder that -o mirrors: the one input, or the common parent of several (no name clashes)."""
+    if len(paths) == 1:
+        return Path(paths[0])
+    folders = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".") for p in paths]
+    return Path(os.path.commonpath(folders))
+
+
+def _emit(stream, text: str) -> None:
+    """Write text the stream's encoding may not hold (a latin-1 terminal, an ASCII pipe) without crashing."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 def _run_all(paths: List[Path], options: Options, jobs: int) -> List[FileOutcome]:
@@ -105,13 +154,25 @@ def _run_all(paths: List[Path], options: Options, jobs: int) -> List[FileOutcome
                 print(f"\r{count}/{len(paths)} files", end="", file=sys.stderr)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for count, outcome in enumerate(pool.map(process, paths, [options] * len(paths), chunksize=8), 1):
-                results.append(outcome)
+            futures = [pool.submit(process, path, options) for path in paths]
+            for count, (path, future) in enumerate(zip(paths, futures), 1):
+                results.append(_result(path, future))
                 if progress:
                     print(f"\r{count}/{len(paths)} files", end="", file=sys.stderr)
     if progress:
         print(file=sys.stderr)
     return results
+
+
+def _result(path: Path, future: Future) -> FileOutcome:
+    """The worker's outcome; a worker that died (killed, out of memory) fails its file, not the run."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        message = "not processed: a worker process died (out of memory?); rerun with -j 1 to find the file"
+    except Exception as error:  # an outcome that could not be sent back, say
+        message = f"not processed: {type(error).__name__}: {error}"
+    return FileOutcome(str(path), report.FAILED, [report.Finding(str(path), 0, 0, "engine", report.ERROR, message)])
 
 
 if __name__ == "__main__":

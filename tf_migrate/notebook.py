@@ -9,7 +9,9 @@ cleared, since they came from the old code.
 """
 from __future__ import annotations
 
+import json
 import re
+import warnings
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Tuple
 
@@ -23,6 +25,8 @@ CELL_MARKER = "__tf_migrate_cell__"
 MAGIC_MARKER = "__tf_migrate_magic__"
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun"}
 _MAGIC_LINE = re.compile(r"^(\s*)(%|!|\?)")
+_HELP_LINE = re.compile(r"^(\s*)[\w.]+\?{1,2}\s*$")  # IPython's `obj?` and `obj??`
+_VERSIONS = (3, 4)  # nbformat versions read, and written back as they came
 _MARKER_LINE = re.compile(rf"^(\s*){MAGIC_MARKER}\((\d+)\)\s*$")
 
 
@@ -42,11 +46,59 @@ class NotebookResult:
 
 
 def read_notebook(text: str, path: str):
+    """The notebook as nbformat 4; raises engine.InputError saying what is wrong, and where."""
+    return _read(text, path)[0]
+
+
+def _read(text: str, path: str):
+    """The notebook as nbformat 4, and the nbformat major version of the file."""
     try:
-        nb = nbformat.reads(text, as_version=4)
-    except Exception as error:  # nbformat raises several unrelated types for bad JSON
-        raise engine.InputError(path, 1, 0, f"invalid notebook: {str(error).splitlines()[0]}") from None
-    return nb
+        raw = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise engine.InputError(path, error.lineno, error.colno, f"invalid notebook: not JSON: {error.msg}") from None
+    _check_structure(raw, path)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # nbformat warns on stderr for each quirk it repairs
+            nb = nbformat.reads(text, as_version=4)
+    except Exception as error:  # nbformat raises several unrelated types for bad notebooks
+        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise engine.InputError(path, 1, 0, f"invalid notebook: {message}") from None
+    return nb, raw["nbformat"]
+
+
+def _check_structure(raw, path: str) -> None:
+    """What nbformat would trip over with an unrelated exception, said plainly."""
+    def bad(message: str):
+        return engine.InputError(path, 1, 0, f"invalid notebook: {message}")
+
+    if not isinstance(raw, dict):
+        raise bad("the top level is not a JSON object")
+    version = raw.get("nbformat")
+    if version not in _VERSIONS:
+        raise bad(f"nbformat {version!r} is not supported (3 and 4 are); convert it with "
+                  "`jupyter nbconvert --to notebook --nbformat 4`")
+    if version == 3:
+        sheets = raw.get("worksheets")
+        if not isinstance(sheets, list) or not all(isinstance(sheet, dict) for sheet in sheets):
+            raise bad("'worksheets' is not a list of objects")
+        cells = [cell for sheet in sheets for cell in _as_list(sheet.get("cells"), bad)]
+    else:
+        cells = _as_list(raw.get("cells"), bad)
+    source_key = "input" if version == 3 else "source"
+    for number, cell in enumerate(cells, 1):
+        if not isinstance(cell, dict) or not isinstance(cell.get("cell_type"), str):
+            raise bad(f"cell {number} is not an object with a 'cell_type'")
+        source = cell.get(source_key)
+        if cell["cell_type"] == "code" and not (
+                isinstance(source, str) or isinstance(source, list) and all(isinstance(x, str) for x in source)):
+            raise bad(f"cell {number}: '{source_key}' is missing or not text")
+
+
+def _as_list(cells, bad) -> list:
+    if not isinstance(cells, list):
+        raise bad("'cells' is missing or not a list")
+    return cells
 
 
 def _mask(source: str, magics: List[str]) -> str:
@@ -59,7 +111,7 @@ def _mask(source: str, magics: List[str]) -> str:
             return f"{MAGIC_MARKER}({len(magics) - 1})"
     out = []
     for line in lines:
-        match = _MAGIC_LINE.match(line)
+        match = _MAGIC_LINE.match(line) or _HELP_LINE.match(line)
         if match or (line.strip() and "= !" in line and not line.strip().startswith("#")):
             magics.append(line.strip())
             indent = match.group(1) if match else re.match(r"\s*", line).group(0)
@@ -83,7 +135,7 @@ def _unmask(source: str, magics: List[str]) -> str:
 
 def migrate_notebook(text: str, path: str, **options) -> NotebookResult:
     """Migrate a notebook's code cells; raises engine.InputError naming the cell."""
-    nb = read_notebook(text, path)
+    nb, version = _read(text, path)
     magics: List[str] = []
     pieces: List[str] = []
     line_map: Dict[int, Tuple[int, int]] = {}
@@ -92,11 +144,7 @@ def migrate_notebook(text: str, path: str, **options) -> NotebookResult:
     line = 1
     for index in code_cells:
         body = _mask(nb.cells[index].source, magics)
-        try:
-            cst.parse_module(body + "\n")
-        except cst.ParserSyntaxError as error:
-            raise engine.InputError(f"{path}:cell {index + 1}", error.raw_line, error.raw_column,
-                                    f"syntax error: {error.message}") from None
+        engine.parse(body + "\n", f"{path}:cell {index + 1}")  # InputError names the cell and line
         masked[index] = body
         pieces.append(f"{CELL_MARKER}({index})")
         line += 1
@@ -121,7 +169,7 @@ def migrate_notebook(text: str, path: str, **options) -> NotebookResult:
         nb.cells[index].outputs = []
         nb.cells[index].execution_count = None
         changes.append((index, old, restored))
-    new_text = nbformat.writes(nb) + "\n" if changes else text
+    new_text = nbformat.writes(nb, version=version) + "\n" if changes else text
     return NotebookResult(path, text, new_text, result.outcome, findings, result.compat_reason, tuple(changes))
 
 

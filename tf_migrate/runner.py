@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import difflib
+import os
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional, Tuple
@@ -46,13 +48,23 @@ def _destination(path: Path, options: Options) -> Optional[Path]:
     if options.output_dir is not None:
         root = options.input_root
         if root is not None and root.is_dir():
-            return options.output_dir / path.resolve().relative_to(root.resolve())
+            # abspath, not resolve: a symlink inside the tree may point anywhere
+            relative = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+            if not relative.startswith(os.pardir):
+                return options.output_dir / relative
         return options.output_dir / path.name
     return path if options.write else None
 
 
+def _failed(label: str, kind: str, path: str, line: int, col: int, rule: str, message: str) -> FileOutcome:
+    return FileOutcome(label, report.FAILED, [Finding(path, line, col, rule, ERROR, message)], kind=kind)
+
+
 def process(path: Path, options: Options) -> FileOutcome:
-    """Migrate one file; never raises for bad input (it becomes a FAILED outcome)."""
+    """Migrate one file; never raises (bad input, a crash or a failed write become a FAILED outcome).
+
+    A FAILED file is never written: it keeps its bytes.
+    """
     label = str(path)
     kind = "ipynb" if path.suffix == ".ipynb" else "py"
     try:
@@ -67,20 +79,41 @@ def process(path: Path, options: Options) -> FileOutcome:
             result = engine.migrate_source(source_file.text, label, **common)
             diffs = [_diff(result.source, result.new_source, label)] if result.changed else []
     except files.ReadError as error:
-        return FileOutcome(label, report.FAILED, [Finding(label, error.line, 0, "input", ERROR, error.message)],
-                           kind=kind)
+        return _failed(label, kind, label, error.line, 0, "input", error.message)
     except engine.InputError as error:
-        return FileOutcome(label, report.FAILED, [Finding(error.path, error.line, error.col, "input", ERROR,
-                                                          error.message)], kind=kind)
+        return _failed(label, kind, error.path, error.line, error.col, "input", error.message)
+    except Exception as error:  # a bug in tf-migrate must cost this file only, not the whole run
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        return _failed(label, kind, label, 1, 0, "engine",
+                       f"internal error, file left unchanged: {type(error).__name__}: {str(error)[:200]} "
+                       f"(at {Path(where.filename).name}:{where.lineno}; please report)")
     outcome = FileOutcome(label, result.outcome, list(result.findings), result.compat_reason, diffs,
                           result.source, result.new_source, kind)
     destination = _destination(path, options)
-    if destination is not None and result.outcome != report.FAILED:
-        if result.changed or options.output_dir is not None:
-            try:
-                files.write_atomic(destination, result.new_source, source_file)
-                outcome.written = str(destination)
-            except OSError as error:
-                outcome.outcome = report.FAILED
-                outcome.findings.append(Finding(label, 1, 0, "output", ERROR, f"not written: {error}"))
+    if destination is None or result.outcome == report.FAILED:
+        return outcome
+    if options.output_dir is not None and _same_file(destination, path):
+        outcome.outcome = report.FAILED
+        outcome.findings.append(Finding(label, 1, 0, "output", ERROR,
+                                        f"not written: the output {destination} is the input itself (use -w)"))
+    elif result.changed or options.output_dir is not None:
+        try:
+            files.write_atomic(destination, result.new_source, source_file)
+            outcome.written = str(destination)
+        except (OSError, UnicodeError) as error:
+            outcome.outcome = report.FAILED
+            outcome.findings.append(Finding(label, 1, 0, "output", ERROR, f"not written: {_why(error)}"))
     return outcome
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _why(error: Exception) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.filename or ''}: {error.strerror}".lstrip(": ")
+    return str(error)
