@@ -273,7 +273,7 @@ class Classifier:
 
     def _classify_definition(self, st, call: cst.Call) -> bool:
         qualname = self.names.call_name(call)
-        deferred_reads = {k for k in st.reads if self.scope.deferred(k)}
+        deferred_reads = _escaped_reads(call, [], self.scope)
         if qualname in api.PLACEHOLDERS:
             st.role = pm.DEFER
             self._define(st, pm.PLACEHOLDER, call)
@@ -329,8 +329,9 @@ class Classifier:
 
     def _classify_generic(self, st, calls, qualnames) -> None:
         graph_reads = {k for k in st.reads if self.scope.kind(k) in _TENSORISH}
-        deferred_reads = {k for k in graph_reads
-                          if self.scope.kind(k) in pm.DEFERRED_KINDS | {pm.VARIABLE, pm.VARIABLES, pm.LAYER}}
+        # Per-run values read for their value (not a placeholder's declared shape, not a feed key).
+        deferred_reads = (_escaped_reads(st.node, [], self.scope) | st.flat.extra_deps & graph_reads) | {
+            k for k in graph_reads if self.scope.kind(k) in (pm.VARIABLE, pm.VARIABLES, pm.LAYER)}
         tf_calls = [q for q in qualnames if q.startswith("tf.")]
         calls_variable_fn = [c for c in calls if isinstance(c.func, cst.Name)
                              and c.func.value in self.variable_functions]
@@ -431,7 +432,7 @@ class Classifier:
                 if st.kind != pm.EAGER:
                     continue
                 per_run_random = st.random and self._read_by_deferred(st.defines)
-                reads_deferred = any(self.scope.deferred(k) for k in st.reads)
+                reads_deferred = bool(_escaped_reads(st.node, [], self.scope))
                 if set(st.defines) & needed_by_tape or per_run_random or reads_deferred:
                     st.role = pm.DEFER
                     self._define(st, pm.TENSOR)
@@ -461,6 +462,10 @@ class Classifier:
                 if st.kind == pm.VARIABLE or st.kind == pm.OPTIMIZER:
                     continue
                 self._block(st.node, f"`{key}` ({kind}) is used outside sess.run; its value only exists in a run")
+
+
+# Static facts of a placeholder that code outside any run may read.
+STATIC_ATTRIBUTES = {"shape", "get_shape", "dtype"}
 
 
 class _EscapeFinder(cst.CSTVisitor):
@@ -504,6 +509,9 @@ class _EscapeFinder(cst.CSTVisitor):
         if key is not None:
             self._record(key)
             return False
+        base = symbol_key(node.value)
+        if base is not None and node.attr.value in STATIC_ATTRIBUTES and self.scope.kind(base) == pm.PLACEHOLDER:
+            return False  # a placeholder's declared shape/dtype: known without running
         return True
 
     def visit_Name(self, node: cst.Name) -> None:

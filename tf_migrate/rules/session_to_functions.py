@@ -83,6 +83,7 @@ class _ScopeRewriter:
         self.ctx = ctx
         self.taken = taken
         self.sessions: Set[str] = set()
+        self._placeholder_calls: Dict[str, cst.Call] = {}
 
     # -- module and function scopes --------------------------------------------------------
     def rewrite(self, body: List[cst.BaseStatement], params: Tuple[str, ...]) -> List[cst.BaseStatement]:
@@ -107,6 +108,8 @@ class _ScopeRewriter:
         return self._assemble(scope, generated)
 
     def _assemble(self, scope, generated: _Generated) -> List[cst.BaseStatement]:
+        self._placeholder_calls = {k: s.call for k, s in scope.symbols.items()
+                                   if s.kind == pm.PLACEHOLDER and s.call is not None}
         replacements = dict(scope.replacements)
         replacements.update(generated.replacements)
         placeholder_keys = {k for k, s in scope.symbols.items() if s.kind == pm.PLACEHOLDER}
@@ -171,7 +174,7 @@ class _ScopeRewriter:
         return cst.Call(callee, args=args)
 
     def _rewrite_statement(self, node, replacements, placeholder_keys, st) -> cst.BaseStatement:
-        node = node.visit(_SiteReplacer(replacements, placeholder_keys))
+        node = node.visit(_SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf))
         if isinstance(node, cst.FunctionDef) and st.kind == "nested-scope":
             params = tuple(p.name.value for p in node.params.params)
             new_body = self.rewrite(list(node.body.body), params)
@@ -246,18 +249,47 @@ def _first_non_import(scope: "pm.Scope") -> int:
 class _SiteReplacer(cst.CSTTransformer):
     """Swap run sites for generated calls, collections for lists, and placeholder feed keys for strings."""
 
-    def __init__(self, replacements, placeholder_keys) -> None:
+    def __init__(self, replacements, placeholder_keys, placeholder_calls=None, tf: str = "tf") -> None:
         self.replacements = replacements
         self.placeholders = placeholder_keys
-
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        return self.replacements.get(id(original), updated)
+        self.placeholder_calls = placeholder_calls or {}
+        self.tf = tf
 
     def leave_DictElement(self, original: cst.DictElement, updated: cst.DictElement) -> cst.DictElement:
         key = symbol_key(original.key)
         if key in self.placeholders:
             return updated.with_changes(key=cst.SimpleString(repr(key.split(".")[-1])))
         return updated
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        replaced = self.replacements.get(id(original))
+        if replaced is not None:
+            return replaced
+        if isinstance(updated.func, cst.Attribute) and updated.func.attr.value == "get_shape" and not updated.args:
+            static = self._static(original.func.value, "shape")
+            if static is not None:
+                return static
+        return updated
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if original.attr.value in ("shape", "dtype"):
+            static = self._static(original.value, original.attr.value)
+            if static is not None:
+                return static
+        return updated
+
+    def _static(self, expr, what: str):
+        """tf.TensorShape(declared) / the declared dtype of a placeholder, or None."""
+        call = self.placeholder_calls.get(symbol_key(expr) or "")
+        if call is None:
+            return None
+        positional = [a.value for a in call.args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        if what == "dtype":
+            return keywords.get("dtype", positional[0] if positional else None)
+        shape = keywords.get("shape", positional[1] if len(positional) > 1 else None)
+        code = cst.Module([]).code_for_node(shape) if shape is not None else "None"
+        return cst.parse_expression(f"{self.tf}.TensorShape({code})")
 
     def leave_SubscriptElement(self, original, updated):
         if isinstance(original.slice, cst.Index):
