@@ -150,7 +150,9 @@ def verify_program(
             legacy = legacy_future.result()
         legacy_runs = [legacy]
         if not legacy.failed and legacy.events_of("ambiguous") and not migrated.failed:
-            legacy_runs.append(runner.run("legacy", legacy_source, "post"))
+            other_order = runner.run("legacy", legacy_source, "post")
+            if not other_order.failed:
+                legacy_runs.append(other_order)
     status, detail = _judge(legacy_runs, migrated, rtol=rtol, atol=atol)
     return VerifyResult(status, detail, legacy.stdout, migrated.stdout, time.monotonic() - start)
 
