@@ -151,3 +151,10 @@ def test_reads_after_a_control_dependency_are_ordered(tf1):
         return [train, after]
 
     assert _fetch_plan(tf1, build) == []
+
+
+def test_unknown_dimension_prints_alike_in_tf1_and_tf2():
+    from tf_migrate._verify_compare import first_difference
+
+    assert first_difference("shape (?, 3) [?, 10]", "shape (None, 3) [None, 10]", rtol=1e-5, atol=1e-6) is None
+    assert first_difference("what? (?, 3)", "what! (None, 3)", rtol=1e-5, atol=1e-6) is not None

@@ -4,7 +4,8 @@ Outputs are split into tokens: numbers (``-1.5e-03``, ``2.``, ``nan``, ``inf``)
 and runs of other non-blank characters. Whitespace, line breaks included, only
 separates tokens: numpy wraps and pads arrays by the width of their values, so
 ``[[ 8.  8. 50.]`` and ``[[8. 8. 50.]`` hold the same numbers. Text tokens must
-be equal; numbers must satisfy ``|a - b| <= atol + rtol * |b|``, or differ by at
+be equal (``?`` and ``None`` count as the same unknown dimension: TF1 prints
+``TensorShape`` as ``(?, 3)``, TF2 as ``(None, 3)``); numbers must satisfy ``|a - b| <= atol + rtol * |b|``, or differ by at
 most one unit in the last printed digit when printed with decimals (two values
 within tolerance can round to neighbours: ``0.1235`` and ``0.1236``). ``nan``
 equals ``nan``; infinities equal when their signs do.
@@ -20,6 +21,10 @@ _TOKEN = re.compile(
     r"|(?P<text>[^\s\d.+-]+|[.+-])",
     re.IGNORECASE,
 )
+
+
+# `?` where a dimension stands: "(?, 3)", "[?, 10]".
+_UNKNOWN_DIMENSION = re.compile(r"(?<=[(\[,\s])\?(?=\s*[,)\]])")
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,7 @@ def _quantum(text):
 def tokenize(output):
     tokens = []
     for number, line in enumerate(output.splitlines(), start=1):
+        line = _UNKNOWN_DIMENSION.sub("None", line)
         for match in _TOKEN.finditer(line):
             text = match.group(0)
             if match.group("num") is not None:

@@ -316,7 +316,8 @@ class Classifier:
             inputs = call.args[1].value if len(call.args) > 1 and call.args[1].keyword is None else None
             single = qualname in (api.PFOR_JACOBIAN, api.PFOR_BATCH_JACOBIAN) and not isinstance(
                 inputs, (cst.List, cst.Tuple))
-            self._define(st, pm.TENSOR if single else pm.TENSORS, call)
+            unpacked = len(st.defines) > 1  # da, dk = tf.gradients(f, [a, k]): one tensor each
+            self._define(st, pm.TENSOR if single or unpacked else pm.TENSORS, call)
             return True
         if isinstance(call.func, cst.Attribute) and self.kind_of(call.func.value) == "optimizer":
             method = call.func.attr.value
