@@ -14,8 +14,9 @@ function of each run:
   built from placeholders) is not converted.
 
 The rewrite is kept only where the program model runs each ``get_next()``
-once per ``sess.run`` and builds each iterator once; elsewhere the file is
-left as it was, with a warning.
+once per ``sess.run`` and builds each iterator once. Elsewhere the iterators
+keep their TF1 meaning, written ``tf.data.make_one_shot_iterator(ds)``, an
+API the analysis knows, so the file stays in compat mode, with a warning.
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ class DatasetIterators(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = ("tf.data one-shot and initializable iterators -> iter(dataset); get_next() runs once per "
                    "sess.run, OutOfRangeError still ends the loop")
-    ORDER = 45
+    ORDER = 95  # after the other local rules: the model it checks is the one the session rule will see
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         survey = _Survey(ctx)
@@ -240,9 +241,7 @@ def _model_problem(module: cst.Module, ctx: RuleContext, iterators: Set[str]):
     seen = 0
     for scope in graph_scopes(module, ctx):
         if not scope.is_graph_program:
-            continue
-        if scope.blockers:
-            return scope.blockers[0][0], f"the rewritten block is blocked: {scope.blockers[0][1]}"
+            continue  # other blockers need no check here: the decision after the local rules sees them
         for st in scope.statements:
             if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
                 continue  # a graph-building function is a block of its own; any other keeps its calls

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
@@ -64,21 +64,13 @@ class SaverVarList(Rule):
             for plan in _plan_savers(scope, module, ctx):
                 if plan.problem:
                     ctx.report(plan.call, RULE_ID, WARNING, f"tf.train.Saver kept: {plan.problem}")
-                else:
-                    plans[plan.call] = plan
-        if not plans:
-            return module
-        new_module = module.visit(_Rewrite(plans, ctx))
-        problem = _model_problem(new_module, ctx, {p.name for p in plans.values()})
-        if problem is not None:
-            if problem:
-                ctx.report(next(iter(plans)), RULE_ID, WARNING, f"tf.train.Saver kept: {problem}")
-            return module
-        for plan in plans.values():
-            ctx.report(plan.call, RULE_ID, INFO, f"Saver -> var_list of {len(plan.entries)} variable(s) by TF1 name")
-            if plan.slots_warning:
-                ctx.report(plan.call, RULE_ID, WARNING, plan.slots_warning)
-        return new_module
+                    continue
+                plans[plan.call] = plan
+                ctx.report(plan.call, RULE_ID, INFO, "Saver -> an explicit var_list keyed by TF1 names")
+                if plan.slots_warning:
+                    ctx.report(plan.call, RULE_ID, WARNING, plan.slots_warning)
+        # Where the program model cannot keep the saver, the decision after the local rules keeps compat mode.
+        return module.visit(_Rewrite(plans, ctx)) if plans else module
 
 
 @dataclass
@@ -396,16 +388,3 @@ class _Rewrite(cst.CSTTransformer):
         if rest:
             var_arg = var_arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
         return updated.with_changes(func=func, args=[var_arg] + rest)
-
-
-def _model_problem(module: cst.Module, ctx: RuleContext, savers: Set[str]) -> Optional[str]:
-    """Why the program model would not keep the rewritten savers ("" when the core does not take savers yet)."""
-    for scope in graph_scopes(module, ctx):
-        if not scope.is_graph_program:
-            continue
-        for _, why in scope.blockers:
-            return "" if _SAVER in why else f"the rewritten block is blocked: {why}"
-        for st in scope.statements:
-            if set(st.defines) & savers and st.role != pm.KEEP:
-                return "the saver would be rebuilt inside each run"
-    return None

@@ -1,0 +1,56 @@
+import numpy as np
+import tensorflow as tf
+
+tf.flags.DEFINE_integer("steps", 3, "training steps")
+tf.flags.DEFINE_float("learning_rate", 0.5, "step size")
+FLAGS = tf.flags.FLAGS
+
+
+def main(_):
+    x = tf.placeholder(tf.float32, [None])
+    w = tf.Variable(1.0)
+    loss = tf.reduce_mean(tf.square(w * x - 2.0 * x))
+    train = tf.train.GradientDescentOptimizer(FLAGS.learning_rate).minimize(loss)
+    tf.logging.info("training for %d steps", FLAGS.steps)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(FLAGS.steps):
+            _, value = sess.run([train, loss], {x: np.arange(3.0)})
+            tf.logging.log_every_n(tf.logging.INFO, "loss %f", 2, value)
+
+
+if __name__ == "__main__":
+    tf.logging.set_verbosity(tf.logging.INFO)
+    tf.app.run()
+# output
+import numpy as np
+import tensorflow as tf
+from absl import app
+from absl import flags
+from absl import logging
+
+flags.DEFINE_integer("steps", 3, "training steps")
+flags.DEFINE_float("learning_rate", 0.5, "step size")
+FLAGS = flags.FLAGS
+
+
+def main(_):
+    w = tf.Variable(1.0)
+    optimizer = tf.keras.optimizers.SGD(learning_rate=FLAGS.learning_rate)
+
+    def run_train_loss(x):
+        x = tf.cast(x, tf.float32)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(w * x - 2.0 * x))
+        gradients = tape.gradient(loss, [w])
+        optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [w]) if grad is not None])
+        return [None, loss.numpy()]
+    logging.info("training for %d steps", FLAGS.steps)
+    for step in range(FLAGS.steps):
+        _, value = run_train_loss(x=np.arange(3.0))
+        logging.log_every_n(logging.INFO, "loss %f", 2, value)
+
+
+if __name__ == "__main__":
+    logging.set_verbosity(logging.INFO)
+    app.run(main, flags_parser=lambda argv: flags.FLAGS(argv, known_only=True))

@@ -1,0 +1,56 @@
+# numeric
+import numpy as np
+import tensorflow as tf
+
+tf.set_random_seed(0)
+tf.logging.set_verbosity(tf.logging.ERROR)
+x = tf.placeholder(tf.float32, [3])
+counter = tf.Variable(0.0)
+total = tf.Variable(np.zeros(3, np.float32))
+increment = tf.assign_add(counter, 1.0)
+tf.logging.info("graph built")
+with tf.control_dependencies([increment]):
+    doubled = tf.identity(x * 2.0)
+accumulate = tf.assign_add(total, doubled)
+step = tf.group(accumulate, name="step")
+nothing = tf.no_op()
+
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        sess.run(step, feed_dict={x: np.arange(3, dtype=np.float32) + i})
+    print(sess.run(doubled, {x: np.ones(3, np.float32)}))
+    sess.run(nothing)
+    print(sess.run([counter, total]))
+# output
+# numeric
+import numpy as np
+import tensorflow as tf
+from absl import logging
+
+tf.random.set_seed(0)
+logging.set_verbosity(logging.ERROR)
+counter = tf.Variable(0.0)
+total = tf.Variable(np.zeros(3, np.float32))
+logging.info("graph built")
+
+def run_doubled(x):
+    x = tf.cast(x, tf.float32)
+    increment = counter.assign_add(1.0)
+    doubled = tf.identity(x * 2.0)
+    return doubled.numpy()
+
+def run_step(x):
+    x = tf.cast(x, tf.float32)
+    increment = counter.assign_add(1.0)
+    doubled = tf.identity(x * 2.0)
+    accumulate = total.assign_add(doubled)
+    step = tf.group(accumulate, name="step")
+
+def run_nothing():
+    nothing = tf.no_op()
+for i in range(3):
+    run_step(x=np.arange(3, dtype=np.float32) + i)
+print(run_doubled(x=np.ones(3, np.float32)))
+run_nothing()
+print([counter.numpy(), total.numpy()])
