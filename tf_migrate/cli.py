@@ -88,9 +88,11 @@ def _migrate(args: argparse.Namespace) -> int:
     outcomes = _run_all(paths, options, args.jobs)
     summary = report.Summary()
     for problem in problems:
-        path = getattr(problem, "path", problem)
-        message = getattr(problem, "message", problem)
-        summary.add(path, report.FAILED, [report.Finding(path, 0, 0, "input", report.ERROR, message)])
+        if problem.fatal:
+            summary.add(problem.path, report.FAILED,
+                        [report.Finding(problem.path, 0, 0, "input", report.ERROR, problem.message)])
+        else:
+            summary.findings.append(report.Finding(problem.path, 0, 0, "input", report.WARNING, problem.message))
     for outcome in outcomes:
         summary.add(outcome.path, outcome.outcome, outcome.findings, outcome.compat_reason)
         if not args.quiet and (not (args.write or args.output_dir) or args.diff):

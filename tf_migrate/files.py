@@ -29,11 +29,14 @@ class ReadError(Exception):
 
 
 class Problem(str):
-    """``"path: message"`` for a path that cannot be searched; ``.path`` and ``.message`` keep the parts."""
+    """``"path: message"`` for a path that cannot be searched; ``.path`` and ``.message`` keep the parts.
 
-    def __new__(cls, path: object, message: str) -> "Problem":
+    ``fatal`` is False for what loses nothing: a symlink loop skipped (its files are reached anyway).
+    """
+
+    def __new__(cls, path: object, message: str, fatal: bool = True) -> "Problem":
         problem = super().__new__(cls, f"{path}: {message}")
-        problem.path, problem.message = str(path), message
+        problem.path, problem.message, problem.fatal = str(path), message, fatal
         return problem
 
 
@@ -77,7 +80,10 @@ def _real(path) -> Path:
 
 
 def _walk(path: Path, excluded: Set[Path], problems: List[Problem]) -> Iterator[Path]:
-    if _real(path) in excluded:
+    """Files under ``path``. Symlinks are followed inside the tree only: a link to ``..`` must not let
+    ``-w`` rewrite files the user did not name."""
+    top = _real(path)
+    if top in excluded:
         return
     if path.is_file():
         yield path
@@ -87,6 +93,12 @@ def _walk(path: Path, excluded: Set[Path], problems: List[Problem]) -> Iterator[
     def unreadable(error: OSError) -> None:
         problems.append(Problem(error.filename, f"cannot list: {error.strerror}"))
 
+    def inside(link: Path) -> bool:
+        if not link.is_symlink() or _within(_real(link), top):
+            return True
+        problems.append(Problem(link, f"symlink to {os.readlink(link)}, outside {path}: not followed", fatal=False))
+        return False
+
     for root, dirs, files in os.walk(path, onerror=unreadable, followlinks=True):
         try:
             info = os.stat(root)
@@ -95,14 +107,19 @@ def _walk(path: Path, excluded: Set[Path], problems: List[Problem]) -> Iterator[
             dirs[:] = []
             continue
         if (info.st_dev, info.st_ino) in visited:
-            problems.append(Problem(root, "symlink loop, not followed"))
+            problems.append(Problem(root, "symlink loop, not followed", fatal=False))
             dirs[:] = []
             continue
         visited.add((info.st_dev, info.st_ino))
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and _real(Path(root, d)) not in excluded)
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and _real(Path(root, d)) not in excluded
+                         and inside(Path(root, d)))
         for name in sorted(files):
-            if name.endswith(SUFFIXES):
+            if name.endswith(SUFFIXES) and inside(Path(root, name)):
                 yield Path(root, name)
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
 
 
 def _read_bytes(path: Path) -> Tuple[bytes, int, Tuple[int, int]]:
