@@ -68,13 +68,13 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
     """Everything that keeps this module out of eager mode (empty: it can go eager)."""
     found: List[Tuple[cst.CSTNode, str]] = []
 
-    def visit_scope(body, params=()):
-        scope = analyze_scope(body, names, params, layer_scopes=layer_scopes)
+    def visit_scope(body, params=(), parent=None):
+        scope = analyze_scope(body, names, params, layer_scopes=layer_scopes, parent=parent)
         if scope.is_graph_program:
             found.extend(scope.blockers)
         for st in scope.statements:
             if st.kind == "nested-scope" and isinstance(st.node, cst.FunctionDef):
-                visit_scope(list(st.node.body.body), tuple(p.name.value for p in st.node.params.params))
+                visit_scope(list(st.node.body.body), tuple(p.name.value for p in st.node.params.params), scope)
             elif st.kind == "nested-scope" and isinstance(st.node, cst.ClassDef):
                 found.extend(analyze_class(st.node, names, layer_scopes).blockers)
 

@@ -14,7 +14,7 @@ Anything the rules cannot convert faithfully is recorded as a *blocker*
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -102,13 +102,22 @@ class Scope:
         return self.kind(key) in DEFERRED_KINDS
 
 
+# Kinds a function scope sees from the module around it (globals built before it runs).
+INHERITED_KINDS = {VARIABLE, VARIABLES, LAYER, OPTIMIZER, EAGER}
+
+
 def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: bool = False,
-                  layer_scopes: Optional[Dict[str, str]] = None) -> Scope:
+                  layer_scopes: Optional[Dict[str, str]] = None, parent: Optional["Scope"] = None) -> Scope:
     """Build the program model of one block of statements."""
     from tf_migrate.analysis.classify import Classifier  # classify builds on this module's kinds
     flat = unwrap(body, names)
     scope = Scope([], {}, set(flat.sessions), flat.withs, [], [], is_class=is_class,
                   layer_scopes=dict(layer_scopes or {}))
+    if parent is not None:
+        for key, symbol in parent.symbols.items():
+            if symbol.kind in INHERITED_KINDS and key not in params:
+                scope.symbols[key] = replace(symbol, index=-1)
+        scope.trainable_order = [k for k in parent.trainable_order if k in scope.symbols]
     for param in params:
         if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
             scope.sessions.add(param)

@@ -84,11 +84,13 @@ class _ScopeRewriter:
         self.taken = taken
         self.sessions: Set[str] = set()
         self._placeholder_calls: Dict[str, cst.Call] = {}
+        self._scope = None
 
     # -- module and function scopes --------------------------------------------------------
-    def rewrite(self, body: List[cst.BaseStatement], params: Tuple[str, ...]) -> List[cst.BaseStatement]:
+    def rewrite(self, body: List[cst.BaseStatement], params: Tuple[str, ...], parent=None) -> List[cst.BaseStatement]:
         names = self.ctx.names
-        scope = analyze_scope(body, names, params, layer_scopes=self.ctx.layer_scopes)
+        scope = analyze_scope(body, names, params, layer_scopes=self.ctx.layer_scopes, parent=parent)
+        self._scope = scope
         self.sessions |= {k for k in scope.sessions if "." not in k}
         if not scope.is_graph_program:
             return [self._rewrite_statement(st.node, {}, set(), st) for st in scope.statements] \
@@ -177,7 +179,9 @@ class _ScopeRewriter:
         node = node.visit(_SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf))
         if isinstance(node, cst.FunctionDef) and st.kind == "nested-scope":
             params = tuple(p.name.value for p in node.params.params)
-            new_body = self.rewrite(list(node.body.body), params)
+            outer, outer_placeholders = self._scope, self._placeholder_calls
+            new_body = self.rewrite(list(node.body.body), params, parent=outer)
+            self._scope, self._placeholder_calls = outer, outer_placeholders
             node = node.with_changes(body=node.body.with_changes(body=new_body))
         elif isinstance(node, cst.ClassDef) and st.kind == "nested-scope":
             node = self._rewrite_class(node)
