@@ -40,9 +40,18 @@ def int_literal(node: Optional[cst.BaseExpression]) -> Optional[int]:
 
 
 def all_names(module: cst.Module) -> set:
+    """Every variable name the module mentions (not attributes or keywords): what a new name must avoid."""
     found = set()
 
     class _Names(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
         def visit_Name(self, node: cst.Name) -> None:
             found.add(node.value)
 
@@ -132,6 +141,22 @@ def loads(node: cst.CSTNode, name: str) -> List[cst.Name]:
                 part.visit(self)
             return False
 
+        def _comprehension(self, comp) -> bool:
+            """A comprehension that binds ``name`` reads it only in its first iterable."""
+            targets, for_in = set(), comp.for_in
+            while for_in is not None:
+                targets |= _bound(for_in.target)
+                for_in = for_in.inner_for_in
+            if name not in targets:
+                return True
+            comp.for_in.iter.visit(self)
+            return False
+
+        visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
+
+        def visit_Lambda(self, function: cst.Lambda) -> bool:
+            return name not in {p.name.value for p in function.params.params}
+
         def visit_Param(self, param: cst.Param) -> bool:
             if param.default is not None:
                 param.default.visit(self)
@@ -154,6 +179,14 @@ def loads(node: cst.CSTNode, name: str) -> List[cst.Name]:
 
     node.visit(_Loads())
     return found
+
+
+def _bound(target: cst.BaseExpression) -> set:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(_bound(e.value) for e in target.elements))
+    return set()
 
 
 def dead_after(name: str, later: Sequence[cst.BaseStatement]) -> bool:

@@ -33,9 +33,13 @@ PFOR_JACOBIAN = PFOR_MODULE + ".jacobian"
 # Names the import statement mentions: the core reads them as uses, so they must not be graph values.
 _IMPORT_PATH_NAMES = ("python", "ops", "parallel_for", "gradients")
 _TENSOR_KINDS = {pm.PLACEHOLDER, pm.VARIABLE, pm.TENSOR, pm.EAGER}
+# TF calls whose result is a list or structure, not one tensor.
+_STRUCTURED = {"tf.gradients", "tf.hessians", "tf.unstack", "tf.split", "tf.meshgrid", "tf.dynamic_partition",
+               "tf.map_fn", "tf.while_loop", "tf.cond", "tf.case", "tf.tuple", "tf.group", "tf.py_func",
+               "tf.trainable_variables", "tf.global_variables", "tf.get_collection"}
 GRADIENT_PARAMS = ["ys", "xs", "grad_ys", "name", "colocate_gradients_with_ops", "gate_gradients",
                     "aggregation_method", "stop_gradients", "unconnected_gradients"]
-_HARMLESSGRADIENT_PARAMS = {"ys", "xs", "name", "colocate_gradients_with_ops", "gate_gradients",
+_HARMLESS_GRADIENT_PARAMS = {"ys", "xs", "name", "colocate_gradients_with_ops", "gate_gradients",
                              "aggregation_method"}
 SUGGESTION = ("a vectorized Jacobian is `jacobian(y, x)` from tensorflow.python.ops.parallel_for.gradients "
               "(GradientTape.jacobian in TF2), summed over y's axes that one tf.gradients call summed")
@@ -101,7 +105,7 @@ def match_element(expr: cst.BaseExpression, var: str, names: TFNames) -> Union[E
     bound = bind(call, GRADIENT_PARAMS)
     if bound is None or "ys" not in bound or "xs" not in bound:
         return "tf.gradients with arguments this rule does not read"
-    extra = set(bound) - _HARMLESSGRADIENT_PARAMS
+    extra = set(bound) - _HARMLESS_GRADIENT_PARAMS
     if extra:
         return f"tf.gradients with {', '.join(sorted(extra))}"
     xs = bound["xs"]
@@ -154,9 +158,7 @@ def _plain_shape(shape: Optional[cst.BaseExpression], var: str) -> bool:
         if isinstance(element, cst.StarredElement) or var in reads(value):
             return False
         literal = int_literal(value)
-        if literal is not None and literal < 0:
-            return False
-        if literal is None and not isinstance(value, (cst.Name, cst.Attribute)):
+        if (literal is not None and literal < 0) or isinstance(value, cst.UnaryOperation):
             return False
     return True
 
@@ -336,6 +338,9 @@ class Kinds:
         return self._scopes[key]
 
     def is_one_tensor(self, expr: cst.BaseExpression, function: Optional[cst.FunctionDef]) -> bool:
+        if isinstance(expr, cst.Call):
+            qualname = self.names.call_name(expr) or ""
+            return qualname.startswith("tf.") and qualname not in _STRUCTURED
         key = symbol_key(expr)
         if key is None:
             return False

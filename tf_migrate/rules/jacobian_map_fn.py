@@ -98,7 +98,7 @@ class _Rewrite:
             if broken:
                 self.ctx.report(call, RULE_ID, WARNING, broken)
                 continue
-            outcome = "the call sits inside a function literal" if in_lambda else self._vectorize(
+            outcome = "the call sits inside a lambda" if in_lambda else self._vectorize(
                 call, stmt, var, element_expr, definition)
             if isinstance(outcome, str):
                 self.ctx.report(call, RULE_ID, INFO, f"tf.map_fn of per-element tf.gradients kept ({outcome}); "
@@ -144,7 +144,8 @@ class _Rewrite:
             ys, xs = bound.get("ys"), bound.get("xs")
             if ys is None or var not in reads(ys) or _indexes_with(ys, var):
                 continue
-            elems = ed.code((ed.bind(call, _MAP_FN_PARAMS) or {}).get("elems", cst.Name("y")))
+            elems_node = (ed.bind(call, _MAP_FN_PARAMS) or {}).get("elems")
+            elems = ed.code(elems_node) if elems_node is not None else "y"
             x = ed.code(xs) if xs is not None else "x"
             return (f"tf.map_fn differentiates each value of `{elems}`, but map_fn hands `{ed.code(fn)}` new "
                     f"tensors that `{x}` does not reach: TF1 fails at run time (\"Could not write to "
@@ -157,9 +158,10 @@ class _Rewrite:
         if element_expr is None:
             return "the function does more than compute one gradient and return it"
         bound = ed.bind(call, _MAP_FN_PARAMS) or {}
-        rng = jac.match_range(bound.get("elems"), self.names)
-        if rng is None or self.names.call_name(bound["elems"]) != "tf.range":
-            return f"it maps over `{ed.code(bound.get('elems', cst.Name('?')))}`, not tf.range(...)"
+        elems = bound.get("elems")
+        rng = jac.match_range(elems, self.names) if elems is not None else None
+        if rng is None or self.names.call_name(elems) != "tf.range":
+            return f"it maps over `{ed.code(elems) if elems is not None else '?'}`, not tf.range(...)"
         element = jac.match_element(element_expr, var, self.names)
         if isinstance(element, str):
             return element

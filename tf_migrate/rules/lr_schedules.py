@@ -71,6 +71,11 @@ _SCHEDULES: Dict[str, Tuple[str, List[str], str, List[Tuple[str, Optional[str]]]
 }
 _SCHEDULES["tf.train.piecewise_constant_decay"] = _SCHEDULES["tf.train.piecewise_constant"]
 _ATOMIC = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float)
+_KERAS_SCHEDULES = "tf.keras.optimizers.schedules."
+_MOMENTUM = ("momentum with a decaying learning rate: Keras' SGD would not follow TF1's trajectory (it scales "
+             "before accumulating); kept as tf.compat.v1.train.MomentumOptimizer (runs eagerly)")
+_KERAS_SGD_REST = ["weight_decay", "clipnorm", "clipvalue", "global_clipnorm", "use_ema", "ema_momentum",
+                   "ema_overwrite_frequency", "loss_scale_factor", "gradient_accumulation_steps", "name"]
 
 
 class LearningRateSchedules(Rule):
@@ -88,9 +93,13 @@ class LearningRateSchedules(Rule):
             ctx.use_module(module)
         calls = _Calls(names)
         module.visit(calls)
+        reported: set = set()
         if calls.decays:
-            module = _Schedules(module, ctx).run(calls)
-        return module
+            module = _Schedules(module, ctx, reported).run(calls)
+            ctx.use_module(module)
+            calls = _Calls(names)
+            module.visit(calls)
+        return _tf1_momentum(module, ctx, calls, reported)
 
 
 class _Calls(cst.CSTVisitor):
@@ -115,7 +124,7 @@ class _Calls(cst.CSTVisitor):
                 self.steps.append((node, self._statements[-1]))
             elif qualname in _SCHEDULES:
                 self.decays.append((node, self._statements[-1]))
-            elif api.is_optimizer_constructor(qualname):
+            elif api.is_optimizer_constructor(qualname) and not qualname.startswith(_KERAS_SCHEDULES):
                 self.optimizers.append((node, self._statements[-1]))
         return super().on_visit(node)
 
@@ -176,24 +185,31 @@ class _GlobalStep:
 
 
 class _Schedules:
-    def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
+    def __init__(self, module: cst.Module, ctx: RuleContext, reported: set) -> None:
         self.module, self.ctx, self.tf = module, ctx, ctx.tf
+        self.reported = reported  # learning rates of momentum optimizers already warned about
         self.layout = ed.Layout()
         module.visit(self.layout)
         self.taken = ed.all_names(module)
         self.edits = ed.Edits()
         self.inline: Dict[int, str] = {}  # id(decay call) -> code of the schedule called on its step
         self.valued: Dict[Tuple[int, str], str] = {}  # (id(function), name) -> code of its per-step value
+        self.scopes: Dict[int, object] = {}
 
     def run(self, calls: _Calls) -> cst.Module:
-        direct = {id(rate) for rate in (_learning_rate(call) for call, _ in calls.optimizers) if rate is not None}
         for call, stmt in calls.decays:
             schedule = self._schedule(call)
             if schedule is None:
-                self.ctx.report(call, RULE_ID, WARNING, "decay call with arguments this rule does not read; "
-                                                        "left as is (tf.compat.v1 returns a callable when eager)")
+                self.ctx.report(call, RULE_ID, WARNING, "decay call with arguments this rule does not read: "
+                                                        "left as is")
                 continue
             constructor, step = schedule
+            function = self.layout.function_of(stmt) if id(stmt) in self.layout.where else None
+            stale = self._per_run_reads(constructor, function)
+            if stale:
+                self.ctx.report(call, RULE_ID, WARNING, f"the decay's parameters read `{stale}`, a per-run value: "
+                                                        "left as is")
+                continue
             assigned = _assigned(stmt)
             if assigned is not None and assigned[1] is call:
                 held = ed.fresh(f"{assigned[0]}_schedule", self.taken)
@@ -202,12 +218,12 @@ class _Schedules:
                     ed.statement(f"{assigned[0]} = {held}({step})").with_changes(
                         trailing_whitespace=stmt.trailing_whitespace)]
                 self.inline[id(call)] = f"{held}({step})"
-            elif id(call) in direct:
-                held = ed.fresh("lr_schedule", self.taken)
+            else:  # built once, before the statement that uses it
+                named = assigned is not None and not api.is_optimizer_constructor(
+                    self.ctx.names.call_name(assigned[1]) or "")
+                held = ed.fresh(f"{assigned[0]}_schedule" if named else "lr_schedule", self.taken)
                 self.edits.before.setdefault(id(stmt), []).append(ed.statement(f"{held} = {constructor}"))
                 self.inline[id(call)] = f"{held}({step})"
-            else:
-                self.inline[id(call)] = f"{constructor}({step})"
                 self.edits.expressions[id(call)] = cst.parse_expression(self.inline[id(call)])
             self.ctx.report(call, RULE_ID, INFO, f"{self.ctx.names.call_name(call)} -> "
                                                  f"{constructor.split('(')[0].rsplit('.', 1)[-1]} called on `{step}`")
@@ -282,30 +298,63 @@ class _Schedules:
             self.ctx.report(call, RULE_ID, WARNING, f"the learning rate reads `{stale}`, a per-run value: "
                                                     "left as is")
             return
-        rate = cst.parse_expression(f"lambda: {expression}")
-        if self.ctx.names.call_name(call) == "tf.keras.optimizers.SGD" and _has_momentum(call):
-            self.edits.expressions[id(call)] = self._tf1_momentum(call, rate)
-            self.ctx.report(call, RULE_ID, WARNING, "SGD with momentum and a decaying learning rate is not TF1's "
-                                                    "MomentumOptimizer (Keras scales before accumulating); kept as "
-                                                    "tf.compat.v1.train.MomentumOptimizer (runs eagerly)")
-        else:
-            self.edits.expressions[id(argument.value)] = rate
+        self.edits.expressions[id(argument.value)] = cst.parse_expression(f"lambda: {expression}")
+        if self.ctx.names.call_name(call) in ("tf.keras.optimizers.SGD", "tf.train.MomentumOptimizer") and (
+                _has_momentum(call)):
+            self.ctx.report(call, RULE_ID, WARNING, _MOMENTUM)
+            self.reported.add(f"lambda: {expression}")
         self.ctx.report(call, RULE_ID, INFO, "the optimizer reads its learning rate at every update: "
                                              f"lambda: {expression}")
 
     def _per_run_reads(self, expression: str, function) -> Optional[str]:
-        body = list(function.body.body) if function is not None else list(self.module.body)
-        params = tuple(p.name.value for p in function.params.params) if function is not None else ()
-        scope = analyze_scope(body, self.ctx.names, params)
+        """A name ``expression`` reads whose value only exists inside a run, if any."""
+        if id(function) not in self.scopes:
+            body = list(function.body.body) if function is not None else list(self.module.body)
+            params = tuple(p.name.value for p in function.params.params) if function is not None else ()
+            self.scopes[id(function)] = analyze_scope(body, self.ctx.names, params)
+        scope = self.scopes[id(function)]
         return next((key for key in sorted(reads(cst.parse_expression(expression))) if scope.deferred(key)), None)
 
-    def _tf1_momentum(self, call: cst.Call, rate: cst.BaseExpression) -> cst.Call:
-        bound = ed.bind(call, ["learning_rate", "momentum", "nesterov"]) or {}
-        args = [cst.Arg(rate, keyword=cst.Name("learning_rate"), equal=_TIGHT)]
-        args.append(cst.Arg(bound["momentum"], keyword=cst.Name("momentum"), equal=_TIGHT))
+
+def _tf1_momentum(module: cst.Module, ctx: RuleContext, calls: _Calls, reported: set) -> cst.Module:
+    """Keras SGD with momentum and a scheduled learning rate -> TF1's MomentumOptimizer.
+
+    Keras applies momentum to ``lr * grad``; TF1 accumulates gradients and scales by the current rate.
+    With a rate that changes the trajectories differ, so the optimizer stays TF1's (it runs eagerly).
+    The optimizers rule turns TF1's back into SGD on every run: this undoes it, so a second run of
+    tf-migrate leaves its first output alone.
+    """
+    schedules = {name for name, value in (_assigned(stmt) for stmt in calls.assignments)
+                 if (ctx.names.call_name(value) or "").startswith(_KERAS_SCHEDULES)}
+    edits = ed.Edits()
+    for call, _ in calls.optimizers:
+        rate = _learning_rate(call)
+        bound = ed.bind(call, ["learning_rate", "momentum", "nesterov"] + _KERAS_SGD_REST) or {}
+        if (ctx.names.call_name(call) != "tf.keras.optimizers.SGD" or not isinstance(rate, cst.Lambda)
+                or not _has_momentum(call) or set(bound) - {"learning_rate", "momentum", "nesterov"}
+                or not (reads(rate.body) & schedules or _calls_schedule(rate.body, ctx.names))):
+            continue
+        args = [cst.Arg(rate, keyword=cst.Name("learning_rate"), equal=_TIGHT),
+                cst.Arg(bound["momentum"], keyword=cst.Name("momentum"), equal=_TIGHT)]
         if "nesterov" in bound:
             args.append(cst.Arg(bound["nesterov"], keyword=cst.Name("use_nesterov"), equal=_TIGHT))
-        return cst.Call(cst.parse_expression(f"{self.tf}.compat.v1.train.MomentumOptimizer"), args=args)
+        edits.expressions[id(call)] = cst.Call(
+            cst.parse_expression(f"{ctx.tf}.compat.v1.train.MomentumOptimizer"), args=args)
+        if ed.code(rate) not in reported:
+            ctx.report(call, RULE_ID, WARNING, _MOMENTUM)
+    return module.visit(edits) if edits else module
+
+
+def _calls_schedule(node: cst.CSTNode, names) -> bool:
+    found = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if (names.call_name(call) or "").startswith(_KERAS_SCHEDULES):
+                found.append(call)
+
+    node.visit(_Find())
+    return bool(found)
 
 
 _TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))

@@ -1,0 +1,66 @@
+# numeric
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(1)
+features = rng.randn(32, 3).astype(np.float32)
+targets = features.dot([[1.0], [-2.0], [0.5]]).astype(np.float32)
+
+x = tf.placeholder(tf.float32, [None, 3])
+y = tf.placeholder(tf.float32, [None, 1])
+W = tf.Variable(np.zeros((3, 1), np.float32))
+loss = tf.reduce_mean(tf.square(tf.matmul(x, W) - y))
+
+global_step = tf.train.get_or_create_global_step()
+decayed = tf.train.natural_exp_decay(0.2, global_step, 3, 0.5, staircase=False)
+lr = tf.maximum(decayed, 0.05)
+inverse = tf.train.inverse_time_decay(0.1, global_step, decay_steps=2, decay_rate=0.3, staircase=True)
+restarts = tf.train.cosine_decay_restarts(0.1, global_step, first_decay_steps=4, t_mul=2.0, m_mul=0.5, alpha=0.01)
+piecewise = tf.train.piecewise_constant(global_step, [5, 10], [0.1, 0.05, 0.01])
+optimizer = tf.train.GradientDescentOptimizer(learning_rate=lr)
+train_op = optimizer.minimize(loss, global_step=global_step)
+
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(16):
+        _, loss_value = sess.run([train_op, loss], feed_dict={x: features, y: targets})
+        print(step, loss_value, sess.run([lr, inverse, restarts, piecewise]))
+    print(sess.run([W, global_step]))
+# output
+# numeric
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(1)
+features = rng.randn(32, 3).astype(np.float32)
+targets = features.dot([[1.0], [-2.0], [0.5]]).astype(np.float32)
+W = tf.Variable(np.zeros((3, 1), np.float32))
+
+global_step = tf.Variable(0, trainable=False, dtype=tf.int64, name="global_step")
+decayed_schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.2, decay_steps=3, decay_rate=tf.exp(-0.5), staircase=False)
+inverse_schedule = tf.keras.optimizers.schedules.InverseTimeDecay(0.1, decay_steps=2, decay_rate=0.3, staircase=True)
+restarts_schedule = tf.keras.optimizers.schedules.CosineDecayRestarts(0.1, first_decay_steps=4, t_mul=2.0, m_mul=0.5, alpha=0.01)
+piecewise_schedule = tf.keras.optimizers.schedules.PiecewiseConstantDecay(boundaries=[5, 10], values=[0.1, 0.05, 0.01])
+
+def run_lr_inverse_restarts():
+    decayed = decayed_schedule(global_step)
+    lr = tf.maximum(decayed, 0.05)
+    inverse = inverse_schedule(global_step)
+    restarts = restarts_schedule(global_step)
+    piecewise = piecewise_schedule(global_step)
+    return [lr.numpy(), tf.nest.map_structure(lambda value: value.numpy(), inverse), tf.nest.map_structure(lambda value: value.numpy(), restarts), tf.nest.map_structure(lambda value: value.numpy(), piecewise)]
+optimizer = tf.keras.optimizers.SGD(learning_rate=lambda: tf.maximum(decayed_schedule(global_step), 0.05))
+
+def run_train_op_loss(x, y):
+    x = tf.cast(x, tf.float32)
+    y = tf.cast(y, tf.float32)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, W) - y))
+    gradients = tape.gradient(loss, [W])
+    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [W]) if grad is not None])
+    global_step.assign_add(1)
+    return [None, loss.numpy()]
+for step in range(16):
+    _, loss_value = run_train_op_loss(x=features, y=targets)
+    print(step, loss_value, run_lr_inverse_restarts())
+print([W.numpy(), global_step.numpy()])

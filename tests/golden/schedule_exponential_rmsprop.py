@@ -1,0 +1,62 @@
+# numeric
+# RMSProp (TF1's accumulator starts at ones: kept as tf.compat.v1) with an
+# exponentially decaying learning rate on the global step, fetched as it trains.
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(0)
+x_train = rng.uniform(-1, 1, size=(80, 1)).astype(np.float32)
+y_train = -1.5 * x_train + 0.3
+
+x = tf.placeholder(tf.float32, shape=(None, 1))
+y = tf.placeholder(tf.float32, shape=(None, 1))
+W = tf.Variable(tf.zeros([1, 1]))
+b = tf.Variable(tf.zeros([1]))
+loss = tf.reduce_mean((tf.matmul(x, W) + b - y) ** 2)
+
+global_step = tf.train.get_or_create_global_step()
+lr = tf.train.exponential_decay(0.05, global_step, decay_steps=10, decay_rate=0.5, staircase=True)
+opt = tf.train.RMSPropOptimizer(lr)
+train_op = opt.minimize(loss, global_step=global_step)
+
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(30):
+        loss_val, _ = sess.run([loss, train_op], feed_dict={x: x_train, y: y_train})
+        if i % 5 == 4:
+            print("iter {:2d} lr {:.5f} loss {:.6f}".format(i + 1, sess.run(lr), loss_val))
+    print("W, b =", sess.run(W)[0, 0].round(4), sess.run(b)[0].round(4), sess.run(global_step))
+# output
+# numeric
+# RMSProp (TF1's accumulator starts at ones: kept as tf.compat.v1) with an
+# exponentially decaying learning rate on the global step, fetched as it trains.
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(0)
+x_train = rng.uniform(-1, 1, size=(80, 1)).astype(np.float32)
+y_train = -1.5 * x_train + 0.3
+W = tf.Variable(tf.zeros([1, 1]))
+b = tf.Variable(tf.zeros([1]))
+
+global_step = tf.Variable(0, trainable=False, dtype=tf.int64, name="global_step")
+lr_schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.05, decay_steps=10, decay_rate=0.5, staircase=True)
+
+def run_lr():
+    lr = lr_schedule(global_step)
+    return tf.nest.map_structure(lambda value: value.numpy(), lr)
+opt = tf.compat.v1.train.RMSPropOptimizer(lambda: lr_schedule(global_step))
+
+def run_loss_train_op(x, y):
+    x = tf.cast(x, tf.float32)
+    y = tf.cast(y, tf.float32)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((tf.matmul(x, W) + b - y) ** 2)
+    gradients = tape.gradient(loss, [W, b])
+    opt.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None], global_step=global_step)
+    return [loss.numpy(), None]
+for i in range(30):
+    loss_val, _ = run_loss_train_op(x=x_train, y=y_train)
+    if i % 5 == 4:
+        print("iter {:2d} lr {:.5f} loss {:.6f}".format(i + 1, run_lr(), loss_val))
+print("W, b =", W.numpy()[0, 0].round(4), b.numpy()[0].round(4), global_step.numpy())

@@ -1,0 +1,71 @@
+# numeric
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(0)
+features = rng.randn(16, 2).astype(np.float32)
+labels = features.dot([[2.0], [-1.0]]) + 0.5
+
+x = tf.placeholder(tf.float32, [None, 2])
+y = tf.placeholder(tf.float32, [None, 1])
+W = tf.Variable(np.zeros((2, 1), np.float32))
+b = tf.Variable(tf.zeros([1]))
+loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
+
+step = tf.train.get_or_create_global_step()
+momentum = tf.train.MomentumOptimizer(tf.train.piecewise_constant(step, [4, 8], [0.1, 0.05, 0.02]), momentum=0.9)
+train_momentum = momentum.minimize(loss, global_step=step)
+adam = tf.train.AdamOptimizer(tf.train.polynomial_decay(0.05, step, 6, 0.001, power=0.5, cycle=True))
+train_adam = adam.minimize(loss, global_step=tf.train.get_global_step())
+
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(12):
+        _, loss_value = sess.run([train_momentum, loss], feed_dict={x: features, y: labels})
+        print(i, loss_value)
+    for i in range(12):
+        _, loss_value = sess.run([train_adam, loss], feed_dict={x: features, y: labels})
+        print(i, loss_value)
+    print(sess.run([W, b, step]))
+# output
+# numeric
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(0)
+features = rng.randn(16, 2).astype(np.float32)
+labels = features.dot([[2.0], [-1.0]]) + 0.5
+W = tf.Variable(np.zeros((2, 1), np.float32))
+b = tf.Variable(tf.zeros([1]))
+
+step = tf.Variable(0, trainable=False, dtype=tf.int64, name="global_step")
+lr_schedule = tf.keras.optimizers.schedules.PiecewiseConstantDecay(boundaries=[4, 8], values=[0.1, 0.05, 0.02])
+momentum = tf.compat.v1.train.MomentumOptimizer(learning_rate=lambda: lr_schedule(step), momentum=0.9)
+
+def run_train_momentum_loss(x, y):
+    x = tf.cast(x, tf.float32)
+    y = tf.cast(y, tf.float32)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
+    gradients = tape.gradient(loss, [W, b])
+    momentum.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None], global_step=step)
+    return [None, loss.numpy()]
+lr_schedule_2 = tf.keras.optimizers.schedules.PolynomialDecay(0.05, decay_steps=6, end_learning_rate=0.001, power=0.5, cycle=True)
+adam = tf.keras.optimizers.Adam(learning_rate=lambda: lr_schedule_2(step), beta_1=0.9, beta_2=0.999, epsilon=1e-08)
+
+def run_train_adam_loss(x, y):
+    x = tf.cast(x, tf.float32)
+    y = tf.cast(y, tf.float32)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
+    gradients = tape.gradient(loss, [W, b])
+    adam.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None])
+    step.assign_add(1)
+    return [None, loss.numpy()]
+for i in range(12):
+    _, loss_value = run_train_momentum_loss(x=features, y=labels)
+    print(i, loss_value)
+for i in range(12):
+    _, loss_value = run_train_adam_loss(x=features, y=labels)
+    print(i, loss_value)
+print([W.numpy(), b.numpy(), step.numpy()])
