@@ -29,8 +29,10 @@ import tensorflow as tf
 
 
 hidden = tf.keras.layers.Dense(units=16, activation=tf.nn.relu, name="hidden")
+hidden.build((None, 4))
 dropout = tf.keras.layers.Dropout(rate=0.3)
 logits_2 = tf.keras.layers.Dense(units=3, name="logits")
+logits_2.build((None, 16))
 
 def model(inputs, reuse=False, *, training):
     h = hidden(inputs)
@@ -42,6 +44,7 @@ def run_eval_logits(x):
     training = False
     eval_logits = model(x, reuse=True, training=training)
     return tf.nest.map_structure(lambda value: value.numpy(), eval_logits)
+params = [*hidden.trainable_variables, *dropout.trainable_variables, *logits_2.trainable_variables]
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 def run_train_op(x, labels, training):
@@ -51,7 +54,6 @@ def run_train_op(x, labels, training):
     with tf.GradientTape() as tape:
         logits = model(x, training=training)
         loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
-        params = [*hidden.trainable_variables, *dropout.trainable_variables, *logits_2.trainable_variables]
     gradients = tape.gradient(loss, params)
     optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, params) if grad is not None])
 data = np.ones((2, 4))

@@ -3,7 +3,7 @@
 The rewrite is kept only where the program model defers each ``get_next()``
 into the run that needs it and keeps ``iter(dataset)`` where it was built.
 Rewrite cases assume a model that does (``model_accepts``); the twin tests
-need the program model to do it for real (see ``NEEDS_MODEL``).
+need the program model to do it for real.
 """
 import libcst as cst
 import pytest
@@ -15,9 +15,6 @@ from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
 RULE = "dataset-iterators"
-NEEDS_MODEL = pytest.mark.xfail(
-    strict=True, reason="program model: `it = iter(ds)` must stay built once and `x = it.get_next()` be deferred "
-                        "into each run (core change requested in issue 8's report)")
 
 
 @pytest.fixture
@@ -132,7 +129,6 @@ with tf.Session() as sess:
 '''
 
 
-@NEEDS_MODEL
 @pytest.mark.parametrize("source", [ONE_SHOT_TRAINING, EPOCHS_OF_BATCHES], ids=["one-shot training", "epochs"])
 def test_twin(source):
     migrated = migrate_source(source, "case.py")

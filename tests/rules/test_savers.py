@@ -3,7 +3,7 @@
 The names must be the ones TF1's graph gave the variables, so the naming
 test builds the legacy graph and compares. Rewrite cases run this rule
 alone; the twin tests (legacy program saves, migrated program restores) need
-a program model that keeps such a Saver where it is built (``NEEDS_MODEL``).
+a program model that keeps such a Saver where it is built.
 """
 import json
 import os
@@ -20,10 +20,6 @@ from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
 RULE = "saver-var-list"
-NEEDS_MODEL = pytest.mark.xfail(
-    strict=True, reason="program model: `saver = tf.train.Saver(var_list={...})` must be kept where it is built "
-                        "(not deferred for reading variables) and tf.train.Saver leave COMPAT_ONLY_PREFIXES "
-                        "(core change requested in issue 8's report)")
 
 
 def _rewrite(source: str):
@@ -172,7 +168,6 @@ with tf.Session() as sess:
 '''
 
 
-@NEEDS_MODEL
 def test_migrated_program_restores_the_legacy_checkpoint(tmp_path, monkeypatch):
     monkeypatch.setenv("CKPT_DIR", str(tmp_path))
     migrated = migrate_source(RESTORE_LATER, "case.py")
@@ -183,7 +178,6 @@ def test_migrated_program_restores_the_legacy_checkpoint(tmp_path, monkeypatch):
     assert os.listdir(tmp_path)
 
 
-@NEEDS_MODEL
 def test_twin_save_train_restore():
     source = (os.path.dirname(__file__) + "/../../samples/29_saver_restore.py")
     with open(source) as handle:

@@ -5,6 +5,9 @@ path; ``tf.compat.v1.`` stripped).
 """
 from __future__ import annotations
 
+# Checkpoint writers: kept where they are built (they hold variables, they are not graph ops).
+SAVERS = {"tf.train.Saver"}
+
 # Collections of variables: resolved to explicit lists (tf_migrate.analysis.collections).
 VARIABLE_COLLECTIONS = {"tf.trainable_variables", "tf.global_variables", "tf.get_collection"}
 
@@ -70,7 +73,7 @@ COMPAT_ONLY_PREFIXES = (
     "tf.train.Coordinator", "tf.train.QueueRunner", "tf.train.limit_epochs", "tf.TextLineReader",
     "tf.TFRecordReader", "tf.WholeFileReader", "tf.FIFOQueue", "tf.RandomShuffleQueue",
     "tf.PaddingFIFOQueue", "tf.py_func", "tf.make_template",
-    "tf.add_to_collection", "tf.train.Saver", "tf.summary.",
+    "tf.add_to_collection", "tf.summary.",
     "tf.layers.", "tf.nn.rnn_cell.", "tf.nn.dynamic_rnn", "tf.get_variable_scope",
     "tf.data.make_one_shot_iterator", "tf.data.make_initializable_iterator", "tf.data.Iterator.",
     "tf.train.exponential_decay", "tf.train.piecewise_constant", "tf.train.polynomial_decay",

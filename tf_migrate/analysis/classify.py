@@ -4,6 +4,7 @@ See :mod:`tf_migrate.analysis.program` for the roles and kinds.
 """
 from __future__ import annotations
 
+import re
 from typing import List, Optional, Set
 
 import libcst as cst
@@ -16,8 +17,12 @@ from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.tfnames import TFNames
 
 _TENSORISH = {pm.LAYER, pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.VARIABLE, pm.VARIABLES, pm.EAGER}
+# Keras layers without variables: nothing to wait for before their (empty) variable lists are read.
+_WEIGHTLESS_LAYERS = {"Dropout", "Flatten", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D",
+                      "AveragePooling2D", "AveragePooling3D", "Activation", "Reshape"}
 _KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
-               pm.PYTHON: "python", pm.GRAPH: "python", pm.LAYER: "layer"}
+               pm.PYTHON: "python", pm.GRAPH: "python", pm.ITERATOR: "python", pm.SAVER: "python",
+               pm.LAYER: "layer"}
 
 
 class _Calls(cst.CSTVisitor):
@@ -174,6 +179,10 @@ class Classifier:
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
         self._resolve_collections(st, calls)
         targets, value = _single(node)
+        if self._is_layer_build(value) and not st.defines:
+            self.scope.symbols[symbol_key(value.func.value)].built = True
+            st.role = pm.KEEP  # dense.build((None, 8)): the layer's variables exist from here on
+            return st
         if value is not None and st.defines and not isinstance(value, cst.Call) and self.is_session(value):
             self.scope.sessions.update(st.defines)  # self.sess = sess
             st.role = pm.REMOVE
@@ -186,6 +195,8 @@ class Classifier:
                 self._block(call, "optimizer call nested inside an expression: bind it to a name first")
         if self._classify_plumbing(st, value, qualnames):
             return st
+        if targets is not None and self._classify_iterator(st, value):
+            return st
         if isinstance(value, cst.Call) and targets is not None and self._classify_definition(st, value):
             return st
         self._classify_generic(st, calls, qualnames)
@@ -193,6 +204,10 @@ class Classifier:
             st.role = pm.DEFER  # reads layer variables, which exist once the layers have run
             self._define(st, pm.STRUCT)
         return st
+
+    def _is_layer_build(self, value) -> bool:
+        return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value == "build" and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
 
     def _resolve_collections(self, st, calls) -> None:
         for call in calls:
@@ -203,7 +218,8 @@ class Classifier:
                     self._block(call, why)
                 else:
                     self.scope.replacements[id(call)] = cst.parse_expression(code)
-                    if ".trainable_variables" in code or ".variables" in code:
+                    layers = re.findall(r"\*([\w.]+)\.(?:trainable_)?variables", code)
+                    if any(not self.scope.symbols[k].built for k in layers if k in self.scope.symbols):
                         self.scope.lazy_collections.add(id(call))
 
     def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
@@ -264,6 +280,24 @@ class Classifier:
                 return True
         return False
 
+    def _classify_iterator(self, st, value) -> bool:
+        """``it = iter(dataset)`` is built once; ``x = it.get_next()`` runs in each run that needs it."""
+        if not isinstance(value, cst.Call):
+            return False
+        func = value.func
+        if isinstance(func, cst.Name) and func.value == "iter" and len(value.args) == 1:
+            st.role = pm.KEEP
+            self._define(st, pm.ITERATOR)
+            if _escaped_reads(value, [], self.scope):
+                self._block(value, "an iterator over a dataset built from per-run tensors (placeholders)")
+            return True
+        if (isinstance(func, cst.Attribute) and func.attr.value == "get_next" and not value.args
+                and self.scope.kind(symbol_key(func.value) or "") == pm.ITERATOR):
+            st.role = pm.DEFER
+            self._define(st, pm.STRUCT)
+            return True
+        return False
+
     def _only_initializers(self, fetch: cst.BaseExpression) -> bool:
         if isinstance(fetch, (cst.List, cst.Tuple)):
             return bool(fetch.elements) and all(self._only_initializers(e.value) for e in fetch.elements)
@@ -278,6 +312,15 @@ class Classifier:
             st.role = pm.DEFER
             self._define(st, pm.PLACEHOLDER, call)
             return True
+        if qualname in api.SAVERS:
+            st.role = pm.KEEP  # a checkpoint writer holds variables; it is no graph op
+            self._define(st, pm.SAVER, call)
+            var_list = call.args[0].value if call.args and call.args[0].keyword is None else _kwarg(call, "var_list")
+            if not isinstance(var_list, cst.Dict):
+                self._block(call, "an eager tf.train.Saver needs var_list={TF1 name: variable}")
+            if deferred_reads:
+                self._block(call, "a Saver of per-run tensors")
+            return True
         if qualname in api.VARIABLE_COLLECTIONS:
             if id(call) in self.scope.lazy_collections:
                 st.role = pm.DEFER  # holds layer variables, which exist once the layers have run
@@ -289,7 +332,8 @@ class Classifier:
         if qualname is not None and qualname.startswith("tf.keras.layers.") and targets_single(st):
             st.role = pm.KEEP
             tf_name = self.scope.layer_scopes.get(st.defines[0]) or "/".join(st.flat.scope_path + [st.defines[0]])
-            self._define(st, pm.LAYER, call, tf_name=tf_name)
+            weightless = qualname.rsplit(".", 1)[-1] in _WEIGHTLESS_LAYERS
+            self._define(st, pm.LAYER, call, tf_name=tf_name, built=weightless)
             self.scope.trainable_order.extend(st.defines)
             return True
         if qualname in api.VARIABLE_CONSTRUCTORS:
@@ -442,8 +486,8 @@ class Classifier:
     def _tape_inputs(self) -> Set[str]:
         needed: Set[str] = set()
         for st in reversed(self.scope.statements):
-            if st.kind in (pm.VARIABLE, pm.VARIABLES, pm.OPTIMIZER):
-                continue  # a variable is a source the tape watches; its initial value is not recorded
+            if st.kind in (pm.VARIABLE, pm.VARIABLES, pm.OPTIMIZER, pm.ITERATOR, pm.SAVER):
+                continue  # a source the tape watches, or data: its making is not recorded
             if st.gradient or set(st.defines) & needed:
                 needed |= st.reads
         return needed
@@ -513,7 +557,8 @@ class _EscapeFinder(cst.CSTVisitor):
         base = symbol_key(node.value)
         if base is not None and node.attr.value in STATIC_ATTRIBUTES and self.scope.kind(base) == pm.PLACEHOLDER:
             return False  # a placeholder's declared shape/dtype: known without running
-        return True
+        node.value.visit(self)  # `.attr` names a member; it reads no variable
+        return False
 
     def visit_Name(self, node: cst.Name) -> None:
         self._record(node.value)

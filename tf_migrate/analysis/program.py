@@ -39,6 +39,8 @@ SESSION = "session"
 GRAPH = "graph"
 EAGER = "eager"  # a tensor computed once, eagerly, where it was built
 PYTHON = "python"
+ITERATOR = "iterator"  # it = iter(dataset): built once, advanced by it.get_next() in each run that needs it
+SAVER = "saver"  # a checkpoint writer: built once, its save/restore are Python calls
 LAYER = "layer"  # a Keras layer object: built once, owns variables created on its first call
 STRUCT = "struct"  # a list/tuple/dict of per-run values, e.g. fetches = [loss, acc]
 
@@ -55,6 +57,7 @@ class Symbol:
     trainable: bool = True
     keras: bool = False  # optimizer already a Keras optimizer
     tf_name: str = ""  # the variable's TF1 name with its scopes ("actor/w"), for collection filters
+    built: bool = False  # a layer whose variables exist from its construction (layer.build(...))
 
 
 @dataclass

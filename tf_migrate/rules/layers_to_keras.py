@@ -24,6 +24,7 @@ import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.rules._hoisting import call_counts, reuses
+from tf_migrate.rules._layer_shapes import LayerShapes
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 
@@ -57,6 +58,7 @@ LAYERS: Dict[str, Tuple[str, List[str], Set[str]]] = {
 _TRAINING_DEFAULT = {"dropout", "batch_normalization"}
 _DROPPED = {"reuse", "fused"}
 _UNSUPPORTED = {"renorm", "renorm_clipping", "renorm_momentum", "virtual_batch_size", "adjustment"}
+_BUILDABLE = {"Dense", "BatchNormalization"}
 _TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
 
 
@@ -78,6 +80,8 @@ class _Hoister:
         self.ctx, self.module = ctx, module
         self.taken: Set[str] = {k.split(".")[-1] for k in reads(module)} | set(writes(module))
         self.call_counts = call_counts(module)
+        self.shapes = LayerShapes(module, ctx.names)
+        self.function: Optional[str] = None  # the module-level function being converted
         self.scope_stack: List[str] = []  # variable_scope names around the statement being converted
         self._pushed: List[int] = []
 
@@ -193,6 +197,7 @@ class _Hoister:
                             f"{self.call_counts[name]} times without reuse: each call made new variables")
             return [], func
         hoisted: List[cst.BaseStatement] = []
+        self.function = name
 
         class _Body(cst.CSTTransformer):
             def leave_IndentedBlock(inner, original, updated):
@@ -218,6 +223,7 @@ class _Hoister:
                 return updated
 
         new_func = func.with_changes(body=func.body.visit(_Body()))
+        self.function = None
         if hoisted:
             hoisted[0] = hoisted[0].with_changes(leading_lines=list(func.leading_lines))
             new_func = new_func.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
@@ -252,8 +258,8 @@ class _Hoister:
 
     # -- one call ----------------------------------------------------------------------
     def convert(self, call: cst.Call, local: Set[str], original: Optional[cst.Call] = None
-                ) -> Optional[Tuple[str, cst.BaseStatement, cst.Call]]:
-        """(layer name, constructor statement, call expression), or None to leave it."""
+                ) -> Optional[Tuple[str, List[cst.BaseStatement], cst.Call]]:
+        """(layer name, statements that build it, call expression), or None to leave it."""
         function = (self.ctx.names.call_name(call) or "")[len("tf.layers."):]
         keras_class, params, call_params = LAYERS[function]
         bound: Dict[str, cst.BaseExpression] = {}
@@ -281,6 +287,12 @@ class _Hoister:
         self.ctx.layer_scopes[var] = "/".join(self.scope_stack + [stem])
         args = ", ".join(f"{k}={_code(v)}" for k, v in constructor_args)
         constructor = cst.parse_statement(f"{var} = {self.ctx.tf}.keras.layers.{keras_class}({args})")
+        width = self.shapes.input_width(self.function, _code(original or call))
+        if width is not None and keras_class in _BUILDABLE:
+            # Variables exist from here on, as in TF1 once the graph was built.
+            constructor = [constructor, cst.parse_statement(f"{var}.build((None, {width}))")]
+        else:
+            constructor = [constructor]
         call_args = [cst.Arg(bound["inputs"])]
         for key in sorted(call_params):
             value = bound.get(key, cst.Name("False") if function in _TRAINING_DEFAULT else None)
@@ -305,5 +317,5 @@ class _CallReplacer(cst.CSTTransformer):
         if converted is None:
             return updated
         _, constructor, call = converted
-        self.constructors.append(constructor)
+        self.constructors.extend(constructor)
         return call

@@ -106,7 +106,8 @@ class _ScopeRewriter:
             limit = len(scope.statements) if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) else st.index
             for site in st.run_sites:
                 plan = plan_run(scope, site, limit)
-                generated.replacements[id(site.call)] = self._call_for(plan, scope, builder, classifier, generated)
+                generated.replacements[id(site.call)] = self._call_for(plan, scope, builder, classifier, generated,
+                                                                       limit=limit)
         return self._assemble(scope, generated)
 
     def _assemble(self, scope, generated: _Generated) -> List[cst.BaseStatement]:
@@ -147,7 +148,7 @@ class _ScopeRewriter:
         return out
 
     def _call_for(self, plan, scope, builder, classifier, generated: _Generated, owner: str = "",
-                  rename=None, position=None) -> cst.BaseExpression:
+                  rename=None, position=None, limit=None) -> cst.BaseExpression:
         site = plan.site
         if not plan.needs_function and not any(scope.deferred(k) for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values -> .numpy()")
@@ -162,7 +163,7 @@ class _ScopeRewriter:
             if owner:
                 function = _as_method(function, rename(plan))
             if position is None:
-                position = max((st.index for st in scope.statements
+                position = max((st.index for st in scope.statements[:limit]
                                 if st.role != pm.REMOVE and set(st.defines) & plan.reads), default=-1)
                 if position == -1:
                     position = _first_non_import(scope)
