@@ -3,8 +3,9 @@
 Code cells are joined into one module, each preceded by a marker statement
 ``__tf_migrate_cell__(N)``, so a placeholder made in cell 2 and run in cell 7
 is one program to the rules. IPython syntax (``%magic``, ``!shell``,
-``%%cell`` magics) is masked as ``__tf_migrate_magic__(K)`` and restored
-afterwards. Cell ids and metadata are kept; outputs of changed cells are
+``%%cell`` magics, ``obj?``) and ``from __future__`` lines (legal at the top of
+a cell, not inside the joined program) are masked as ``__tf_migrate_magic__(K)``
+and restored afterwards. Cell ids and metadata are kept; outputs of changed cells are
 cleared, since they came from the old code.
 """
 from __future__ import annotations
@@ -26,6 +27,8 @@ MAGIC_MARKER = "__tf_migrate_magic__"
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun"}
 _MAGIC_LINE = re.compile(r"^(\s*)(%|!|\?)")
 _HELP_LINE = re.compile(r"^(\s*)[\w.]+\?{1,2}\s*$")  # IPython's `obj?` and `obj??`
+# Legal at the top of each cell, not in the middle of the joined program: masked like a magic.
+_FUTURE_LINE = re.compile(r"^()from\s+__future__\s+import\s+[^()]*$")
 _VERSIONS = (3, 4)  # nbformat versions read, and written back as they came
 _MARKER_LINE = re.compile(rf"^(\s*){MAGIC_MARKER}\((\d+)\)\s*$")
 
@@ -111,7 +114,7 @@ def _mask(source: str, magics: List[str]) -> str:
             return f"{MAGIC_MARKER}({len(magics) - 1})"
     out = []
     for line in lines:
-        match = _MAGIC_LINE.match(line) or _HELP_LINE.match(line)
+        match = _MAGIC_LINE.match(line) or _HELP_LINE.match(line) or _FUTURE_LINE.match(line)
         if match or (line.strip() and "= !" in line and not line.strip().startswith("#")):
             magics.append(line.strip())
             indent = match.group(1) if match else re.match(r"\s*", line).group(0)

@@ -1,0 +1,100 @@
+"""Property tests: generated TF1 programs and mutated samples keep every invariant.
+
+The grammar, the mutations and the invariants are in ``tests/fuzz_grammar.py``
+(see its docstring). Here Hypothesis draws a few dozen of them, derandomized
+so CI sees the same programs every time; ``benchmarks/fuzz_run.py N`` runs
+as many as asked and writes ``benchmarks/results_fuzz.md``.
+"""
+import random
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests import fuzz_grammar as fg
+from tf_migrate import InputError, migrate_source
+
+def ci(max_examples):
+    """Same programs every run (CI), no example database, no deadline: a migration takes ~0.3 s."""
+    return settings(max_examples=max_examples, derandomize=True, database=None, deadline=None, print_blob=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def assert_invariants(source, kind="py", mode="auto"):
+    with tempfile.TemporaryDirectory() as folder:
+        verdict = fg.check(Path(folder), source, kind, mode)
+    assert not verdict.bad, f"{verdict.category}: {verdict.detail}\n--- input ---\n{source}"
+    return verdict
+
+
+@ci(30)
+@given(rng=st.randoms(use_true_random=False), mode=st.sampled_from(["auto", "auto", "eager", "compat"]))
+def test_generated_programs(rng, mode):
+    assert_invariants(fg.program(rng), "py", mode)
+
+
+@ci(20)
+@given(rng=st.randoms(use_true_random=False), sample=st.sampled_from(fg.SAMPLES))
+def test_mutated_samples(rng, sample):
+    assert_invariants(fg.mutate(sample.read_text(), rng), "py", "auto")
+
+
+@ci(6)
+@given(rng=st.randoms(use_true_random=False))
+def test_generated_notebooks(rng):
+    source = fg.program(rng)
+    assert_invariants(fg.as_notebook(source, rng), "ipynb", "auto")
+
+
+_NOISE = list("tf.()[]{}:=,\n #'\"\\x0123") + ["import tensorflow as tf\n", "sess.run(", "with ", "    ",
+                                                 "tf.placeholder(", "tf.Session()", "lambda", "\t", "\r\n"]
+
+
+@ci(100)
+@given(text=st.lists(st.sampled_from(_NOISE), max_size=40).map("".join))
+def test_noise_raises_only_input_error(text):
+    """Near-Python noise: the API returns or raises InputError, nothing else, and what it returns parses."""
+    try:
+        result = migrate_source(text, "noise.py")
+    except InputError:
+        return
+    assert result.new_source == text or fg._parse_problem(result.new_source, "py") == ""
+
+
+def test_the_checker_catches_each_violation(tmp_path, monkeypatch):
+    """The invariants are real: a broken engine trips each of them."""
+    from tf_migrate import engine
+    from tf_migrate.engine import MigrationResult
+
+    legacy = fg.program(random.Random(3))
+    real = engine.migrate_source
+
+    def returning(new):
+        def fake(source, path="<string>", **options):
+            result = real(source, path, **options)
+            return MigrationResult(path, source, new(source, result), "eager", result.findings)
+        return fake
+
+    cases = {
+        fg.UNPARSEABLE: lambda source, result: result.new_source + "\ndef broken(:\n",
+        fg.NOT_IDEMPOTENT: lambda source, result: result.new_source + "\n# again",
+        fg.EAGER_LEFTOVER: lambda source, result: result.new_source + "\ns = tf.compat.v1.Session()\n",
+    }
+    for category, new in cases.items():
+        monkeypatch.setattr(engine, "migrate_source", returning(new))
+        verdict = fg.check(tmp_path, legacy)
+        assert verdict.category == category, (category, verdict)
+
+    def crash(source, path="<string>", **options):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(engine, "migrate_source", crash)
+    assert fg.check(tmp_path, legacy).category == fg.CRASH
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_cases_are_reproducible(seed):
+    assert fg.case(seed) == fg.case(seed)
+    compile(fg.program(random.Random(seed)), "<generated>", "exec")  # the grammar makes valid Python
