@@ -23,9 +23,14 @@ def run_legacy(source: str) -> str:
     out = io.StringIO()
     try:
         sys.modules["tensorflow"] = tf.compat.v1
+        # What disable_v2_behavior switches besides eager execution, undone afterwards.
+        tf.compat.v1.disable_v2_tensorshape()
+        tf.compat.v1.disable_control_flow_v2()
         with tf.Graph().as_default(), contextlib.redirect_stdout(out):
             exec(compile(source, "<legacy>", "exec"), {"__name__": "__main__"})
     finally:
+        tf.compat.v1.enable_v2_tensorshape()
+        tf.compat.v1.enable_control_flow_v2()
         for name, module in saved.items():
             sys.modules[name] = module
     return out.getvalue()

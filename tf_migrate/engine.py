@@ -136,6 +136,7 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
         return _internal_failure(path, source, findings, f"analysis changed after local rules: {blocked}")
     except Exception:  # a rule crashed: keep the input, say so
         return _internal_failure(path, source, findings, traceback.format_exc(limit=3))
+    findings = list(dict.fromkeys(findings))  # a rule that runs in both passes reports once
     new_source = new_module.code
     try:
         cst.parse_module(new_source)

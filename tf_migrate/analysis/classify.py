@@ -523,6 +523,11 @@ class _EscapeFinder(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> bool:
         return id(node) not in self.skip
 
+    def visit_Import(self, node) -> bool:
+        return False  # binding a name is not reading one
+
+    visit_ImportFrom = visit_Import
+
     def visit_DictElement(self, node: cst.DictElement) -> bool:
         if symbol_key(node.key) is not None and self.scope.kind(symbol_key(node.key)) == pm.PLACEHOLDER:
             node.value.visit(self)

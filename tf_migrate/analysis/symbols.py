@@ -63,6 +63,11 @@ class _Reads(cst.CSTVisitor):
             base.visit(self)
         return False
 
+    def visit_Import(self, node) -> bool:
+        return False  # an import binds names; it reads none
+
+    visit_ImportFrom = visit_Import
+
 
 def reads(node: cst.CSTNode) -> Set[str]:
     """Every symbol key read anywhere inside ``node``."""
