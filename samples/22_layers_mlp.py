@@ -30,4 +30,5 @@ with tf.Session() as sess:
         if step % 50 == 0:
             print("step %3d loss %.5f" % (step, loss_val))
     print("accuracy: %.3f" % sess.run(accuracy, feed_dict={features: X_data, labels: y_data}))
-    print("variables:", [v.name for v in tf.trainable_variables()])
+    # Shapes, in TF1's creation order (Keras names variables "kernel"/"bias", TF1 "hidden1/kernel:0").
+    print("variables:", [list(map(int, v.shape)) for v in tf.trainable_variables()])

@@ -16,7 +16,10 @@ def generator(z):
 def discriminator(x, reuse=False):
     with tf.variable_scope("discriminator", reuse=reuse):
         h = tf.layers.dense(x, 8, activation=tf.nn.tanh, kernel_initializer=tf.constant_initializer(np.linspace(0.5, -0.5, 8)))
-        return tf.layers.dense(h, 1, kernel_initializer=tf.constant_initializer(0.3))
+        # A non-zero bias: with D's outputs exactly 0 at the start, its bias gradient is 0 up to
+        # rounding, and Adam's first step (g / (|g| + eps)) would turn that rounding into a real step.
+        return tf.layers.dense(h, 1, kernel_initializer=tf.constant_initializer(0.3),
+                               bias_initializer=tf.constant_initializer(0.1))
 
 
 z = tf.placeholder(tf.float32, [None, 1], name="z")
@@ -46,4 +49,4 @@ with tf.Session() as sess:
             print("step %2d d_loss %.5f g_loss %.5f" % (step, dl, gl))
     samples = sess.run(fake, feed_dict={z: np.linspace(-1, 1, 5)[:, None]})
     print("generated:", np.round(samples.ravel(), 4))
-    print("g vars:", [v.name for v in g_vars])
+    print("g vars:", [list(map(int, v.shape)) for v in g_vars])
