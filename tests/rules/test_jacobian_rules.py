@@ -6,7 +6,7 @@ is still TF1: the golden cases (tests/golden/jacobian_*.py) show it lowered to
 """
 import pytest
 
-from tests.twins import assert_same_output, run_legacy
+from tests.twins import assert_same_output, run_legacy, run_migrated
 from tf_migrate.engine import migrate_source
 
 HEADER = "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\ny = tf.tanh(x) * 2.0\n"
@@ -150,15 +150,12 @@ with tf.Session() as sess:
 """
 
 
-def test_seed_loop_in_compat_mode_is_vectorized_with_the_same_numbers():
-    """The seed keeps its (12, 1, 1, 5, 1) shape; printing a static shape keeps it in compat mode."""
+def test_seed_loop_is_vectorized_with_the_same_shape_and_numbers():
+    """The seed keeps its (12, 1, 1, 5, 1) shape, printed outside any run as TF1 printed it."""
     result = migrate_source(SEED_LOOP, "seed.py")
-    assert result.outcome == "compat"
-    assert "pfor.jacobian(y_row_sums, x)" in result.new_source and "tf.gradients" not in result.new_source
-    # The compat switch itself is left out: it would turn this test process's eager mode off.
-    rewritten = result.new_source.replace("import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n",
-                                          "import tensorflow as tf\n")
-    legacy, vectorized = run_legacy(SEED_LOOP), run_legacy(rewritten)
+    assert result.outcome == "eager"
+    assert "tape.jacobian(y_row_sums, x)" in result.new_source and "tf.gradients" not in result.new_source
+    legacy, migrated = run_legacy(SEED_LOOP), run_migrated(result.new_source)
     assert legacy.splitlines()[0] == "(12, 1, 1, 5, 1)"
-    assert_same_output(legacy, vectorized)
+    assert_same_output(legacy, migrated)
 

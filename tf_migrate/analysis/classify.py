@@ -501,7 +501,14 @@ class Classifier:
         for st in self.scope.statements:
             if st.role not in (pm.KEEP, pm.RUN) or st.kind == "nested-scope":
                 continue
-            escaped = _escaped_reads(st.node, st.run_sites, self.scope)
+            finder = _finder(st.node, st.run_sites, self.scope)
+            for node_id, (key, attribute) in finder.static.items():
+                why = _static_read_problem(self.scope, key, st.index)
+                if why is None:
+                    self.scope.static_reads[node_id] = (key, attribute, st.index)
+                else:
+                    self._block(st.node, f"`{key}.{attribute}` outside sess.run: {why}")
+            escaped = finder.keys
             for key in sorted(escaped):
                 kind = self.scope.kind(key)
                 if st.kind == pm.VARIABLE or st.kind == pm.OPTIMIZER:
@@ -519,8 +526,22 @@ class _EscapeFinder(cst.CSTVisitor):
         self.scope = scope
         self.keys: Set[str] = set()
         self.local: List[Set[str]] = []
+        # Static facts of per-run tensors read outside runs: node id -> (key, "shape" | "get_shape" | "dtype").
+        self.static: dict = {}
+
+    def _static_base(self, node: cst.BaseExpression):
+        key = symbol_key(node)
+        if key is None or any(key in frame for frame in self.local):
+            return None
+        kind = self.scope.kind(key)
+        return key if kind in pm.DEFERRED_KINDS and kind != pm.PLACEHOLDER else None
 
     def visit_Call(self, node: cst.Call) -> bool:
+        func = node.func
+        if (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and not node.args
+                and self._static_base(func.value)):
+            self.static[id(node)] = (self._static_base(func.value), "get_shape")
+            return False
         return id(node) not in self.skip
 
     def visit_Import(self, node) -> bool:
@@ -562,6 +583,9 @@ class _EscapeFinder(cst.CSTVisitor):
         base = symbol_key(node.value)
         if base is not None and node.attr.value in STATIC_ATTRIBUTES and self.scope.kind(base) == pm.PLACEHOLDER:
             return False  # a placeholder's declared shape/dtype: known without running
+        if node.attr.value in ("shape", "dtype") and self._static_base(node.value):
+            self.static[id(node)] = (self._static_base(node.value), node.attr.value)
+            return False
         node.value.visit(self)  # `.attr` names a member; it reads no variable
         return False
 
@@ -579,11 +603,33 @@ class _EscapeFinder(cst.CSTVisitor):
             self.keys.add(key)
 
 
-def _escaped_reads(node, run_sites, scope) -> Set[str]:
+def _finder(node, run_sites, scope) -> "_EscapeFinder":
     finder = _EscapeFinder([s.call for s in run_sites], scope)
     if isinstance(node, cst.FunctionDef):
         finder.visit_FunctionDef(node)
         node.body.visit(finder)
     else:
         node.visit(finder)
-    return finder.keys
+    return finder
+
+
+def _escaped_reads(node, run_sites, scope) -> Set[str]:
+    finder = _finder(node, run_sites, scope)
+    return finder.keys | {key for key, _ in finder.static.values()}
+
+
+def _static_read_problem(scope, key: str, before: int):
+    """Why ``key``'s shape cannot be had by computing it once outside any run (None: it can)."""
+    from tf_migrate.analysis.run_sites import RunSite
+    from tf_migrate.codegen.slicing import plan_run
+
+    site = RunSite(cst.Call(cst.Name("static")), "run", cst.parse_expression(key), None)
+    plan = plan_run(scope, site, before)
+    if plan.unfed_placeholders:
+        return "its shape depends on fed placeholders"
+    for st in plan.statements:
+        if st.random or st.kind == pm.OP or any(
+                isinstance(c.func, cst.Attribute) and c.func.attr.value.startswith("assign")
+                for c in all_calls(st.node)):
+            return "computing it runs ops with effects or random draws"
+    return None

@@ -89,6 +89,8 @@ class Scope:
     replacements: Dict[int, cst.BaseExpression] = field(default_factory=dict)
     lazy_collections: Set[int] = field(default_factory=set)
     layer_scopes: Dict[str, str] = field(default_factory=dict)
+    # Static shape/dtype reads of per-run tensors outside runs: node id -> (key, attribute, statement index).
+    static_reads: Dict[int, Tuple[str, str, int]] = field(default_factory=dict)
     is_class: bool = False
 
     @property

@@ -21,6 +21,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.codegen.fetches import keyword, to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
@@ -48,6 +49,10 @@ class SessionToFunctions(Rule):
         body = rewriter.rewrite(list(module.body), ())
         body = drop_session_params(body, rewriter.sessions)
         return module.with_changes(body=body)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
 
 
 def _all_names(node: cst.CSTNode) -> Set[str]:
@@ -108,6 +113,13 @@ class _ScopeRewriter:
                 plan = plan_run(scope, site, limit)
                 generated.replacements[id(site.call)] = self._call_for(plan, scope, builder, classifier, generated,
                                                                        limit=limit)
+        for node_id, (key, attribute, index) in scope.static_reads.items():
+            site = RunSite(cst.Call(cst.Name("static")), "run", cst.parse_expression(key), None)
+            call = self._call_for(plan_run(scope, site, index), scope, builder, classifier, generated, limit=index)
+            value = f"{self.ctx.tf}.as_dtype({_code(call)}.dtype)" if attribute == "dtype" else \
+                f"{self.ctx.tf}.TensorShape({_code(call)}.shape)"
+            generated.replacements[node_id] = cst.parse_expression(value)
+            self.ctx.report(None, RULE_ID, INFO, f"static {attribute} of `{key}` computed once: it needs no feeds")
         return self._assemble(scope, generated)
 
     def _assemble(self, scope, generated: _Generated) -> List[cst.BaseStatement]:
@@ -277,6 +289,9 @@ class _SiteReplacer(cst.CSTTransformer):
         return updated
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        replaced = self.replacements.get(id(original))
+        if replaced is not None:
+            return replaced
         if original.attr.value in ("shape", "dtype"):
             static = self._static(original.value, original.attr.value)
             if static is not None:
