@@ -81,6 +81,8 @@ def fuzz(count: int, start: int, jobs: int, timeout: int) -> dict:
 
 
 def _commit() -> str:
+    if os.environ.get("FUZZ_COMMIT"):  # a run from an exported snapshot (git archive) names its commit
+        return os.environ["FUZZ_COMMIT"]
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
                               check=True).stdout.strip()
@@ -119,6 +121,7 @@ def report(result: dict) -> str:
         f"| eager outputs with Session/placeholder/unreported compat.v1 | {categories[fg.EAGER_LEFTOVER]} | 0 |",
         f"| internal errors (a rule crashed, input kept) | {categories[fg.INTERNAL]} | 0 |",
         f"| valid Python rejected as a syntax error | {categories[fg.REJECTED_VALID]} | 0 |",
+        f"| invalid input reported as an internal error | {categories[fg.MISREPORTED_INPUT]} | 0 |",
         f"| programs over {result['timeout']} s | {categories[TIMEOUT]} | 0 |",
         f"| harness errors | {categories[HARNESS]} | 0 |",
         f"| time | {result['wall']:.0f} s wall, {cpu:.0f} s in workers, {cpu / max(len(rows), 1):.2f} s a program "

@@ -25,7 +25,7 @@ def ci(max_examples):
 def assert_invariants(source, kind="py", mode="auto"):
     with tempfile.TemporaryDirectory() as folder:
         verdict = fg.check(Path(folder), source, kind, mode)
-    assert not verdict.bad, f"{verdict.category}: {verdict.detail}\n--- input ---\n{source}"
+    assert not verdict.bad or verdict.known_issue, f"{verdict.category}: {verdict.detail}\n--- input ---\n{source}"
     return verdict
 
 
@@ -38,7 +38,7 @@ def test_generated_programs(rng, mode):
 @ci(20)
 @given(rng=st.randoms(use_true_random=False), sample=st.sampled_from(fg.SAMPLES))
 def test_mutated_samples(rng, sample):
-    assert_invariants(fg.mutate(sample.read_text(), rng), "py", "auto")
+    assert_invariants(fg.mutate(fg.sample_source(sample), rng), "py", "auto")
 
 
 @ci(6)
@@ -68,8 +68,9 @@ def test_the_checker_catches_each_violation(tmp_path, monkeypatch):
     from tf_migrate import engine
     from tf_migrate.engine import MigrationResult
 
-    legacy = fg.program(random.Random(3))
     real = engine.migrate_source
+    legacy = next(source for source in (fg.program(random.Random(seed)) for seed in range(100))
+                  if real(source).outcome == "eager")
 
     def returning(new):
         def fake(source, path="<string>", **options):
@@ -98,3 +99,26 @@ def test_the_checker_catches_each_violation(tmp_path, monkeypatch):
 def test_cases_are_reproducible(seed):
     assert fg.case(seed) == fg.case(seed)
     compile(fg.program(random.Random(seed)), "<generated>", "exec")  # the grammar makes valid Python
+
+
+# Known issues (tests/fuzz_grammar.py KNOWN_ISSUES): minimal reproducers, strict, so a fix shows up.
+
+@pytest.mark.xfail(strict=True, reason="rules/savers: eager output keeps tf.compat.v1.train.Saver and no finding "
+                                       "names compat.v1")
+def test_known_issue_saver_kept_as_compat_v1(tmp_path):
+    source = ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\ny = tf.reduce_sum(x * 2.0)\n"
+              "saver = tf.train.Saver()\nwith tf.Session() as sess:\n    print(sess.run(y, {x: [1.0]}))\n")
+    verdict = fg.check(tmp_path, source)
+    assert verdict.category == fg.OK, verdict
+
+
+@pytest.mark.xfail(strict=True, reason="engine: input LibCST parses but Python rejects fails as 'internal error, "
+                                       "output does not parse' at line 1, not as a syntax error at its line")
+@pytest.mark.parametrize("source", [
+    "import tensorflow as tf\ntry:\n    pass\nexcept ValueError, e:\n    pass\n",
+    "import tensorflow as tf\nx = tf.constant(1.0)\nreturn x\n",
+    "import tensorflow as tf\nfor i in range(2):\n    pass\nbreak\n",
+], ids=["py2-except", "return-outside-function", "break-outside-loop"])
+def test_known_issue_invalid_input_as_internal_error(source):
+    with pytest.raises(InputError):
+        migrate_source(source, "bad.py")
