@@ -419,8 +419,10 @@ class Classifier:
             st.role = pm.KEEP  # a feed dict: its keys become strings
             self._define(st, pm.PYTHON)
             return
+        # writer.close() on an eager object is Python; t.assign(...) on a graph value builds an op.
+        per_run = {k for k in graph_reads if self.scope.kind(k) not in (pm.EAGER,)}
         top_is_op = isinstance(value, cst.Call) and (
-            (self.names.call_name(value) or "").startswith("tf.") or _calls_method_on(value, graph_reads))
+            (self.names.call_name(value) or "").startswith("tf.") or _calls_method_on(value, per_run))
         if not st.defines and not top_is_op:
             st.role = pm.KEEP  # print(t) and friends: Python reading graph values (checked as an escape)
             self._define(st, pm.PYTHON)

@@ -35,14 +35,39 @@ class Unwrapped:
     withs: List[cst.With]
 
 
-def _is_transparent(item: cst.WithItem, names: TFNames) -> bool:
+def _is_transparent(item: cst.WithItem, names: TFNames, graphs: Set[str]) -> bool:
     expr = item.item
     if isinstance(expr, cst.Call):
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default":
-            return True
+            # graph.as_default() / sess.as_default(), not a summary writer's as_default(step=...)
+            owner = expr.func.value
+            return not expr.args and (
+                (isinstance(owner, cst.Call) and names.qualname(owner.func) in api_tables.TRANSPARENT_CONTEXTS)
+                or (isinstance(owner, cst.Name) and owner.value in graphs))
         qualname = names.qualname(expr.func)
         return qualname in api_tables.TRANSPARENT_CONTEXTS
     return False
+
+
+def _graph_names(body, names: TFNames) -> Set[str]:
+    """Names bound to graphs and sessions (their as_default() only scopes graph building)."""
+    found: Set[str] = set()
+
+    class _Find(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if isinstance(node.value, cst.Call) and names.qualname(node.value.func) in (
+                    api_tables.GRAPHS | api_tables.SESSIONS):
+                for target in node.targets:
+                    found.update(target_keys(target.target))
+
+        def visit_WithItem(self, node: cst.WithItem) -> None:
+            if node.asname is not None and isinstance(node.item, cst.Call) and names.qualname(
+                    node.item.func) in api_tables.SESSIONS:
+                found.update(target_keys(node.asname.name))
+
+    for stmt in body:
+        stmt.visit(_Find())
+    return found
 
 
 def _is_session_item(item: cst.WithItem, names: TFNames) -> bool:
@@ -74,13 +99,13 @@ def _control_deps(item: cst.WithItem, names: TFNames) -> Set[str]:
 def unwrap(body: Sequence[cst.BaseStatement], names: TFNames) -> Unwrapped:
     """Flatten transparent ``with`` blocks of ``body`` (recursively)."""
     result = Unwrapped([], set(), [])
-    _unwrap_into(body, names, set(), [], result, [])
+    _unwrap_into(body, names, set(), [], result, [], _graph_names(body, names))
     return result
 
 
-def _unwrap_into(body, names, deps, outer, result: Unwrapped, path: List[str]) -> None:
+def _unwrap_into(body, names, deps, outer, result: Unwrapped, path: List[str], graphs: Set[str]) -> None:
     for stmt in body:
-        if isinstance(stmt, cst.With) and stmt.items and all(_is_transparent(i, names) for i in stmt.items):
+        if isinstance(stmt, cst.With) and stmt.items and all(_is_transparent(i, names, graphs) for i in stmt.items):
             inner_deps = set(deps)
             inner_path = list(path)
             for item in stmt.items:
@@ -92,6 +117,6 @@ def _unwrap_into(body, names, deps, outer, result: Unwrapped, path: List[str]) -
                     result.sessions.update(target_keys(item.asname.name))
             result.withs.append(stmt)
             inner = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else [cst.SimpleStatementLine(stmt.body.body)]
-            _unwrap_into(inner, names, inner_deps, outer + [stmt], result, inner_path)
+            _unwrap_into(inner, names, inner_deps, outer + [stmt], result, inner_path, graphs)
         else:
             result.statements.append(FlatStatement(stmt, set(deps), list(outer), list(path)))
