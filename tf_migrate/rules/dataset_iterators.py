@@ -28,6 +28,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._edits import fresh
 from tf_migrate.rules._program_scopes import graph_scopes, statement_value
 
 RULE_ID = "dataset-iterators"
@@ -188,12 +189,7 @@ class _Rewrite(cst.CSTTransformer):
                 self.iterators[survey.bound[call]] = dataset
 
     def _fresh(self, stem: str) -> str:
-        name, n = stem, 1
-        while name in self.taken:
-            n += 1
-            name = f"{stem}_{n}"
-        self.taken.add(name)
-        return name
+        return fresh(stem, self.taken)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if original not in self.survey.makers:

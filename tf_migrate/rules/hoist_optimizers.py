@@ -14,6 +14,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._edits import fresh
 
 RULE_ID = "hoist-optimizers"
 _METHODS = ("minimize", "compute_gradients", "apply_gradients")
@@ -34,12 +35,7 @@ class _Hoist(cst.CSTTransformer):
         self.ctx, self.taken, self.optimizers = ctx, set(taken), optimizers
 
     def _fresh(self, stem: str = "optimizer") -> str:
-        name, n = stem, 1
-        while name in self.taken:
-            n += 1
-            name = f"{stem}_{n}"
-        self.taken.add(name)
-        return name
+        return fresh(stem, self.taken)
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, line: cst.SimpleStatementLine):
         if len(line.body) != 1 or not isinstance(line.body[0], (cst.Assign, cst.Expr)):

@@ -23,6 +23,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.rules._edits import fresh
 from tf_migrate.rules._hoisting import call_counts, reuses
 from tf_migrate.rules._layer_shapes import LayerShapes
 from tf_migrate.report import INFO, WARNING
@@ -100,12 +101,7 @@ class _Hoister:
             self.scope_stack.pop()
 
     def _fresh(self, stem: str) -> str:
-        name, n = stem, 1
-        while name in self.taken:
-            n += 1
-            name = f"{stem}_{n}"
-        self.taken.add(name)
-        return name
+        return fresh(stem, self.taken)
 
     def run(self) -> cst.Module:
         body: List[cst.BaseStatement] = []

@@ -27,6 +27,7 @@ import libcst as cst
 from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._edits import fresh
 from tf_migrate.rules._hoisting import call_counts, reuses
 
 RULE_ID = "variable-store"
@@ -59,12 +60,7 @@ class _Store:
         stem = re.sub(r"\W", "_", scoped).strip("_") or "variable"
         if stem[0].isdigit():
             stem = "v_" + stem
-        name, n = stem, 1
-        while name in self.taken:
-            n += 1
-            name = f"{stem}_{n}"
-        self.taken.add(name)
-        return name
+        return fresh(stem, self.taken)
 
     def run(self) -> cst.Module:
         if "get_variable" not in self.module.code:
