@@ -1,0 +1,240 @@
+"""TF1 summaries -> tf.summary writes at the same steps.
+
+    tf.summary.scalar("loss", loss)                merged = {"loss": loss, "inputs": x}
+    tf.summary.histogram("inputs", x)       ->
+    merged = tf.summary.merge_all()
+    writer = tf.summary.FileWriter(logdir, g)      writer = tf.summary.create_file_writer(logdir)
+    s, _ = sess.run([merged, train], feed)         s, _ = run_merged_train(...)    (values, as numpy)
+    writer.add_summary(s, step)                    with writer.as_default(step=step):
+                                                       tf.summary.scalar("loss", s["loss"])
+                                                       tf.summary.histogram("inputs", s["inputs"])
+
+The merged summary becomes a dict of the summarized tensors, which the
+session rule fetches like any other structure; each ``add_summary`` writes
+its values with the kind the TF1 summary had, at the same step (0 when TF1
+passed none). Tags keep their name-scope prefix. The event files are
+TensorBoard's, as before.
+
+The rule is all-or-nothing for a file: a summary it cannot trace to its
+``add_summary`` (merged lists, summaries built in functions, ``family=``)
+leaves the file as it was, so the TF1 summary APIs keep it in compat mode.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional
+
+import libcst as cst
+
+from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.report import INFO, WARNING
+from tf_migrate.rules import Rule, RuleContext
+
+RULE_ID = "summaries"
+_KINDS = {"tf.summary.scalar": "scalar", "tf.summary.histogram": "histogram", "tf.summary.image": "image",
+          "tf.summary.text": "text"}
+_EXTRA = {"image": ["max_outputs"]}  # keyword arguments TF2 keeps
+
+
+@dataclass
+class _Summary:
+    kind: str
+    tag: str
+    value: cst.BaseExpression
+    extra: List[cst.Arg]
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+class SummariesToTF2(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = ("tf.summary.scalar/histogram/image/text + merge_all + FileWriter.add_summary -> "
+                   "create_file_writer and tf.summary writes at the same steps")
+    ORDER = 60
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        if "tf.summary" not in module.code and "summary." not in module.code:
+            return module
+        survey = _Survey(ctx)
+        try:
+            module.visit(survey)
+            if not survey.registered and not survey.merges:
+                return module
+            survey.check()
+        except _Unsupported as why:
+            ctx.report(None, RULE_ID, WARNING, f"summaries not converted: {why}")
+            return module
+        ctx.report(None, RULE_ID, INFO, "eager tf.summary writes need the tensorboard package "
+                                        "(TF 2.21 no longer installs it: pip install tensorboard)")
+        return module.visit(_Rewrite(ctx, survey))
+
+
+class _Survey(cst.CSTVisitor):
+    """Where summaries are registered, merged, fetched and written."""
+
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self.scopes: List[str] = []
+        self.depth = 0  # inside a def: summaries there are not traced
+        self.registered: Dict[int, _Summary] = {}  # statement line id -> summary
+        self.named: Dict[str, _Summary] = {}  # s = tf.summary.scalar(...)
+        self.order: List[_Summary] = []
+        self.merges: Dict[str, List[_Summary]] = {}  # merged name -> summaries
+        self.merge_statements: Dict[int, str] = {}
+        self.writers: set = set()
+        self.fetched: Dict[str, str] = {}  # variable holding a fetched merge -> merge name
+        self.add_calls: List[cst.Call] = []
+
+    def visit_FunctionDef(self, node) -> None:
+        self.depth += 1
+
+    def leave_FunctionDef(self, node) -> None:
+        self.depth -= 1
+
+    def visit_With(self, node: cst.With) -> None:
+        for item in node.items:
+            call = item.item
+            pushed = None
+            if isinstance(call, cst.Call) and self.ctx.names.call_name(call) in ("tf.name_scope", "tf.variable_scope"):
+                first = call.args[0].value if call.args else None
+                pushed = first.evaluated_value if isinstance(first, cst.SimpleString) else None
+            self.scopes.append(pushed or "")
+
+    def leave_With(self, node: cst.With) -> None:
+        for _ in node.items:
+            self.scopes.pop()
+
+    def _summary(self, call: cst.Call) -> Optional[_Summary]:
+        kind = _KINDS.get(self.ctx.names.call_name(call) or "")
+        if kind is None:
+            return None
+        if self.depth:
+            raise _Unsupported("a summary built inside a function")
+        positional = [a for a in call.args if a.keyword is None]
+        keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
+        if set(keywords) - {"name", "tensor", "values", "max_outputs"} or len(positional) > 2:
+            raise _Unsupported("summary arguments other than name, tensor and max_outputs (collections=, family=)")
+        name = positional[0].value if positional else getattr(keywords.get("name"), "value", None)
+        value = positional[1].value if len(positional) > 1 else getattr(
+            keywords.get("tensor", keywords.get("values")), "value", None)
+        if not isinstance(name, cst.SimpleString) or value is None:
+            raise _Unsupported("a summary whose name is not a string literal")
+        tag = "/".join([s for s in self.scopes if s] + [name.evaluated_value])
+        extra = [keywords[k] for k in _EXTRA.get(kind, []) if k in keywords]
+        return _Summary(kind, tag, value, extra)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        if len(node.body) != 1:
+            return
+        small = node.body[0]
+        value = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
+        if not isinstance(value, cst.Call):
+            return
+        qualname = self.ctx.names.call_name(value) or ""
+        target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
+        target_key = symbol_key(target) if target is not None else None
+        summary = self._summary(value)
+        if summary is not None:
+            self.registered[id(node)] = summary
+            self.order.append(summary)
+            if target_key:
+                self.named[target_key] = summary
+            return
+        if qualname == "tf.summary.merge_all" and target_key:
+            self.merges[target_key] = list(self.order)
+            self.merge_statements[id(node)] = target_key
+        elif qualname == "tf.summary.merge" and target_key:
+            members = value.args[0].value if value.args else None
+            if not isinstance(members, (cst.List, cst.Tuple)):
+                raise _Unsupported("tf.summary.merge of a computed list")
+            keys = [symbol_key(e.value) for e in members.elements]
+            if any(k not in self.named for k in keys):
+                raise _Unsupported("tf.summary.merge of summaries it cannot see")
+            self.merges[target_key] = [self.named[k] for k in keys]
+            self.merge_statements[id(node)] = target_key
+        elif qualname == "tf.summary.FileWriter" and target_key:
+            self.writers.add(target_key)
+        elif target is not None and isinstance(value.func, cst.Attribute) and value.func.attr.value == "run":
+            self._fetch(target, value)
+        elif (isinstance(value.func, cst.Attribute) and value.func.attr.value == "add_summary"
+              and symbol_key(value.func.value) in self.writers):
+            self.add_calls.append(value)
+
+    def _fetch(self, target, call: cst.Call) -> None:
+        fetch = call.args[0].value if call.args else None
+        merges = set(self.merges) | set(self.named)
+        if symbol_key(fetch) in merges:
+            if symbol_key(target):
+                self.fetched[symbol_key(target)] = symbol_key(fetch)
+            return
+        if isinstance(fetch, (cst.List, cst.Tuple)) and isinstance(target, (cst.List, cst.Tuple)):
+            for element, slot in zip(fetch.elements, target.elements):
+                if symbol_key(element.value) in merges and symbol_key(slot.value):
+                    self.fetched[symbol_key(slot.value)] = symbol_key(element.value)
+
+    def check(self) -> None:
+        for call in self.add_calls:
+            fetched = symbol_key(call.args[0].value) if call.args else None
+            if fetched not in self.fetched:
+                raise _Unsupported("add_summary of a value not fetched from a merged summary")
+        if any(k in self.merges or k in self.named for k in self.fetched.values()) and not self.writers:
+            raise _Unsupported("summaries fetched but no FileWriter writes them")
+
+
+class _Rewrite(cst.CSTTransformer):
+    def __init__(self, ctx: RuleContext, survey: _Survey) -> None:
+        self.ctx, self.survey, self.tf = ctx, survey, ctx.tf
+
+    def _dict(self, summaries: List[_Summary]) -> cst.BaseExpression:
+        items = ", ".join(f"{s.tag!r}: {_code(s.value)}" for s in summaries)
+        return cst.parse_expression("{" + items + "}")
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated):
+        survey = self.survey
+        if id(original) in survey.registered:
+            small = original.body[0]
+            if isinstance(small, cst.Assign):
+                summary = survey.registered[id(original)]
+                return updated.with_changes(body=[updated.body[0].with_changes(value=self._dict([summary]))])
+            self.ctx.report(original, RULE_ID, INFO, "summary registration folded into the merged summary")
+            return cst.RemoveFromParent()
+        if id(original) in survey.merge_statements:
+            name = survey.merge_statements[id(original)]
+            self.ctx.report(original, RULE_ID, INFO, "merged summary -> a dict of the summarized tensors")
+            return updated.with_changes(body=[updated.body[0].with_changes(value=self._dict(survey.merges[name]))])
+        return updated
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if self.ctx.names.call_name(original) == "tf.summary.FileWriter":
+            logdir = updated.args[0]
+            if len(updated.args) > 1:
+                self.ctx.report(original, RULE_ID, INFO, "FileWriter's graph argument dropped: eager code has no graph")
+            return cst.Call(cst.parse_expression(f"{self.tf}.summary.create_file_writer"),
+                            args=[logdir.with_changes(comma=cst.MaybeSentinel.DEFAULT)])
+        return updated
+
+    def on_leave(self, original, updated):
+        if isinstance(original, cst.SimpleStatementLine) and len(original.body) == 1 and isinstance(
+                original.body[0], cst.Expr) and any(original.body[0].value is c for c in self.survey.add_calls):
+            return self._write_block(original, original.body[0].value)
+        return super().on_leave(original, updated)
+
+    def _write_block(self, line: cst.SimpleStatementLine, call: cst.Call):
+        survey = self.survey
+        fetched = symbol_key(call.args[0].value)
+        source = survey.fetched[fetched]
+        summaries = survey.merges.get(source) or [survey.named[source]]
+        step = _code(call.args[1].value) if len(call.args) > 1 else "0"
+        writer = _code(call.func.value)
+        lines = [f"with {writer}.as_default(step={step}):"]
+        for s in summaries:
+            extra = "".join(f", {a.keyword.value}={_code(a.value)}" for a in s.extra)
+            lines.append(f"    {self.tf}.summary.{s.kind}({s.tag!r}, {fetched}[{s.tag!r}]{extra})")
+        self.ctx.report(line, RULE_ID, INFO, f"add_summary -> tf.summary writes of {len(summaries)} value(s)")
+        return cst.parse_statement("\n".join(lines) + "\n").with_changes(leading_lines=line.leading_lines)
