@@ -155,7 +155,7 @@ def _run_all(paths: List[Path], options: Options, jobs: int) -> List[FileOutcome
             if progress:
                 print(f"\r{count}/{len(paths)} files", end="", file=sys.stderr)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
             futures = [pool.submit(process, path, options) for path in paths]
             for count, (path, future) in enumerate(zip(paths, futures), 1):
                 results.append(_result(path, future))

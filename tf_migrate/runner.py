@@ -1,6 +1,7 @@
 """Process one file: read, migrate, and (when asked) write. Safe to run in worker processes."""
 from __future__ import annotations
 
+import ast
 import difflib
 import os
 import traceback
@@ -76,7 +77,8 @@ def process(path: Path, options: Options) -> FileOutcome:
             result = notebook.migrate_notebook(source_file.text, label, **common)
             diffs = [_diff(old, new, f"{label}:cell {index + 1}") for index, old, new in result.cell_changes]
         else:
-            result = engine.migrate_source(source_file.text, label, **common)
+            result = _without_tensorflow(source_file.text, label) or engine.migrate_source(
+                source_file.text, label, **common)
             diffs = [_diff(result.source, result.new_source, label)] if result.changed else []
     except files.ReadError as error:
         return _failed(label, kind, label, error.line, 0, "input", error.message)
@@ -104,6 +106,21 @@ def process(path: Path, options: Options) -> FileOutcome:
             outcome.outcome = report.FAILED
             outcome.findings.append(Finding(label, 1, 0, "output", ERROR, f"not written: {_why(error)}"))
     return outcome
+
+
+def _without_tensorflow(text: str, label: str) -> Optional[engine.MigrationResult]:
+    """SKIPPED for a file that never says "tensorflow" (so cannot import it), checked by Python's own
+    parser in C: LibCST would take seconds on a big generated module only to skip it. None: ask the engine."""
+    if "tensorflow" in text:
+        return None
+    try:
+        compile(text, label, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError:
+        engine.parse(text, label)  # the engine's message (with its Python 2 hint), as for any other file
+        return None  # LibCST parses what Python does not: let the engine decide
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return engine.MigrationResult(label, text, text, report.SKIPPED)
 
 
 def _same_file(a: Path, b: Path) -> bool:
