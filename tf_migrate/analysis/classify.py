@@ -75,6 +75,34 @@ def _single(node: cst.BaseStatement):
     return None, None
 
 
+def _returns_tensors(func: cst.FunctionDef, names: TFNames) -> bool:
+    """Every ``return`` gives a TF op's result (directly, or a local last bound to one)."""
+    bound = {}
+    returns: List[cst.BaseExpression] = []
+
+    class _Walk(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return node is func
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                bound[node.targets[0].target.value] = node.value
+
+        def visit_Return(self, node: cst.Return) -> None:
+            returns.append(node.value)
+
+    def tensor(expr) -> bool:
+        if isinstance(expr, cst.Name) and expr.value in bound:
+            return tensor(bound.pop(expr.value))
+        if isinstance(expr, cst.BinaryOperation):
+            return tensor(expr.left) or tensor(expr.right)
+        qualname = names.call_name(expr) if isinstance(expr, cst.Call) else None
+        return bool(qualname) and qualname.startswith("tf.") and not qualname.startswith("tf.layers.")
+
+    func.visit(_Walk())
+    return bool(returns) and all(r is not None and tensor(r) for r in returns)
+
+
 def targets_single(st) -> bool:
     return len(st.defines) == 1
 
@@ -105,6 +133,7 @@ class Classifier:
         self.scope = scope
         self.names = names
         self.variable_functions: Set[str] = set()  # user functions that create variables
+        self.tensor_functions: Set[str] = set()  # user functions whose every return is a TF op's result
 
     # -- queries used by run-site matching -------------------------------------------------
     def is_session(self, expr: cst.BaseExpression) -> bool:
@@ -438,7 +467,8 @@ class Classifier:
             if isinstance(value, cst.Call) and self.kind_of(value) == "op":
                 kind = pm.OP
             elif isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)) or (
-                    isinstance(value, cst.Call) and self.kind_of(value) is None):
+                    isinstance(value, cst.Call) and self.kind_of(value) is None
+                    and not (isinstance(value.func, cst.Name) and value.func.value in self.tensor_functions)):
                 kind = pm.STRUCT
             self._define(st, kind)
             return
@@ -452,6 +482,8 @@ class Classifier:
         qualnames = {self.names.call_name(c) for c in body_calls}
         if isinstance(node, cst.FunctionDef) and qualnames & api.VARIABLE_CONSTRUCTORS:
             self.variable_functions.add(node.name.value)
+        if isinstance(node, cst.FunctionDef) and _returns_tensors(node, self.names):
+            self.tensor_functions.add(node.name.value)
         if qualnames & (api.PLACEHOLDERS | api.SESSIONS):
             st.kind = "nested-scope"  # analysed as a scope of its own
             return st
