@@ -122,3 +122,31 @@ def test_known_issue_saver_kept_as_compat_v1(tmp_path):
 def test_known_issue_invalid_input_as_internal_error(source):
     with pytest.raises(InputError):
         migrate_source(source, "bad.py")
+
+
+# Wrong rewrites found by running generated programs both ways (legacy under TF1 graph semantics, the
+# migration eagerly): the migration raises or prints other numbers. Strict, so a fix shows up.
+_HEAD = "import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\ny = tf.reduce_sum(x * 2.0)\n"
+WRONG_REWRITES = [
+    pytest.param(_HEAD + "with tf.Session() as sess:\n    print(sess.run(y, {p: v for p, v in zip([x], [[1.0, 2.0]])}))\n",
+                 id="comprehension-feed-keys-name-removed-placeholders"),
+    pytest.param(_HEAD + "with tf.Session() as sess:\n    print(sess.run(tf.constant(3.0) * 2.0, feed_dict=None))\n",
+                 id="feed-dict-None-becomes-star-star-None"),
+    pytest.param(_HEAD + "def evaluate(session, values):\n    return session.run(y, feed_dict={x: values})\n\n\n"
+                 "with tf.Session() as sess:\n    print(evaluate(sess, [1.0, 2.0]))\n",
+                 id="session-passed-to-a-function-is-removed-but-still-passed"),
+    pytest.param("import tensorflow as tf\nw = tf.Variable(1.0)\ninc = tf.assign_add(w, 1.0)\n"
+                 "with tf.Session() as s1:\n    s1.run(tf.global_variables_initializer())\n    s1.run(inc)\n"
+                 "    print(s1.run(w))\nwith tf.Session() as s2:\n    s2.run(tf.global_variables_initializer())\n"
+                 "    print(s2.run(w))\n", id="second-session-initializer-no-longer-resets-variables"),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="rules/session_to_functions: see the case id; reported with issue 5")
+@pytest.mark.parametrize("source", WRONG_REWRITES)
+def test_known_wrong_rewrite(source):
+    from tests.twins import assert_same_output, run_legacy, run_migrated
+
+    result = migrate_source(source, "wrong.py")
+    assert result.outcome == "eager", result.findings
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
