@@ -3,11 +3,16 @@
     .venv/bin/python benchmarks/fuzz_run.py 10000            # seeds 0..9999, all cores
     .venv/bin/python benchmarks/fuzz_run.py 500 --start 10000 -j 1
     .venv/bin/python benchmarks/fuzz_run.py --replay 1234     # one case: input, verdict, output
+    .venv/bin/python benchmarks/fuzz_run.py --semantic 500 --append   # run programs both ways too
 
 Program number S is ``tests.fuzz_grammar.case(S)``: 70% drawn from the TF1
 grammar, 30% mutated samples, 15% of all as notebooks, mostly ``--mode auto``.
 Each is written to a file and migrated in place twice, the way ``tf-migrate -w``
 does; ``tests/fuzz_grammar.py`` lists the invariants checked.
+
+``--semantic N`` instead runs N programs from the runnable grammar
+(``runnable_program``) under TF1 graph semantics and their migrations
+eagerly, and counts migrations that raise or print other numbers.
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import argparse
 import collections
 import os
 import platform
+import random
 import signal
 import subprocess
 import sys
@@ -47,6 +53,33 @@ def _init() -> None:
     signal.signal(signal.SIGALRM, _alarm)
 
 
+def _quiet_tensorflow() -> None:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+
+    tf.get_logger().setLevel("ERROR")
+
+
+def _run_semantic(job):
+    seed, timeout = job
+    _quiet_tensorflow()
+    source = fg.runnable_program(random.Random(seed))
+    start = time.perf_counter()
+    signal.alarm(timeout)
+    try:
+        verdict = fg.check_semantics(source)
+        category, detail, outcome = verdict.category, verdict.detail, verdict.outcome
+    except _Timeout:
+        category, detail, outcome = TIMEOUT, f"over {timeout} s", ""
+    except Exception as error:  # noqa: BLE001 - recorded, the run goes on
+        category, detail, outcome = HARNESS, f"{type(error).__name__}: {error}", ""
+    finally:
+        signal.alarm(0)
+    known = fg.Verdict(category, detail).known_issue
+    return dict(seed=seed, origin="runnable grammar", kind="py", mode="auto", category=category, detail=detail,
+                outcome=outcome, kept=[], seconds=time.perf_counter() - start, known=known)
+
+
 def _run(job):
     seed, timeout = job
     case = fg.case(seed)
@@ -61,15 +94,17 @@ def _run(job):
         category, detail, outcome, kept = HARNESS, f"{type(error).__name__}: {error}", "", []
     finally:
         signal.alarm(0)
+    known = fg.Verdict(category, detail).known_issue
     return dict(seed=seed, origin=case.origin, kind=case.kind, mode=case.mode, category=category,
-                detail=detail, outcome=outcome, kept=kept, seconds=time.perf_counter() - start)
+                detail=detail, outcome=outcome, kept=kept, seconds=time.perf_counter() - start, known=known)
 
 
-def fuzz(count: int, start: int, jobs: int, timeout: int) -> dict:
+def fuzz(count: int, start: int, jobs: int, timeout: int, semantic: bool = False) -> dict:
     rows = []
     began = time.perf_counter()
+    work = _run_semantic if semantic else _run
     with Pool(jobs, initializer=_init) as pool:
-        for done, row in enumerate(pool.imap_unordered(_run, [(s, timeout) for s in range(start, start + count)],
+        for done, row in enumerate(pool.imap_unordered(work, [(s, timeout) for s in range(start, start + count)],
                                                        chunksize=4), 1):
             rows.append(row)
             if row["category"] in fg.VIOLATIONS + (TIMEOUT, HARNESS):
@@ -77,7 +112,7 @@ def fuzz(count: int, start: int, jobs: int, timeout: int) -> dict:
             if done % 100 == 0 or done == count:
                 print(f"{done}/{count} in {time.perf_counter() - began:.0f} s", file=sys.stderr)
     return dict(rows=sorted(rows, key=lambda r: r["seed"]), wall=time.perf_counter() - began,
-                count=count, start=start, jobs=jobs, timeout=timeout)
+                count=count, start=start, jobs=jobs, timeout=timeout, semantic=semantic)
 
 
 def _commit() -> str:
@@ -149,8 +184,47 @@ def report(result: dict) -> str:
             lines += [f"### {category} ({len(these)})", ""]
             for r in these[:10]:
                 detail = r["detail"].strip().replace("\n", " ")[:300]
-                lines.append(f"- seed {r['seed']} ({r['kind']}, {r['origin']}, --mode {r['mode']}): {detail}")
+                known = f" [known issue: {r['known']}]" if r.get("known") else ""
+                lines.append(f"- seed {r['seed']} ({r['kind']}, {r['origin']}, --mode {r['mode']}){known}: {detail}")
             lines.append("")
+    return "\n".join(lines)
+
+
+def semantic_report(result: dict) -> str:
+    rows = result["rows"]
+    categories = collections.Counter(r["category"] for r in rows)
+    outcomes = collections.Counter(r["outcome"] or "-" for r in rows)
+    wrong = [r for r in rows if r["category"] == fg.WRONG_REWRITE]
+    known = collections.Counter(r["known"] or "new" for r in wrong)
+    cpu = sum(r["seconds"] for r in rows)
+    lines = [
+        "## Both ways: runnable programs under TF1 and migrated",
+        "",
+        f"`.venv/bin/python benchmarks/fuzz_run.py --semantic {result['count']}"
+        f"{' --start ' + str(result['start']) if result['start'] else ''} --append`, {result['jobs']} worker(s), "
+        f"commit {_commit()}, {time.strftime('%Y-%m-%d')}.",
+        "",
+        "Programs from `runnable_program` (float32 tensors of shape [3], elementwise ops, connected gradients, "
+        "no op fetched next to a value it changes) run under TF1 graph semantics and, migrated, eagerly "
+        "(`tests/twins.py`); same text and numbers within 1e-5 is the bar.",
+        "",
+        "| figure | value |",
+        "|---|---|",
+        f"| programs | {len(rows)} (seeds {result['start']}..{result['start'] + result['count'] - 1}) |",
+        f"| TF1 itself rejects the program | {categories[fg.LEGACY_FAILS]} |",
+        f"| migrated to eager and compared | {sum(r['outcome'] == 'eager' for r in rows)} |",
+        f"| wrong rewrites (the migration raises or prints other numbers) | {len(wrong)} ("
+        + ", ".join(f"{n} {name}" for name, n in known.most_common()) + ") |" if wrong else
+        "| wrong rewrites (the migration raises or prints other numbers) | 0 |",
+        f"| crashes, timeouts, harness errors | {categories[fg.CRASH]}, {categories[TIMEOUT]}, {categories[HARNESS]} |",
+        f"| time | {result['wall']:.0f} s wall, {cpu / max(len(rows), 1):.2f} s a program |",
+        "",
+        "First-run outcomes: " + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items())) + ".",
+        "",
+    ]
+    for r in wrong[:10]:
+        tag = f" [known issue: {r['known']}]" if r["known"] else ""
+        lines.append(f"- seed {r['seed']}{tag}: {r['detail'][:300]}")
     return "\n".join(lines)
 
 
@@ -173,11 +247,15 @@ def main(argv=None) -> int:
     parser.add_argument("--timeout", type=int, default=300, help="seconds one program may take (default 300)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results_fuzz.md")
     parser.add_argument("--replay", type=int, metavar="SEED", help="run one case and show it")
+    parser.add_argument("--semantic", action="store_true", help="run runnable programs both ways instead")
+    parser.add_argument("--append", action="store_true", help="append to --out instead of replacing it")
     args = parser.parse_args(argv)
     if args.replay is not None:
         return replay(args.replay)
-    result = fuzz(args.count, args.start, args.jobs, args.timeout)
-    text = report(result)
+    result = fuzz(args.count, args.start, args.jobs, args.timeout, args.semantic)
+    text = semantic_report(result) if args.semantic else report(result)
+    if args.append and args.out.exists():
+        text = args.out.read_text().rstrip("\n") + "\n\n" + text
     args.out.write_text(text + "\n")
     print(text)
     bad = sum(r["category"] in fg.VIOLATIONS + (TIMEOUT, HARNESS) for r in result["rows"])

@@ -573,7 +573,7 @@ REJECTED_VALID = "rejected-valid-input"  # compile() accepts it, the engine call
 # should, but as "internal error: output does not parse" at line 1 instead of an input error at its line.
 MISREPORTED_INPUT = "invalid-input-reported-as-internal-error"
 VIOLATIONS = (CRASH, INTERNAL, UNPARSEABLE, NOT_IDEMPOTENT, EAGER_LEFTOVER, LOST, REJECTED_VALID,
-              MISREPORTED_INPUT)
+              MISREPORTED_INPUT, "wrong-rewrite")
 
 
 # Bugs the fuzzer found in code this suite does not own, each reported with a minimal reproducer
@@ -582,6 +582,9 @@ VIOLATIONS = (CRASH, INTERNAL, UNPARSEABLE, NOT_IDEMPOTENT, EAGER_LEFTOVER, LOST
 KNOWN_ISSUES = {
     "saver-kept-as-compat-v1": ("eager-leftover", re.compile(r"compat\.v1\.train\.Saver kept")),
     "invalid-input-as-internal-error": ("invalid-input-reported-as-internal-error", re.compile(r"")),
+    # minimize(tf.reduce_sum(y)): the loss expression is evaluated after the tape closed, the gradients
+    # are None, and Keras' apply_gradients gets an empty list
+    "minimize-inline-loss-outside-tape": ("wrong-rewrite", re.compile(r"expected 2, got 0")),
 }
 
 
@@ -755,3 +758,185 @@ def case(seed: int) -> Case:
     if kind == "ipynb":
         source = as_notebook(source, rng)
     return Case(seed, origin, kind, rng.choice(MODES), source)
+
+
+# ---------------------------------------------------------------------------
+# Runnable programs: both ways, same numbers (the oracle for wrong rewrites)
+# ---------------------------------------------------------------------------
+
+WRONG_REWRITE = "wrong-rewrite"  # the legacy program runs; its eager migration raises or prints other numbers
+LEGACY_FAILS = "legacy-fails"    # the generated program does not run under TF1 either: nothing to compare
+
+
+class _Runnable(_Program):
+    """float32 tensors of shape [3], elementwise ops, gradients only where connected: TF1 runs most of these.
+
+    A run never fetches an op next to a value it changes (TF1 leaves that order undefined)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.deps = {}
+        self.used.update({"np", "tf", "show", "step", "sess"})
+
+    def _depends(self, name: str, expr: str) -> None:
+        words = set(re.findall(r"\w+", expr))
+        self.deps[name] = set().union(*({w} | self.deps.get(w, set()) for w in words)) if words else set()
+
+    def placeholder(self) -> None:
+        n = self.name(self.rng.choice(["x", "inputs", "labels"]))
+        self.emit(f"{n} = tf.placeholder(tf.float32, [3])")
+        self.placeholders.append(n)
+
+    def variable(self) -> None:
+        n = self.name(self.rng.choice(["W", "b", "w", "v"]))
+        init = self.rng.choice(["tf.zeros([3])", "tf.ones([3])", "np.array([0.5, -1.0, 2.0], np.float32)",
+                                "tf.constant([1.0, 2.0, 3.0])"])
+        self.emit(f'{n} = tf.get_variable("{n}", initializer={init})' if self.chance(0.3)
+                  else f"{n} = tf.Variable({init})")
+        self.variables.append(n)
+
+    def tensor(self) -> str:
+        pool = self.tensors + self.placeholders + self.variables
+        return self.rng.choice(pool) if pool else "tf.constant([1.0, 2.0, 3.0])"
+
+    def expression(self, depth: int = 0) -> str:
+        r = self.rng.random()
+        if depth > 2 or r < 0.3:
+            return self.tensor()
+        if r < 0.5:
+            unary = self.rng.choice(["tf.square", "tf.sigmoid", "tf.tanh", "tf.abs", "tf.identity"])
+            return f"{unary}({self.expression(depth + 1)})"
+        if r < 0.75:
+            return f"{self.expression(depth + 1)} {self.rng.choice(['+', '-', '*'])} {self.expression(depth + 1)}"
+        if r < 0.9:
+            return f"{self.expression(depth + 1)} * {self.rng.choice(['2.0', '0.5', '-1.0'])}"
+        return f"tf.reduce_sum({self.expression(depth + 1)}) * tf.ones([3])"
+
+    def computed(self) -> None:
+        n, expr = self.name(), self.expression()
+        self.emit(f"{n} = {expr}")
+        self.tensors.append(n)
+        self._depends(n, expr)
+
+    def gradients(self) -> None:
+        pairs = [(t, v) for t in self.tensors for v in self.variables if v in self.deps.get(t, ())]
+        if not pairs:
+            return self.computed()
+        ys, xs = self.rng.choice(pairs)
+        n = self.name("grads")
+        self.emit(f"{n} = tf.gradients({ys}, [{xs}])[0]")
+        self.tensors.append(n)
+        self.deps[n] = self.deps[ys]
+
+    def optimizer(self) -> None:
+        losses = [t for t in self.tensors if any(v in self.deps.get(t, ()) for v in self.variables)]
+        if not losses:
+            return self.computed()
+        loss = self.rng.choice(losses)
+        opt = self.rng.choice(["tf.train.GradientDescentOptimizer(0.1)", "tf.train.AdamOptimizer(0.1)",
+                               "tf.train.MomentumOptimizer(0.1, 0.9)", "tf.train.AdagradOptimizer(0.1)"])
+        n = self.name("train_op")
+        if self.chance(0.5):
+            total = self.name("objective")
+            self.emit(f"{total} = tf.reduce_sum({loss})")
+            self.emit(f"{n} = {opt}.minimize({total})")
+        else:
+            self.emit(f"{n} = {opt}.minimize(tf.reduce_sum({loss}))")
+        self.ops.append(n)
+
+    def assign(self) -> None:
+        if not self.variables:
+            return self.variable()
+        v = self.rng.choice(self.variables)
+        n = self.name("assign_op")
+        self.emit(f"{n} = " + self.rng.choice([f"tf.assign({v}, {v} * 0.5)", f"tf.assign_add({v}, tf.ones([3]))",
+                                               f"{v}.assign_sub(tf.ones([3]) * 0.1)"]))
+        self.ops.append(n)
+
+    def helper_function(self) -> None:
+        fn, t = self.name("build"), self.tensor()
+        self.emit(f"def {fn}(inp):")
+        self.emit("    return tf.square(inp) + 1.0")
+        self.emit("")
+        n = self.name()
+        self.emit(f"{n} = {fn}({t})")
+        self.tensors.append(n)
+        self.deps[n] = {t} | self.deps.get(t, set())
+
+    def scoped_block(self) -> None:
+        self.emit(f"with tf.name_scope('{self.name('scope')}'):")
+        self.depth += 1
+        self.computed()
+        self.depth -= 1
+
+    def graph_statement(self) -> None:
+        self.rng.choices([self.placeholder, self.variable, self.computed, self.gradients, self.optimizer,
+                          self.assign, self.scoped_block, self.helper_function],
+                         weights=[2, 3, 6, 2, 2, 1.5, 1, 0.7])[0]()
+
+    def value(self) -> str:
+        return self.rng.choice(["np.ones(3, np.float32)", "[1.0, 2.0, 3.0]", "np.arange(3.0)"])
+
+    def feed(self) -> Optional[str]:
+        if not self.placeholders:
+            return None
+        return "{" + ", ".join(f"{p}: {self.value()}" for p in self.placeholders) + "}"
+
+    def fetchable(self) -> str:
+        pool = self.tensors + self.variables
+        return self.rng.choice(pool) if pool else self.tensor()
+
+    def fetches(self, depth: int = 0) -> str:
+        if depth == 0 and self.ops and self.chance(0.3):
+            op = self.rng.choice(self.ops)
+            return self.rng.choice([op, f"[{op}]"])
+        return super().fetches(depth)
+
+    def run_statement(self, sess: str, interactive: bool) -> None:
+        call = self.run_call(sess)
+        if self.chance(0.5):
+            self.emit(f"show({call})")
+        else:
+            self.emit(f"for step in range({self.rng.randint(1, 3)}):")
+            self.emit(f"    show({call})")
+
+
+def runnable_program(rng: random.Random) -> str:
+    """A TF1 program that usually runs, so that its migration can be run and compared."""
+    p = _Runnable(rng)
+    for _ in range(rng.randint(3, 9)):
+        p.graph_statement()
+    p.emit("with tf.Session() as sess:")
+    p.depth = 1
+    p.emit("sess.run(tf.global_variables_initializer())")
+    for _ in range(rng.randint(1, 4)):
+        p.run_statement("sess", False)
+    head = ["import collections", "import numpy as np", "import tensorflow as tf", "",
+            'Pair = collections.namedtuple("Pair", ["first", "second"])', "", "",
+            "def show(value):",
+            "    print(value if value is None or isinstance(value, (dict, list, tuple)) else np.round(value, 4))",
+            "", ""]
+    return "\n".join(head + p.lines) + "\n"
+
+
+def check_semantics(source: str) -> Verdict:
+    """Run the program under TF1 graph semantics and its migration eagerly (tests/twins.py); compare."""
+    from tests.twins import assert_same_output, run_legacy, run_migrated
+    from tf_migrate import migrate_source
+
+    try:
+        legacy = run_legacy(source)
+    except Exception as error:  # noqa: BLE001 - a generated program TF1 itself rejects
+        return Verdict(LEGACY_FAILS, f"{type(error).__name__}: {str(error)[:200]}")
+    result = migrate_source(source, "runnable.py")
+    if result.outcome != "eager":
+        return Verdict(OK, "not converted to eager", result.outcome)
+    try:
+        migrated = run_migrated(result.new_source)
+    except Exception as error:  # noqa: BLE001 - that is the finding
+        return Verdict(WRONG_REWRITE, f"the migration raises {type(error).__name__}: {str(error)[:300]}", "eager")
+    try:
+        assert_same_output(legacy, migrated)
+    except AssertionError:
+        return Verdict(WRONG_REWRITE, f"other output: legacy {legacy[:200]!r}, migrated {migrated[:200]!r}", "eager")
+    return Verdict(OK, "", "eager")
