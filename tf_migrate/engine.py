@@ -54,7 +54,7 @@ _PY2_HINTS = ("print ", "except ", "exec ", "ur'", 'ur"')
 
 def parse(source: str, path: str) -> cst.Module:
     try:
-        return cst.parse_module(source)
+        module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:
         line_text = source.splitlines()[error.raw_line - 1] if 0 < error.raw_line <= len(source.splitlines()) else ""
         hint = ""
@@ -62,6 +62,16 @@ def parse(source: str, path: str) -> cst.Module:
         if stripped.startswith("print ") or (stripped.startswith("except ") and "," in stripped):
             hint = " (this looks like Python 2: run 2to3 or pyupgrade first)"
         raise InputError(path, error.raw_line, error.raw_column, f"syntax error{hint}: {error.message}") from None
+    try:  # what LibCST's grammar accepts but Python does not: `except X, e`, `return` outside a function
+        compile(source, path, "exec", dont_inherit=True)
+    except SyntaxError as error:
+        text = (error.text or "").strip()
+        hint = " (this looks like Python 2: run 2to3 or pyupgrade first)" if text.startswith(
+            ("print ", "except ", "exec ")) else ""
+        raise InputError(path, error.lineno or 1, (error.offset or 1) - 1, f"syntax error{hint}: {error.msg}") from None
+    except ValueError as error:  # NUL bytes and the like
+        raise InputError(path, 1, 0, f"cannot compile: {error}") from None
+    return module
 
 
 def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[Tuple[cst.CSTNode, str]]:

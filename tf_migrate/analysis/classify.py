@@ -113,6 +113,16 @@ def _calls_method_on(value, keys) -> bool:
             and symbol_key(value.func.value) in keys)
 
 
+def _check_feed_objects(site, scope, block) -> None:
+    """A feed built by code (not a dict literal) that handles placeholder objects cannot survive their removal."""
+    if site.feed is None or isinstance(site.feed, cst.Dict) or (
+            isinstance(site.feed, cst.Name) and site.feed.value == "None"):
+        return
+    keys = _finder(site.feed, [], scope).keys
+    if any(scope.kind(k) == pm.PLACEHOLDER for k in keys):
+        block(site.call, "a feed dict built from placeholder objects by code: name the feeds in a dict literal")
+
+
 def _check_by_name(site, block) -> None:
     names = [n for n in [site.fetch] + ([e.key for e in site.feed.elements if isinstance(e, cst.DictElement)]
                                         if isinstance(site.feed, cst.Dict) else [])
@@ -414,6 +424,7 @@ class Classifier:
             self._define(st, pm.PYTHON)
             for site in st.run_sites:
                 _check_by_name(site, self._block)
+                _check_feed_objects(site, self.scope, self._block)
             return
         if any(q in api.VARIABLE_CONSTRUCTORS for q in tf_calls):
             st.role = pm.KEEP
@@ -529,6 +540,13 @@ class Classifier:
     def _read_by_deferred(self, keys) -> bool:
         keys = set(keys)
         return any(st.role in (pm.DEFER, pm.RUN) and st.reads & keys for st in self.scope.statements)
+
+    def check_reinitialization(self) -> None:
+        """Two initializer runs (a second session) reset variables in TF1; eager variables keep their values."""
+        runs = [st for st in self.scope.statements if st.role == pm.REMOVE and st.run_sites]
+        if len(runs) > 1:
+            self._block(runs[1].node, "variables are initialized again (a second session): eager variables "
+                                      "would keep their trained values")
 
     def check_escapes(self) -> None:
         """Per-run values read where no run provides them."""

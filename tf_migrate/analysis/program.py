@@ -131,4 +131,5 @@ def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: 
         scope.statements.append(classifier.classify(index, flat_stmt))
     classifier.settle_eager()
     classifier.check_escapes()
+    classifier.check_reinitialization()
     return scope

@@ -28,7 +28,7 @@ class RunSite:
     @property
     def literal_feeds(self) -> Optional[List[Tuple[str, cst.BaseExpression, cst.BaseExpression]]]:
         """[(key, key expression, value)] when the feed is a dict literal of symbols, else None."""
-        if self.feed is None:
+        if self.feed is None or (isinstance(self.feed, cst.Name) and self.feed.value == "None"):
             return []
         if not isinstance(self.feed, cst.Dict):
             return None

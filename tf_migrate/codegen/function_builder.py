@@ -151,6 +151,12 @@ class FunctionBuilder:
             if st.gradient:
                 if st.reads & later_defs or not isinstance(st.node, cst.SimpleStatementLine):
                     return False
+                call = _optimizer_call(st, self.kind_of)
+                if call is not None:
+                    loss = call.args[0].value if call.args and call.args[0].keyword is None else next(
+                        (a.value for a in call.args if a.keyword is not None and a.keyword.value == "loss"), None)
+                    if symbol_key(loss) is None:
+                        return False  # a loss computed in the call must be recorded: inside the tape
                 for call in grads.gradient_calls(st.node, self.names):
                     qualname = self.names.call_name(call)
                     if qualname in grads.IN_CONTEXT:

@@ -18,8 +18,9 @@ def _session_param(params: cst.Parameters, sessions: Set[str], skip_self: bool):
     for index, param in enumerate(plist):
         if skip_self and index == 0:
             continue
-        if param.name.value in sessions:
-            return index - (1 if skip_self else 0), param.name.value
+        name = param.name.value
+        if name in sessions or name in ("sess", "session") or name.endswith(("_sess", "_session")):
+            return index - (1 if skip_self else 0), name
     return None, None
 
 

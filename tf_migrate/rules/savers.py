@@ -361,6 +361,8 @@ class _Rewrite(cst.CSTTransformer):
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         plan = self.plans.get(original)
         if plan is not None:
+            self.ctx.report(original, RULE_ID, WARNING, "kept as tf.compat.v1.train.Saver (it runs eagerly with a "
+                            "var_list) so checkpoints keep TF1's variable names")
             return self._saver(plan, updated)
         func = updated.func
         if isinstance(func, cst.Attribute) and func.attr.value in ("save", "restore") \
