@@ -122,3 +122,26 @@ def test_sigkill_during_write_leaves_each_file_old_or_new(tmp_path):
     _, err = final.communicate(timeout=120)
     assert final.returncode == 0, err.decode()
     assert _check_old_or_new(tmp_path, layout) == FILES, progress  # the rerun completed the job
+
+
+def test_ctrl_c_stops_promptly_with_130_and_whole_files(tmp_path):
+    """SIGINT to the whole process group (what a terminal sends): exit 130 at once, not after the queue."""
+    templates = _templates()[:2]
+    layout = {}
+    for i in range(40):
+        path = tmp_path / f"m{i:02d}.py"
+        path.write_text(templates[i % 2][0])
+        layout[path] = tuple(text.encode() for text in templates[i % 2])
+    run = _cli(tmp_path, slow=True)
+    deadline = time.monotonic() + 60
+    while not any(p.read_bytes() == new for p, (old, new) in layout.items()):  # wait until it is writing
+        assert run.poll() is None and time.monotonic() < deadline, "the run ended before it wrote a file"
+        time.sleep(0.05)
+    os.killpg(run.pid, signal.SIGINT)
+    start = time.perf_counter()
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err.decode()
+    assert time.perf_counter() - start < 5, "waited for the queued files"
+    assert "interrupted" in err.decode() and "Traceback" not in err.decode()
+    for path, (old, new) in layout.items():
+        assert path.read_bytes() in (old, new)

@@ -8,6 +8,7 @@ error; 123 some file failed (bad input, or it could not be written);
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import sys
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -155,12 +156,19 @@ def _run_all(paths: List[Path], options: Options, jobs: int) -> List[FileOutcome
             if progress:
                 print(f"\r{count}/{len(paths)} files", end="", file=sys.stderr)
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
+        pool = ProcessPoolExecutor(max_workers=min(jobs, len(paths)))
+        try:
             futures = [pool.submit(process, path, options) for path in paths]
             for count, (path, future) in enumerate(zip(paths, futures), 1):
                 results.append(_result(path, future))
                 if progress:
                     print(f"\r{count}/{len(paths)} files", end="", file=sys.stderr)
+        except BaseException:  # Ctrl-C: stop now, not after every file queued (writes are atomic)
+            pool.shutdown(wait=False, cancel_futures=True)
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+            raise
+        pool.shutdown()
     if progress:
         print(file=sys.stderr)
     return results
