@@ -252,6 +252,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.replay is not None:
         return replay(args.replay)
+    if args.semantic:
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # before the workers import TensorFlow
     result = fuzz(args.count, args.start, args.jobs, args.timeout, args.semantic)
     text = semantic_report(result) if args.semantic else report(result)
     if args.append and args.out.exists():

@@ -29,7 +29,7 @@ import re
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples").glob("*.py")) + sorted((ROOT / "tests" / "golden").glob("*.py"))
@@ -579,14 +579,11 @@ VIOLATIONS = (CRASH, INTERNAL, UNPARSEABLE, NOT_IDEMPOTENT, EAGER_LEFTOVER, LOST
 # Bugs the fuzzer found in code this suite does not own, each reported with a minimal reproducer
 # (the strict xfail tests in tests/test_fuzz.py). The CI property tests let these through so that
 # they flag new bugs only; the benchmark counts them with the rest. Remove an entry once its xfail passes.
-KNOWN_ISSUES = {
-    "saver-kept-as-compat-v1": ("eager-leftover", re.compile(r"compat\.v1\.train\.Saver kept")),
-    "invalid-input-as-internal-error": ("invalid-input-reported-as-internal-error", re.compile(r"")),
-    # minimize(tf.reduce_sum(y)): the loss expression is evaluated after the tape closed, the gradients
-    # are None, and Keras' apply_gradients gets an empty list
-    "minimize-inline-loss-outside-tape": ("wrong-rewrite", re.compile(r"expected 2, got 0")),
+KNOWN_ISSUES: Dict[str, Tuple[str, "re.Pattern[str]"]] = {
+    # name: (verdict category, pattern of its detail). Fixed so far (their reproducers now guard them in
+    # tests/test_fuzz.py): Saver kept as compat.v1 silently; Python-rejected input reported as an internal
+    # error; minimize(inline loss) evaluated outside the tape.
 }
-
 
 @dataclass
 class Verdict:

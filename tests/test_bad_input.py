@@ -102,9 +102,7 @@ FAILING = [
         nbformat.v4.new_code_cell("import tensorflow as tf\nprint 'x'")])).encode(), "", ["cell 1:2:", "Python 2"],
                  id="notebook-python2-cell"),
     pytest.param("py2except.py", b"import tensorflow as tf\ntry:\n    pass\nexcept ValueError, e:\n    pass\n",
-                 "4:", ["Python 2"], id="py2-except-comma", marks=pytest.mark.xfail(
-                     strict=True, reason="engine: LibCST parses `except X, e`; only the output compile check "
-                                         "catches it, as an internal error at line 1")),
+                 "4:", ["Python 2"], id="py2-except-comma"),
     pytest.param("tabs.py", b"import tensorflow as tf\nif True:\n\tx = 1\n        y = 2\n", "4:",
                  ["tabs and spaces"], id="tabs-spaces-mix", marks=pytest.mark.xfail(
                      strict=True, reason="engine: LibCST's tokenizer error carries no line; reported at line 1")),
