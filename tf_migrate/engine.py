@@ -6,6 +6,7 @@ code makes the engine fall back to the input, with an error finding.
 """
 from __future__ import annotations
 
+import re
 import traceback
 from dataclasses import dataclass, field
 from typing import Iterable, List, Optional, Tuple
@@ -123,10 +124,14 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
             local = _apply(module, ctx, select, ignore, lambda rule: rule.ORDER < SESSION_ORDER)
             blockers = blockers_of(local, TFNames.scan(local), ctx.layer_scopes)
             if not blockers:
-                chosen = EAGER
                 new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER)
-                findings.extend(ctx.findings)
-            else:
+                leftover = _GRAPH_ONLY.search(new_module.code)
+                if leftover is None:
+                    chosen = EAGER
+                    findings.extend(ctx.findings)
+                else:  # a safety net: eager code must not call what only works in graph mode
+                    blockers = [(None, f"the eager rewrite would still call graph-only `{leftover.group(0)}`")]
+            if blockers:
                 decision = _context(path, source, local, EAGER)
                 severity = ERROR if mode == EAGER else WARNING
                 for node, why in blockers:
@@ -165,6 +170,11 @@ def _internal_failure(path, source, findings, detail) -> MigrationResult:
     return MigrationResult(path, source, source, report.FAILED, tuple(findings), "")
 
 
+# tf.compat.v1 APIs that raise under eager execution: eager output naming one falls back to compat mode.
+_GRAPH_ONLY = re.compile(r"\bcompat\.v1\.(?:Session|InteractiveSession|placeholder(?:_with_default)?|"
+                         r"get_default_graph|summary\.(?:FileWriter|merge_all|merge)|train\.(?:start_queue_runners|"
+                         r"Coordinator|MonitoredSession|MonitoredTrainingSession)|global_variables_initializer|"
+                         r"initialize_all_variables|data\.make_one_shot_iterator|data\.make_initializable_iterator)\b")
 SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and later ones finish the job
 
 

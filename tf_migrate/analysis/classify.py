@@ -103,6 +103,24 @@ def _returns_tensors(func: cst.FunctionDef, names: TFNames) -> bool:
     return bool(returns) and all(r is not None and tensor(r) for r in returns)
 
 
+def _only_initializer_assignments(node: cst.If, names: TFNames) -> bool:
+    """Every statement in the if/else binds a name to an initializer op."""
+    found = []
+
+    class _Walk(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, line) -> bool:
+            for small in line.body:
+                ok = isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) and \
+                    names.call_name(small.value) in api.INITIALIZER_OPS
+                found.append(ok or isinstance(small, cst.Pass))
+            return False
+
+    node.body.visit(_Walk())
+    if node.orelse is not None:
+        node.orelse.visit(_Walk())
+    return bool(found) and all(found)
+
+
 def targets_single(st) -> bool:
     return len(st.defines) == 1
 
@@ -207,6 +225,8 @@ class Classifier:
         node = flat.node
         st = pm.Statement(index, flat)
         st.defines = writes(node)
+        if not (isinstance(node, cst.SimpleStatementLine) and isinstance(node.body[0], (cst.Import, cst.ImportFrom))):
+            st.defines = [k for k in st.defines if k not in self.names.aliases]  # modules are not rebound here
         st.reads = reads(node) | flat.extra_deps
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return self._classify_def(st, node)
@@ -217,6 +237,10 @@ class Classifier:
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
         self._resolve_collections(st, calls)
+        if isinstance(node, cst.If) and not st.run_sites and _only_initializer_assignments(node, self.names):
+            st.role = pm.REMOVE  # if old TF: init = initialize_all_variables() else: init = global_...()
+            self._define(st, pm.INIT)
+            return st
         targets, value = _single(node)
         if self._is_layer_build(value) and not st.defines:
             self.scope.symbols[symbol_key(value.func.value)].built = True
@@ -540,6 +564,21 @@ class Classifier:
     def _read_by_deferred(self, keys) -> bool:
         keys = set(keys)
         return any(st.role in (pm.DEFER, pm.RUN) and st.reads & keys for st in self.scope.statements)
+
+    def check_session_escapes(self) -> None:
+        """A session handed to code outside this module: that code still needs it."""
+        local = {st.node.name.value for st in self.scope.statements
+                 if isinstance(st.node, (cst.FunctionDef, cst.ClassDef))}
+        sessions = {k for k in self.scope.sessions if "." not in k}
+        for st in self.scope.statements:
+            if st.role not in (pm.KEEP, pm.RUN) or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            for call in all_calls(st.node):
+                callee = call.func.value if isinstance(call.func, cst.Name) else None
+                if callee in local or any(c is call for c in (s.call for s in st.run_sites)):
+                    continue
+                if any(symbol_key(a.value) in sessions for a in call.args):
+                    self._block(call, "a session passed to code outside this module, which still needs it")
 
     def check_reinitialization(self) -> None:
         """Two initializer runs (a second session) reset variables in TF1; eager variables keep their values."""

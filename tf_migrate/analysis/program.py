@@ -132,4 +132,5 @@ def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: 
     classifier.settle_eager()
     classifier.check_escapes()
     classifier.check_reinitialization()
+    classifier.check_session_escapes()
     return scope

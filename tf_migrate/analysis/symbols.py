@@ -127,9 +127,10 @@ class _Writes(cst.CSTVisitor):
         if node.asname is not None:
             self._add(target_keys(node.asname.name))
 
-    def visit_Call(self, node: cst.Call) -> None:
-        # lst.append(t), d.update(...): the container now holds what the call put in it.
-        func = node.func
+    def visit_Expr(self, node: cst.Expr) -> None:
+        # lst.append(t), d.update(...) as a statement: the container now holds what the call put in it.
+        # (tf.add(a, b) in an expression is a TF op, not a change of `tf`.)
+        func = node.value.func if isinstance(node.value, cst.Call) else None
         if isinstance(func, cst.Attribute) and func.attr.value in _MUTATORS:
             key = symbol_key(func.value)
             if key is not None:
