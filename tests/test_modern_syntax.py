@@ -168,9 +168,7 @@ print(positional(1, 2))
 
 with (contextlib.nullcontext() as unused, tf.Session() as sess):
     print(sess.run(y, {x: [3.0]}))
-""", [has(ast.With, lambda w: len(w.items) == 2)], id="parenthesized-with", marks=pytest.mark.xfail(
-        strict=True, reason="rules: a Session that shares its `with` with another item stays, as "
-                            "tf.compat.v1.Session, in an output called eager")),
+""", [has(ast.With, lambda w: len(w.items) == 2)], id="parenthesized-with"),
 ]
 
 
