@@ -5,11 +5,11 @@ code): placeholders and ``sess.run`` loops, hand-written linear / softmax / MLP
 models, the five common ``tf.train`` optimizers, ``tf.gradients``, helper
 functions with a ``main()``, ``InteractiveSession`` + ``.eval()``, assign ops,
 dropout, clipped gradients, fetch dicts, Jacobian loops, and (about one file in
-six) a construct that keeps the file in compat mode (``tf.layers``,
+six) a construct that may keep the file in compat mode (``tf.layers``,
 ``tf.summary``, ``Saver``, ``variable_scope`` reuse). Import styles vary
 (``tensorflow``, ``tensorflow.compat.v1``, from-imports), and so does the
 amount of plain-numpy helper code around the graph, so files range from about
-40 to 200 lines.
+40 to 115 lines (71 on average). Every program runs under TF1 semantics.
 
 The same ``seed`` always gives byte-identical files.
 
