@@ -111,6 +111,15 @@ def test_cases_are_reproducible(seed):
     compile(fg.program(random.Random(seed)), "<generated>", "exec")  # the grammar makes valid Python
 
 
+# Known issues (tests/fuzz_grammar.py KNOWN_ISSUES): minimal reproducers, strict, so a fix shows up.
+
+@pytest.mark.xfail(strict=True, reason="rules/summaries: a second run drops the tf.summary writes the first made")
+def test_known_issue_summaries_second_run_drops_writes(tmp_path):
+    source = (fg.ROOT / "samples" / "28_summary_file_writer.py").read_text()
+    verdict = fg.check(tmp_path, source)
+    assert verdict.category == fg.OK, verdict.detail
+
+
 # Bugs the fuzzer found, fixed since: their minimal reproducers, kept as regression tests.
 
 def test_saver_in_eager_output_is_owned_up_to(tmp_path):
