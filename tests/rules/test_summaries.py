@@ -81,3 +81,13 @@ def test_untraceable_add_summary_stays_compat():
     result = migrate_source(source, "summaries.py")
     assert result.outcome == "compat"
     assert any(f.rule == "summaries" and "not converted" in f.message for f in result.findings)
+
+
+def test_writer_only_for_the_graph_becomes_an_eager_writer():
+    source = ("import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = x * 2.0\nwith tf.Session() as sess:\n"
+              "    writer = tf.summary.FileWriter('logs', sess.graph)\n    print(sess.run(y, {x: 1.0}))\n"
+              "    writer.close()\n")
+    result = migrate_source(source, "graph_writer.py")
+    assert result.outcome == "eager"
+    assert "writer = tf.summary.create_file_writer('logs')" in result.new_source
+    assert any("graph argument dropped" in f.message for f in result.findings)

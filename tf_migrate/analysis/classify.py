@@ -103,6 +103,33 @@ def _returns_tensors(func: cst.FunctionDef, names: TFNames) -> bool:
     return bool(returns) and all(r is not None and tensor(r) for r in returns)
 
 
+def _session_uses(node, run_sites, sessions) -> Optional[str]:
+    """``sess.graph``, ``sess.list_devices()``: a session used for more than .run()/.close()."""
+    skip = {id(s.call) for s in run_sites}
+    found: List[str] = []
+
+    class _Walk(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> bool:
+            if id(call) in skip:
+                return False
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("close", "run", "as_default") \
+                    and symbol_key(call.func.value) in sessions:
+                return False
+            return True
+
+        def visit_Attribute(self, attr: cst.Attribute) -> bool:
+            if symbol_key(attr.value) in sessions:
+                found.append(f"{symbol_key(attr.value)}.{attr.attr.value}")
+                return False
+            return True
+
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+    node.visit(_Walk())
+    return found[0] if found else None
+
+
 def _only_initializer_assignments(node: cst.If, names: TFNames) -> bool:
     """Every statement in the if/else binds a name to an initializer op."""
     found = []
@@ -579,6 +606,10 @@ class Classifier:
                     continue
                 if any(symbol_key(a.value) in sessions for a in call.args):
                     self._block(call, "a session passed to code outside this module, which still needs it")
+            used = _session_uses(st.node, st.run_sites, sessions)
+            if used:
+                self._block(st.node, f"`{used}` is used beyond running the graph (sess.graph, ...); "
+                                     "eager code has no session")
 
     def check_reinitialization(self) -> None:
         """Two initializer runs (a second session) reset variables in TF1; eager variables keep their values."""

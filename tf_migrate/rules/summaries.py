@@ -64,7 +64,7 @@ class SummariesToTF2(Rule):
         survey = _Survey(ctx)
         try:
             module.visit(survey)
-            if not survey.registered and not survey.merges:
+            if not survey.registered and not survey.merges and not survey.writers:
                 return module
             survey.check()
         except _Unsupported as why:
@@ -197,6 +197,12 @@ class _Rewrite(cst.CSTTransformer):
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated):
         survey = self.survey
+        small = original.body[0] if len(original.body) == 1 else None
+        if (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+                and isinstance(small.value.func, cst.Attribute) and small.value.func.attr.value == "add_graph"
+                and symbol_key(small.value.func.value) in survey.writers):
+            self.ctx.report(original, RULE_ID, INFO, "add_graph dropped: eager code has no graph to write")
+            return cst.RemoveFromParent()
         if id(original) in survey.registered:
             small = original.body[0]
             if isinstance(small, cst.Assign):
