@@ -113,8 +113,7 @@ def test_cases_are_reproducible(seed):
 
 # Known issues (tests/fuzz_grammar.py KNOWN_ISSUES): minimal reproducers, strict, so a fix shows up.
 
-@pytest.mark.xfail(strict=True, reason="rules/summaries: a second run drops the tf.summary writes the first made")
-def test_known_issue_summaries_second_run_drops_writes(tmp_path):
+def test_summaries_second_run_keeps_the_writes(tmp_path):
     source = (fg.ROOT / "samples" / "28_summary_file_writer.py").read_text()
     verdict = fg.check(tmp_path, source)
     assert verdict.category == fg.OK, verdict.detail

@@ -82,6 +82,7 @@ class _Survey(cst.CSTVisitor):
         self.ctx = ctx
         self.scopes: List[str] = []
         self.depth = 0  # inside a def: summaries there are not traced
+        self.writing = 0  # inside `with writer.as_default(...)`: TF2 writes, not TF1 registrations
         self.registered: Dict[int, _Summary] = {}  # statement line id -> summary
         self.named: Dict[str, _Summary] = {}  # s = tf.summary.scalar(...)
         self.order: List[_Summary] = []
@@ -98,6 +99,9 @@ class _Survey(cst.CSTVisitor):
         self.depth -= 1
 
     def visit_With(self, node: cst.With) -> None:
+        if any(isinstance(i.item, cst.Call) and isinstance(i.item.func, cst.Attribute)
+               and i.item.func.attr.value == "as_default" for i in node.items):
+            self.writing += 1
         for item in node.items:
             call = item.item
             pushed = None
@@ -107,12 +111,15 @@ class _Survey(cst.CSTVisitor):
             self.scopes.append(pushed or "")
 
     def leave_With(self, node: cst.With) -> None:
+        if any(isinstance(i.item, cst.Call) and isinstance(i.item.func, cst.Attribute)
+               and i.item.func.attr.value == "as_default" for i in node.items):
+            self.writing -= 1
         for _ in node.items:
             self.scopes.pop()
 
     def _summary(self, call: cst.Call) -> Optional[_Summary]:
         kind = _KINDS.get(self.ctx.names.call_name(call) or "")
-        if kind is None:
+        if kind is None or self.writing:
             return None
         if self.depth:
             raise _Unsupported("a summary built inside a function")
