@@ -15,7 +15,9 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.classify import Classifier, _escaped_reads, all_calls
+from tf_migrate.analysis.classify import Classifier
+from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
+from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.run_sites import RunSite, find_run_sites
 from tf_migrate.analysis.symbols import writes
 from tf_migrate.tfnames import TFNames

@@ -13,7 +13,8 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import collections
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import find_run_sites
-from tf_migrate.analysis.symbols import reads, symbol_key, writes
+from tf_migrate.analysis.escapes import escaped_reads, finder, session_uses, static_read_problem
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 from tf_migrate.tfnames import TFNames
 
 _TENSORISH = {pm.LAYER, pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.VARIABLE, pm.VARIABLES, pm.EAGER}
@@ -23,21 +24,6 @@ _WEIGHTLESS_LAYERS = {"Dropout", "Flatten", "MaxPooling1D", "MaxPooling2D", "Max
 _KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
                pm.PYTHON: "python", pm.GRAPH: "python", pm.ITERATOR: "python", pm.SAVER: "python",
                pm.LAYER: "layer"}
-
-
-class _Calls(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.calls: List[cst.Call] = []
-        self.in_lambda = 0
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.calls.append(node)
-
-
-def all_calls(node: cst.CSTNode) -> List[cst.Call]:
-    visitor = _Calls()
-    node.visit(visitor)
-    return visitor.calls
 
 
 class _NestedFunctions(cst.CSTVisitor):
@@ -103,33 +89,6 @@ def _returns_tensors(func: cst.FunctionDef, names: TFNames) -> bool:
     return bool(returns) and all(r is not None and tensor(r) for r in returns)
 
 
-def _session_uses(node, run_sites, sessions) -> Optional[str]:
-    """``sess.graph``, ``sess.list_devices()``: a session used for more than .run()/.close()."""
-    skip = {id(s.call) for s in run_sites}
-    found: List[str] = []
-
-    class _Walk(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> bool:
-            if id(call) in skip:
-                return False
-            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("close", "run", "as_default") \
-                    and symbol_key(call.func.value) in sessions:
-                return False
-            return True
-
-        def visit_Attribute(self, attr: cst.Attribute) -> bool:
-            if symbol_key(attr.value) in sessions:
-                found.append(f"{symbol_key(attr.value)}.{attr.attr.value}")
-                return False
-            return True
-
-        def visit_FunctionDef(self, node) -> bool:
-            return False
-
-    node.visit(_Walk())
-    return found[0] if found else None
-
-
 def _only_initializer_assignments(node: cst.If, names: TFNames) -> bool:
     """Every statement in the if/else binds a name to an initializer op."""
     found = []
@@ -163,7 +122,7 @@ def _check_feed_objects(site, scope, block) -> None:
     if site.feed is None or isinstance(site.feed, cst.Dict) or (
             isinstance(site.feed, cst.Name) and site.feed.value == "None"):
         return
-    keys = _finder(site.feed, [], scope).keys
+    keys = finder(site.feed, [], scope).keys
     if any(scope.kind(k) == pm.PLACEHOLDER for k in keys):
         block(site.call, "a feed dict built from placeholder objects by code: name the feeds in a dict literal")
 
@@ -378,7 +337,7 @@ class Classifier:
         if isinstance(func, cst.Name) and func.value == "iter" and len(value.args) == 1:
             st.role = pm.KEEP
             self._define(st, pm.ITERATOR)
-            if _escaped_reads(value, [], self.scope):
+            if escaped_reads(value, [], self.scope):
                 self._block(value, "an iterator over a dataset built from per-run tensors (placeholders)")
             return True
         if (isinstance(func, cst.Attribute) and func.attr.value == "get_next" and not value.args
@@ -397,7 +356,7 @@ class Classifier:
 
     def _classify_definition(self, st, call: cst.Call) -> bool:
         qualname = self.names.call_name(call)
-        deferred_reads = _escaped_reads(call, [], self.scope)
+        deferred_reads = escaped_reads(call, [], self.scope)
         if qualname in api.PLACEHOLDERS:
             st.role = pm.DEFER
             self._define(st, pm.PLACEHOLDER, call)
@@ -465,7 +424,7 @@ class Classifier:
     def _classify_generic(self, st, calls, qualnames) -> None:
         graph_reads = {k for k in st.reads if self.scope.kind(k) in _TENSORISH}
         # Per-run values read for their value (not a placeholder's declared shape, not a feed key).
-        deferred_reads = (_escaped_reads(st.node, [], self.scope) | st.flat.extra_deps & graph_reads) | {
+        deferred_reads = (escaped_reads(st.node, [], self.scope) | st.flat.extra_deps & graph_reads) | {
             k for k in graph_reads if self.scope.kind(k) in (pm.VARIABLE, pm.VARIABLES, pm.LAYER)}
         tf_calls = [q for q in qualnames if q.startswith("tf.")]
         calls_variable_fn = [c for c in calls if isinstance(c.func, cst.Name)
@@ -573,7 +532,7 @@ class Classifier:
                 if st.kind != pm.EAGER:
                     continue
                 per_run_random = st.random and self._read_by_deferred(st.defines)
-                reads_deferred = bool(_escaped_reads(st.node, [], self.scope))
+                reads_deferred = bool(escaped_reads(st.node, [], self.scope))
                 if set(st.defines) & needed_by_tape or per_run_random or reads_deferred:
                     st.role = pm.DEFER
                     self._define(st, pm.TENSOR)
@@ -606,7 +565,7 @@ class Classifier:
                     continue
                 if any(symbol_key(a.value) in sessions for a in call.args):
                     self._block(call, "a session passed to code outside this module, which still needs it")
-            used = _session_uses(st.node, st.run_sites, sessions)
+            used = session_uses(st.node, st.run_sites, sessions)
             if used:
                 self._block(st.node, f"`{used}` is used beyond running the graph (sess.graph, ...); "
                                      "eager code has no session")
@@ -623,135 +582,15 @@ class Classifier:
         for st in self.scope.statements:
             if st.role not in (pm.KEEP, pm.RUN) or st.kind == "nested-scope":
                 continue
-            finder = _finder(st.node, st.run_sites, self.scope)
-            for node_id, (key, attribute) in finder.static.items():
-                why = _static_read_problem(self.scope, key, st.index)
+            found = finder(st.node, st.run_sites, self.scope)
+            for node_id, (key, attribute) in found.static.items():
+                why = static_read_problem(self.scope, key, st.index)
                 if why is None:
                     self.scope.static_reads[node_id] = (key, attribute, st.index)
                 else:
                     self._block(st.node, f"`{key}.{attribute}` outside sess.run: {why}")
-            escaped = finder.keys
-            for key in sorted(escaped):
+            for key in sorted(found.keys):
                 kind = self.scope.kind(key)
                 if st.kind == pm.VARIABLE or st.kind == pm.OPTIMIZER:
                     continue
                 self._block(st.node, f"`{key}` ({kind}) is used outside sess.run; its value only exists in a run")
-
-
-# Static facts of a placeholder that code outside any run may read.
-STATIC_ATTRIBUTES = {"shape", "get_shape", "dtype"}
-
-
-class _EscapeFinder(cst.CSTVisitor):
-    def __init__(self, skip_calls, scope) -> None:
-        self.skip = {id(c) for c in skip_calls}
-        self.scope = scope
-        self.keys: Set[str] = set()
-        self.local: List[Set[str]] = []
-        # Static facts of per-run tensors read outside runs: node id -> (key, "shape" | "get_shape" | "dtype").
-        self.static: dict = {}
-
-    def _static_base(self, node: cst.BaseExpression):
-        key = symbol_key(node)
-        if key is None or any(key in frame for frame in self.local):
-            return None
-        kind = self.scope.kind(key)
-        return key if kind in pm.DEFERRED_KINDS and kind != pm.PLACEHOLDER else None
-
-    def visit_Call(self, node: cst.Call) -> bool:
-        func = node.func
-        if (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and not node.args
-                and self._static_base(func.value)):
-            self.static[id(node)] = (self._static_base(func.value), "get_shape")
-            return False
-        return id(node) not in self.skip
-
-    def visit_Import(self, node) -> bool:
-        return False  # binding a name is not reading one
-
-    visit_ImportFrom = visit_Import
-
-    def visit_DictElement(self, node: cst.DictElement) -> bool:
-        if symbol_key(node.key) is not None and self.scope.kind(symbol_key(node.key)) == pm.PLACEHOLDER:
-            node.value.visit(self)
-            return False
-        return True
-
-    def visit_Subscript(self, node: cst.Subscript) -> bool:
-        # feed[x] = value with a placeholder key
-        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-            key = symbol_key(node.slice[0].slice.value)
-            if key is not None and self.scope.kind(key) == pm.PLACEHOLDER:
-                node.value.visit(self)
-                return False
-        return True
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        params = {p.name.value for p in [*node.params.params, *node.params.kwonly_params, *node.params.posonly_params]}
-        if isinstance(node.params.star_arg, cst.Param):
-            params.add(node.params.star_arg.name.value)
-        if node.params.star_kwarg is not None:
-            params.add(node.params.star_kwarg.name.value)
-        self.local.append(params | set(writes(node.body)))
-
-    def leave_FunctionDef(self, node) -> None:
-        self.local.pop()
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        key = symbol_key(node)
-        if key is not None:
-            self._record(key)
-            return False
-        base = symbol_key(node.value)
-        if base is not None and node.attr.value in STATIC_ATTRIBUTES and self.scope.kind(base) == pm.PLACEHOLDER:
-            return False  # a placeholder's declared shape/dtype: known without running
-        if node.attr.value in ("shape", "dtype") and self._static_base(node.value):
-            self.static[id(node)] = (self._static_base(node.value), node.attr.value)
-            return False
-        node.value.visit(self)  # `.attr` names a member; it reads no variable
-        return False
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self._record(node.value)
-
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
-        return False
-
-    def _record(self, key: str) -> None:
-        if any(key in frame for frame in self.local):
-            return
-        if self.scope.deferred(key):
-            self.keys.add(key)
-
-
-def _finder(node, run_sites, scope) -> "_EscapeFinder":
-    finder = _EscapeFinder([s.call for s in run_sites], scope)
-    if isinstance(node, cst.FunctionDef):
-        finder.visit_FunctionDef(node)
-        node.body.visit(finder)
-    else:
-        node.visit(finder)
-    return finder
-
-
-def _escaped_reads(node, run_sites, scope) -> Set[str]:
-    finder = _finder(node, run_sites, scope)
-    return finder.keys | {key for key, _ in finder.static.values()}
-
-
-def _static_read_problem(scope, key: str, before: int):
-    """Why ``key``'s shape cannot be had by computing it once outside any run (None: it can)."""
-    from tf_migrate.analysis.run_sites import RunSite
-    from tf_migrate.codegen.slicing import plan_run
-
-    site = RunSite(cst.Call(cst.Name("static")), "run", cst.parse_expression(key), None)
-    plan = plan_run(scope, site, before)
-    if plan.unfed_placeholders:
-        return "its shape depends on fed placeholders"
-    for st in plan.statements:
-        if st.random or st.kind == pm.OP or any(
-                isinstance(c.func, cst.Attribute) and c.func.attr.value.startswith("assign")
-                for c in all_calls(st.node)):
-            return "computing it runs ops with effects or random draws"
-    return None

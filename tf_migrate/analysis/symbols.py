@@ -178,3 +178,17 @@ def writes(node: cst.CSTNode) -> List[str]:
     visitor = _Writes()
     node.visit(visitor)
     return visitor.keys
+
+
+class _Calls(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.calls: List[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+
+def all_calls(node: cst.CSTNode) -> List[cst.Call]:
+    visitor = _Calls()
+    node.visit(visitor)
+    return visitor.calls

@@ -229,8 +229,7 @@ class _Hoister:
         members = []
         for stmt in cls.body.body:
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
-                local = {p.name.value for p in stmt.params.params} | set(writes(stmt.body))
-                body = []
+                body = []  # layers in __init__ are built just before their statement: its locals exist
                 for child in stmt.body.body:
                     hoisted, child = self._statement(child, local=set())
                     body.extend(hoisted)

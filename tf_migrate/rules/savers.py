@@ -32,7 +32,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.classify import all_calls
+from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.codegen.fetches import keyword
 from tf_migrate.report import INFO, WARNING

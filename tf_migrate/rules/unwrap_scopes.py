@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
-from tf_migrate.analysis.classify import all_calls
+from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 

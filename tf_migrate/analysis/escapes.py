@@ -1,0 +1,162 @@
+"""Per-run values read where no run provides them, and what may be read anyway.
+
+A statement that stays where it was (plain Python, a kept variable, a run)
+must not read a value that only exists inside a run. The exceptions are
+static facts: a placeholder's declared shape and dtype, and the shape of a
+per-run tensor that needs no feeds and has no effects (computed once).
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Set
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.symbols import all_calls, symbol_key, writes
+
+# Static facts of a placeholder that code outside any run may read.
+STATIC_ATTRIBUTES = {"shape", "get_shape", "dtype"}
+
+
+class _EscapeFinder(cst.CSTVisitor):
+    def __init__(self, skip_calls, scope) -> None:
+        self.skip = {id(c) for c in skip_calls}
+        self.scope = scope
+        self.keys: Set[str] = set()
+        self.local: List[Set[str]] = []
+        # Static facts of per-run tensors read outside runs: node id -> (key, "shape" | "get_shape" | "dtype").
+        self.static: dict = {}
+
+    def _static_base(self, node: cst.BaseExpression):
+        key = symbol_key(node)
+        if key is None or any(key in frame for frame in self.local):
+            return None
+        kind = self.scope.kind(key)
+        return key if kind in pm.DEFERRED_KINDS and kind != pm.PLACEHOLDER else None
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        func = node.func
+        if (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and not node.args
+                and self._static_base(func.value)):
+            self.static[id(node)] = (self._static_base(func.value), "get_shape")
+            return False
+        return id(node) not in self.skip
+
+    def visit_Import(self, node) -> bool:
+        return False  # binding a name is not reading one
+
+    visit_ImportFrom = visit_Import
+
+    def visit_DictElement(self, node: cst.DictElement) -> bool:
+        if symbol_key(node.key) is not None and self.scope.kind(symbol_key(node.key)) == pm.PLACEHOLDER:
+            node.value.visit(self)
+            return False
+        return True
+
+    def visit_Subscript(self, node: cst.Subscript) -> bool:
+        # feed[x] = value with a placeholder key
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            key = symbol_key(node.slice[0].slice.value)
+            if key is not None and self.scope.kind(key) == pm.PLACEHOLDER:
+                node.value.visit(self)
+                return False
+        return True
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        params = {p.name.value for p in [*node.params.params, *node.params.kwonly_params, *node.params.posonly_params]}
+        if isinstance(node.params.star_arg, cst.Param):
+            params.add(node.params.star_arg.name.value)
+        if node.params.star_kwarg is not None:
+            params.add(node.params.star_kwarg.name.value)
+        self.local.append(params | set(writes(node.body)))
+
+    def leave_FunctionDef(self, node) -> None:
+        self.local.pop()
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        key = symbol_key(node)
+        if key is not None:
+            self._record(key)
+            return False
+        base = symbol_key(node.value)
+        if base is not None and node.attr.value in STATIC_ATTRIBUTES and self.scope.kind(base) == pm.PLACEHOLDER:
+            return False  # a placeholder's declared shape/dtype: known without running
+        if node.attr.value in ("shape", "dtype") and self._static_base(node.value):
+            self.static[id(node)] = (self._static_base(node.value), node.attr.value)
+            return False
+        node.value.visit(self)  # `.attr` names a member; it reads no variable
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._record(node.value)
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+    def _record(self, key: str) -> None:
+        if any(key in frame for frame in self.local):
+            return
+        if self.scope.deferred(key):
+            self.keys.add(key)
+
+
+def finder(node, run_sites, scope) -> "_EscapeFinder":
+    """The escape finder run over ``node`` (run sites in ``run_sites`` are skipped)."""
+    found = _EscapeFinder([s.call for s in run_sites], scope)
+    if isinstance(node, cst.FunctionDef):
+        found.visit_FunctionDef(node)
+        node.body.visit(found)
+    else:
+        node.visit(found)
+    return found
+
+
+def escaped_reads(node, run_sites, scope) -> Set[str]:
+    """Per-run keys ``node`` reads outside the given run sites (static reads included)."""
+    found = finder(node, run_sites, scope)
+    return found.keys | {key for key, _ in found.static.values()}
+
+
+def static_read_problem(scope, key: str, before: int):
+    """Why ``key``'s shape cannot be had by computing it once outside any run (None: it can)."""
+    from tf_migrate.analysis.run_sites import RunSite
+    from tf_migrate.codegen.slicing import plan_run
+
+    site = RunSite(cst.Call(cst.Name("static")), "run", cst.parse_expression(key), None)
+    plan = plan_run(scope, site, before)
+    if plan.unfed_placeholders:
+        return "its shape depends on fed placeholders"
+    for st in plan.statements:
+        if st.random or st.kind == pm.OP or any(
+                isinstance(c.func, cst.Attribute) and c.func.attr.value.startswith("assign")
+                for c in all_calls(st.node)):
+            return "computing it runs ops with effects or random draws"
+    return None
+
+
+def session_uses(node, run_sites, sessions) -> Optional[str]:
+    """``sess.graph``, ``sess.list_devices()``: a session used for more than .run()/.close()."""
+    skip = {id(s.call) for s in run_sites}
+    found: List[str] = []
+
+    class _Walk(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> bool:
+            if id(call) in skip:
+                return False
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("close", "run", "as_default") \
+                    and symbol_key(call.func.value) in sessions:
+                return False
+            return True
+
+        def visit_Attribute(self, attr: cst.Attribute) -> bool:
+            if symbol_key(attr.value) in sessions:
+                found.append(f"{symbol_key(attr.value)}.{attr.attr.value}")
+                return False
+            return True
+
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+    node.visit(_Walk())
+    return found[0] if found else None
