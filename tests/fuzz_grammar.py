@@ -582,10 +582,8 @@ VIOLATIONS = (CRASH, INTERNAL, UNPARSEABLE, NOT_IDEMPOTENT, EAGER_LEFTOVER, LOST
 KNOWN_ISSUES: Dict[str, Tuple[str, "re.Pattern[str]"]] = {
     # name: (verdict category, pattern of its detail). Fixed so far (their reproducers now guard them in
     # tests/test_fuzz.py): Saver kept as compat.v1 silently; Python-rejected input reported as an internal
-    # error; minimize(inline loss) evaluated outside the tape.
-    # A second run takes the eager tf.summary writes the first run made for TF1 registrations, folds them
-    # into the merged summary, and leaves `pass` (samples/28_summary_file_writer.py run twice).
-    "summaries-second-run-drops-writes": ("not-idempotent", re.compile(r"^-\s+tf\.summary\.\w+\(", re.M)),
+    # error; minimize(inline loss) evaluated outside the tape; a second run of the summaries rule dropping
+    # the tf.summary writes the first made.
 }
 
 @dataclass
@@ -706,8 +704,10 @@ _COMPAT_V1 = re.compile(r"compat\s*\.\s*v1((?:\s*\.\s*\w+)*)")
 
 
 def _eager_leftover(text: str, kind: str, findings) -> Tuple[str, List[str]]:
-    """(a silent leftover, or ""; the compat.v1 names kept that a finding owns up to)."""
-    said = " ".join(f.message for f in findings)
+    """(a silent leftover, or ""; the compat.v1 names kept that a finding owns up to).
+
+    A finding owns ``compat.v1.a.b`` when it names it or a module above it (``compat.v1.a``)."""
+    said = {m.group(0) for f in findings for m in _COMPAT_V1.finditer(f.message)} - {"compat.v1"}
     owned = []
     for code in _code_texts(text, kind):
         for node in ast.walk(ast.parse(code)):
@@ -715,7 +715,7 @@ def _eager_leftover(text: str, kind: str, findings) -> Tuple[str, List[str]]:
                 return f"line {node.lineno}: .{node.attr}", owned
         for match in _COMPAT_V1.finditer(_code_only(code)):
             name = "compat.v1" + re.sub(r"\s+", "", match.group(1))
-            if not match.group(1) or name not in said:
+            if not any(name == m or name.startswith(m + ".") for m in said):
                 return f"{name} kept without a finding saying so", owned
             owned.append(name)
     return "", owned
