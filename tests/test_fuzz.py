@@ -138,6 +138,16 @@ def test_known_issue_flag_definition_dropped():
     assert "DEFINE_integer" in result.new_source, result.new_source
 
 
+@pytest.mark.xfail(strict=True, reason="rules/summaries: merge_all() with nothing registered before it crashes "
+                                       "the rule (KeyError), an internal error")
+def test_known_issue_summaries_merge_all_of_nothing(tmp_path):
+    source = ("import tensorflow as tf\nmerged = tf.summary.merge_all()\nwith tf.Session() as sess:\n"
+              "    writer = tf.summary.FileWriter('/tmp/logs', sess.graph)\n    summary = sess.run(merged)\n"
+              "    writer.add_summary(summary, 0)\n")
+    verdict = fg.check(tmp_path, source)
+    assert verdict.category == fg.OK, verdict.detail
+
+
 # Bugs the fuzzer found, fixed since: their minimal reproducers, kept as regression tests.
 
 def test_summaries_second_run_keeps_the_writes(tmp_path):
