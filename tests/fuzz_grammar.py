@@ -583,10 +583,7 @@ KNOWN_ISSUES: Dict[str, Tuple[str, "re.Pattern[str]"]] = {
     # name: (verdict category, pattern of its detail). Fixed so far (their reproducers now guard them in
     # tests/test_fuzz.py): Saver kept as compat.v1 silently; Python-rejected input reported as an internal
     # error; minimize(inline loss) evaluated outside the tape; a second run of the summaries rule dropping
-    # the tf.summary writes the first made.
-    # merge_all() with no summary registered before it, fetched and written by a FileWriter: the summaries
-    # rule looks the merged name up and crashes (the engine keeps the input).
-    "summaries-merge-all-of-nothing": ("internal-error", re.compile(r"KeyError: 'merged'")),
+    # the tf.summary writes the first made; merge_all() of nothing crashing the summaries rule (KeyError).
 }
 
 @dataclass

@@ -161,6 +161,8 @@ class _Survey(cst.CSTVisitor):
             if not isinstance(members, (cst.List, cst.Tuple)):
                 raise _Unsupported("tf.summary.merge of a computed list")
             keys = [symbol_key(e.value) for e in members.elements]
+            if not keys:
+                raise _Unsupported("tf.summary.merge of an empty list")
             if any(k not in self.named for k in keys):
                 raise _Unsupported("tf.summary.merge of summaries it cannot see")
             self.merges[target_key] = [self.named[k] for k in keys]
@@ -186,6 +188,11 @@ class _Survey(cst.CSTVisitor):
                     self.fetched[symbol_key(slot.value)] = symbol_key(element.value)
 
     def check(self) -> None:
+        for merge in self.fetched.values():
+            if merge in self.merges and not self.merges[merge]:
+                # TF1's merge_all() of nothing is None, which sess.run rejects: keep TF1's behaviour, error included
+                raise _Unsupported(f"{merge} = merge_all() with no summary registered before it is None in TF1, "
+                                   "and it is fetched")
         for call in self.add_calls:
             fetched = symbol_key(call.args[0].value) if call.args else None
             if fetched not in self.fetched:
@@ -219,6 +226,10 @@ class _Rewrite(cst.CSTTransformer):
             return cst.RemoveFromParent()
         if id(original) in survey.merge_statements:
             name = survey.merge_statements[id(original)]
+            if not survey.merges[name]:  # merge_all() of nothing, never fetched: None, as in TF1
+                self.ctx.report(original, RULE_ID, INFO, "merge_all() with no summary registered before it -> None, "
+                                                         "as in TF1")
+                return updated.with_changes(body=[updated.body[0].with_changes(value=cst.Name("None"))])
             self.ctx.report(original, RULE_ID, INFO, "merged summary -> a dict of the summarized tensors")
             return updated.with_changes(body=[updated.body[0].with_changes(value=self._dict(survey.merges[name]))])
         return updated
