@@ -39,9 +39,17 @@ CASES = [
         id="run with main and argv keywords"),
     pytest.param(
         'import tensorflow as tf\ntf.flags.DEFINE_integer("n", 2, "count")\nFLAGS = tf.flags.FLAGS\nprint(FLAGS.n)\n',
-        'import tensorflow as tf\ntf.compat.v1.flags.DEFINE_integer("n", 2, "count")\n'
+        'import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer("n", 2, "count")\n'
         'FLAGS = tf.compat.v1.flags.FLAGS\nprint(FLAGS.n)\n',
-        id="read before any parse keeps tf.compat.v1.flags (TF2 has no tf.flags)"),
+        id="read before any parse keeps tf.compat.v1.flags.FLAGS (TF2 has no tf.flags); DEFINE is absl's"),
+    pytest.param(
+        'import tensorflow as tf\nflags = tf.app.flags\n'
+        'flags.DEFINE_integer(flag_name="n", default_value=2, docstring="count")\n'
+        'flags.mark_flag_as_required("n")\nFLAGS = flags.FLAGS\nprint(FLAGS.n)\n',
+        'import tensorflow as tf\nfrom absl import flags as absl_flags\nflags = tf.app.flags\n'
+        'absl_flags.DEFINE_integer(name="n", default=2, help="count")\n'
+        'absl_flags.mark_flag_as_required("n")\nFLAGS = flags.FLAGS\nprint(FLAGS.n)\n',
+        id="read before any parse, through an alias: FLAGS stays TF's, the rest is absl's"),
     pytest.param(
         'import tensorflow as tf\ntf.logging.set_verbosity(tf.logging.INFO)\ntf.logging.info("step %d", 3)\n'
         'tf.logging.warn("careful")\ntf.logging.log(tf.logging.WARN, "x")\n',
@@ -130,3 +138,44 @@ def test_twin_keeps_flags_unknown_arguments_and_numbers():
     legacy_output = _run(PROGRAM, legacy=True)
     assert "['--not_a_flag=1']" in legacy_output and "\n1 " in legacy_output
     assert_same_output(legacy_output, _run(migrated.new_source, legacy=False))
+
+
+LAZY_PROGRAM = '''\
+import tensorflow as tf
+tf.flags.DEFINE_integer("steps", 3, "training steps")
+FLAGS = tf.flags.FLAGS
+x = tf.placeholder(tf.float32, [None])
+y = tf.reduce_sum(x * 2.0)
+with tf.Session() as sess:
+    print(sess.run(y, {x: [1.0] * FLAGS.steps}))
+'''
+
+
+def _run_lazy(source: str, legacy: bool) -> str:
+    """No tf.app.run: FLAGS parses sys.argv on its first read, in TF1 and in the migration alike."""
+    from absl import flags
+
+    from tests.twins import run_legacy, run_migrated
+
+    known, parsed = set(flags.FLAGS), flags.FLAGS.is_parsed()
+    saved_argv = sys.argv
+    flags.FLAGS.unparse_flags()  # an earlier test's parse would hide the first-read one
+    try:
+        sys.argv = ["prog", "--steps=2"]
+        return (run_legacy if legacy else run_migrated)(source)
+    finally:
+        sys.argv = saved_argv
+        for name in set(flags.FLAGS) - known:
+            delattr(flags.FLAGS, name)
+        flags.FLAGS.unparse_flags()
+        if parsed:
+            flags.FLAGS.mark_as_parsed()
+
+
+def test_twin_flags_without_app_run_parse_on_first_read():
+    migrated = migrate_source(LAZY_PROGRAM, "train.py")
+    assert migrated.outcome == "eager", migrated.findings
+    assert 'DEFINE_integer("steps"' in migrated.new_source and "tf.flags" not in migrated.new_source
+    legacy_output = _run_lazy(LAZY_PROGRAM, legacy=True)
+    assert legacy_output.strip() == "4.0"  # --steps=2 was read
+    assert_same_output(legacy_output, _run_lazy(migrated.new_source, legacy=False))

@@ -11,7 +11,10 @@ rewrite keeps TF1's behaviour explicit:
 * TF's ``FLAGS`` parses ``sys.argv`` on the first read when nothing parsed
   it yet; absl's raises. A module that reads a flag outside any function, or
   never parses (no ``tf.app.run``, no ``FLAGS(argv)``), keeps
-  ``tf.compat.v1.flags`` (TF2 has no ``tf.flags``), with a warning.
+  ``tf.compat.v1.flags.FLAGS`` (TF2 has no ``tf.flags``; TF2's compat.v1
+  FLAGS still parses on the first read), with a warning. Everything else in
+  the module is absl's already: ``DEFINE_*`` and friends still move to
+  ``absl.flags``, so no flag definition looks like a graph op to drop.
 * ``tf.logging`` levels are Python's (INFO=20), absl's its own (INFO=0):
   a level constant is mapped only where it is passed to a mapped call.
   ``fatal`` (absl aborts, TF only logs), ``vlog``, ``get_verbosity`` (absl
@@ -102,6 +105,7 @@ class _Plan:
         self.flags_used = self.app_used = self.logging_used = False
         self.touches_anything = False
         self.fallback_reason = ""
+        self.flag_names: Optional[_FlagNames] = None
 
     @classmethod
     def of(cls, module: cst.Module, ctx: RuleContext) -> "_Plan":
@@ -114,6 +118,7 @@ class _Plan:
         taken = reads(module) | set(writes(module))
         plan.main_defined = any(isinstance(s, cst.FunctionDef) and s.name.value == "main" for s in module.body)
         plan.level_args, plan.skipped_calls = survey.level_args, survey.skipped_calls
+        plan.flag_names = survey.flags
         if survey.found_flags or survey.found_run:
             plan._decide_flags(module, survey, taken)
         plan.app = _fresh("app", taken)
@@ -127,6 +132,7 @@ class _Plan:
             self.fallback_reason = "flags are read but never parsed (no tf.app.run): TF's FLAGS parses on first read"
         self.convert_flags = not self.fallback_reason
         if not self.convert_flags:
+            self.flags = _fresh("flags", taken)  # DEFINE_* and friends: absl's, only FLAGS stays TF's
             return
         alias = survey.flags.module_alias
         if alias is not None and _bound_once(module, alias):
@@ -258,6 +264,17 @@ class _Rewrite(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext, plan: _Plan) -> None:
         self.ctx, self.plan = ctx, plan
         self.reported_fallback = False
+        self.absorbed: Set[int] = set()  # tf.flags inside tf.flags.DEFINE_x: replaced whole, by absl's
+
+    def _absl_in_fallback(self, node: cst.Attribute) -> bool:
+        """tf.flags.X other than FLAGS where FLAGS stays TF's: X is absl's own."""
+        names = self.plan.flag_names
+        return (not self.plan.convert_flags and bool(self.plan.flags) and node.attr.value != "FLAGS"
+                and names is not None and names.is_module(node.value))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if self._absl_in_fallback(node):
+            self.absorbed.add(id(node.value))
 
     def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
         alias = self.plan.flags_alias_statement
@@ -275,7 +292,11 @@ class _Rewrite(cst.CSTTransformer):
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         qualname = self.ctx.names.qualname(original)
-        if qualname in _FLAG_MODULES:
+        if self._absl_in_fallback(original):
+            # tf.flags.DEFINE_integer is absl's (keywords renamed below): a Python call, not a graph op
+            self.plan.flags_used = True
+            return _attribute(self.plan.flags, original.attr.value, updated)
+        if qualname in _FLAG_MODULES and id(original) not in self.absorbed:
             return self._flags_module(original, updated, qualname)
         if qualname is None or not qualname.startswith("tf.logging."):
             return updated
@@ -307,7 +328,7 @@ class _Rewrite(cst.CSTTransformer):
             method = _LOGGING_CALLS[qualname[len("tf.logging."):]]
             self.ctx.report(original, RULE_ID, INFO, f"{qualname} -> absl logging.{method}")
             return updated.with_changes(func=_attribute(self.plan.logging, method, updated.func))
-        if self.plan.convert_flags and isinstance(updated.func, cst.Attribute) and \
+        if self.plan.flags and isinstance(updated.func, cst.Attribute) and \
                 updated.func.attr.value.startswith("DEFINE") and self._is_absl_flags(updated.func.value):
             args = [a.with_changes(keyword=cst.Name(_DEFINE_KEYWORDS[a.keyword.value]))
                     if a.keyword is not None and a.keyword.value in _DEFINE_KEYWORDS else a for a in updated.args]
