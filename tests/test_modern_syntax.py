@@ -110,8 +110,27 @@ async def main():
 
 
 asyncio.run(main())
-""", [has(ast.AsyncFunctionDef), has(ast.AsyncFor), has(ast.Await)], id="async", marks=pytest.mark.xfail(
-        strict=True, reason="engine: a Session inside `async def` is an internal error (file left unchanged)")),
+""", [has(ast.AsyncFunctionDef), has(ast.AsyncFor), has(ast.Await)], id="async"),
+    pytest.param(HEAD + """import asyncio
+
+
+async def produce(n):
+    for i in range(n):
+        await asyncio.sleep(0)
+        yield float(i)
+
+
+async def main():
+    x = tf.placeholder(tf.float32, [None])
+    y = tf.reduce_sum(x * 2.0)
+    with tf.Session() as sess:
+        async for value in produce(3):
+            print(sess.run(y, {x: [value, 1.0]}))
+        print(sess.run(y, {x: [await asyncio.sleep(0, 5.0)]}))
+
+
+asyncio.run(main())
+""", [has(ast.AsyncFunctionDef), has(ast.AsyncFor), has(ast.Await)], id="async-graph-inside"),
     pytest.param(HEAD + """sess = None
 x = y = None
 
@@ -185,3 +204,15 @@ def test_modern_syntax_round_trips(source, probes):
     if result.outcome == "eager":
         assert "Session" not in result.new_source and "placeholder" not in result.new_source
         assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("run", ["print(sess.run(y, {x: [1.0, 2.0]}))", "print(sess.run(tf.constant(1.0), {x: [1.0]}))"],
+                         ids=["fetch", "feed-key-only"])
+def test_session_in_a_function_running_the_module_graph_stays_compat(run):
+    """The module's graph moves into the module's run functions; a function's own session cannot run it. This was
+    an internal error (the rewrite blocked where the decision had not)."""
+    source = GRAPH + "\n\ndef main():\n    with tf.Session() as sess:\n        " + run + "\n\n\nmain()\n"
+    result = migrate_source(source, "modern.py")
+    assert result.outcome == "compat", [f.format() for f in result.findings]
+    assert any(f.rule == "eager-blocker" and "`main` (a scope of its own" in f.message and "uses `x`" in f.message
+               for f in result.findings), [f.format() for f in result.findings]

@@ -577,10 +577,27 @@ class Classifier:
             self._block(runs[1].node, "variables are initialized again (a second session): eager variables "
                                       "would keep their trained values")
 
+    def _outer_values(self, node) -> List[str]:
+        """This scope's per-run values a nested scope reads, feed keys included."""
+        keys = set(finder(node, [], self.scope).keys)
+        if isinstance(node, cst.FunctionDef):
+            params = node.params
+            local = {p.name.value for p in [*params.params, *params.kwonly_params, *params.posonly_params]}
+            local |= set(writes(node.body))
+            keys |= {k for k in reads(node.body) - local if self.scope.kind(k) == pm.PLACEHOLDER}
+        return sorted(keys)
+
     def check_escapes(self) -> None:
         """Per-run values read where no run provides them."""
         for st in self.scope.statements:
-            if st.role not in (pm.KEEP, pm.RUN) or st.kind == "nested-scope":
+            if st.role not in (pm.KEEP, pm.RUN):
+                continue
+            if st.kind == "nested-scope":  # its own session cannot run this scope's graph, which moves away
+                outer = self._outer_values(st.node)
+                if outer:
+                    self._block(st.node, f"`{st.node.name.value}` (a scope of its own: it makes a session or "
+                                         f"placeholders) uses {', '.join(f'`{k}`' for k in outer)} from the graph "
+                                         "built outside it")
                 continue
             found = finder(st.node, st.run_sites, self.scope)
             for node_id, (key, attribute) in found.static.items():
