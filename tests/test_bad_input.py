@@ -104,8 +104,9 @@ FAILING = [
     pytest.param("py2except.py", b"import tensorflow as tf\ntry:\n    pass\nexcept ValueError, e:\n    pass\n",
                  "4:", ["Python 2"], id="py2-except-comma"),
     pytest.param("tabs.py", b"import tensorflow as tf\nif True:\n\tx = 1\n        y = 2\n", "4:",
-                 ["tabs and spaces"], id="tabs-spaces-mix", marks=pytest.mark.xfail(
-                     strict=True, reason="engine: LibCST's tokenizer error carries no line; reported at line 1")),
+                 ["tabs and spaces"], id="tabs-spaces-mix"),
+    pytest.param("quote.py", b"import tensorflow as tf\nx = 1\nname = 'unterminated\n", "3:",
+                 ["unterminated string"], id="unterminated-string"),
 ]
 
 
@@ -115,7 +116,7 @@ def test_bad_file_fails_alone_and_keeps_its_bytes(tree, capsys, name, data, wher
 
 
 def test_python2_except_and_tab_mix_still_fail_cleanly(tree, capsys):
-    """Whatever the message, these fail with 123 and keep their bytes (the message is the xfails above)."""
+    """Together, these fail with 123 and keep their bytes (their messages and lines: FAILING above)."""
     (tree / "py2except.py").write_bytes(b"import tensorflow as tf\ntry:\n    pass\nexcept ValueError, e:\n    pass\n")
     (tree / "tabs.py").write_bytes(b"import tensorflow as tf\nif True:\n\tx = 1\n        y = 2\n")
     before = snapshot(tree)

@@ -57,12 +57,15 @@ def parse(source: str, path: str) -> cst.Module:
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:
-        line_text = source.splitlines()[error.raw_line - 1] if 0 < error.raw_line <= len(source.splitlines()) else ""
+        line, column = error.raw_line, error.raw_column
+        if error.message.startswith("tokenizer error"):  # LibCST puts these at 1:0; Python knows where
+            line, column = _python_error_position(source) or (line, column)
+        line_text = source.splitlines()[line - 1] if 0 < line <= len(source.splitlines()) else ""
         hint = ""
         stripped = line_text.strip()
         if stripped.startswith("print ") or (stripped.startswith("except ") and "," in stripped):
             hint = " (this looks like Python 2: run 2to3 or pyupgrade first)"
-        raise InputError(path, error.raw_line, error.raw_column, f"syntax error{hint}: {error.message}") from None
+        raise InputError(path, line, column, f"syntax error{hint}: {error.message}") from None
     try:  # what LibCST's grammar accepts but Python does not: `except X, e`, `return` outside a function
         compile(source, path, "exec", dont_inherit=True)
     except SyntaxError as error:
@@ -73,6 +76,17 @@ def parse(source: str, path: str) -> cst.Module:
     except ValueError as error:  # NUL bytes and the like
         raise InputError(path, 1, 0, f"cannot compile: {error}") from None
     return module
+
+
+def _python_error_position(source: str) -> Optional[Tuple[int, int]]:
+    """(line, column) of the syntax error Python's own compiler finds in ``source``, or None."""
+    try:
+        compile(source, "<input>", "exec", dont_inherit=True)
+    except SyntaxError as error:  # TabError and IndentationError too
+        return (error.lineno, max((error.offset or 1) - 1, 0)) if error.lineno else None
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
 
 
 def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[Tuple[cst.CSTNode, str]]:
