@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Dict, Optional
 
 import libcst as cst
+from tf_migrate.traversal import visit
 
 _PREFIXES = (
     ("tensorflow.compat.v1.", "tf."),
@@ -61,7 +62,7 @@ class TFNames:
     @classmethod
     def scan(cls, module: cst.Module) -> "TFNames":
         names = cls()
-        module.visit(_ImportScanner(names))
+        visit(module, _ImportScanner(names))
         return names
 
     @property

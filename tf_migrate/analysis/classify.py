@@ -16,6 +16,7 @@ from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.escapes import escaped_reads, finder, session_uses, static_read_problem
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import visit
 
 _TENSORISH = {pm.LAYER, pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.VARIABLE, pm.VARIABLES, pm.EAGER}
 # Keras layers without variables: nothing to wait for before their (empty) variable lists are read.
@@ -85,7 +86,7 @@ def _returns_tensors(func: cst.FunctionDef, names: TFNames) -> bool:
         qualname = names.call_name(expr) if isinstance(expr, cst.Call) else None
         return bool(qualname) and qualname.startswith("tf.") and not qualname.startswith("tf.layers.")
 
-    func.visit(_Walk())
+    visit(func, _Walk())
     return bool(returns) and all(r is not None and tensor(r) for r in returns)
 
 
@@ -101,9 +102,9 @@ def _only_initializer_assignments(node: cst.If, names: TFNames) -> bool:
                 found.append(ok or isinstance(small, cst.Pass))
             return False
 
-    node.body.visit(_Walk())
+    visit(node.body, _Walk())
     if node.orelse is not None:
-        node.orelse.visit(_Walk())
+        visit(node.orelse, _Walk())
     return bool(found) and all(found)
 
 
@@ -281,7 +282,7 @@ class Classifier:
             elif api.is_compat_only(qualname):
                 self._block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")
         nested = _NestedFunctions()
-        node.visit(nested)
+        visit(node, nested)
         for call in nested.calls:
             if self.names.call_name(call) in api.GRADIENTS:
                 self._block(call, "tf.gradients inside a lambda or nested function: a tape cannot record it")

@@ -13,6 +13,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import all_calls, symbol_key, writes
+from tf_migrate.traversal import visit
 
 # Static facts of a placeholder that code outside any run may read.
 STATIC_ATTRIBUTES = {"shape", "get_shape", "dtype"}
@@ -49,7 +50,7 @@ class _EscapeFinder(cst.CSTVisitor):
 
     def visit_DictElement(self, node: cst.DictElement) -> bool:
         if symbol_key(node.key) is not None and self.scope.kind(symbol_key(node.key)) == pm.PLACEHOLDER:
-            node.value.visit(self)
+            visit(node.value, self)
             return False
         return True
 
@@ -58,7 +59,7 @@ class _EscapeFinder(cst.CSTVisitor):
         if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
             key = symbol_key(node.slice[0].slice.value)
             if key is not None and self.scope.kind(key) == pm.PLACEHOLDER:
-                node.value.visit(self)
+                visit(node.value, self)
                 return False
         return True
 
@@ -84,14 +85,14 @@ class _EscapeFinder(cst.CSTVisitor):
         if node.attr.value in ("shape", "dtype") and self._static_base(node.value):
             self.static[id(node)] = (self._static_base(node.value), node.attr.value)
             return False
-        node.value.visit(self)  # `.attr` names a member; it reads no variable
+        visit(node.value, self)  # `.attr` names a member; it reads no variable
         return False
 
     def visit_Name(self, node: cst.Name) -> None:
         self._record(node.value)
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
+        visit(node.value, self)
         return False
 
     def _record(self, key: str) -> None:
@@ -106,9 +107,9 @@ def finder(node, run_sites, scope) -> "_EscapeFinder":
     found = _EscapeFinder([s.call for s in run_sites], scope)
     if isinstance(node, cst.FunctionDef):
         found.visit_FunctionDef(node)
-        node.body.visit(found)
+        visit(node.body, found)
     else:
-        node.visit(found)
+        visit(node, found)
     return found
 
 
@@ -158,5 +159,5 @@ def session_uses(node, run_sites, sessions) -> Optional[str]:
         def visit_FunctionDef(self, node) -> bool:
             return False
 
-    node.visit(_Walk())
+    visit(node, _Walk())
     return found[0] if found else None

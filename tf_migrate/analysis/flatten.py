@@ -16,6 +16,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables
 from tf_migrate.analysis.symbols import reads, target_keys
 from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import visit
 
 
 @dataclass
@@ -66,7 +67,7 @@ def _graph_names(body, names: TFNames) -> Set[str]:
                 found.update(target_keys(node.asname.name))
 
     for stmt in body:
-        stmt.visit(_Find())
+        visit(stmt, _Find())
     return found
 
 

@@ -11,6 +11,7 @@ from typing import Callable, List, Optional, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, symbol_key
+from tf_migrate.traversal import visit
 
 RUN = "run"  # sess.run(fetches, feed_dict)
 EVAL = "eval"  # tensor.eval(feed_dict) -> value
@@ -106,7 +107,7 @@ class _RunSiteFinder(cst.CSTVisitor):
 
 def find_run_sites(node: cst.CSTNode, is_session, kind_of) -> List[RunSite]:
     finder = _RunSiteFinder(is_session, kind_of)
-    node.visit(finder)
+    visit(node, finder)
     return finder.sites
 
 

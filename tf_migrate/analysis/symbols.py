@@ -12,6 +12,7 @@ from typing import Iterable, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.tfnames import dotted_name
+from tf_migrate.traversal import visit
 
 
 _MUTATORS = {"append", "extend", "insert", "update", "add", "setdefault"}
@@ -35,32 +36,32 @@ class _Reads(cst.CSTVisitor):
         if key is not None:
             self.keys.add(key)
             return False
-        node.value.visit(self)
+        visit(node.value, self)
         return False
 
     def visit_Name(self, node: cst.Name) -> None:
         self.keys.add(node.value)
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
+        visit(node.value, self)
         return False
 
     def visit_Param(self, node: cst.Param) -> bool:
         if node.default is not None:
-            node.default.visit(self)
+            visit(node.default, self)
         return False
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         for decorator in node.decorators:
-            decorator.visit(self)
-        node.params.visit(self)
-        node.body.visit(self)
+            visit(decorator, self)
+        visit(node.params, self)
+        visit(node.body, self)
         return False
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        node.body.visit(self)
+        visit(node.body, self)
         for base in node.bases:
-            base.visit(self)
+            visit(base, self)
         return False
 
     def visit_Import(self, node) -> bool:
@@ -72,7 +73,7 @@ class _Reads(cst.CSTVisitor):
 def reads(node: cst.CSTNode) -> Set[str]:
     """Every symbol key read anywhere inside ``node``."""
     visitor = _Reads()
-    node.visit(visitor)
+    visit(node, visitor)
     return visitor.keys
 
 
@@ -176,7 +177,7 @@ class _Writes(cst.CSTVisitor):
 def writes(node: cst.CSTNode) -> List[str]:
     """Keys a statement binds, in order (nested function bodies excluded)."""
     visitor = _Writes()
-    node.visit(visitor)
+    visit(node, visitor)
     return visitor.keys
 
 
@@ -190,5 +191,5 @@ class _Calls(cst.CSTVisitor):
 
 def all_calls(node: cst.CSTNode) -> List[cst.Call]:
     visitor = _Calls()
-    node.visit(visitor)
+    visit(node, visitor)
     return visitor.calls

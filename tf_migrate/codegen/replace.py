@@ -6,6 +6,7 @@ from typing import Dict
 import libcst as cst
 
 from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.traversal import visit
 
 
 class _ByIdentity(cst.CSTTransformer):
@@ -18,7 +19,7 @@ class _ByIdentity(cst.CSTTransformer):
 
 def replace_nodes(node: cst.CSTNode, replacements: Dict[int, cst.BaseExpression]) -> cst.CSTNode:
     """``node`` with every descendant whose id is a key replaced by its value."""
-    return node.visit(_ByIdentity(replacements)) if replacements else node
+    return visit(node, _ByIdentity(replacements)) if replacements else node
 
 
 class _Renamer(cst.CSTTransformer):
@@ -51,4 +52,4 @@ class _Renamer(cst.CSTTransformer):
 
 def rename_keys(node: cst.CSTNode, mapping: Dict[str, str]) -> cst.CSTNode:
     """Rename symbol keys (``w`` -> ``self.w``, ``self.inputs`` -> ``inputs``) in ``node``."""
-    return node.visit(_Renamer(mapping)) if mapping else node
+    return visit(node, _Renamer(mapping)) if mapping else node

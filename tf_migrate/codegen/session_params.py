@@ -11,6 +11,7 @@ from typing import Dict, List, Set
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads
+from tf_migrate.traversal import visit
 
 
 def _session_param(params: cst.Parameters, sessions: Set[str], skip_self: bool):
@@ -50,7 +51,7 @@ def drop_session_params(body: List[cst.BaseStatement], sessions: Set[str]) -> Li
         new_body.append(target)
     if not dropped:
         return body
-    return [stmt.visit(_DropArguments(dropped)) for stmt in new_body]
+    return [visit(stmt, _DropArguments(dropped)) for stmt in new_body]
 
 
 class _DropArguments(cst.CSTTransformer):

@@ -10,6 +10,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import writes
+from tf_migrate.traversal import visit
 
 
 def code(node: cst.CSTNode) -> str:
@@ -45,17 +46,17 @@ def all_names(module: cst.Module) -> set:
 
     class _Names(cst.CSTVisitor):
         def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)
+            visit(node.value, self)
             return False
 
         def visit_Arg(self, node: cst.Arg) -> bool:
-            node.value.visit(self)
+            visit(node.value, self)
             return False
 
         def visit_Name(self, node: cst.Name) -> None:
             found.add(node.value)
 
-    module.visit(_Names())
+    visit(module, _Names())
     return found
 
 
@@ -118,11 +119,11 @@ def loads(node: cst.CSTNode, name: str) -> List[cst.Name]:
 
     class _Loads(cst.CSTVisitor):
         def visit_Attribute(self, attr: cst.Attribute) -> bool:
-            attr.value.visit(self)
+            visit(attr.value, self)
             return False
 
         def visit_Arg(self, arg: cst.Arg) -> bool:
-            arg.value.visit(self)
+            visit(arg.value, self)
             return False
 
         def visit_AssignTarget(self, target: cst.AssignTarget) -> bool:
@@ -130,15 +131,15 @@ def loads(node: cst.CSTNode, name: str) -> List[cst.Name]:
 
         def visit_For(self, loop: cst.For) -> bool:
             if not isinstance(loop.target, cst.Name):
-                loop.target.visit(self)
+                visit(loop.target, self)
             for part in (loop.iter, loop.body, loop.orelse):
                 if part is not None:
-                    part.visit(self)
+                    visit(part, self)
             return False
 
         def visit_CompFor(self, comp: cst.CompFor) -> bool:
             for part in [comp.iter, *comp.ifs] + ([comp.inner_for_in] if comp.inner_for_in else []):
-                part.visit(self)
+                visit(part, self)
             return False
 
         def _comprehension(self, comp) -> bool:
@@ -149,7 +150,7 @@ def loads(node: cst.CSTNode, name: str) -> List[cst.Name]:
                 for_in = for_in.inner_for_in
             if name not in targets:
                 return True
-            comp.for_in.iter.visit(self)
+            visit(comp.for_in.iter, self)
             return False
 
         visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
@@ -159,12 +160,12 @@ def loads(node: cst.CSTNode, name: str) -> List[cst.Name]:
 
         def visit_Param(self, param: cst.Param) -> bool:
             if param.default is not None:
-                param.default.visit(self)
+                visit(param.default, self)
             return False
 
         def visit_FunctionDef(self, function: cst.FunctionDef) -> bool:
             for part in [*function.decorators, function.params, function.body]:
-                part.visit(self)
+                visit(part, self)
             return False
 
         def visit_ImportAlias(self, alias: cst.ImportAlias) -> bool:
@@ -177,7 +178,7 @@ def loads(node: cst.CSTNode, name: str) -> List[cst.Name]:
             if node.value == name:
                 found.append(node)
 
-    node.visit(_Loads())
+    visit(node, _Loads())
     return found
 
 
@@ -247,5 +248,5 @@ def comment_lines(nodes: Sequence[cst.CSTNode]) -> List[cst.EmptyLine]:
                 found.append(cst.EmptyLine(comment=trailing.comment))
 
     for node in nodes:
-        node.visit(_Comments())
+        visit(node, _Comments())
     return found

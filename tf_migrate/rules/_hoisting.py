@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Dict, List
 
 import libcst as cst
+from tf_migrate.traversal import visit
 
 
 def call_counts(module: cst.Module) -> Dict[str, int]:
@@ -14,7 +15,7 @@ def call_counts(module: cst.Module) -> Dict[str, int]:
             if isinstance(call.func, cst.Name):
                 counts[call.func.value] = counts.get(call.func.value, 0) + 1
 
-    module.visit(_Count())
+    visit(module, _Count())
     return counts
 
 
@@ -30,7 +31,7 @@ def reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
             if isinstance(call.func, cst.Name) and call.func.value == name:
                 calls.append(call)
 
-    module.visit(_Calls())
+    visit(module, _Calls())
     reusing = [c for c in calls if any(a.keyword is not None and a.keyword.value == "reuse"
                                        and not (isinstance(a.value, cst.Name) and a.value.value in ("False", "None"))
                                        for a in c.args)]

@@ -27,6 +27,7 @@ from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.rules import RuleContext
 from tf_migrate.rules._edits import bind, code, fresh, int_literal, loads
 from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import visit
 
 PFOR_MODULE = "tensorflow.python.ops.parallel_for.gradients"
 PFOR_JACOBIAN = PFOR_MODULE + ".jacobian"
@@ -53,7 +54,7 @@ def gradient_calls(node: cst.CSTNode, names: TFNames) -> List[cst.Call]:
             if names.call_name(call) == "tf.gradients":
                 found.append(call)
 
-    node.visit(_Find())
+    visit(node, _Find())
     return found
 
 
@@ -188,7 +189,7 @@ def _inline(expr: cst.BaseExpression, temps: Dict[str, cst.BaseExpression]) -> c
         def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
             return temps.get(original.value, updated)
 
-    return expr.visit(_Substitute()) if temps else expr
+    return visit(expr, _Substitute()) if temps else expr
 
 
 # -- the index range ------------------------------------------------------------------------------

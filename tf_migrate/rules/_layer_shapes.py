@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import visit
 
 Key = Tuple[Optional[str], str]  # (enclosing function or None, source of the tf.layers call)
 
@@ -113,7 +114,7 @@ class LayerShapes:
             def visit_Lambda(self, node) -> bool:
                 return False
 
-        node.visit(_Calls())
+        visit(node, _Calls())
 
     def _block(self, body: List[cst.BaseStatement], env: Dict[str, Optional[str]], function) -> None:
         for stmt in body:

@@ -32,6 +32,7 @@ from tf_migrate.codegen.fetches import keyword
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.tfnames import dotted_name
+from tf_migrate.traversal import visit
 
 RULE_ID = "absl-wrappers"
 
@@ -57,7 +58,7 @@ class AbslWrappers(Rule):
         plan = _Plan.of(module, ctx)
         if not plan.touches_anything:
             return module
-        module = module.visit(_Rewrite(ctx, plan))
+        module = visit(module, _Rewrite(ctx, plan))
         imports = []
         if plan.app_used:
             imports.append(_import_line("app", plan.app))
@@ -111,7 +112,7 @@ class _Plan:
     def of(cls, module: cst.Module, ctx: RuleContext) -> "_Plan":
         plan = cls(ctx)
         survey = _Survey(ctx)
-        module.visit(survey)
+        visit(module, survey)
         plan.touches_anything = survey.found_flags or survey.found_run or survey.found_logging
         if not plan.touches_anything:
             return plan
@@ -230,7 +231,7 @@ def _read_before_parse(module: cst.Module, flags: _FlagNames) -> bool:
     finder = _FirstFlagEvent(flags)
     for stmt in module.body:
         if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            stmt.visit(finder)
+            visit(stmt, finder)
         if finder.first is not None:
             return finder.first == "read"
     return False

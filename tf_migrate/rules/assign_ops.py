@@ -9,6 +9,7 @@ import libcst as cst
 
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import visit
 
 RULE_ID = "assign-ops"
 _METHODS = {"tf.assign": "assign", "tf.assign_add": "assign_add", "tf.assign_sub": "assign_sub"}
@@ -21,7 +22,7 @@ class AssignOpsToMethods(Rule):
     ORDER = 40
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        return module.visit(_Assign(ctx))
+        return visit(module, _Assign(ctx))
 
 
 class _Assign(cst.CSTTransformer):

@@ -13,6 +13,7 @@ import libcst as cst
 from tf_migrate.report import WARNING
 from tf_migrate.rules import COMPAT, Rule, RuleContext
 from tf_migrate.tfnames import dotted_name
+from tf_migrate.traversal import visit
 
 RULE_ID = "compat-mode"
 
@@ -25,7 +26,7 @@ class CompatMode(Rule):
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         rewriter = _CompatImports()
-        module = module.visit(rewriter)
+        module = visit(module, rewriter)
         if ctx.names.v1_module_aliases and _has_disable_call(module):
             return module
         body: List[cst.BaseStatement] = list(module.body)

@@ -30,6 +30,7 @@ from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._edits import fresh
 from tf_migrate.rules._program_scopes import graph_scopes, statement_value
+from tf_migrate.traversal import visit
 
 RULE_ID = "dataset-iterators"
 _ONE_SHOT, _INITIALIZABLE = "make_one_shot_iterator", "make_initializable_iterator"
@@ -43,13 +44,13 @@ class DatasetIterators(Rule):
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         survey = _Survey(ctx)
-        module.visit(survey)
+        visit(module, survey)
         if not survey.makers:
             return module
         problem = survey.problem
         if problem is None:
             rewriter = _Rewrite(survey, reads(module) | set(writes(module)))
-            new_module = module.visit(rewriter)
+            new_module = visit(module, rewriter)
             problem = _model_problem(new_module, ctx, set(rewriter.iterators))
             if problem is None:
                 self._report_done(survey, ctx)
@@ -57,7 +58,7 @@ class DatasetIterators(Rule):
             problem = (next(iter(survey.makers)), problem[1])
         ctx.report(problem[0], RULE_ID, WARNING, f"tf.data iterator not converted: {problem[1]}")
         # The TF1 function form is what the analysis knows: it keeps this file in compat mode.
-        return module.visit(_FunctionForm(survey, ctx.tf))
+        return visit(module, _FunctionForm(survey, ctx.tf))
 
     @staticmethod
     def _report_done(survey: "_Survey", ctx: RuleContext) -> None:
@@ -257,7 +258,7 @@ def _model_problem(module: cst.Module, ctx: RuleContext, iterators: Set[str]):
 
 def _get_next_calls(node: cst.CSTNode, iterators: Set[str]) -> int:
     finder = _GetNext(iterators)
-    node.visit(finder)
+    visit(node, finder)
     return finder.count
 
 

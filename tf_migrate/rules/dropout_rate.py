@@ -9,6 +9,7 @@ import libcst as cst
 
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import visit
 
 RULE_ID = "dropout-rate"
 _TF1_ORDER = ["x", "keep_prob", "noise_shape", "seed", "name", "rate"]
@@ -20,7 +21,7 @@ class DropoutKeepProbToRate(Rule):
     ORDER = 30
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        return module.visit(_Dropout(ctx))
+        return visit(module, _Dropout(ctx))
 
 
 class _Dropout(cst.CSTTransformer):

@@ -12,6 +12,7 @@ import libcst as cst
 
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import visit
 
 RULE_ID = "get-variable"
 _ORDER = ["name", "shape", "dtype", "initializer", "regularizer", "trainable", "collections",
@@ -30,7 +31,7 @@ class GetVariableToVariable(Rule):
     ORDER = 10
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        return module.visit(_GetVariable(ctx))
+        return visit(module, _GetVariable(ctx))
 
 
 class _GetVariable(cst.CSTTransformer):

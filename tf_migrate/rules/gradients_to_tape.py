@@ -29,6 +29,7 @@ from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.codegen.fetches import keyword
 from tf_migrate.rules import Rule
 from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import visit
 
 RULE_ID = "gradients-to-tape"
 
@@ -150,9 +151,9 @@ def gradient_calls(node: cst.CSTNode, names: TFNames) -> List[cst.Call]:
             if names.call_name(call) in api.GRADIENTS:
                 found.append(call)
 
-    node.visit(_Find())
+    visit(node, _Find())
     return found
 
 
 def rewrite_gradients(node: cst.BaseStatement, names: TFNames, tape: str, scope, tf: str) -> cst.BaseStatement:
-    return node.visit(_Rewriter(names, tape, scope, tf))
+    return visit(node, _Rewriter(names, tape, scope, tf))

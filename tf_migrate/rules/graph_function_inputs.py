@@ -24,6 +24,7 @@ from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
 from tf_migrate.analysis.program import analyze_scope
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import visit
 
 RULE_ID = "graph-function-inputs"
 
@@ -57,7 +58,7 @@ class GraphFunctionInputs(Rule):
         for name, keys in needs.items():
             ctx.report(defs[name], RULE_ID, INFO, f"`{name}` reads per-run {', '.join(sorted(keys))}: "
                                                   "now keyword-only parameters")
-        return module.visit(_AddInputs(needs))
+        return visit(module, _AddInputs(needs))
 
 
 def _params(func: cst.FunctionDef) -> Set[str]:
@@ -76,7 +77,7 @@ def _callers(defs: Dict[str, cst.FunctionDef]) -> Dict[str, Set[str]]:
                 if isinstance(call.func, cst.Name) and call.func.value in defs:
                     called.add(call.func.value)
 
-        node.body.visit(_Calls())
+        visit(node.body, _Calls())
         result[name] = called
     return result
 
@@ -93,7 +94,7 @@ def _only_called_in_runs(needs, scope: "pm.Scope", defs) -> bool:
                 if isinstance(call.func, cst.Name) and call.func.value in needs:
                     found.append(call.func.value)
 
-        st.node.visit(_Calls())
+        visit(st.node, _Calls())
         if found:
             return False
     return True

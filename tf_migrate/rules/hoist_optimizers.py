@@ -15,6 +15,7 @@ from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._edits import fresh
+from tf_migrate.traversal import visit
 
 RULE_ID = "hoist-optimizers"
 _METHODS = ("minimize", "compute_gradients", "apply_gradients")
@@ -27,7 +28,7 @@ class HoistInlineOptimizers(Rule):
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         optimizers = _optimizer_names(module, ctx)
-        return module.visit(_Hoist(ctx, reads(module) | set(writes(module)), optimizers))
+        return visit(module, _Hoist(ctx, reads(module) | set(writes(module)), optimizers))
 
 
 class _Hoist(cst.CSTTransformer):
@@ -70,7 +71,7 @@ class _Hoist(cst.CSTTransformer):
                         and isinstance(call.func.value, cst.Name) and call.func.value.value in self.optimizers):
                     found.append(call)
 
-        line.visit(_Find())
+        visit(line, _Find())
         if not found:
             return None
         call = found[0]
@@ -83,7 +84,7 @@ class _Hoist(cst.CSTTransformer):
                 return cst.Name(name) if old is call else new
 
         self.ctx.report(original, RULE_ID, INFO, f"nested {call.func.attr.value} bound to `{name}`")
-        return cst.FlattenSentinel([bound, line.visit(_Swap()).with_changes(leading_lines=[])])
+        return cst.FlattenSentinel([bound, visit(line, _Swap()).with_changes(leading_lines=[])])
 
 
 def _optimizer_names(module: cst.Module, ctx: RuleContext):
@@ -97,5 +98,5 @@ def _optimizer_names(module: cst.Module, ctx: RuleContext):
                 if qualname is not None and api.is_optimizer_constructor(qualname):
                     names.add(node.targets[0].target.value)
 
-    module.visit(_Find())
+    visit(module, _Find())
     return names

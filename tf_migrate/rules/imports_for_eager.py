@@ -14,6 +14,7 @@ from tf_migrate.analysis.symbols import reads
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.tfnames import dotted_name
+from tf_migrate.traversal import visit
 
 RULE_ID = "eager-imports"
 
@@ -24,13 +25,13 @@ class EagerImports(Rule):
     ORDER = 990
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        module = module.visit(_Imports(ctx))
+        module = visit(module, _Imports(ctx))
         used = set()
         for stmt in module.body:
             if not (isinstance(stmt, cst.SimpleStatementLine)
                     and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)):
                 used |= reads(stmt)
-        module = module.visit(_DropUnused(used))
+        module = visit(module, _DropUnused(used))
         if ctx.tf in used and ctx.names.tf_alias is None:
             body = list(module.body)
             position = 0

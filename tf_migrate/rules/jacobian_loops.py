@@ -30,6 +30,7 @@ from tf_migrate.rules import COMPAT, EAGER, Rule, RuleContext
 from tf_migrate.rules import _edits as ed
 from tf_migrate.rules import _jacobian as jac
 from tf_migrate.analysis.symbols import writes
+from tf_migrate.traversal import visit
 
 RULE_ID = "jacobian-loops"
 
@@ -45,7 +46,7 @@ class JacobianLoops(Rule):
         if not jac.gradient_calls(module, ctx.names):
             return module
         finder = _Candidates(ctx)
-        module.visit(finder)
+        visit(module, finder)
         if not finder.candidates:
             return module
         return _Rewrite(module, ctx).run(finder.candidates)
@@ -98,7 +99,7 @@ class _Rewrite:
     def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
         self.module, self.ctx, self.names, self.tf = module, ctx, ctx.names, ctx.tf
         self.layout = ed.Layout()
-        module.visit(self.layout)
+        visit(module, self.layout)
         self.kinds = jac.Kinds(module, ctx.names)
         self.taken = ed.all_names(module)
         self.edits = ed.Edits()
@@ -117,7 +118,7 @@ class _Rewrite:
             return self.module
         for node, message in done:
             self.ctx.report(node, RULE_ID, INFO, message)
-        module = self.module.visit(self.edits)
+        module = visit(self.module, self.edits)
         _, import_line = self.jacobian
         return jac.add_import(module, self.ctx, import_line) if import_line else module
 
@@ -259,7 +260,7 @@ def _stacking_call(rows: str, later, names) -> Union[Tuple[cst.Call, cst.BaseSta
                     if values.get("values") is used[0]:
                         found.append(call)
 
-        stmt.visit(_Find())
+        visit(stmt, _Find())
         if not found:
             return f"`{rows}` is used for more than tf.stack / tf.concat"
         return found[0], stmt

@@ -24,6 +24,7 @@ from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import COMPAT, EAGER, Rule, RuleContext
 from tf_migrate.rules import _edits as ed
 from tf_migrate.rules import _jacobian as jac
+from tf_migrate.traversal import visit
 
 RULE_ID = "jacobian-map-fn"
 _MAP_FN_PARAMS = ["fn", "elems", "dtype", "parallel_iterations", "back_prop", "swap_memory", "infer_shape",
@@ -41,7 +42,7 @@ class JacobianMapFn(Rule):
         if not jac.gradient_calls(module, ctx.names):
             return module
         finder = _MapCalls(ctx)
-        module.visit(finder)
+        visit(module, finder)
         if not finder.calls:
             return module
         return _Rewrite(module, ctx, finder.functions).run(finder.calls)
@@ -81,7 +82,7 @@ class _Rewrite:
         self.module, self.ctx, self.names, self.tf = module, ctx, ctx.names, ctx.tf
         self.functions = functions
         self.layout = ed.Layout()
-        module.visit(self.layout)
+        visit(module, self.layout)
         self.kinds = jac.Kinds(module, ctx.names)
         self.taken = ed.all_names(module)
         self.edits = ed.Edits()
@@ -109,7 +110,7 @@ class _Rewrite:
             return self.module
         for call, message in done:
             self.ctx.report(call, RULE_ID, INFO, message)
-        module = self.module.visit(self.edits)
+        module = visit(self.module, self.edits)
         _, import_line = self.jacobian
         return jac.add_import(module, self.ctx, import_line) if import_line else module
 
@@ -211,5 +212,5 @@ def _indexes_with(expr: cst.BaseExpression, var: str) -> bool:
             if var in reads(element.slice):
                 found.append(element)
 
-    expr.visit(_Find())
+    visit(expr, _Find())
     return bool(found)

@@ -28,6 +28,7 @@ from tf_migrate.rules._hoisting import call_counts, reuses
 from tf_migrate.rules._layer_shapes import LayerShapes
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import visit
 
 RULE_ID = "layers-to-keras"
 
@@ -130,7 +131,7 @@ class _Hoister:
             return [], stmt
         constructors: List[cst.BaseStatement] = []
         replacer = _CallReplacer(self, local, constructors)
-        new = stmt.visit(replacer)
+        new = visit(stmt, replacer)
         if constructors and stmt.leading_lines:
             constructors[0] = constructors[0].with_changes(leading_lines=stmt.leading_lines)
             new = new.with_changes(leading_lines=[])
@@ -177,10 +178,10 @@ class _Hoister:
         if isinstance(stmt, cst.With):
             self.enter_with(stmt)
             try:
-                return stmt.with_changes(body=stmt.body.visit(_Blocks()))
+                return stmt.with_changes(body=visit(stmt.body, _Blocks()))
             finally:
                 self.leave_with()
-        return stmt.visit(_Blocks())
+        return visit(stmt, _Blocks())
 
     def _function(self, func: cst.FunctionDef):
         if not self._layer_calls(func.body):
@@ -201,7 +202,7 @@ class _Hoister:
                 for child in updated.body:
                     if isinstance(child, cst.SimpleStatementLine):
                         constructors: List[cst.BaseStatement] = []
-                        child = child.visit(_CallReplacer(self, local, constructors))
+                        child = visit(child, _CallReplacer(self, local, constructors))
                         hoisted.extend(constructors)
                     out.append(child)
                 return updated.with_changes(body=out)
@@ -218,7 +219,7 @@ class _Hoister:
                 self.leave_with()
                 return updated
 
-        new_func = func.with_changes(body=func.body.visit(_Body()))
+        new_func = func.with_changes(body=visit(func.body, _Body()))
         self.function = None
         if hoisted:
             hoisted[0] = hoisted[0].with_changes(leading_lines=list(func.leading_lines))
@@ -248,7 +249,7 @@ class _Hoister:
                 if qualname.startswith("tf.layers.") and qualname[len("tf.layers."):] in LAYERS:
                     found.append(call)
 
-        node.visit(_Find())
+        visit(node, _Find())
         return found
 
     # -- one call ----------------------------------------------------------------------

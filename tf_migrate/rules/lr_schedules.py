@@ -33,6 +33,7 @@ from tf_migrate.analysis.symbols import reads
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules import _edits as ed
+from tf_migrate.traversal import visit
 
 RULE_ID = "lr-schedules"
 
@@ -87,18 +88,18 @@ class LearningRateSchedules(Rule):
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         names = ctx.names
         calls = _Calls(names)
-        module.visit(calls)
+        visit(module, calls)
         if calls.steps:
             module = _GlobalStep(module, ctx).run(calls.steps)
             ctx.use_module(module)
         calls = _Calls(names)
-        module.visit(calls)
+        visit(module, calls)
         reported: set = set()
         if calls.decays:
             module = _Schedules(module, ctx, reported).run(calls)
             ctx.use_module(module)
             calls = _Calls(names)
-            module.visit(calls)
+            visit(module, calls)
         return _tf1_momentum(module, ctx, calls, reported)
 
 
@@ -149,7 +150,7 @@ class _GlobalStep:
     def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
         self.module, self.ctx = module, ctx
         self.layout = ed.Layout()
-        module.visit(self.layout)
+        visit(module, self.layout)
 
     def run(self, steps) -> cst.Module:
         first, first_stmt = steps[0]
@@ -181,7 +182,7 @@ class _GlobalStep:
                 edits.statements[id(stmt)] = []  # global_step = tf.train.get_global_step(): already bound
             else:
                 edits.expressions[id(call)] = cst.Name(name)
-        return self.module.visit(edits)
+        return visit(self.module, edits)
 
 
 class _Schedules:
@@ -189,7 +190,7 @@ class _Schedules:
         self.module, self.ctx, self.tf = module, ctx, ctx.tf
         self.reported = reported  # learning rates of momentum optimizers already warned about
         self.layout = ed.Layout()
-        module.visit(self.layout)
+        visit(module, self.layout)
         self.taken = ed.all_names(module)
         self.edits = ed.Edits()
         self.inline: Dict[int, str] = {}  # id(decay call) -> code of the schedule called on its step
@@ -230,7 +231,7 @@ class _Schedules:
         self._per_step_values(calls.assignments)
         for call, stmt in calls.optimizers:
             self._optimizer(call, stmt)
-        return self.module.visit(self.edits) if self.edits else self.module
+        return visit(self.module, self.edits) if self.edits else self.module
 
     def _schedule(self, call: cst.Call) -> Optional[Tuple[str, str]]:
         """(Keras schedule constructor, step) as code, or None."""
@@ -282,7 +283,7 @@ class _Schedules:
         if isinstance(node, cst.Name) and (id(function), node.value) not in valued and (
                 id(None), node.value) not in valued:
             return None
-        new = node.visit(_Inline())
+        new = visit(node, _Inline())
         return ed.code(new) if used else None
 
     def _optimizer(self, call: cst.Call, stmt) -> None:
@@ -342,7 +343,7 @@ def _tf1_momentum(module: cst.Module, ctx: RuleContext, calls: _Calls, reported:
             cst.parse_expression(f"{ctx.tf}.compat.v1.train.MomentumOptimizer"), args=args)
         if ed.code(rate) not in reported:
             ctx.report(call, RULE_ID, WARNING, _MOMENTUM)
-    return module.visit(edits) if edits else module
+    return visit(module, edits) if edits else module
 
 
 def _calls_schedule(node: cst.CSTNode, names) -> bool:
@@ -353,7 +354,7 @@ def _calls_schedule(node: cst.CSTNode, names) -> bool:
             if (names.call_name(call) or "").startswith(_KERAS_SCHEDULES):
                 found.append(call)
 
-    node.visit(_Find())
+    visit(node, _Find())
     return bool(found)
 
 

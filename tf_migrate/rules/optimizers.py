@@ -16,6 +16,7 @@ import libcst as cst
 
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import visit
 
 RULE_ID = "optimizers"
 
@@ -48,7 +49,7 @@ class OptimizersToKeras(Rule):
     ORDER = 20
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        return module.visit(_ConstructorRewriter(ctx))
+        return visit(module, _ConstructorRewriter(ctx))
 
 
 class _ConstructorRewriter(cst.CSTTransformer):

@@ -10,6 +10,7 @@ import libcst as cst
 
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import visit
 
 RULE_ID = "random-seed"
 _OLD = {"tf.set_random_seed", "tf.random.set_random_seed"}
@@ -21,7 +22,7 @@ class SetRandomSeed(Rule):
     ORDER = 16
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        return module.visit(_Seed(ctx))
+        return visit(module, _Seed(ctx))
 
 
 class _Seed(cst.CSTTransformer):

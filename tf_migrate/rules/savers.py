@@ -38,6 +38,7 @@ from tf_migrate.codegen.fetches import keyword
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._program_scopes import graph_scopes, statement_value
+from tf_migrate.traversal import visit
 
 RULE_ID = "saver-var-list"
 _SAVER = "tf.train.Saver"
@@ -70,7 +71,7 @@ class SaverVarList(Rule):
                 if plan.slots_warning:
                     ctx.report(plan.call, RULE_ID, WARNING, plan.slots_warning)
         # Where the program model cannot keep the saver, the decision after the local rules keeps compat mode.
-        return module.visit(_Rewrite(plans, ctx)) if plans else module
+        return visit(module, _Rewrite(plans, ctx)) if plans else module
 
 
 @dataclass
@@ -154,7 +155,7 @@ def _entries(call: cst.Call, variables: List[_Variable], ctx: RuleContext):
 def _other_uses(scope: "pm.Scope", name: str) -> str:
     for st in scope.statements:
         finder = _SaverUses(name)
-        st.node.visit(finder)
+        visit(st.node, finder)
         if finder.other:
             return f"`{name}` is used other than by save / restore / last_checkpoints"
     return ""
@@ -320,7 +321,7 @@ def _evaluation_order(node: cst.CSTNode) -> List[cst.Call]:
         def leave_Call(self, call: cst.Call) -> None:
             order.append(call)
 
-    node.visit(_Post())
+    visit(node, _Post())
     return order
 
 

@@ -30,6 +30,7 @@ from tf_migrate.codegen.session_params import drop_session_params
 from tf_migrate.codegen.slicing import RunPlan, plan_run
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import visit
 
 RULE_ID = "session-to-functions"
 
@@ -189,7 +190,7 @@ class _ScopeRewriter:
         return cst.Call(callee, args=args)
 
     def _rewrite_statement(self, node, replacements, placeholder_keys, st) -> cst.BaseStatement:
-        node = node.visit(_SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf))
+        node = visit(node, _SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf))
         if isinstance(node, cst.FunctionDef) and st.kind == "nested-scope":
             params = tuple(p.name.value for p in node.params.params)
             outer, outer_placeholders = self._scope, self._placeholder_calls
@@ -239,7 +240,7 @@ class _ScopeRewriter:
                 members.append(new_init)
                 members.extend(generated.by_position.get(0, []))
             else:
-                members.append(stmt.visit(_SiteReplacer(generated.replacements, placeholder_keys)))
+                members.append(visit(stmt, _SiteReplacer(generated.replacements, placeholder_keys)))
         return cls.with_changes(body=cls.body.with_changes(body=members))
 
 

@@ -29,6 +29,7 @@ import libcst as cst
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import visit
 
 RULE_ID = "summaries"
 _KINDS = {"tf.summary.scalar": "scalar", "tf.summary.histogram": "histogram", "tf.summary.image": "image",
@@ -63,7 +64,7 @@ class SummariesToTF2(Rule):
             return module
         survey = _Survey(ctx)
         try:
-            module.visit(survey)
+            visit(module, survey)
             if not survey.registered and not survey.merges and not survey.writers:
                 return module
             survey.check()
@@ -72,7 +73,7 @@ class SummariesToTF2(Rule):
             return module
         ctx.report(None, RULE_ID, INFO, "eager tf.summary writes need the tensorboard package "
                                         "(TF 2.21 no longer installs it: pip install tensorboard)")
-        return module.visit(_Rewrite(ctx, survey))
+        return visit(module, _Rewrite(ctx, survey))
 
 
 class _Survey(cst.CSTVisitor):

@@ -14,6 +14,7 @@ from tf_migrate import tf_tables
 from tf_migrate.report import WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.tfnames import dotted_name
+from tf_migrate.traversal import visit
 
 RULE_ID = "symbol-renames"
 # TF's table maps tf.keras.* to Keras 2 names (optimizers.legacy, ...) that Keras 3 lacks.
@@ -30,7 +31,7 @@ class SymbolRenames(Rule):
         if not tables.symbol_renames:
             ctx.report(None, RULE_ID, WARNING, "TensorFlow is not installed: its rename tables are unavailable")
             return module
-        return module.visit(_Renamer(ctx, tables))
+        return visit(module, _Renamer(ctx, tables))
 
 
 class _Renamer(cst.CSTTransformer):

@@ -13,6 +13,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import visit
 
 RULE_ID = "unwrap-scopes"
 _SCOPES = {"tf.variable_scope", "tf.name_scope"}
@@ -24,7 +25,7 @@ class UnwrapScopes(Rule):
     ORDER = 90
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        return module.visit(_Unwrap(ctx))
+        return visit(module, _Unwrap(ctx))
 
 
 class _Unwrap(cst.CSTTransformer):

@@ -29,6 +29,7 @@ from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._edits import fresh
 from tf_migrate.rules._hoisting import call_counts, reuses
+from tf_migrate.traversal import visit
 
 RULE_ID = "variable-store"
 
@@ -72,7 +73,7 @@ class _Store:
                 body.extend(hoisted)
             elif not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 walker = _Walker(self, hoist_to=None, local=set())
-                stmt = stmt.visit(walker)
+                stmt = visit(stmt, walker)
                 if isinstance(stmt, cst.FlattenSentinel):
                     body.extend(stmt.nodes)
                     continue
@@ -90,7 +91,7 @@ class _Store:
             return [], func
         hoisted: List[cst.BaseStatement] = []
         walker = _Walker(self, hoist_to=hoisted, local=local)
-        new_func = func.with_changes(body=func.body.visit(walker))
+        new_func = func.with_changes(body=visit(func.body, walker))
         if walker.failed:
             return [], func
         if hoisted:

@@ -1,0 +1,230 @@
+"""Walk and transform LibCST trees without rebuilding what does not change.
+
+``node.visit(visitor)`` in LibCST rebuilds (and re-validates) every node it
+passes, even for a read-only :class:`libcst.CSTVisitor`, and calls two
+per-field hooks for every child. The rules and the program analysis walk the
+same module dozens of times, so that rebuilding was most of tf-migrate's
+time. :func:`visit` is a drop-in replacement for ``node.visit(visitor)``:
+
+- a :class:`libcst.CSTVisitor` gets the same ``on_visit`` / ``on_leave`` calls
+  (hence the same ``visit_X`` / ``leave_X`` methods) in the same lexical order,
+  and nothing is built;
+- a :class:`libcst.CSTTransformer` gets the same calls, but a node is rebuilt
+  (``with_changes``) only when one of its children changed, so an unchanged
+  subtree keeps its identity across rules (and caches keyed on nodes stay
+  valid).
+
+Not supported (tf-migrate does not use them): per-field hooks such as
+``visit_Call_func``, and metadata-dependent visitors (they go through
+``MetadataWrapper.visit``).
+
+The traversal order of each node type's children is read from LibCST itself:
+the field names its ``_visit_and_replace_children`` passes to the
+``visit_*`` helpers, in the order it passes them (a test checks the result
+against ``node.children`` on every node of the samples).
+"""
+from __future__ import annotations
+
+import dataclasses
+import weakref
+from typing import Dict, Tuple, Type, Union
+
+import libcst as cst
+
+_ORDER: Dict[type, Tuple[Tuple[str, object], ...]] = {}
+_NO_DEFAULT = object()
+
+
+def child_fields(cls: Type[cst.CSTNode]) -> Tuple[Tuple[str, object], ...]:
+    """(field name, default) of each child-holding field of ``cls``, in traversal order."""
+    order = _ORDER.get(cls)
+    if order is None:
+        defaults = {f.name: (f.default if f.default is not dataclasses.MISSING else _NO_DEFAULT)
+                    for f in dataclasses.fields(cls)}
+        names = []
+        for const in cls._visit_and_replace_children.__code__.co_consts:
+            if isinstance(const, str) and const in defaults and const not in names:
+                names.append(const)
+        order = _ORDER[cls] = tuple((name, defaults[name]) for name in names)
+    return order
+
+
+def children(node: cst.CSTNode):
+    """The node's direct children in lexical order (what ``node.children`` gives, without rebuilding)."""
+    for name, _ in child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, (tuple, list)):
+            for item in value:
+                if isinstance(item, cst.CSTNode):
+                    yield item
+
+
+def visit(node: cst.CSTNode, visitor: Union[cst.CSTVisitor, cst.CSTTransformer]):
+    """``node.visit(visitor)``, faster: see the module docstring."""
+    plan = _plan(type(visitor))
+    if isinstance(visitor, cst.CSTTransformer):
+        return _transform(node, visitor, plan)
+    _walk(node, visitor, plan)
+    return node
+
+
+# Whitespace, comments, punctuation and operators: a visitor that names none of them (and does
+# not override on_visit/on_leave) cannot observe them, so the walk skips them.
+def _trivia_types() -> frozenset:
+    bases = (cst.BaseParenthesizableWhitespace, cst.EmptyLine, cst.TrailingWhitespace, cst.Newline,
+             cst.Comment, cst.Comma, cst.Dot, cst.Colon, cst.Semicolon, cst.AssignEqual, cst.LeftParen,
+             cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftCurlyBrace,
+             cst.RightCurlyBrace, cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp,
+             cst.BaseAugOp, cst.ImportStar, cst.Asynchronous)
+    found = set()
+    pending = list(bases)
+    while pending:
+        cls = pending.pop()
+        found.add(cls)
+        pending.extend(cls.__subclasses__())
+    return frozenset(found)
+
+
+_TRIVIA = _trivia_types()
+_PLANS: "weakref.WeakKeyDictionary[type, _Plan]" = weakref.WeakKeyDictionary()  # classes may be local
+
+
+class _Plan:
+    """How to dispatch one visitor class: its visit_X / leave_X per node type, cached."""
+
+    def __init__(self, cls: type) -> None:
+        base = cst.CSTTransformer if issubclass(cls, cst.CSTTransformer) else cst.CSTVisitor
+        self.generic = cls.on_visit is not base.on_visit or cls.on_leave is not base.on_leave
+        # Only methods the project defines: LibCST's own visit_X / leave_X are empty stubs.
+        self.methods: Dict[str, object] = {}
+        for klass in reversed(cls.__mro__):
+            if not klass.__module__.startswith("libcst"):
+                self.methods.update((name, value) for name, value in vars(klass).items()
+                                    if name.startswith(("visit_", "leave_")))
+        handled = {name.split("_", 1)[1] for name in self.methods}
+        self.skip = frozenset() if self.generic or any(t.__name__ in handled for t in _TRIVIA) else _TRIVIA
+        self.visits: Dict[type, object] = {}
+        self.leaves: Dict[type, object] = {}
+
+    def visit_of(self, node_type: type):
+        try:
+            return self.visits[node_type]
+        except KeyError:
+            found = self.visits[node_type] = self.methods.get("visit_" + node_type.__name__)
+            return found
+
+    def leave_of(self, node_type: type):
+        try:
+            return self.leaves[node_type]
+        except KeyError:
+            found = self.leaves[node_type] = self.methods.get("leave_" + node_type.__name__)
+            return found
+
+
+def _plan(cls: type) -> _Plan:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _Plan(cls)
+    return plan
+
+
+def _kids(node: cst.CSTNode, skip: frozenset) -> list:
+    out = []
+    for name, _ in child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, (tuple, list)):
+            out.extend(item for item in value if isinstance(item, cst.CSTNode) and type(item) not in skip)
+        elif isinstance(value, cst.CSTNode) and type(value) not in skip:
+            out.append(value)
+    return out
+
+
+def _walk(root: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:
+    # Iterative, so a deeply nested expression (a 1,000-term sum) cannot exhaust Python's stack.
+    stack = [(root, False)]
+    pop, push, skip = stack.pop, stack.append, plan.skip
+    if plan.generic:
+        on_visit, on_leave = visitor.on_visit, visitor.on_leave
+        while stack:
+            node, leaving = pop()
+            if leaving:
+                on_leave(node)
+                continue
+            push((node, True))
+            if on_visit(node):
+                stack.extend((child, False) for child in reversed(_kids(node, skip)))
+        return
+    visit_of, leave_of = plan.visit_of, plan.leave_of
+    while stack:
+        node, leaving = pop()
+        node_type = type(node)
+        if leaving:
+            leave = leave_of(node_type)
+            if leave is not None:
+                leave(visitor, node)
+            continue
+        push((node, True))
+        handler = visit_of(node_type)
+        if handler is None or handler(visitor, node) is not False:
+            stack.extend((child, False) for child in reversed(_kids(node, skip)))
+
+
+def _transform(node: cst.CSTNode, transformer: cst.CSTTransformer, plan: _Plan):
+    node_type = type(node)
+    if plan.generic:
+        go = transformer.on_visit(node)
+    else:
+        handler = plan.visit_of(node_type)
+        go = handler is None or handler(transformer, node) is not False
+    if go:
+        skip = plan.skip
+        changes = {}
+        for name, default in child_fields(node_type):
+            value = getattr(node, name)
+            if isinstance(value, cst.CSTNode):
+                if type(value) in skip:
+                    continue
+                new = _transform(value, transformer, plan)
+                if new is not value:
+                    changes[name] = _single(node, name, default, new)
+            elif isinstance(value, (tuple, list)) and value:
+                new_items, changed = [], False
+                for item in value:
+                    if not isinstance(item, cst.CSTNode) or type(item) in skip:
+                        new_items.append(item)
+                        continue
+                    new = _transform(item, transformer, plan)
+                    if isinstance(new, cst.RemovalSentinel):
+                        changed = True
+                    elif isinstance(new, cst.FlattenSentinel):
+                        # Like LibCST's visit_body_sequence: a statement line emptied by a removal goes too.
+                        new_items.extend(n for n in new.nodes if item._is_removable() or not n._is_removable())
+                        changed = True
+                    elif new is not item:
+                        if item._is_removable() or not new._is_removable():
+                            new_items.append(new)
+                        changed = True
+                    else:
+                        new_items.append(new)
+                if changed:
+                    changes[name] = tuple(new_items)
+        updated = node.with_changes(**changes) if changes else node
+    else:
+        updated = node
+    if plan.generic:
+        return transformer.on_leave(node, updated)
+    leave = plan.leave_of(node_type)
+    return updated if leave is None else leave(transformer, node, updated)
+
+
+def _single(parent: cst.CSTNode, name: str, default: object, new):
+    """What a non-sequence field becomes when its child's visit returned ``new`` (LibCST's rules)."""
+    if isinstance(new, cst.RemovalSentinel):
+        if default is None or isinstance(default, cst.MaybeSentinel):
+            return default
+        raise cst.CSTValidationError(f"cannot remove the required field {type(parent).__name__}.{name}")
+    if isinstance(new, cst.FlattenSentinel):
+        raise cst.CSTValidationError(f"cannot flatten into the single field {type(parent).__name__}.{name}")
+    return new
