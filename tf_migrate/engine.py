@@ -13,7 +13,7 @@ from typing import Iterable, List, Optional, Tuple
 
 import libcst as cst
 
-from tf_migrate import report
+from tf_migrate import report, traversal
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.program import analyze_scope
@@ -124,6 +124,7 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    traversal.forget()
     module = parse(source, path)
     names = TFNames.scan(module)
     if not names.imports_tensorflow:
@@ -134,7 +135,7 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     try:
         if mode != COMPAT:
             # Eager: the local rules first (they remove some blockers), then the decision.
-            ctx = _context(path, source, module, EAGER)
+            ctx = _context(path, source, module, EAGER, module)
             local = _apply(module, ctx, select, ignore, lambda rule: rule.ORDER < SESSION_ORDER)
             blockers = blockers_of(local, TFNames.scan(local), ctx.layer_scopes)
             if not blockers:
@@ -146,7 +147,7 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
                 else:  # a safety net: eager code must not call what only works in graph mode
                     blockers = [(None, f"the eager rewrite would still call graph-only `{leftover.group(0)}`")]
             if blockers:
-                decision = _context(path, source, local, EAGER)
+                decision = _context(path, source, local, EAGER, module)
                 severity = ERROR if mode == EAGER else WARNING
                 for node, why in blockers:
                     decision.report(node, "eager-blocker", severity, why)
@@ -158,7 +159,7 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
                     return MigrationResult(path, source, source, report.FAILED, tuple(findings),
                                            "cannot go eager: " + reason)
         if chosen == COMPAT:
-            ctx = _context(path, source, module, COMPAT)
+            ctx = _context(path, source, module, COMPAT, module)
             new_module = _apply(module, ctx, select, ignore, lambda rule: True)
             findings.extend(ctx.findings)
     except ScopeBlocked as blocked:
@@ -192,8 +193,8 @@ _GRAPH_ONLY = re.compile(r"\bcompat\.v1\.(?:Session|InteractiveSession|placehold
 SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and later ones finish the job
 
 
-def _context(path: str, source: str, module: cst.Module, mode: str) -> RuleContext:
-    ctx = RuleContext(path, TFNames.scan(module), mode, original_source=source)
+def _context(path: str, source: str, module: cst.Module, mode: str, parsed_input: cst.Module) -> RuleContext:
+    ctx = RuleContext(path, TFNames.scan(module), mode, original_source=source, original_module=parsed_input)
     ctx.use_module(module)
     return ctx
 

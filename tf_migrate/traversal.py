@@ -88,6 +88,7 @@ def _trivia_types() -> frozenset:
 
 
 _TRIVIA = _trivia_types()
+_TRIVIA_NAMES = frozenset(t.__name__ for t in _TRIVIA)
 _PLANS: "weakref.WeakKeyDictionary[type, _Plan]" = weakref.WeakKeyDictionary()  # classes may be local
 
 
@@ -104,7 +105,7 @@ class _Plan:
                 self.methods.update((name, value) for name, value in vars(klass).items()
                                     if name.startswith(("visit_", "leave_")))
         handled = {name.split("_", 1)[1] for name in self.methods}
-        self.skip = frozenset() if self.generic or any(t.__name__ in handled for t in _TRIVIA) else _TRIVIA
+        self.skip = frozenset() if self.generic or not handled.isdisjoint(_TRIVIA_NAMES) else _TRIVIA
         self.visits: Dict[type, object] = {}
         self.leaves: Dict[type, object] = {}
 
@@ -130,14 +131,63 @@ def _plan(cls: type) -> _Plan:
     return plan
 
 
+class _NodeTypes(dict):
+    """type -> whether it is a CSTNode (``isinstance`` against LibCST's ABC is slow)."""
+
+    def __missing__(self, cls):
+        found = self[cls] = isinstance(cls, type) and issubclass(cls, cst.CSTNode)
+        return found
+
+
+_IS_NODE = _NodeTypes()
+# (id(node), skips trivia) -> (node, its children): every rule walks the same nodes again, and an
+# unchanged node keeps its identity; the node is kept alive with its entry so its id is not reused.
+_KIDS: Dict[Tuple[int, bool], Tuple[cst.CSTNode, list]] = {}
+_KIDS_LIMIT = 400_000
+
+
+_FACTS: Dict[Tuple[str, int], Tuple[cst.CSTNode, object]] = {}
+
+
+def forget() -> None:
+    """Drop the cached children and facts (the engine calls this between files)."""
+    _KIDS.clear()
+    _FACTS.clear()
+
+
+def fact(kind: str, node: cst.CSTNode, compute):
+    """``compute(node)``, remembered for this node object (nodes are immutable: the answer cannot change).
+
+    For pure functions of a subtree (the names it reads, the calls in it); callers get the
+    cached object, so they must copy it before changing it."""
+    key = (kind, id(node))
+    cached = _FACTS.get(key)
+    if cached is not None and cached[0] is node:
+        return cached[1]
+    value = compute(node)
+    if len(_FACTS) > _KIDS_LIMIT:
+        _FACTS.clear()
+    _FACTS[key] = (node, value)
+    return value
+
+
 def _kids(node: cst.CSTNode, skip: frozenset) -> list:
+    key = (id(node), bool(skip))
+    cached = _KIDS.get(key)
+    if cached is not None and cached[0] is node:
+        return cached[1]
     out = []
+    is_node = _IS_NODE
     for name, _ in child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, (tuple, list)):
-            out.extend(item for item in value if isinstance(item, cst.CSTNode) and type(item) not in skip)
-        elif isinstance(value, cst.CSTNode) and type(value) not in skip:
+        kind = type(value)
+        if kind is tuple or kind is list:
+            out.extend(item for item in value if type(item) not in skip and is_node[type(item)])
+        elif kind not in skip and is_node[kind]:
             out.append(value)
+    if len(_KIDS) > _KIDS_LIMIT:
+        _KIDS.clear()
+    _KIDS[key] = (node, out)
     return out
 
 
@@ -154,7 +204,7 @@ def _walk(root: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:
                 continue
             push((node, True))
             if on_visit(node):
-                stack.extend((child, False) for child in reversed(_kids(node, skip)))
+                stack.extend([(child, False) for child in reversed(_kids(node, skip))])
         return
     visit_of, leave_of = plan.visit_of, plan.leave_of
     while stack:
@@ -168,7 +218,7 @@ def _walk(root: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:
         push((node, True))
         handler = visit_of(node_type)
         if handler is None or handler(visitor, node) is not False:
-            stack.extend((child, False) for child in reversed(_kids(node, skip)))
+            stack.extend([(child, False) for child in reversed(_kids(node, skip))])
 
 
 def _transform(node: cst.CSTNode, transformer: cst.CSTTransformer, plan: _Plan):
@@ -183,16 +233,17 @@ def _transform(node: cst.CSTNode, transformer: cst.CSTTransformer, plan: _Plan):
         changes = {}
         for name, default in child_fields(node_type):
             value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                if type(value) in skip:
+            kind = type(value)
+            if kind is not tuple and kind is not list:
+                if kind in skip or not _IS_NODE[kind]:
                     continue
                 new = _transform(value, transformer, plan)
                 if new is not value:
                     changes[name] = _single(node, name, default, new)
-            elif isinstance(value, (tuple, list)) and value:
+            elif value:
                 new_items, changed = [], False
                 for item in value:
-                    if not isinstance(item, cst.CSTNode) or type(item) in skip:
+                    if type(item) in skip or not _IS_NODE[type(item)]:
                         new_items.append(item)
                         continue
                     new = _transform(item, transformer, plan)

@@ -12,7 +12,7 @@ from typing import Iterable, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.tfnames import dotted_name
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import fact, visit
 
 
 _MUTATORS = {"append", "extend", "insert", "update", "add", "setdefault"}
@@ -71,7 +71,11 @@ class _Reads(cst.CSTVisitor):
 
 
 def reads(node: cst.CSTNode) -> Set[str]:
-    """Every symbol key read anywhere inside ``node``."""
+    """Every symbol key read anywhere inside ``node`` (a new set: the caller may change it)."""
+    return set(fact("reads", node, _reads))
+
+
+def _reads(node: cst.CSTNode) -> Set[str]:
     visitor = _Reads()
     visit(node, visitor)
     return visitor.keys
@@ -175,7 +179,11 @@ class _Writes(cst.CSTVisitor):
 
 
 def writes(node: cst.CSTNode) -> List[str]:
-    """Keys a statement binds, in order (nested function bodies excluded)."""
+    """Keys a statement binds, in order (nested function bodies excluded; a new list)."""
+    return list(fact("writes", node, _writes))
+
+
+def _writes(node: cst.CSTNode) -> List[str]:
     visitor = _Writes()
     visit(node, visitor)
     return visitor.keys
@@ -190,6 +198,11 @@ class _Calls(cst.CSTVisitor):
 
 
 def all_calls(node: cst.CSTNode) -> List[cst.Call]:
+    """Every call inside ``node``, outermost first (a new list)."""
+    return list(fact("all_calls", node, _all_calls))
+
+
+def _all_calls(node: cst.CSTNode) -> List[cst.Call]:
     visitor = _Calls()
     visit(node, visitor)
     return visitor.calls

@@ -36,6 +36,10 @@ class RuleContext:
     original_source: str = ""
     # Hoisted layer objects -> the TF1 scoped name their variables had ("generator/dense").
     layer_scopes: Dict[str, str] = field(default_factory=dict)
+    # The parsed input: its nodes that survive the rules (unchanged subtrees keep their identity) are
+    # reported at their position in the user's file, computed once.
+    original_module: Optional[cst.Module] = None
+    _original_positions: Optional[Dict[int, object]] = None
     _positions: Dict[int, object] = field(default_factory=dict)
     _positions_module: Optional[cst.Module] = None
     _line_map: Optional[Dict[int, int]] = None
@@ -49,16 +53,26 @@ class RuleContext:
 
     def _position(self, node: cst.CSTNode):
         if not self._positions and self._positions_module is not None:
-            wrapper = MetadataWrapper(self._positions_module, unsafe_skip_copy=True)
-            self._positions = {id(n): p for n, p in wrapper.resolve(PositionProvider).items()}
+            self._positions = _resolve_positions(self._positions_module)
         return self._positions.get(id(node))
 
     def report(self, node: Optional[cst.CSTNode], rule: str, severity: str, message: str) -> None:
         line, col = 1, 0
-        pos = self._position(node) if node is not None else None
+        pos = self._input_position(node) if node is not None else None
         if pos is not None:
-            line, col = self._original_line(pos.start.line), pos.start.column
+            line, col = pos.start.line, pos.start.column
+        else:
+            pos = self._position(node) if node is not None else None
+            if pos is not None:
+                line, col = self._original_line(pos.start.line), pos.start.column
         self.findings.append(Finding(self.path, line, col, rule, severity, message))
+
+    def _input_position(self, node: cst.CSTNode):
+        if self.original_module is None:
+            return None
+        if self._original_positions is None:
+            self._original_positions = _resolve_positions(self.original_module)
+        return self._original_positions.get(id(node))
 
     def _original_line(self, line: int) -> int:
         """Line of the user's file that line ``line`` of the module being rewritten came from."""
@@ -88,6 +102,12 @@ class Rule:
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         raise NotImplementedError
+
+
+def _resolve_positions(module: cst.Module) -> Dict[int, object]:
+    """Code range of every node of ``module``, by ``id`` (the caller keeps ``module`` alive)."""
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    return {id(n): p for n, p in wrapper.resolve(PositionProvider).items()}
 
 
 def original_lines(original: str, rewritten: str) -> Dict[int, int]:
