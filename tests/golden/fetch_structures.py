@@ -16,7 +16,8 @@ print(sess.run(total, feed_dict={x: data}))
 print(sess.run([total, double], {x: data}))
 print(sess.run((total, {"d": double}), feed_dict={x: data}))
 print(sess.run(Pair(total=total, double=double), feed_dict={x: data}))
-print(sess.run([bump, counter]))
+# [bump, counter] in one run would read counter before or after the add: TF1 leaves the order open.
+print(sess.run(bump))
 print(sess.run(counter))
 sess.close()
 # output
@@ -51,13 +52,14 @@ def run_fetches_2(x):
     return Pair(total=total.numpy(), double=double.numpy())
 counter = tf.Variable(0.0)
 
-def run_bump_counter():
+def run_bump():
     bump = counter.assign_add(1.0)
-    return [bump.numpy(), counter.numpy()]
+    return bump.numpy()
 data = np.arange(3.0)
 print(run_total(x=data))
 print(run_total_double(x=data))
 print(run_fetches(x=data))
 print(run_fetches_2(x=data))
-print(run_bump_counter())
+# [bump, counter] in one run would read counter before or after the add: TF1 leaves the order open.
+print(run_bump())
 print(counter.numpy())
