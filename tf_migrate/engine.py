@@ -6,7 +6,9 @@ code makes the engine fall back to the input, with an error finding.
 """
 from __future__ import annotations
 
+import contextlib
 import re
+import sys
 import traceback
 from dataclasses import dataclass, field
 from typing import Iterable, List, Optional, Tuple
@@ -54,39 +56,30 @@ _PY2_HINTS = ("print ", "except ", "exec ", "ur'", 'ur"')
 
 
 def parse(source: str, path: str) -> cst.Module:
+    """The LibCST module of ``source``, or :class:`InputError` at the line Python's compiler names.
+
+    Python's own compiler goes first: it gives the best messages, rejects what LibCST's grammar
+    accepts but Python does not (``except X, e``), and refuses expressions nested too deeply for
+    it, which LibCST's native parser would otherwise crash the whole process on.
+    """
     try:
-        module = cst.parse_module(source)
-    except cst.ParserSyntaxError as error:
-        line, column = error.raw_line, error.raw_column
-        if error.message.startswith("tokenizer error"):  # LibCST puts these at 1:0; Python knows where
-            line, column = _python_error_position(source) or (line, column)
-        line_text = source.splitlines()[line - 1] if 0 < line <= len(source.splitlines()) else ""
-        hint = ""
-        stripped = line_text.strip()
-        if stripped.startswith("print ") or (stripped.startswith("except ") and "," in stripped):
-            hint = " (this looks like Python 2: run 2to3 or pyupgrade first)"
-        raise InputError(path, line, column, f"syntax error{hint}: {error.message}") from None
-    try:  # what LibCST's grammar accepts but Python does not: `except X, e`, `return` outside a function
-        compile(source, path, "exec", dont_inherit=True)
-    except SyntaxError as error:
+        with _recursion_limit(_COMPILE_RECURSION_LIMIT):
+            compile(source, path, "exec", dont_inherit=True)
+    except SyntaxError as error:  # TabError and IndentationError too
         text = (error.text or "").strip()
         hint = " (this looks like Python 2: run 2to3 or pyupgrade first)" if text.startswith(
-            ("print ", "except ", "exec ")) else ""
-        raise InputError(path, error.lineno or 1, (error.offset or 1) - 1, f"syntax error{hint}: {error.msg}") from None
+            ("print ", "except ", "exec ")) or "Missing parentheses in call to 'print'" in error.msg else ""
+        raise InputError(path, error.lineno or 1, max((error.offset or 1) - 1, 0),
+                         f"syntax error{hint}: {error.msg}") from None
     except ValueError as error:  # NUL bytes and the like
         raise InputError(path, 1, 0, f"cannot compile: {error}") from None
-    return module
-
-
-def _python_error_position(source: str) -> Optional[Tuple[int, int]]:
-    """(line, column) of the syntax error Python's own compiler finds in ``source``, or None."""
+    except (RecursionError, MemoryError):
+        raise InputError(path, 1, 0, "an expression is nested too deeply for Python's compiler") from None
     try:
-        compile(source, "<input>", "exec", dont_inherit=True)
-    except SyntaxError as error:  # TabError and IndentationError too
-        return (error.lineno, max((error.offset or 1) - 1, 0)) if error.lineno else None
-    except (ValueError, RecursionError, MemoryError):
-        return None
-    return None
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as error:  # valid Python that LibCST's grammar does not cover
+        raise InputError(path, error.raw_line, error.raw_column,
+                         f"LibCST cannot parse this valid Python: {error.message}") from None
 
 
 def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[Tuple[cst.CSTNode, str]]:
@@ -124,6 +117,29 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    # LibCST's transforms and code generation recurse once or more per level of nesting; Python's
+    # compiler (which parse() runs first) accepts sums of a few thousand terms, so make room for them.
+    with _recursion_limit(max(sys.getrecursionlimit(), _RECURSION_ROOM)):
+        return _migrate(source, path, mode, select, ignore)
+
+
+_RECURSION_ROOM = 30_000
+# Python's compiler scales its nesting limit with the recursion limit; LibCST's native parser
+# crashes (SIGSEGV) at a few thousand levels, so the compile check runs at Python's default.
+_COMPILE_RECURSION_LIMIT = 1000
+
+
+@contextlib.contextmanager
+def _recursion_limit(limit: int):
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
+
+
+def _migrate(source: str, path: str, mode: str, select, ignore) -> MigrationResult:
     traversal.forget()
     module = parse(source, path)
     names = TFNames.scan(module)
