@@ -57,6 +57,9 @@ RANDOM_OPS = {
 EAGER_CONFIG_CALLS = {"tf.set_random_seed", "tf.random.set_seed", "tf.logging.set_verbosity",
                       "tf.debugging.set_log_device_placement"}
 
+# TF1 APIs that act in Python when called (files, logging, flags), not graph ops: kept where they are.
+HOST_CALL_PREFIXES = ("tf.gfile.", "tf.io.gfile.", "tf.logging.", "tf.flags.", "tf.app.flags.")
+
 # Calls that only configure TF1 graph mode: removed from eager output.
 GRAPH_MODE_CONFIG_CALLS = {"tf.reset_default_graph", "tf.disable_v2_behavior", "tf.disable_eager_execution",
                            "tf.enable_eager_execution", "tf.enable_v2_behavior", "tf.disable_resource_variables",

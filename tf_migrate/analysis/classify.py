@@ -427,7 +427,7 @@ class Classifier:
         # Per-run values read for their value (not a placeholder's declared shape, not a feed key).
         deferred_reads = (escaped_reads(st.node, [], self.scope) | st.flat.extra_deps & graph_reads) | {
             k for k in graph_reads if self.scope.kind(k) in (pm.VARIABLE, pm.VARIABLES, pm.LAYER)}
-        tf_calls = [q for q in qualnames if q.startswith("tf.")]
+        tf_calls = [q for q in qualnames if q.startswith("tf.") and not q.startswith(api.HOST_CALL_PREFIXES)]
         calls_variable_fn = [c for c in calls if isinstance(c.func, cst.Name)
                              and c.func.value in self.variable_functions]
         if st.run_sites:
