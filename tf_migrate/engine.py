@@ -206,6 +206,7 @@ _GRAPH_ONLY = re.compile(r"\bcompat\.v1\.(?:Session|InteractiveSession|placehold
                          r"get_default_graph|summary\.(?:FileWriter|merge_all|merge)|train\.(?:start_queue_runners|"
                          r"Coordinator|MonitoredSession|MonitoredTrainingSession)|global_variables_initializer|"
                          r"initialize_all_variables|data\.make_one_shot_iterator|data\.make_initializable_iterator)\b")
+USE_TRIGGERS = True  # skip a rule whose Rule.TRIGGERS the input lacks (tests turn it off to compare)
 SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and later ones finish the job
 
 
@@ -219,6 +220,8 @@ def _apply(module: cst.Module, ctx: RuleContext, select, ignore, which) -> cst.M
     for rule in all_rules():
         if ctx.mode not in rule.MODES or not _selected(rule, select, ignore) or not which(rule):
             continue
+        if USE_TRIGGERS and rule.TRIGGERS and not any(t in ctx.original_source for t in rule.TRIGGERS):
+            continue  # nothing for it in this file
         ctx.use_module(module)
         module = rule.apply(module, ctx)
     return module

@@ -11,7 +11,7 @@ import difflib
 import importlib
 import pkgutil
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -99,6 +99,10 @@ class Rule:
     DESCRIPTION = ""
     ORDER = 100  # lower runs first
     MODES = (EAGER,)
+    # Strings one of which the input file must contain for the rule to have anything to do (empty:
+    # always run). Only names the user writes and no earlier rule emits; the engine skips the rule
+    # otherwise, which saves its walks (tests/test_rule_triggers.py checks it changes no output).
+    TRIGGERS: Tuple[str, ...] = ()
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         raise NotImplementedError

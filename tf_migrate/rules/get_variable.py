@@ -29,6 +29,7 @@ class GetVariableToVariable(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = "tf.get_variable -> tf.Variable with TF1's initializer (glorot_uniform by default)"
     ORDER = 10
+    TRIGGERS = ("get_variable",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         return visit(module, _GetVariable(ctx))

@@ -25,6 +25,7 @@ class HoistInlineOptimizers(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = "an optimizer constructed inline in .minimize(...) is bound to a name and built once"
     ORDER = 25
+    TRIGGERS = ("Optimizer", "optimizers")
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         optimizers = _optimizer_names(module, ctx)

@@ -40,6 +40,7 @@ class JacobianLoops(Rule):
     DESCRIPTION = ("a loop or list comprehension of tf.gradients(y[i], x)[0] stacked into a Jacobian -> one "
                    "vectorized parallel_for jacobian with the same shape and values")
     ORDER = 5
+    TRIGGERS = ("gradients",)
     MODES = (EAGER, COMPAT)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:

@@ -36,6 +36,7 @@ class JacobianMapFn(Rule):
     DESCRIPTION = ("tf.map_fn of tf.gradients(y[i], x)[0] over tf.range -> one vectorized parallel_for jacobian; "
                    "a map_fn over y's values (fails in TF1) is reported")
     ORDER = 6
+    TRIGGERS = ("map_fn",)
     MODES = (EAGER, COMPAT)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:

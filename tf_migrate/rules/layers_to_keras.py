@@ -72,6 +72,7 @@ class LayersToKeras(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = "tf.layers.* -> Keras layer objects built once (hoisted out of functions), called where TF1 called them"
     ORDER = 50
+    TRIGGERS = ("layers",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         return _Hoister(ctx, module).run()

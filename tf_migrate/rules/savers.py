@@ -58,6 +58,7 @@ class SaverVarList(Rule):
     DESCRIPTION = ("tf.train.Saver -> tf.compat.v1.train.Saver(var_list={TF1 name: variable}); save/restore with "
                    "sess=None read and write the legacy program's checkpoint keys")
     ORDER = 4  # before get-variable and variable-store: TF1's own calls say how TF1 named the variables
+    TRIGGERS = ("Saver",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         plans: Dict[cst.Call, "_SaverPlan"] = {}

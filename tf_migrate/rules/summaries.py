@@ -58,6 +58,7 @@ class SummariesToTF2(Rule):
     DESCRIPTION = ("tf.summary.scalar/histogram/image/text + merge_all + FileWriter.add_summary -> "
                    "create_file_writer and tf.summary writes at the same steps")
     ORDER = 60
+    TRIGGERS = ("summary",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         if "tf.summary" not in module.code and "summary." not in module.code:

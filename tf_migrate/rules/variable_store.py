@@ -45,6 +45,7 @@ class VariableStore(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = "variable_scope + get_variable reuse -> variables built once and shared by scoped name"
     ORDER = 5
+    TRIGGERS = ("variable_scope", "get_variable")
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         return _Store(ctx, module).run()

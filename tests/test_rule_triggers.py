@@ -1,0 +1,49 @@
+"""Rule.TRIGGERS only saves work: with the gates on or off, every input migrates to the same text and findings."""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from tf_migrate import engine
+from tf_migrate.rules import all_rules
+from tests import fuzz_grammar as fg
+from tests.test_golden import _split
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import make_corpus  # noqa: E402
+
+
+def _inputs():
+    yield from ((p.name, p.read_text()) for p in sorted((ROOT / "samples").glob("*.py")))
+    yield from ((p.name, _split(p)[0]) for p in sorted((ROOT / "tests" / "golden").glob("*.py")))
+    yield from ((f"corpus{i}", make_corpus.program(i)) for i in range(0, 200, 10))
+    yield from ((f"grammar{s}", fg.program(random.Random(s))) for s in range(20))
+
+
+def _migrate(name, source):
+    try:
+        result = engine.migrate_source(source, name)
+    except engine.InputError as error:
+        return str(error)
+    return result.outcome, result.new_source, result.findings
+
+
+def test_gated_rules_name_what_they_match():
+    gated = {rule.RULE_ID: rule.TRIGGERS for rule in all_rules() if rule.TRIGGERS}
+    assert {"saver-var-list", "summaries", "layers-to-keras", "get-variable"} <= set(gated)
+
+
+def test_triggers_change_no_output(monkeypatch):
+    differ = []
+    for name, source in _inputs():
+        gated = _migrate(name, source)
+        monkeypatch.setattr(engine, "USE_TRIGGERS", False)
+        every_rule = _migrate(name, source)
+        monkeypatch.setattr(engine, "USE_TRIGGERS", True)
+        if gated != every_rule:
+            differ.append(name)
+    assert not differ
