@@ -35,10 +35,12 @@ class GraphFunctionInputs(Rule):
     ORDER = 80
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        defs = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
+        if not defs:
+            return module
         scope = analyze_scope(list(module.body), ctx.names, layer_scopes=ctx.layer_scopes)
         if not scope.is_graph_program:
             return module
-        defs = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
         needs = {name: set(_escaped_reads(node, [], scope)) for name, node in defs.items()
                  if not any(st.run_sites for st in scope.statements if st.node is node)}
         needs = {name: keys for name, keys in needs.items() if all("." not in k for k in keys)}

@@ -29,20 +29,23 @@ class HoistInlineOptimizers(Rule):
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         optimizers = _optimizer_names(module, ctx)
-        return visit(module, _Hoist(ctx, reads(module) | set(writes(module)), optimizers))
+        return visit(module, _Hoist(ctx, module, optimizers))
 
 
 class _Hoist(cst.CSTTransformer):
-    def __init__(self, ctx: RuleContext, taken, optimizers) -> None:
-        self.ctx, self.taken, self.optimizers = ctx, set(taken), optimizers
+    def __init__(self, ctx: RuleContext, module: cst.Module, optimizers) -> None:
+        self.ctx, self.module, self.optimizers = ctx, module, optimizers
+        self.taken = None  # the module's names, worked out at the first new name
 
     def _fresh(self, stem: str = "optimizer") -> str:
+        if self.taken is None:
+            self.taken = reads(self.module) | set(writes(self.module))
         return fresh(stem, self.taken)
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, line: cst.SimpleStatementLine):
         if len(line.body) != 1 or not isinstance(line.body[0], (cst.Assign, cst.Expr)):
             return line
-        nested = self._bind_nested(original, line)
+        nested = self._bind_nested(original, line) if self.optimizers else None
         if nested is not None:
             return nested
         value = line.body[0].value
@@ -63,6 +66,8 @@ class _Hoist(cst.CSTTransformer):
     def _bind_nested(self, original, line):
         """``[... for g, v in opt.compute_gradients(loss)]`` -> bind the call on the line before."""
         value = line.body[0].value
+        if not reads(line) & self.optimizers:
+            return None  # calls no method of a named optimizer
         found = []
 
         class _Find(cst.CSTVisitor):
