@@ -127,3 +127,13 @@ def test_a_visitor_of_comments_still_sees_them():
     visit(module, ours)
     module.visit(theirs)
     assert ours.seen == theirs.seen == ["# head", "# inside", "# tail"]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "samples").glob("*.py"))[:8], ids=lambda p: p.name)
+def test_node_positions_equal_libcst_position_provider(path):
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from tf_migrate.positions import node_positions
+
+    module = cst.parse_module(path.read_text() + MODERN)
+    assert node_positions(module) == dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider))

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
+from tf_migrate.positions import node_positions
 from tf_migrate.report import Finding
 from tf_migrate.tfnames import TFNames
 
@@ -110,8 +110,7 @@ class Rule:
 
 def _resolve_positions(module: cst.Module) -> Dict[int, object]:
     """Code range of every node of ``module``, by ``id`` (the caller keeps ``module`` alive)."""
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    return {id(n): p for n, p in wrapper.resolve(PositionProvider).items()}
+    return {id(n): p for n, p in node_positions(module).items()}
 
 
 def original_lines(original: str, rewritten: str) -> Dict[int, int]:
