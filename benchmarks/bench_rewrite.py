@@ -189,7 +189,11 @@ def phases(corpus: List[Path], src: Path) -> Dict[str, float]:
     wrap(engine, "blockers_of", "eager/compat decision (blockers_of)")
     for name in ("_apply", "_run_rules"):  # the rule loop (its name has changed before)
         wrap(engine, name, "all rules")
-    wrap(RuleContext, "_position", "  positions for findings (PositionProvider), in rules and decision")
+    import tf_migrate.rules as rules_package
+    if hasattr(rules_package, "_resolve_positions"):  # one pass on the input, one per rewritten module reported on
+        wrap(rules_package, "_resolve_positions", "  positions for findings, in rules and decision")
+    else:
+        wrap(RuleContext, "_position", "  positions for findings (PositionProvider), in rules and decision")
     scan = TFNames.__dict__["scan"].__func__
 
     def timed_scan(cls, module):

@@ -218,3 +218,41 @@ def test_once_wrong_rewrites(source):
     assert result.outcome in ("eager", "compat"), result.findings
     if result.outcome == "eager":
         assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_summaries_the_rule_cannot_convert_keep_the_file_compat(tmp_path):
+    # Fuzz seed 7762 (10,000-program run): a summary fetched with no FileWriter went eager with TF1's
+    # tf.summary.scalar left in (TF2's returns a bool), and the second run then converted it.
+    source = ('import numpy as np\n'
+              'import tensorflow.compat.v1 as tf\n'
+              'tf.disable_v2_behavior()\n'
+              '\n'
+              'data = np.ones((4, 3), np.float32)\n'
+              'batch = np.arange(12.0).reshape(4, 3)\n'
+              "feat = tf.summary.scalar('feat', tf.reduce_mean(tf.constant(1.0)))\n"
+              't = tf.reduce_sum(feat, axis=-1) * 0.5 * feat * 3 * 0.5\n'
+              'feat2 = tf.cond(t > 0, lambda: t * 2.0, lambda: t)\n'
+              'z = tf.reduce_mean(feat - tf.reduce_max(t))\n'
+              'sess = tf.InteractiveSession()\n'
+              'tf.global_variables_initializer().run()\n'
+              'result = sess.run([z])\n'
+              'print(feat.eval())\n'
+              'print(sess.run(feat, feed_dict={feat: np.arange(6.0).reshape(2, 3)}))\n'
+              'result2 = sess.run(feat)\n'
+              "print('done')\n")
+    result = migrate_source(source, "summary_fetched.py")
+    assert result.outcome != "eager" and any(f.rule == "eager-blocker" for f in result.findings), result.findings
+    verdict = fg.check(tmp_path, source)
+    assert verdict.category == fg.OK, verdict.detail
+
+
+def test_tf_used_without_its_import_never_goes_eager_with_placeholders(tmp_path):
+    # Fuzz seeds 4012/4227/9371: a mutation dropped `import tensorflow as tf` but kept a from-import;
+    # the unresolved tf.placeholder stayed in "eager" output. The engine's safety net now catches tf.<graph-only>.
+    source = ("from tensorflow.python.ops.parallel_for.gradients import jacobian\n"
+              "x = tf.placeholder(tf.float32, [3])\ny = tf.tanh(x)\nj = jacobian(y, x)\n"
+              "with tf.Session() as sess:\n    print(sess.run(j, {x: [1.0, 2.0, 3.0]}))\n")
+    result = migrate_source(source, "no_tf_import.py")
+    assert result.outcome == "compat" and "tf.placeholder" in result.compat_reason, result
+    verdict = fg.check(tmp_path, source, mode="eager")
+    assert verdict.category in (fg.OK, fg.REFUSED), verdict.detail

@@ -20,6 +20,9 @@ import make_corpus  # noqa: E402
 def _inputs():
     yield from ((p.name, p.read_text()) for p in sorted((ROOT / "samples").glob("*.py")))
     yield from ((p.name, _split(p)[0]) for p in sorted((ROOT / "tests" / "golden").glob("*.py")))
+    # Outputs too: a second run must skip nothing the first run's output needs (idempotence).
+    yield from ((p.name + ":after", _split(p)[1]) for p in sorted((ROOT / "tests" / "golden").glob("*.py"))
+                if _split(p)[1])
     yield from ((f"corpus{i}", make_corpus.program(i)) for i in range(0, 200, 10))
     yield from ((f"grammar{s}", fg.program(random.Random(s))) for s in range(20))
 

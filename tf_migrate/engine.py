@@ -153,10 +153,12 @@ def _migrate(source: str, path: str, mode: str, select, ignore) -> MigrationResu
             # Eager: the local rules first (they remove some blockers), then the decision.
             ctx = _context(path, source, module, EAGER, module)
             local = _apply(module, ctx, select, ignore, lambda rule: rule.ORDER < SESSION_ORDER)
-            blockers = blockers_of(local, TFNames.scan(local), ctx.layer_scopes)
+            blockers = list(ctx.blockers) + blockers_of(local, TFNames.scan(local), ctx.layer_scopes)
             if not blockers:
                 new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER)
-                leftover = _GRAPH_ONLY.search(new_module.code)
+                code = new_module.code
+                leftover = _GRAPH_ONLY.search(code) or re.search(
+                    rf"\b{re.escape(ctx.tf)}\.(?:{_GRAPH_ONLY_TOP})\b", code)
                 if leftover is None:
                     chosen = EAGER
                     findings.extend(ctx.findings)
@@ -201,7 +203,9 @@ def _internal_failure(path, source, findings, detail) -> MigrationResult:
     return MigrationResult(path, source, source, report.FAILED, tuple(findings), "")
 
 
-# tf.compat.v1 APIs that raise under eager execution: eager output naming one falls back to compat mode.
+# tf.compat.v1 APIs that raise under eager execution: eager output naming one falls back to compat mode
+# (also as tf.<name>: input whose tf name the engine could not resolve, say one missing its import).
+_GRAPH_ONLY_TOP = r"Session|InteractiveSession|placeholder(?:_with_default)?"
 _GRAPH_ONLY = re.compile(r"\bcompat\.v1\.(?:Session|InteractiveSession|placeholder(?:_with_default)?|"
                          r"get_default_graph|summary\.(?:FileWriter|merge_all|merge)|train\.(?:start_queue_runners|"
                          r"Coordinator|MonitoredSession|MonitoredTrainingSession)|global_variables_initializer|"

@@ -34,6 +34,8 @@ class RuleContext:
     # Import statements (as source text) the output needs, added once at the end.
     imports_needed: List[str] = field(default_factory=list)
     original_source: str = ""
+    # What a local rule found it cannot convert and that must keep the file out of eager mode.
+    blockers: List[Tuple[Optional[cst.CSTNode], str]] = field(default_factory=list)
     # Hoisted layer objects -> the TF1 scoped name their variables had ("generator/dense").
     layer_scopes: Dict[str, str] = field(default_factory=dict)
     # The parsed input: its nodes that survive the rules (unchanged subtrees keep their identity) are
@@ -81,6 +83,10 @@ class RuleContext:
         if self._line_map is None:
             self._line_map = original_lines(self.original_source, self._positions_module.code)
         return self._line_map.get(line, line)
+
+    def block(self, node: Optional[cst.CSTNode], why: str) -> None:
+        """Keep this file out of eager mode (a rule left TF1 code whose meaning differs in TF2)."""
+        self.blockers.append((node, why))
 
     def need_import(self, statement: str) -> None:
         if statement not in self.imports_needed:

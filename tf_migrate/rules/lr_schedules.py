@@ -84,7 +84,7 @@ class LearningRateSchedules(Rule):
     DESCRIPTION = ("tf.train.*_decay and the global step -> Keras schedules called on a tf.Variable step; "
                    "optimizers get a callable learning rate, read at every update")
     ORDER = 35  # after optimizers: it sees the optimizer each learning rate ends up in
-    TRIGGERS = ("global_step", "_decay", "piecewise_constant")
+    TRIGGERS = ("global_step", "_decay", "piecewise_constant", "schedules")
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         names = ctx.names

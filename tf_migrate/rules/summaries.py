@@ -71,6 +71,8 @@ class SummariesToTF2(Rule):
             survey.check()
         except _Unsupported as why:
             ctx.report(None, RULE_ID, WARNING, f"summaries not converted: {why}")
+            # TF2's tf.summary.* write to a default writer and return a bool: TF1's must stay TF1.
+            ctx.block(None, f"TF1 summaries kept (not converted: {why})")
             return module
         ctx.report(None, RULE_ID, INFO, "eager tf.summary writes need the tensorboard package "
                                         "(TF 2.21 no longer installs it: pip install tensorboard)")
