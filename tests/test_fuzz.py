@@ -256,3 +256,11 @@ def test_tf_used_without_its_import_never_goes_eager_with_placeholders(tmp_path)
     assert result.outcome == "compat" and "tf.placeholder" in result.compat_reason, result
     verdict = fg.check(tmp_path, source, mode="eager")
     assert verdict.category in (fg.OK, fg.REFUSED), verdict.detail
+
+
+def test_graph_only_names_in_comments_and_strings_do_not_block():
+    source = ('"""Uses tf.Session() and tf.placeholder, as TF1 tutorials did."""\nimport tensorflow as tf\n'
+              "x = tf.placeholder(tf.float32, [None])  # was fed through tf.Session()\ny = tf.reduce_sum(x)\n"
+              "with tf.Session() as sess:\n    print('tf.InteractiveSession', sess.run(y, {x: [1.0]}))\n")
+    result = migrate_source(source, "comments.py")
+    assert result.outcome == "eager", result.findings

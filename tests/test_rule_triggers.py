@@ -5,8 +5,6 @@ import random
 import sys
 from pathlib import Path
 
-import pytest
-
 from tf_migrate import engine
 from tf_migrate.rules import all_rules
 from tests import fuzz_grammar as fg

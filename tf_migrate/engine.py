@@ -7,16 +7,17 @@ code makes the engine fall back to the input, with an error finding.
 from __future__ import annotations
 
 import contextlib
+import io
 import re
 import sys
+import tokenize
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, List, Optional, Tuple
 
 import libcst as cst
 
 from tf_migrate import report, traversal
-from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.program import analyze_scope
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
@@ -156,9 +157,7 @@ def _migrate(source: str, path: str, mode: str, select, ignore) -> MigrationResu
             blockers = list(ctx.blockers) + blockers_of(local, TFNames.scan(local), ctx.layer_scopes)
             if not blockers:
                 new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER)
-                code = new_module.code
-                leftover = _GRAPH_ONLY.search(code) or re.search(
-                    rf"\b{re.escape(ctx.tf)}\.(?:{_GRAPH_ONLY_TOP})\b", code)
+                leftover = _graph_only_call(new_module.code, ctx.tf)
                 if leftover is None:
                     chosen = EAGER
                     findings.extend(ctx.findings)
@@ -211,6 +210,17 @@ _GRAPH_ONLY = re.compile(r"\bcompat\.v1\.(?:Session|InteractiveSession|placehold
                          r"Coordinator|MonitoredSession|MonitoredTrainingSession)|global_variables_initializer|"
                          r"initialize_all_variables|data\.make_one_shot_iterator|data\.make_initializable_iterator)\b")
 USE_TRIGGERS = True  # skip a rule whose Rule.TRIGGERS the input lacks (tests turn it off to compare)
+def _graph_only_call(code: str, tf: str):
+    """The first graph-only API the code names (comments and strings do not count), or None."""
+    top = re.compile(rf"\b{re.escape(tf)}\.(?:{_GRAPH_ONLY_TOP})\b")
+    if not (_GRAPH_ONLY.search(code) or top.search(code)):
+        return None  # the common case, without tokenizing
+    names = " ".join(t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
+                     if t.type in (tokenize.NAME, tokenize.OP))
+    names = re.sub(r"\s*\.\s*", ".", names)
+    return _GRAPH_ONLY.search(names) or top.search(names)
+
+
 SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and later ones finish the job
 
 

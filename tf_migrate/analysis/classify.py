@@ -13,7 +13,10 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import collections
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import find_run_sites
-from tf_migrate.analysis.escapes import escaped_reads, finder, session_uses, static_read_problem
+from tf_migrate.analysis.escapes import escaped_reads
+from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
+                                                 check_feed_objects, kwarg, only_initializer_assignments,
+                                                 returns_tensors, single, targets_single)
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
@@ -25,122 +28,6 @@ _WEIGHTLESS_LAYERS = {"Dropout", "Flatten", "MaxPooling1D", "MaxPooling2D", "Max
 _KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
                pm.PYTHON: "python", pm.GRAPH: "python", pm.ITERATOR: "python", pm.SAVER: "python",
                pm.LAYER: "layer"}
-
-
-class _NestedFunctions(cst.CSTVisitor):
-    """Calls that sit inside a lambda or a nested def (a tape cannot see them)."""
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.calls: List[cst.Call] = []
-
-    def visit_Lambda(self, node) -> None:
-        self.depth += 1
-
-    def leave_Lambda(self, node) -> None:
-        self.depth -= 1
-
-    visit_FunctionDef = visit_Lambda
-    leave_FunctionDef = leave_Lambda
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if self.depth:
-            self.calls.append(node)
-
-
-def _single(node: cst.BaseStatement):
-    """(targets, value) of a one-statement line, else (None, None)."""
-    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
-        return None, None
-    small = node.body[0]
-    if isinstance(small, cst.Assign) and len(small.targets) == 1:
-        return small.targets[0].target, small.value
-    if isinstance(small, cst.AnnAssign) and small.value is not None:
-        return small.target, small.value
-    if isinstance(small, cst.Expr):
-        return None, small.value
-    return None, None
-
-
-def _returns_tensors(func: cst.FunctionDef, names: TFNames) -> bool:
-    """Every ``return`` gives a TF op's result (directly, or a local last bound to one)."""
-    bound = {}
-    returns: List[cst.BaseExpression] = []
-
-    class _Walk(cst.CSTVisitor):
-        def visit_FunctionDef(self, node) -> bool:
-            return node is func
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-                bound[node.targets[0].target.value] = node.value
-
-        def visit_Return(self, node: cst.Return) -> None:
-            returns.append(node.value)
-
-    def tensor(expr) -> bool:
-        if isinstance(expr, cst.Name) and expr.value in bound:
-            return tensor(bound.pop(expr.value))
-        if isinstance(expr, cst.BinaryOperation):
-            return tensor(expr.left) or tensor(expr.right)
-        qualname = names.call_name(expr) if isinstance(expr, cst.Call) else None
-        return bool(qualname) and qualname.startswith("tf.") and not qualname.startswith("tf.layers.")
-
-    visit(func, _Walk())
-    return bool(returns) and all(r is not None and tensor(r) for r in returns)
-
-
-def _only_initializer_assignments(node: cst.If, names: TFNames) -> bool:
-    """Every statement in the if/else binds a name to an initializer op."""
-    found = []
-
-    class _Walk(cst.CSTVisitor):
-        def visit_SimpleStatementLine(self, line) -> bool:
-            for small in line.body:
-                ok = isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) and \
-                    names.call_name(small.value) in api.INITIALIZER_OPS
-                found.append(ok or isinstance(small, cst.Pass))
-            return False
-
-    visit(node.body, _Walk())
-    if node.orelse is not None:
-        visit(node.orelse, _Walk())
-    return bool(found) and all(found)
-
-
-def targets_single(st) -> bool:
-    return len(st.defines) == 1
-
-
-def _calls_method_on(value, keys) -> bool:
-    """``t.assign(...)``-style calls on graph values: building an op, not Python."""
-    return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
-            and symbol_key(value.func.value) in keys)
-
-
-def _check_feed_objects(site, scope, block) -> None:
-    """A feed built by code (not a dict literal) that handles placeholder objects cannot survive their removal."""
-    if site.feed is None or isinstance(site.feed, cst.Dict) or (
-            isinstance(site.feed, cst.Name) and site.feed.value == "None"):
-        return
-    keys = finder(site.feed, [], scope).keys
-    if any(scope.kind(k) == pm.PLACEHOLDER for k in keys):
-        block(site.call, "a feed dict built from placeholder objects by code: name the feeds in a dict literal")
-
-
-def _check_by_name(site, block) -> None:
-    names = [n for n in [site.fetch] + ([e.key for e in site.feed.elements if isinstance(e, cst.DictElement)]
-                                        if isinstance(site.feed, cst.Dict) else [])
-             if isinstance(n, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))]
-    if names or site.extra_args:
-        block(site.call, "sess.run by tensor name, or with options/run_metadata: no eager equivalent")
-
-
-def _kwarg(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg.value
-    return None
 
 
 class Classifier:
@@ -200,10 +87,10 @@ class Classifier:
         return None
 
     # -- classification --------------------------------------------------------------------
-    def _block(self, node: cst.CSTNode, reason: str) -> None:
+    def block(self, node: cst.CSTNode, reason: str) -> None:
         self.scope.blockers.append((node, reason))
 
-    def _define(self, st: "pm.Statement", kind: str, call: Optional[cst.Call] = None, **info) -> None:
+    def define(self, st: "pm.Statement", kind: str, call: Optional[cst.Call] = None, **info) -> None:
         st.kind = kind
         for key in st.defines:
             self.scope.symbols[key] = pm.Symbol(key, kind, st.index, call, **info)
@@ -224,11 +111,11 @@ class Classifier:
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
         self._resolve_collections(st, calls)
-        if isinstance(node, cst.If) and not st.run_sites and _only_initializer_assignments(node, self.names):
+        if isinstance(node, cst.If) and not st.run_sites and only_initializer_assignments(node, self.names):
             st.role = pm.REMOVE  # if old TF: init = initialize_all_variables() else: init = global_...()
-            self._define(st, pm.INIT)
+            self.define(st, pm.INIT)
             return st
-        targets, value = _single(node)
+        targets, value = single(node)
         if self._is_layer_build(value) and not st.defines:
             self.scope.symbols[symbol_key(value.func.value)].built = True
             st.role = pm.KEEP  # dense.build((None, 8)): the layer's variables exist from here on
@@ -236,13 +123,13 @@ class Classifier:
         if value is not None and st.defines and not isinstance(value, cst.Call) and self.is_session(value):
             self.scope.sessions.update(st.defines)  # self.sess = sess
             st.role = pm.REMOVE
-            self._define(st, pm.SESSION)
+            self.define(st, pm.SESSION)
             return st
         for call in calls:
             if (call is not value and isinstance(call.func, cst.Attribute)
                     and call.func.attr.value in ("minimize", "compute_gradients")
                     and self.kind_of(call.func.value) == "optimizer"):
-                self._block(call, "optimizer call nested inside an expression: bind it to a name first")
+                self.block(call, "optimizer call nested inside an expression: bind it to a name first")
         if self._classify_plumbing(st, value, qualnames):
             return st
         if targets is not None and self._classify_iterator(st, value):
@@ -252,7 +139,7 @@ class Classifier:
         self._classify_generic(st, calls, qualnames)
         if st.defines and st.role == pm.KEEP and any(id(c) in self.scope.lazy_collections for c in calls):
             st.role = pm.DEFER  # reads layer variables, which exist once the layers have run
-            self._define(st, pm.STRUCT)
+            self.define(st, pm.STRUCT)
         return st
 
     def _is_layer_build(self, value) -> bool:
@@ -265,7 +152,7 @@ class Classifier:
             if qualname in api.VARIABLE_COLLECTIONS:
                 code, why = collections.resolve(call, qualname, self.scope, self.names, st.index)
                 if code is None:
-                    self._block(call, why)
+                    self.block(call, why)
                 else:
                     self.scope.replacements[id(call)] = cst.parse_expression(code)
                     layers = re.findall(r"\*([\w.]+)\.(?:trainable_)?variables", code)
@@ -278,19 +165,19 @@ class Classifier:
             if qualname is None:
                 continue
             if qualname == "tf.get_variable":
-                self._block(call, "tf.get_variable lookup that could not be resolved to a variable")
+                self.block(call, "tf.get_variable lookup that could not be resolved to a variable")
             elif api.is_compat_only(qualname):
-                self._block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")
-        nested = _NestedFunctions()
+                self.block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")
+        nested = NestedFunctions()
         visit(node, nested)
         for call in nested.calls:
             if self.names.call_name(call) in api.GRADIENTS:
-                self._block(call, "tf.gradients inside a lambda or nested function: a tape cannot record it")
+                self.block(call, "tf.gradients inside a lambda or nested function: a tape cannot record it")
         creates_variables = any(self.names.call_name(c) in api.VARIABLE_CONSTRUCTORS for c in calls)
         for call in calls:
             for arg in call.args:
                 if arg.keyword is not None and arg.keyword.value == "reuse" and creates_variables:
-                    self._block(call, "variable reuse (reuse=...) needs the variable-scope rule")
+                    self.block(call, "variable reuse (reuse=...) needs the variable-scope rule")
 
     def _classify_plumbing(self, st, value, qualnames) -> bool:
         """Session, graph and initializer plumbing, and graph-mode configuration."""
@@ -314,19 +201,19 @@ class Classifier:
             qualname = self.names.call_name(value)
             if qualname in api.SESSIONS:
                 if qualname in api.SESSIONS_WITH_HOOKS:
-                    self._block(value, f"`{qualname}` runs hooks and recovery; no eager equivalent")
+                    self.block(value, f"`{qualname}` runs hooks and recovery; no eager equivalent")
                 self.scope.sessions.update(st.defines)
                 st.role = pm.REMOVE
-                self._define(st, pm.SESSION)
+                self.define(st, pm.SESSION)
                 return True
             if qualname in api.GRAPHS or (isinstance(value.func, cst.Attribute)
                                           and value.func.attr.value == "as_default"):
                 st.role = pm.REMOVE
-                self._define(st, pm.GRAPH)
+                self.define(st, pm.GRAPH)
                 return True
             if qualname in api.INITIALIZER_OPS:
                 st.role = pm.REMOVE
-                self._define(st, pm.INIT)
+                self.define(st, pm.INIT)
                 return True
         return False
 
@@ -337,14 +224,14 @@ class Classifier:
         func = value.func
         if isinstance(func, cst.Name) and func.value == "iter" and len(value.args) == 1:
             st.role = pm.KEEP
-            self._define(st, pm.ITERATOR)
+            self.define(st, pm.ITERATOR)
             if escaped_reads(value, [], self.scope):
-                self._block(value, "an iterator over a dataset built from per-run tensors (placeholders)")
+                self.block(value, "an iterator over a dataset built from per-run tensors (placeholders)")
             return True
         if (isinstance(func, cst.Attribute) and func.attr.value == "get_next" and not value.args
                 and self.scope.kind(symbol_key(func.value) or "") == pm.ITERATOR):
             st.role = pm.DEFER
-            self._define(st, pm.STRUCT)
+            self.define(st, pm.STRUCT)
             return True
         return False
 
@@ -360,50 +247,50 @@ class Classifier:
         deferred_reads = escaped_reads(call, [], self.scope)
         if qualname in api.PLACEHOLDERS:
             st.role = pm.DEFER
-            self._define(st, pm.PLACEHOLDER, call)
+            self.define(st, pm.PLACEHOLDER, call)
             return True
         if qualname in api.SAVERS:
             st.role = pm.KEEP  # a checkpoint writer holds variables; it is no graph op
-            self._define(st, pm.SAVER, call)
-            var_list = call.args[0].value if call.args and call.args[0].keyword is None else _kwarg(call, "var_list")
+            self.define(st, pm.SAVER, call)
+            var_list = call.args[0].value if call.args and call.args[0].keyword is None else kwarg(call, "var_list")
             if not isinstance(var_list, cst.Dict):
-                self._block(call, "an eager tf.train.Saver needs var_list={TF1 name: variable}")
+                self.block(call, "an eager tf.train.Saver needs var_list={TF1 name: variable}")
             if deferred_reads:
-                self._block(call, "a Saver of per-run tensors")
+                self.block(call, "a Saver of per-run tensors")
             return True
         if qualname in api.VARIABLE_COLLECTIONS:
             if id(call) in self.scope.lazy_collections:
                 st.role = pm.DEFER  # holds layer variables, which exist once the layers have run
-                self._define(st, pm.STRUCT)
+                self.define(st, pm.STRUCT)
             else:
                 st.role = pm.KEEP
-                self._define(st, pm.VARIABLES)
+                self.define(st, pm.VARIABLES)
             return True
         if qualname is not None and qualname.startswith("tf.keras.layers.") and targets_single(st):
             st.role = pm.KEEP
             tf_name = self.scope.layer_scopes.get(st.defines[0]) or "/".join(st.flat.scope_path + [st.defines[0]])
             weightless = qualname.rsplit(".", 1)[-1] in _WEIGHTLESS_LAYERS
-            self._define(st, pm.LAYER, call, tf_name=tf_name, built=weightless)
+            self.define(st, pm.LAYER, call, tf_name=tf_name, built=weightless)
             self.scope.trainable_order.extend(st.defines)
             return True
         if qualname in api.VARIABLE_CONSTRUCTORS:
             st.role = pm.KEEP
-            trainable = _kwarg(call, "trainable")
+            trainable = kwarg(call, "trainable")
             is_trainable = not (isinstance(trainable, cst.Name) and trainable.value == "False")
-            name_arg = _kwarg(call, "name")
+            name_arg = kwarg(call, "name")
             base = name_arg.evaluated_value if isinstance(name_arg, cst.SimpleString) else "Variable"
-            self._define(st, pm.VARIABLE, call, trainable=is_trainable,
+            self.define(st, pm.VARIABLE, call, trainable=is_trainable,
                          tf_name="/".join(st.flat.scope_path + [base]))
             if is_trainable:
                 self.scope.trainable_order.extend(st.defines)
             if deferred_reads:
-                self._block(call, "a variable's initial value depends on a placeholder or a per-run tensor")
+                self.block(call, "a variable's initial value depends on a placeholder or a per-run tensor")
             return True
         if qualname is not None and api.is_optimizer_constructor(qualname):
             st.role = pm.KEEP
-            self._define(st, pm.OPTIMIZER, call, keras=api.is_keras_optimizer(qualname))
+            self.define(st, pm.OPTIMIZER, call, keras=api.is_keras_optimizer(qualname))
             if deferred_reads:
-                self._block(call, "the optimizer's hyper-parameters depend on per-run tensors")
+                self.block(call, "the optimizer's hyper-parameters depend on per-run tensors")
             return True
         if qualname in api.GRADIENTS:
             st.role, st.gradient = pm.DEFER, True
@@ -411,14 +298,14 @@ class Classifier:
             single = qualname in (api.PFOR_JACOBIAN, api.PFOR_BATCH_JACOBIAN) and not isinstance(
                 inputs, (cst.List, cst.Tuple))
             unpacked = len(st.defines) > 1  # da, dk = tf.gradients(f, [a, k]): one tensor each
-            self._define(st, pm.TENSOR if single or unpacked else pm.TENSORS, call)
+            self.define(st, pm.TENSOR if single or unpacked else pm.TENSORS, call)
             return True
         if isinstance(call.func, cst.Attribute) and self.kind_of(call.func.value) == "optimizer":
             method = call.func.attr.value
             if method in ("minimize", "compute_gradients", "apply_gradients"):
                 st.role = pm.DEFER
                 st.gradient = method != "apply_gradients"
-                self._define(st, pm.GRADS_AND_VARS if method == "compute_gradients" else pm.OP, call)
+                self.define(st, pm.GRADS_AND_VARS if method == "compute_gradients" else pm.OP, call)
                 return True
         return False
 
@@ -432,79 +319,79 @@ class Classifier:
                              and c.func.value in self.variable_functions]
         if st.run_sites:
             st.role = pm.RUN
-            self._define(st, pm.PYTHON)
+            self.define(st, pm.PYTHON)
             for site in st.run_sites:
-                _check_by_name(site, self._block)
-                _check_feed_objects(site, self.scope, self._block)
+                check_by_name(site, self.block)
+                check_feed_objects(site, self.scope, self.block)
             return
         if any(q in api.VARIABLE_CONSTRUCTORS for q in tf_calls):
             st.role = pm.KEEP
-            self._define(st, pm.VARIABLES)
+            self.define(st, pm.VARIABLES)
             self.scope.trainable_order.extend(st.defines)
             if deferred_reads - {k for k in deferred_reads if self.scope.kind(k) in (pm.VARIABLE, pm.VARIABLES)}:
-                self._block(st.node, "variables created from per-run tensors")
+                self.block(st.node, "variables created from per-run tensors")
             return
         if calls_variable_fn and not deferred_reads and st.defines:
             st.role = pm.KEEP  # W = weight_variable(shape): a variable built by a helper
-            self._define(st, pm.VARIABLE)
+            self.define(st, pm.VARIABLE)
             self.scope.trainable_order.extend(st.defines)
             return
         if calls_variable_fn and (deferred_reads or tf_calls):
-            self._block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "
+            self.block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "
                         "time it is called on graph tensors; needs the tf.Module rewrite")
-        targets, value = _single(st.node)
+        targets, value = single(st.node)
         alias_of = symbol_key(value) if value is not None else None
         if alias_of is not None and self.scope.kind(alias_of) in (pm.VARIABLE, pm.LAYER, pm.OPTIMIZER, pm.VARIABLES):
             st.role = pm.KEEP  # v_again = v: another name for the same object
             source = self.scope.symbols[alias_of]
-            self._define(st, source.kind, source.call, trainable=source.trainable, keras=source.keras,
+            self.define(st, source.kind, source.call, trainable=source.trainable, keras=source.keras,
                          tf_name=source.tf_name)
             return
         if not tf_calls and not graph_reads:
             st.role = pm.KEEP
-            self._define(st, pm.PYTHON)
+            self.define(st, pm.PYTHON)
             return
         if isinstance(value, cst.Dict) and value.elements and all(
                 isinstance(e, cst.DictElement) and self.scope.kind(symbol_key(e.key) or "") == pm.PLACEHOLDER
                 for e in value.elements):
             st.role = pm.KEEP  # a feed dict: its keys become strings
-            self._define(st, pm.PYTHON)
+            self.define(st, pm.PYTHON)
             return
         # writer.close() on an eager object is Python; t.assign(...) on a graph value builds an op.
         per_run = {k for k in graph_reads if self.scope.kind(k) not in (pm.EAGER,)}
         top_is_op = isinstance(value, cst.Call) and (
-            (self.names.call_name(value) or "").startswith("tf.") or _calls_method_on(value, per_run))
+            (self.names.call_name(value) or "").startswith("tf.") or calls_method_on(value, per_run))
         if not st.defines and not top_is_op:
             st.role = pm.KEEP  # print(t) and friends: Python reading graph values (checked as an escape)
-            self._define(st, pm.PYTHON)
+            self.define(st, pm.PYTHON)
             return
         if isinstance(value, cst.Call) and self.kind_of(value) == "op":
             st.role = pm.DEFER
-            self._define(st, pm.OP)
+            self.define(st, pm.OP)
             return
         if deferred_reads or not st.defines:
             st.role = pm.DEFER
             kind = pm.TENSOR
-            targets, value = _single(st.node)
+            targets, value = single(st.node)
             if isinstance(value, cst.Call) and self.kind_of(value) == "op":
                 kind = pm.OP
             elif isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)) or (
                     isinstance(value, cst.Call) and self.kind_of(value) is None
                     and not (isinstance(value.func, cst.Name) and value.func.value in self.tensor_functions)):
                 kind = pm.STRUCT
-            self._define(st, kind)
+            self.define(st, kind)
             return
         st.role = pm.KEEP
-        self._define(st, pm.EAGER)
+        self.define(st, pm.EAGER)
 
     def _classify_def(self, st, node) -> "pm.Statement":
         st.role = pm.KEEP
-        self._define(st, pm.PYTHON)
+        self.define(st, pm.PYTHON)
         body_calls = all_calls(node)
         qualnames = {self.names.call_name(c) for c in body_calls}
         if isinstance(node, cst.FunctionDef) and qualnames & api.VARIABLE_CONSTRUCTORS:
             self.variable_functions.add(node.name.value)
-        if isinstance(node, cst.FunctionDef) and _returns_tensors(node, self.names):
+        if isinstance(node, cst.FunctionDef) and returns_tensors(node, self.names):
             self.tensor_functions.add(node.name.value)
         if qualnames & (api.PLACEHOLDERS | api.SESSIONS):
             st.kind = "nested-scope"  # analysed as a scope of its own
@@ -512,103 +399,3 @@ class Classifier:
         self._check_api(node, body_calls)
         st.run_sites = find_run_sites(node, self.is_session, self.kind_of)
         return st
-
-    # -- whole-scope passes ----------------------------------------------------------------
-    def settle_eager(self) -> None:
-        """Demote eager constants that a tape must record or that must be redrawn per run."""
-        for st in self.scope.statements:
-            if st.role == pm.DEFER:
-                for earlier in self.scope.statements[:st.index]:
-                    if (earlier.role == pm.KEEP and earlier.kind == pm.PYTHON and not earlier.run_sites
-                            and isinstance(earlier.node, cst.SimpleStatementLine)
-                            and set(earlier.defines) & set(st.defines)):
-                        earlier.role = pm.DEFER
-                        self._define(earlier, pm.STRUCT)
-                        self._define(st, st.kind)
-        changed = True
-        while changed:
-            changed = False
-            needed_by_tape = self._tape_inputs()
-            for st in self.scope.statements:
-                if st.kind != pm.EAGER:
-                    continue
-                per_run_random = st.random and self._read_by_deferred(st.defines)
-                reads_deferred = bool(escaped_reads(st.node, [], self.scope))
-                if set(st.defines) & needed_by_tape or per_run_random or reads_deferred:
-                    st.role = pm.DEFER
-                    self._define(st, pm.TENSOR)
-                    changed = True
-
-    def _tape_inputs(self) -> Set[str]:
-        needed: Set[str] = set()
-        for st in reversed(self.scope.statements):
-            if st.kind in (pm.VARIABLE, pm.VARIABLES, pm.OPTIMIZER, pm.ITERATOR, pm.SAVER):
-                continue  # a source the tape watches, or data: its making is not recorded
-            if st.gradient or set(st.defines) & needed:
-                needed |= st.reads
-        return needed
-
-    def _read_by_deferred(self, keys) -> bool:
-        keys = set(keys)
-        return any(st.role in (pm.DEFER, pm.RUN) and st.reads & keys for st in self.scope.statements)
-
-    def check_session_escapes(self) -> None:
-        """A session handed to code outside this module: that code still needs it."""
-        local = {st.node.name.value for st in self.scope.statements
-                 if isinstance(st.node, (cst.FunctionDef, cst.ClassDef))}
-        sessions = {k for k in self.scope.sessions if "." not in k}
-        for st in self.scope.statements:
-            if st.role not in (pm.KEEP, pm.RUN) or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
-                continue
-            for call in all_calls(st.node):
-                callee = call.func.value if isinstance(call.func, cst.Name) else None
-                if callee in local or any(c is call for c in (s.call for s in st.run_sites)):
-                    continue
-                if any(symbol_key(a.value) in sessions for a in call.args):
-                    self._block(call, "a session passed to code outside this module, which still needs it")
-            used = session_uses(st.node, st.run_sites, sessions)
-            if used:
-                self._block(st.node, f"`{used}` is used beyond running the graph (sess.graph, ...); "
-                                     "eager code has no session")
-
-    def check_reinitialization(self) -> None:
-        """Two initializer runs (a second session) reset variables in TF1; eager variables keep their values."""
-        runs = [st for st in self.scope.statements if st.role == pm.REMOVE and st.run_sites]
-        if len(runs) > 1:
-            self._block(runs[1].node, "variables are initialized again (a second session): eager variables "
-                                      "would keep their trained values")
-
-    def _outer_values(self, node) -> List[str]:
-        """This scope's per-run values a nested scope reads, feed keys included."""
-        keys = set(finder(node, [], self.scope).keys)
-        if isinstance(node, cst.FunctionDef):
-            params = node.params
-            local = {p.name.value for p in [*params.params, *params.kwonly_params, *params.posonly_params]}
-            local |= set(writes(node.body))
-            keys |= {k for k in reads(node.body) - local if self.scope.kind(k) == pm.PLACEHOLDER}
-        return sorted(keys)
-
-    def check_escapes(self) -> None:
-        """Per-run values read where no run provides them."""
-        for st in self.scope.statements:
-            if st.role not in (pm.KEEP, pm.RUN):
-                continue
-            if st.kind == "nested-scope":  # its own session cannot run this scope's graph, which moves away
-                outer = self._outer_values(st.node)
-                if outer:
-                    self._block(st.node, f"`{st.node.name.value}` (a scope of its own: it makes a session or "
-                                         f"placeholders) uses {', '.join(f'`{k}`' for k in outer)} from the graph "
-                                         "built outside it")
-                continue
-            found = finder(st.node, st.run_sites, self.scope)
-            for node_id, (key, attribute) in found.static.items():
-                why = static_read_problem(self.scope, key, st.index)
-                if why is None:
-                    self.scope.static_reads[node_id] = (key, attribute, st.index)
-                else:
-                    self._block(st.node, f"`{key}.{attribute}` outside sess.run: {why}")
-            for key in sorted(found.keys):
-                kind = self.scope.kind(key)
-                if st.kind == pm.VARIABLE or st.kind == pm.OPTIMIZER:
-                    continue
-                self._block(st.node, f"`{key}` ({kind}) is used outside sess.run; its value only exists in a run")

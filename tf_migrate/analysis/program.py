@@ -114,7 +114,8 @@ INHERITED_KINDS = {VARIABLE, VARIABLES, LAYER, OPTIMIZER, EAGER}
 def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: bool = False,
                   layer_scopes: Optional[Dict[str, str]] = None, parent: Optional["Scope"] = None) -> Scope:
     """Build the program model of one block of statements."""
-    from tf_migrate.analysis.classify import Classifier  # classify builds on this module's kinds
+    from tf_migrate.analysis import scope_passes  # both build on this module's kinds
+    from tf_migrate.analysis.classify import Classifier
     flat = unwrap(body, names)
     scope = Scope([], {}, set(flat.sessions), flat.withs, [], [], is_class=is_class,
                   layer_scopes=dict(layer_scopes or {}))
@@ -129,8 +130,8 @@ def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: 
     classifier = Classifier(scope, names)
     for index, flat_stmt in enumerate(flat.statements):
         scope.statements.append(classifier.classify(index, flat_stmt))
-    classifier.settle_eager()
-    classifier.check_escapes()
-    classifier.check_reinitialization()
-    classifier.check_session_escapes()
+    scope_passes.settle_eager(classifier)
+    scope_passes.check_escapes(classifier)
+    scope_passes.check_reinitialization(classifier)
+    scope_passes.check_session_escapes(classifier)
     return scope

@@ -24,7 +24,7 @@ from typing import Callable, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import reads, symbol_key
+from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.codegen.fetches import to_numpy
 from tf_migrate.codegen.replace import replace_nodes
 from tf_migrate.codegen.slicing import RunPlan

@@ -1,0 +1,124 @@
+"""Whole-scope passes, run once every statement of a scope is classified.
+
+:func:`tf_migrate.analysis.program.analyze_scope` runs them in this order:
+:func:`settle_eager` (eager constants a tape must record become per-run
+tensors), then the checks that add blockers: per-run values used outside a run
+(:func:`check_escapes`), a second initialization (:func:`check_reinitialization`),
+a session used beyond running the graph (:func:`check_session_escapes`).
+"""
+from __future__ import annotations
+
+from typing import List, Set
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.classify import Classifier
+from tf_migrate.analysis.escapes import escaped_reads, finder, session_uses, static_read_problem
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
+
+
+def settle_eager(c: Classifier) -> None:
+    """Demote eager constants that a tape must record or that must be redrawn per run."""
+    for st in c.scope.statements:
+        if st.role == pm.DEFER:
+            for earlier in c.scope.statements[:st.index]:
+                if (earlier.role == pm.KEEP and earlier.kind == pm.PYTHON and not earlier.run_sites
+                        and isinstance(earlier.node, cst.SimpleStatementLine)
+                        and set(earlier.defines) & set(st.defines)):
+                    earlier.role = pm.DEFER
+                    c.define(earlier, pm.STRUCT)
+                    c.define(st, st.kind)
+    changed = True
+    while changed:
+        changed = False
+        needed_by_tape = _tape_inputs(c.scope)
+        for st in c.scope.statements:
+            if st.kind != pm.EAGER:
+                continue
+            per_run_random = st.random and _read_by_deferred(c.scope, st.defines)
+            reads_deferred = bool(escaped_reads(st.node, [], c.scope))
+            if set(st.defines) & needed_by_tape or per_run_random or reads_deferred:
+                st.role = pm.DEFER
+                c.define(st, pm.TENSOR)
+                changed = True
+
+
+def _tape_inputs(scope: "pm.Scope") -> Set[str]:
+    needed: Set[str] = set()
+    for st in reversed(scope.statements):
+        if st.kind in (pm.VARIABLE, pm.VARIABLES, pm.OPTIMIZER, pm.ITERATOR, pm.SAVER):
+            continue  # a source the tape watches, or data: its making is not recorded
+        if st.gradient or set(st.defines) & needed:
+            needed |= st.reads
+    return needed
+
+
+def _read_by_deferred(scope: "pm.Scope", keys) -> bool:
+    keys = set(keys)
+    return any(st.role in (pm.DEFER, pm.RUN) and st.reads & keys for st in scope.statements)
+
+
+def check_session_escapes(c: Classifier) -> None:
+    """A session handed to code outside this module: that code still needs it."""
+    local = {st.node.name.value for st in c.scope.statements
+             if isinstance(st.node, (cst.FunctionDef, cst.ClassDef))}
+    sessions = {k for k in c.scope.sessions if "." not in k}
+    for st in c.scope.statements:
+        if st.role not in (pm.KEEP, pm.RUN) or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        for call in all_calls(st.node):
+            callee = call.func.value if isinstance(call.func, cst.Name) else None
+            if callee in local or any(site.call is call for site in st.run_sites):
+                continue
+            if any(symbol_key(a.value) in sessions for a in call.args):
+                c.block(call, "a session passed to code outside this module, which still needs it")
+        used = session_uses(st.node, st.run_sites, sessions)
+        if used:
+            c.block(st.node, f"`{used}` is used beyond running the graph (sess.graph, ...); "
+                             "eager code has no session")
+
+
+def check_reinitialization(c: Classifier) -> None:
+    """Two initializer runs (a second session) reset variables in TF1; eager variables keep their values."""
+    runs = [st for st in c.scope.statements if st.role == pm.REMOVE and st.run_sites]
+    if len(runs) > 1:
+        c.block(runs[1].node, "variables are initialized again (a second session): eager variables "
+                                  "would keep their trained values")
+
+
+def _outer_values(scope: "pm.Scope", node) -> List[str]:
+    """This scope's per-run values a nested scope reads, feed keys included."""
+    keys = set(finder(node, [], scope).keys)
+    if isinstance(node, cst.FunctionDef):
+        params = node.params
+        local = {p.name.value for p in [*params.params, *params.kwonly_params, *params.posonly_params]}
+        local |= set(writes(node.body))
+        keys |= {k for k in reads(node.body) - local if scope.kind(k) == pm.PLACEHOLDER}
+    return sorted(keys)
+
+
+def check_escapes(c: Classifier) -> None:
+    """Per-run values read where no run provides them."""
+    for st in c.scope.statements:
+        if st.role not in (pm.KEEP, pm.RUN):
+            continue
+        if st.kind == "nested-scope":  # its own session cannot run this scope's graph, which moves away
+            outer = _outer_values(c.scope, st.node)
+            if outer:
+                c.block(st.node, f"`{st.node.name.value}` (a scope of its own: it makes a session or "
+                                     f"placeholders) uses {', '.join(f'`{k}`' for k in outer)} from the graph "
+                                     "built outside it")
+            continue
+        found = finder(st.node, st.run_sites, c.scope)
+        for node_id, (key, attribute) in found.static.items():
+            why = static_read_problem(c.scope, key, st.index)
+            if why is None:
+                c.scope.static_reads[node_id] = (key, attribute, st.index)
+            else:
+                c.block(st.node, f"`{key}.{attribute}` outside sess.run: {why}")
+        for key in sorted(found.keys):
+            kind = c.scope.kind(key)
+            if st.kind == pm.VARIABLE or st.kind == pm.OPTIMIZER:
+                continue
+            c.block(st.node, f"`{key}` ({kind}) is used outside sess.run; its value only exists in a run")

@@ -1,0 +1,133 @@
+"""Small facts about one statement, call or function that the classifier reads.
+
+Pure functions of the CST (and the scope where a check needs kinds); the
+classifier in :mod:`tf_migrate.analysis.classify` decides roles from them.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.escapes import finder
+from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import visit
+
+
+class NestedFunctions(cst.CSTVisitor):
+    """Calls that sit inside a lambda or a nested def (a tape cannot see them)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.calls: List[cst.Call] = []
+
+    def visit_Lambda(self, node) -> None:
+        self.depth += 1
+
+    def leave_Lambda(self, node) -> None:
+        self.depth -= 1
+
+    visit_FunctionDef = visit_Lambda
+    leave_FunctionDef = leave_Lambda
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.depth:
+            self.calls.append(node)
+
+
+def single(node: cst.BaseStatement):
+    """(targets, value) of a one-statement line, else (None, None)."""
+    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+        return None, None
+    small = node.body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        return small.targets[0].target, small.value
+    if isinstance(small, cst.AnnAssign) and small.value is not None:
+        return small.target, small.value
+    if isinstance(small, cst.Expr):
+        return None, small.value
+    return None, None
+
+
+def returns_tensors(func: cst.FunctionDef, names: TFNames) -> bool:
+    """Every ``return`` gives a TF op's result (directly, or a local last bound to one)."""
+    bound = {}
+    returns: List[cst.BaseExpression] = []
+
+    class _Walk(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return node is func
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                bound[node.targets[0].target.value] = node.value
+
+        def visit_Return(self, node: cst.Return) -> None:
+            returns.append(node.value)
+
+    def tensor(expr) -> bool:
+        if isinstance(expr, cst.Name) and expr.value in bound:
+            return tensor(bound.pop(expr.value))
+        if isinstance(expr, cst.BinaryOperation):
+            return tensor(expr.left) or tensor(expr.right)
+        qualname = names.call_name(expr) if isinstance(expr, cst.Call) else None
+        return bool(qualname) and qualname.startswith("tf.") and not qualname.startswith("tf.layers.")
+
+    visit(func, _Walk())
+    return bool(returns) and all(r is not None and tensor(r) for r in returns)
+
+
+def only_initializer_assignments(node: cst.If, names: TFNames) -> bool:
+    """Every statement in the if/else binds a name to an initializer op."""
+    found = []
+
+    class _Walk(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, line) -> bool:
+            for small in line.body:
+                ok = isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) and \
+                    names.call_name(small.value) in api.INITIALIZER_OPS
+                found.append(ok or isinstance(small, cst.Pass))
+            return False
+
+    visit(node.body, _Walk())
+    if node.orelse is not None:
+        visit(node.orelse, _Walk())
+    return bool(found) and all(found)
+
+
+def targets_single(st) -> bool:
+    return len(st.defines) == 1
+
+
+def calls_method_on(value, keys) -> bool:
+    """``t.assign(...)``-style calls on graph values: building an op, not Python."""
+    return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+            and symbol_key(value.func.value) in keys)
+
+
+def check_feed_objects(site, scope, block) -> None:
+    """A feed built by code (not a dict literal) that handles placeholder objects cannot survive their removal."""
+    if site.feed is None or isinstance(site.feed, cst.Dict) or (
+            isinstance(site.feed, cst.Name) and site.feed.value == "None"):
+        return
+    keys = finder(site.feed, [], scope).keys
+    if any(scope.kind(k) == pm.PLACEHOLDER for k in keys):
+        block(site.call, "a feed dict built from placeholder objects by code: name the feeds in a dict literal")
+
+
+def check_by_name(site, block) -> None:
+    names = [n for n in [site.fetch] + ([e.key for e in site.feed.elements if isinstance(e, cst.DictElement)]
+                                        if isinstance(site.feed, cst.Dict) else [])
+             if isinstance(n, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))]
+    if names or site.extra_args:
+        block(site.call, "sess.run by tensor name, or with options/run_metadata: no eager equivalent")
+
+
+def kwarg(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    return None
