@@ -264,3 +264,38 @@ def test_graph_only_names_in_comments_and_strings_do_not_block():
               "with tf.Session() as sess:\n    print('tf.InteractiveSession', sess.run(y, {x: [1.0]}))\n")
     result = migrate_source(source, "comments.py")
     assert result.outcome == "eager", result.findings
+
+
+
+def test_summary_under_graph_as_default_is_a_tf1_summary(tmp_path):
+    # Fuzz seed 5215 (second 10,000 run): the summaries rule took `with graph.as_default():` for a TF2
+    # writer's as_default(), ignored the summary, and the second run then kept the file compat.
+    source = ('import numpy as np\n'
+              'import tensorflow.compat.v1 as tf\n'
+              'tf.disable_v2_behavior()\n'
+              '\n'
+              'data = np.ones((4, 3), np.float32)\n'
+              'batch = np.arange(12.0).reshape(4, 3)\n'
+              'graph = tf.Graph()\n'
+              'with graph.as_default():\n'
+              '    x = tf.placeholder(tf.float32, None)\n'
+              "    h = tf.summary.scalar('h', tf.reduce_mean(x))\n"
+              '    feat = tf.reduce_sum(x, axis=1) * 0.5\n'
+              '\n'
+              '    out = tf.reduce_max(tf.exp(h))\n'
+              'with tf.Session(graph=graph) as sess:\n'
+              '    pass\n'
+              '    total = 0.0\n'
+              '    total += float(np.sum(sess.run(out, feed_dict={x: [[1.0, 2.0, 3.0]]})))\n')
+    verdict = fg.check(tmp_path, source)
+    assert verdict.category == fg.OK, verdict.detail
+
+
+def test_a_placeholder_fed_twice_in_one_dict_keeps_the_last_value(tmp_path):
+    # Fuzz seed 7468: {x: a, x: b} generated run_y(x, x), which does not parse (the engine kept the input).
+    source = ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\n"
+              "y = tf.reduce_sum(x)\nwith tf.Session() as sess:\n"
+              "    print(sess.run(y, {x: np.ones(2), x: np.zeros(3)}))\n")
+    result = migrate_source(source, "twice.py")
+    assert result.outcome == "eager" and "run_y(x=np.zeros(3))" in result.new_source, result.new_source
+    assert fg.check(tmp_path, source).category == fg.OK

@@ -31,7 +31,8 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     """Slice ``scope`` for ``site``, using statements before index ``limit``."""
     literal = site.literal_feeds
     dynamic = literal is None
-    fed = [] if dynamic else [(key, value) for key, _, value in literal]
+    # A key given twice in the feed dict literal: Python keeps the last value, in the first one's place.
+    fed = [] if dynamic else list({key: value for key, _, value in literal}.items())
     fed_keys = {key for key, _ in fed}
     needed = {k for k in reads(site.fetch) if scope.deferred(k)} - fed_keys
     chosen: List[pm.Statement] = []

@@ -93,6 +93,7 @@ class _Survey(cst.CSTVisitor):
         self.merges: Dict[str, List[_Summary]] = {}  # merged name -> summaries
         self.merge_statements: Dict[int, str] = {}
         self.writers: set = set()
+        self.tf2_writers: set = set()  # w = tf.summary.create_file_writer(...): its as_default() writes
         self.fetched: Dict[str, str] = {}  # variable holding a fetched merge -> merge name
         self.add_calls: List[cst.Call] = []
 
@@ -102,9 +103,23 @@ class _Survey(cst.CSTVisitor):
     def leave_FunctionDef(self, node) -> None:
         self.depth -= 1
 
+    def _writes_tf2(self, node: cst.With) -> bool:
+        """``with writer.as_default(step=...)`` of a TF2 writer (not ``graph.as_default()``)."""
+        for item in node.items:
+            call = item.item
+            if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+                    and call.func.attr.value == "as_default"):
+                continue
+            receiver = call.func.value
+            if (any(a.keyword is not None and a.keyword.value == "step" for a in call.args)
+                    or symbol_key(receiver) in self.tf2_writers
+                    or (isinstance(receiver, cst.Call)
+                        and self.ctx.names.call_name(receiver) == "tf.summary.create_file_writer")):
+                return True
+        return False
+
     def visit_With(self, node: cst.With) -> None:
-        if any(isinstance(i.item, cst.Call) and isinstance(i.item.func, cst.Attribute)
-               and i.item.func.attr.value == "as_default" for i in node.items):
+        if self._writes_tf2(node):
             self.writing += 1
         for item in node.items:
             call = item.item
@@ -115,8 +130,7 @@ class _Survey(cst.CSTVisitor):
             self.scopes.append(pushed or "")
 
     def leave_With(self, node: cst.With) -> None:
-        if any(isinstance(i.item, cst.Call) and isinstance(i.item.func, cst.Attribute)
-               and i.item.func.attr.value == "as_default" for i in node.items):
+        if self._writes_tf2(node):
             self.writing -= 1
         for _ in node.items:
             self.scopes.pop()
@@ -173,6 +187,8 @@ class _Survey(cst.CSTVisitor):
             self.merge_statements[id(node)] = target_key
         elif qualname == "tf.summary.FileWriter" and target_key:
             self.writers.add(target_key)
+        elif qualname == "tf.summary.create_file_writer" and target_key:
+            self.tf2_writers.add(target_key)
         elif target is not None and isinstance(value.func, cst.Attribute) and value.func.attr.value == "run":
             self._fetch(target, value)
         elif (isinstance(value.func, cst.Attribute) and value.func.attr.value == "add_summary"
