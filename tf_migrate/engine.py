@@ -185,11 +185,12 @@ def _migrate(source: str, path: str, mode: str, select, ignore) -> MigrationResu
         return _internal_failure(path, source, findings, traceback.format_exc(limit=3))
     findings = list(dict.fromkeys(findings))  # a rule that runs in both passes reports once
     new_source = new_module.code
-    try:
-        cst.parse_module(new_source)
-        compile(new_source, path, "exec")
-    except (cst.ParserSyntaxError, SyntaxError) as error:
-        return _internal_failure(path, source, findings, f"output does not parse: {error}")
+    if new_source != source:
+        try:  # the check parse() makes of input, so a second run accepts every output
+            with _recursion_limit(_COMPILE_RECURSION_LIMIT):
+                compile(new_source, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+            return _internal_failure(path, source, findings, f"output does not parse: {error}")
     outcome = report.UNCHANGED if new_source == source else (report.EAGER if chosen == EAGER else report.COMPAT)
     if chosen == COMPAT and not reason:
         reason = "--mode compat"

@@ -1,0 +1,28 @@
+"""The engine's last line of defence: output that Python would not compile is never emitted."""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf_migrate import engine, report
+from tf_migrate.rules.imports_for_eager import EagerImports
+
+LEGACY = ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\ny = tf.reduce_sum(x)\n"
+          "with tf.Session() as sess:\n    print(sess.run(y, {x: [1.0]}))\n")
+
+
+def test_output_that_does_not_compile_keeps_the_input(monkeypatch):
+    original = EagerImports.apply
+
+    def broken(self, module, ctx):  # a rule bug: `return` at module level
+        module = original(self, module, ctx)
+        return module.with_changes(body=[*module.body, cst.SimpleStatementLine([cst.Return(cst.Integer("1"))])])
+
+    monkeypatch.setattr(EagerImports, "apply", broken)
+    result = engine.migrate_source(LEGACY, "broken.py")
+    assert result.outcome == report.FAILED and result.new_source == LEGACY
+    assert any(f.rule == "engine" and "output does not parse" in f.message for f in result.findings)
+
+
+def test_the_same_program_migrates_without_the_bug():
+    result = engine.migrate_source(LEGACY, "fine.py")
+    assert result.outcome == report.EAGER and "def run_y(x)" in result.new_source
