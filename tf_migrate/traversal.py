@@ -155,6 +155,22 @@ def forget() -> None:
     _FACTS.clear()
 
 
+def remember(key: tuple, keep: object, compute):
+    """``compute()``, remembered under ``key`` until :func:`forget` (the end of the file).
+
+    ``key`` may hold ``id()`` s of nodes and other objects: ``keep`` holds those objects, so no
+    id is reused while the entry lives."""
+    key = ("remember",) + key
+    cached = _FACTS.get(key)
+    if cached is not None:
+        return cached[1]
+    value = compute()
+    if len(_FACTS) > _KIDS_LIMIT:
+        _FACTS.clear()
+    _FACTS[key] = (keep, value)
+    return value
+
+
 def fact(kind: str, node: cst.CSTNode, compute):
     """``compute(node)``, remembered for this node object (nodes are immutable: the answer cannot change).
 

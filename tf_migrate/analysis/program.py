@@ -22,6 +22,7 @@ import libcst as cst
 from tf_migrate.analysis.flatten import FlatStatement, unwrap
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import remember
 
 REMOVE, KEEP, DEFER, RUN = "remove", "keep", "defer", "run"
 
@@ -113,7 +114,20 @@ INHERITED_KINDS = {VARIABLE, VARIABLES, LAYER, OPTIMIZER, EAGER}
 
 def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: bool = False,
                   layer_scopes: Optional[Dict[str, str]] = None, parent: Optional["Scope"] = None) -> Scope:
-    """Build the program model of one block of statements."""
+    """Build the program model of one block of statements.
+
+    The same statements (unchanged nodes keep their identity) with the same arguments give the
+    same model, so it is built once per file: the eager/compat decision, session-to-functions and
+    graph-function-inputs all ask for it. Callers read the model; they must not change it.
+    """
+    body = list(body)
+    key = ("scope", tuple(map(id, body)), tuple(params), is_class, tuple(sorted((layer_scopes or {}).items())),
+           id(parent), tuple(sorted(names.aliases.items())), tuple(sorted(names.v1_module_aliases)))
+    return remember(key, (body, parent), lambda: _analyze_scope(body, names, params, is_class, layer_scopes, parent))
+
+
+def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool,
+                   layer_scopes: Optional[Dict[str, str]], parent: Optional["Scope"]) -> Scope:
     from tf_migrate.analysis import scope_passes  # both build on this module's kinds
     from tf_migrate.analysis.classify import Classifier
     flat = unwrap(body, names)
