@@ -214,7 +214,7 @@ def phases(corpus: List[Path], src: Path) -> Dict[str, float]:
         engine.migrate_source(text, path)
     totals["total migrate_source"] = time.process_time() - start
     top = ("parse (libcst.parse_module)", "eager/compat decision (blockers_of)", "all rules", "TFNames.scan")
-    totals["rest (output code, re-parse and compile check, ...)"] = totals["total migrate_source"] - sum(
+    totals["rest (output code, compile check, ...)"] = totals["total migrate_source"] - sum(
         totals.get(label, 0.0) for label in top)
     totals["files"] = float(len(texts))
     return totals
