@@ -49,16 +49,11 @@ def child_fields(cls: Type[cst.CSTNode]) -> Tuple[Tuple[str, object], ...]:
     return order
 
 
-def children(node: cst.CSTNode):
-    """The node's direct children in lexical order (what ``node.children`` gives, without rebuilding)."""
-    for name, _ in child_fields(type(node)):
-        value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
-        elif isinstance(value, (tuple, list)):
-            for item in value:
-                if isinstance(item, cst.CSTNode):
-                    yield item
+def children(node: cst.CSTNode) -> list:
+    """The node's direct children in lexical order (what ``node.children`` gives, without rebuilding).
+
+    The walk and the transform use this same list (through ``_kids``), so checking it checks them."""
+    return list(_kids(node, frozenset()))
 
 
 def visit(node: cst.CSTNode, visitor: Union[cst.CSTVisitor, cst.CSTTransformer]):
