@@ -93,12 +93,55 @@ class Scope:
     # Static shape/dtype reads of per-run tensors outside runs: node id -> (key, attribute, statement index).
     static_reads: Dict[int, Tuple[str, str, int]] = field(default_factory=dict)
     is_class: bool = False
+    # The value model: every binding of every key, in program order. ``symbols`` holds the last one;
+    # what a statement reads is the binding visible where it stands (see :meth:`at`).
+    bindings: Dict[str, List[Symbol]] = field(default_factory=dict)
+    # User functions (this scope's and the enclosing ones') that create variables when called, and
+    # those whose every return is a TF op's result: the function summaries graph code is checked against.
+    variable_functions: Set[str] = field(default_factory=set)
+    tensor_functions: Set[str] = field(default_factory=set)
+    variable_classes: Set[str] = field(default_factory=set)  # classes whose methods create variables
+    local_callables: Set[str] = field(default_factory=set)  # functions, classes and lambdas defined here
+    params: Set[str] = field(default_factory=set)  # the enclosing function's parameters
+    class_defs: Dict[str, cst.ClassDef] = field(default_factory=dict)  # classes defined here or around
+    instances: Dict[str, str] = field(default_factory=dict)  # key -> the local class it was built from
 
     @property
     def is_graph_program(self) -> bool:
         """Whether this block builds a TF1 graph and runs it (else it is left alone)."""
         return bool(self.sessions) or any(
             s.run_sites or s.gradient or s.kind in (PLACEHOLDER, SESSION, INIT) for s in self.statements)
+
+    def bind(self, symbol: Symbol) -> None:
+        """Record ``symbol`` as the binding of its key at its statement (a statement reclassified replaces its own)."""
+        self.symbols[symbol.key] = symbol
+        history = self.bindings.setdefault(symbol.key, [])
+        if history and history[-1].index == symbol.index:
+            history[-1] = symbol
+        else:
+            history.append(symbol)
+
+    def symbol_at(self, key: str, index: int) -> Optional[Symbol]:
+        """The binding of ``key`` that a statement at ``index`` sees (None: not bound before it)."""
+        found = None
+        for symbol in self.bindings.get(key, ()):
+            if symbol.index >= index:
+                break
+            found = symbol
+        return found
+
+    def at(self, index: int) -> "Scope":
+        """This scope as a statement at ``index`` sees it: each key holds the binding visible there."""
+        visible = {}
+        for key in self.bindings:
+            symbol = self.symbol_at(key, index)
+            if symbol is not None:
+                visible[key] = symbol
+        return replace(self, symbols=visible)
+
+    def rebound(self, key: str) -> bool:
+        """Whether ``key`` is bound more than once in this scope."""
+        return len(self.bindings.get(key, ())) > 1
 
     def kind(self, key: str) -> Optional[str]:
         symbol = self.symbols.get(key)
@@ -136,8 +179,14 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     if parent is not None:
         for key, symbol in parent.symbols.items():
             if symbol.kind in INHERITED_KINDS and key not in params:
-                scope.symbols[key] = replace(symbol, index=-1)
+                scope.bind(replace(symbol, index=-1))
         scope.trainable_order = [k for k in parent.trainable_order if k in scope.symbols]
+        scope.variable_functions |= parent.variable_functions - set(params)
+        scope.tensor_functions |= parent.tensor_functions - set(params)
+        scope.variable_classes |= parent.variable_classes - set(params)
+        scope.local_callables |= parent.local_callables - set(params)
+        scope.class_defs.update((k, v) for k, v in parent.class_defs.items() if k not in params)
+    scope.params = set(params)
     for param in params:
         if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
             scope.sessions.add(param)
