@@ -19,10 +19,10 @@ import libcst as cst
 
 from tf_migrate import report, traversal
 from tf_migrate.analysis.class_scope import analyze_class
-from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.program import ScopeBlocked
+from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
 from tf_migrate.rules import COMPAT, EAGER, RuleContext, all_rules
-from tf_migrate.rules.session_to_functions import ScopeBlocked
 from tf_migrate.tfnames import TFNames
 
 AUTO = "auto"

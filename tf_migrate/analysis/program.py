@@ -19,10 +19,8 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis.flatten import FlatStatement, unwrap
+from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.tfnames import TFNames
-from tf_migrate.traversal import remember
 
 REMOVE, KEEP, DEFER, RUN = "remove", "keep", "defer", "run"
 
@@ -155,46 +153,5 @@ class Scope:
 INHERITED_KINDS = {VARIABLE, VARIABLES, LAYER, OPTIMIZER, EAGER}
 
 
-def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: bool = False,
-                  layer_scopes: Optional[Dict[str, str]] = None, parent: Optional["Scope"] = None) -> Scope:
-    """Build the program model of one block of statements.
-
-    The same statements (unchanged nodes keep their identity) with the same arguments give the
-    same model, so it is built once per file: the eager/compat decision, session-to-functions and
-    graph-function-inputs all ask for it. Callers read the model; they must not change it.
-    """
-    body = list(body)
-    key = ("scope", tuple(map(id, body)), tuple(params), is_class, tuple(sorted((layer_scopes or {}).items())),
-           id(parent), tuple(sorted(names.aliases.items())), tuple(sorted(names.v1_module_aliases)))
-    return remember(key, (body, parent), lambda: _analyze_scope(body, names, params, is_class, layer_scopes, parent))
-
-
-def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool,
-                   layer_scopes: Optional[Dict[str, str]], parent: Optional["Scope"]) -> Scope:
-    from tf_migrate.analysis import scope_passes  # both build on this module's kinds
-    from tf_migrate.analysis.classify import Classifier
-    flat = unwrap(body, names)
-    scope = Scope([], {}, set(flat.sessions), flat.withs, [], [], is_class=is_class,
-                  layer_scopes=dict(layer_scopes or {}))
-    if parent is not None:
-        for key, symbol in parent.symbols.items():
-            if symbol.kind in INHERITED_KINDS and key not in params:
-                scope.bind(replace(symbol, index=-1))
-        scope.trainable_order = [k for k in parent.trainable_order if k in scope.symbols]
-        scope.variable_functions |= parent.variable_functions - set(params)
-        scope.tensor_functions |= parent.tensor_functions - set(params)
-        scope.variable_classes |= parent.variable_classes - set(params)
-        scope.local_callables |= parent.local_callables - set(params)
-        scope.class_defs.update((k, v) for k, v in parent.class_defs.items() if k not in params)
-    scope.params = set(params)
-    for param in params:
-        if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
-            scope.sessions.add(param)
-    classifier = Classifier(scope, names)
-    for index, flat_stmt in enumerate(flat.statements):
-        scope.statements.append(classifier.classify(index, flat_stmt))
-    scope_passes.settle_eager(classifier)
-    scope_passes.check_escapes(classifier)
-    scope_passes.check_reinitialization(classifier)
-    scope_passes.check_session_escapes(classifier)
-    return scope
+class ScopeBlocked(Exception):
+    """The scope has constructs a rewrite cannot convert (see its blockers)."""

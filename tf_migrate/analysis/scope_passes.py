@@ -1,6 +1,6 @@
 """Whole-scope passes, run once every statement of a scope is classified.
 
-:func:`tf_migrate.analysis.program.analyze_scope` runs them in this order:
+:func:`tf_migrate.analysis.scope_analysis.analyze_scope` runs them in this order:
 :func:`settle_eager` (eager constants a tape must record become per-run
 tensors), then the checks that add blockers: per-run values used outside a run
 (:func:`check_escapes`), a second initialization (:func:`check_reinitialization`),

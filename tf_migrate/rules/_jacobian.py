@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.rules import RuleContext
 from tf_migrate.rules._edits import bind, code, fresh, int_literal, loads

@@ -28,7 +28,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
-from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.symbols import reads
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext

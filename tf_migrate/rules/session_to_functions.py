@@ -20,23 +20,19 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.classify import Classifier
-from tf_migrate.analysis.program import analyze_scope
 from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.analysis.scope_analysis import analyze_scope
+from tf_migrate.analysis.slicing import RunPlan, plan_run
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.codegen.fetches import keyword, to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.codegen.session_params import drop_session_params
-from tf_migrate.codegen.slicing import RunPlan, plan_run
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
 
 RULE_ID = "session-to-functions"
-
-
-class ScopeBlocked(Exception):
-    """The scope has constructs this rule cannot convert (see its blockers)."""
 
 
 class SessionToFunctions(Rule):
@@ -102,7 +98,7 @@ class _ScopeRewriter:
             return [self._rewrite_statement(st.node, {}, set(), st) for st in scope.statements] \
                 if not scope.withs else body
         if scope.blockers:
-            raise ScopeBlocked(scope.blockers)
+            raise pm.ScopeBlocked(scope.blockers)
         classifier = Classifier(scope, names)
         builder = FunctionBuilder(scope, names, self.ctx.tf, classifier.kind_of, self.taken)
         generated = _Generated()
@@ -206,7 +202,7 @@ class _ScopeRewriter:
         names = self.ctx.names
         analysis = analyze_class(cls, names, self.ctx.layer_scopes)
         if analysis.blockers:
-            raise ScopeBlocked(analysis.blockers)
+            raise pm.ScopeBlocked(analysis.blockers)
         scope, init = analysis.scope, analysis.init
         self.sessions |= {k for k in scope.sessions if "." not in k}
         classifier = Classifier(scope, names)
