@@ -50,7 +50,7 @@ optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 def run_train_op(x, labels, training):
     x = tf.cast(x, tf.float32)
     labels = tf.cast(labels, tf.int64)
-    training = tf.convert_to_tensor(training)
+    training = tf.cast(training, tf.bool)
     with tf.GradientTape() as tape:
         logits = model(x, training=training)
         loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)

@@ -33,7 +33,7 @@ def main():
     def run_outputs(inputs):
         inputs = tf.cast(inputs, tf.float32)
         outputs = build(inputs)
-        return tf.nest.map_structure(lambda value: value.numpy(), outputs)
+        return outputs.numpy()
     print(run_outputs(inputs=np.array([-1.0, 2.0])))
 
 

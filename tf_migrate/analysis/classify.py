@@ -15,6 +15,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import (fetch_leaves, is_container_type, unknown_callee, unknown_feed_key,
                                           unknown_fetch)
+from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
                                                  check_feed_objects, kwarg, only_initializer_assignments,
@@ -94,8 +95,12 @@ class Classifier:
 
     def define(self, st: "pm.Statement", kind: str, call: Optional[cst.Call] = None, **info) -> None:
         st.kind = kind
+        targets, value = single(st.node)
+        dtype = expression_dtype(call or value, self.scope, st.index, self.names) \
+            if kind in pm.DEFERRED_KINDS | {pm.EAGER} and isinstance(targets, cst.BaseExpression) and \
+            symbol_key(targets) is not None else None
         for key in st.defines:
-            self.scope.bind(pm.Symbol(key, kind, st.index, call, **info))
+            self.scope.bind(pm.Symbol(key, kind, st.index, call, dtype=dtype, **info))
 
     def classify(self, index: int, flat) -> "pm.Statement":
         node = flat.node

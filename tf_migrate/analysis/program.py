@@ -57,6 +57,7 @@ class Symbol:
     keras: bool = False  # optimizer already a Keras optimizer
     tf_name: str = ""  # the variable's TF1 name with its scopes ("actor/w"), for collection filters
     built: bool = False  # a layer whose variables exist from its construction (layer.build(...))
+    dtype: Optional[str] = None  # "float32"..., where the program text settles it (analysis.dtypes)
 
 
 @dataclass
@@ -112,12 +113,13 @@ class Scope:
 
     def bind(self, symbol: Symbol) -> None:
         """Record ``symbol`` as the binding of its key at its statement (a statement reclassified replaces its own)."""
-        self.symbols[symbol.key] = symbol
         history = self.bindings.setdefault(symbol.key, [])
-        if history and history[-1].index == symbol.index:
-            history[-1] = symbol
+        position = next((i for i, old in enumerate(history) if old.index >= symbol.index), len(history))
+        if position < len(history) and history[position].index == symbol.index:
+            history[position] = symbol
         else:
-            history.append(symbol)
+            history.insert(position, symbol)
+        self.symbols[symbol.key] = history[-1]
 
     def symbol_at(self, key: str, index: int) -> Optional[Symbol]:
         """The binding of ``key`` that a statement at ``index`` sees (None: not bound before it)."""

@@ -54,6 +54,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
         scope.statements.append(classifier.classify(index, flat_stmt))
     scope_passes.settle_eager(classifier)
     scope_passes.check_escapes(classifier)
+    scope_passes.check_run_plans(classifier)
     scope_passes.check_reinitialization(classifier)
     scope_passes.check_session_escapes(classifier)
     return scope

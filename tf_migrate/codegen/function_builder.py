@@ -24,6 +24,7 @@ from typing import Callable, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.codegen.fetches import to_numpy
@@ -59,28 +60,29 @@ class FunctionBuilder:
         return name
 
     # -- parameters ------------------------------------------------------------------------
-    def _placeholder_call(self, key: str) -> Optional[cst.Call]:
-        symbol = self.scope.symbols.get(key)
-        return symbol.call if symbol is not None and symbol.kind == pm.PLACEHOLDER else None
+    def _conversion(self, key: str, symbol: Optional["pm.Symbol"]) -> str:
+        """What feeding did to the argument: TF1 converts a fed value to the fed tensor's dtype."""
+        name, tf = _param_name(key), self.tf
+        call = symbol.call if symbol is not None and symbol.kind == pm.PLACEHOLDER else None
+        with_default = call is not None and (self.names.call_name(call) or "").endswith("placeholder_with_default")
+        if call is not None and not with_default:
+            dtype = grads.bind_arguments(call, ["dtype", "shape", "name"]).get("dtype")
+            if dtype is not None:
+                dtype_code = _code(dtype)
+                if "string" in dtype_code:
+                    return f"{name} = {tf}.convert_to_tensor({name}, {dtype_code})"
+                return f"{name} = {tf}.cast({name}, {dtype_code})"
+        if symbol is not None and symbol.dtype is not None:
+            if symbol.dtype == "string":
+                return f"{name} = {tf}.convert_to_tensor({name}, {tf}.string)"
+            return f"{name} = {tf}.cast({name}, {tf}.{symbol.dtype})"
+        if with_default:
+            default = _code(self._default(call))
+            return f"{name} = {tf}.cast({name}, {tf}.convert_to_tensor({default}).dtype)"
+        return f"{name} = {tf}.convert_to_tensor({name})"
 
-    def _conversion(self, key: str) -> Optional[str]:
-        name = _param_name(key)
-        call = self._placeholder_call(key)
-        if call is None:
-            return f"{name} = {self.tf}.convert_to_tensor({name})"
-        qualname = self.names.call_name(call) or ""
-        if qualname.endswith("placeholder_with_default"):
-            return f"{name} = {self.tf}.convert_to_tensor({name})"
-        dtype = grads.bind_arguments(call, ["dtype", "shape", "name"]).get("dtype")
-        if dtype is None:
-            return f"{name} = {self.tf}.convert_to_tensor({name})"
-        dtype_code = _code(dtype)
-        if "string" in dtype_code:
-            return f"{name} = {self.tf}.convert_to_tensor({name}, {dtype_code})"
-        return f"{name} = {self.tf}.cast({name}, {dtype_code})"
-
-    def _default(self, st: "pm.Statement") -> Optional[cst.BaseExpression]:
-        call = self._placeholder_call(st.defines[0]) if st.defines else None
+    def _default(self, call: Optional[cst.Call]) -> Optional[cst.BaseExpression]:
+        """The default value of a ``placeholder_with_default`` (None for other placeholders)."""
         if call is not None and (self.names.call_name(call) or "").endswith("placeholder_with_default"):
             return grads.bind_arguments(call, ["input", "shape", "name"]).get("input")
         return None
@@ -88,20 +90,23 @@ class FunctionBuilder:
     def _parameters(self, plan: RunPlan):
         required: List[str] = [_param_name(k) for k, _ in plan.fed]
         optional: List[str] = []
-        prologue: List[str] = [c for c in (self._conversion(k) for k, _ in plan.fed) if c]
+        prologue: List[str] = [self._conversion(k, plan.fed_symbols.get(k)) for k, _ in plan.fed]
         for st in plan.unfed_placeholders:
             key = st.defines[0]
             name = _param_name(key)
-            default = self._default(st)
+            symbol = self.scope.symbol_at(key, st.index + 1)
+            default = self._default(symbol.call if symbol is not None else None)
             if default is None:
                 required.append(name)
-                prologue.append(self._conversion(key))
+                prologue.append(self._conversion(key, symbol))
             elif plan.dynamic_feed:
                 optional.append(name)
                 prologue.append(f"{name} = {_code(default)} if {name} is None else {name}")
-                prologue.append(self._conversion(key))
+                prologue.append(self._conversion(key, symbol))
+            elif isinstance(default, (cst.Integer, cst.Float, cst.Name)):
+                prologue.append(f"{name} = {_code(default)}")  # a Python number or flag, as layers expect it
             else:
-                prologue.append(f"{name} = {_code(default)}")
+                prologue.append(f"{name} = {self.tf}.convert_to_tensor({_code(default)})")
         params = [cst.Param(cst.Name(n)) for n in required]
         params += [cst.Param(cst.Name(n), default=cst.Name("None"), equal=cst.AssignEqual(
             cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) for n in optional]
@@ -233,7 +238,8 @@ class FunctionBuilder:
                 body.extend(self._lower(st, fresh))
         fetch = plan.site.fetch
         if plan.site.style != "op_run":
-            value = to_numpy(fetch, self.scope, self.kind_of, self.tf)
+            view = self.scope.at(plan.limit)  # the fetch names the values bound before the run site
+            value = to_numpy(fetch, view, Classifier(view, self.names).kind_of, self.tf)
             if not (isinstance(value, cst.Name) and value.value == "None"):
                 body.append(cst.SimpleStatementLine([cst.Return(value)]))
         if not body:

@@ -159,11 +159,13 @@ class _ScopeRewriter:
     def _call_for(self, plan, scope, builder, classifier, generated: _Generated, owner: str = "",
                   rename=None, position=None, limit=None) -> cst.BaseExpression:
         site = plan.site
-        if not plan.needs_function and not any(scope.deferred(k) for k in reads(site.fetch)):
+        view = scope.at(plan.limit)  # the values bound where the run stands
+        if not plan.needs_function and not any(view.deferred(k) for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values -> .numpy()")
-            return to_numpy(site.fetch, scope, classifier.kind_of, self.ctx.tf)
+            return to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf)
         code = cst.Module([]).code_for_node(site.fetch)
-        signature = (code, tuple(k for k, _ in plan.fed), plan.dynamic_feed, site.style)
+        bindings = tuple(sorted((key, view.symbols[key].index) for key in reads(site.fetch) if key in view.symbols))
+        signature = (code, bindings, tuple(k for k, _ in plan.fed), plan.dynamic_feed, site.style)
         name = generated.signatures.get(signature)
         if name is None:
             name = _function_name(plan, self.taken)

@@ -1,0 +1,27 @@
+# numeric
+# R5: placeholder_with_default whose default is a numpy array, fetched in a dict, fed and not fed.
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder_with_default(np.ones(3, np.float32), shape=[3])
+y = x * 2.0
+with tf.Session() as sess:
+    print(sess.run({"y": y}))
+    print(sess.run({"y": y}, {x: [1, 2, 3]}))
+# output
+# numeric
+# R5: placeholder_with_default whose default is a numpy array, fetched in a dict, fed and not fed.
+import numpy as np
+import tensorflow as tf
+
+def run_y():
+    x = tf.convert_to_tensor(np.ones(3, np.float32))
+    y = x * 2.0
+    return {"y": y.numpy()}
+
+def run_y_2(x):
+    x = tf.cast(x, tf.convert_to_tensor(np.ones(3, np.float32)).dtype)
+    y = x * 2.0
+    return {"y": y.numpy()}
+print(run_y())
+print(run_y_2(x=[1, 2, 3]))
