@@ -26,10 +26,10 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen.fetches import to_numpy
+from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
 from tf_migrate.codegen.replace import replace_nodes
-from tf_migrate.rules import gradients_to_tape as grads
-from tf_migrate.rules.optimizers import lower_optimizer_call
 from tf_migrate.tfnames import TFNames
 
 

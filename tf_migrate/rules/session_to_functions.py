@@ -38,7 +38,9 @@ RULE_ID = "session-to-functions"
 class SessionToFunctions(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = ("tf.Session/placeholders/sess.run -> eager functions whose arguments are the fed "
-                   "placeholders and whose return value has the fetches' structure, as numpy")
+                   "placeholders and whose return value has the fetches' structure, as numpy; in them tf.gradients "
+                   "-> GradientTape.gradient (list return, sum over ys, output_gradients, watched tensors) and "
+                   "minimize/compute_gradients/apply_gradients -> a tape step")
     ORDER = 500
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:

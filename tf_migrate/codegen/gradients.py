@@ -15,7 +15,8 @@ the recorded gradient per x, and TF1's graph-mode
 
 The tape itself (which statements it records, what it watches, whether it is
 persistent) is built by :mod:`tf_migrate.codegen.function_builder`; this
-module rewrites the calls.
+module rewrites the calls. Both run inside the session-to-functions rule: a
+gradient is only lowered where the run that needs it becomes a function.
 """
 from __future__ import annotations
 
@@ -27,11 +28,8 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.codegen.fetches import keyword
-from tf_migrate.rules import Rule
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
-
-RULE_ID = "gradients-to-tape"
 
 _POSITIONAL = ["ys", "xs", "grad_ys", "name", "colocate_gradients_with_ops", "gate_gradients",
                "aggregation_method", "stop_gradients", "unconnected_gradients"]
@@ -40,17 +38,6 @@ _HESSIANS_POSITIONAL = ["ys", "xs", "gate_gradients", "aggregation_method", "nam
 _KEYWORD_ALIASES = {"output": "ys", "inputs": "xs", "inp": "xs"}
 # Derivatives whose inner gradient must itself be recorded: computed inside the tape's context.
 IN_CONTEXT = api.HESSIANS
-
-
-class GradientsToTape(Rule):
-    """Registered for --list-rules; the work happens inside session-to-functions."""
-
-    RULE_ID = RULE_ID
-    DESCRIPTION = "tf.gradients -> GradientTape.gradient with list return, sum over ys, output_gradients, watched tensors"
-    ORDER = 1000
-
-    def apply(self, module, ctx):
-        return module
 
 
 def bind_arguments(call: cst.Call, positional: List[str] = _POSITIONAL) -> Dict[str, cst.BaseExpression]:
