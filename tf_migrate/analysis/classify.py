@@ -15,9 +15,10 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
-                                                 check_feed_objects, kwarg, only_initializer_assignments,
+                                                 check_feed_objects, only_initializer_assignments,
                                                  returns_tensors, single, targets_single)
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
+from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -252,7 +253,7 @@ class Classifier:
         if qualname in api.SAVERS:
             st.role = pm.KEEP  # a checkpoint writer holds variables; it is no graph op
             self.define(st, pm.SAVER, call)
-            var_list = call.args[0].value if call.args and call.args[0].keyword is None else kwarg(call, "var_list")
+            var_list = call.args[0].value if call.args and call.args[0].keyword is None else argument(call, "var_list")
             if not isinstance(var_list, cst.Dict):
                 self.block(call, "an eager tf.train.Saver needs var_list={TF1 name: variable}")
             if deferred_reads:
@@ -275,9 +276,9 @@ class Classifier:
             return True
         if qualname in api.VARIABLE_CONSTRUCTORS:
             st.role = pm.KEEP
-            trainable = kwarg(call, "trainable")
+            trainable = argument(call, "trainable")
             is_trainable = not (isinstance(trainable, cst.Name) and trainable.value == "False")
-            name_arg = kwarg(call, "name")
+            name_arg = argument(call, "name")
             base = name_arg.evaluated_value if isinstance(name_arg, cst.SimpleString) else "Variable"
             self.define(st, pm.VARIABLE, call, trainable=is_trainable,
                          tf_name="/".join(st.flat.scope_path + [base]))

@@ -30,11 +30,10 @@ from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen.fetches import to_numpy
 from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
 from tf_migrate.codegen.replace import replace_nodes
+from tf_migrate.cst.arguments import bind_known
+from tf_migrate.cst.names import fresh as fresh_name
+from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 def _stmt(code: str) -> cst.BaseStatement:
@@ -52,11 +51,7 @@ class FunctionBuilder:
         self.tape = self._unused("tape")
 
     def _unused(self, stem: str) -> str:
-        name, n = stem, 1
-        while name in self.taken:
-            n += 1
-            name = f"{stem}_{n}"
-        return name
+        return fresh_name(stem, set(self.taken))  # local to each generated function: reserves no module name
 
     # -- parameters ------------------------------------------------------------------------
     def _placeholder_call(self, key: str) -> Optional[cst.Call]:
@@ -71,10 +66,10 @@ class FunctionBuilder:
         qualname = self.names.call_name(call) or ""
         if qualname.endswith("placeholder_with_default"):
             return f"{name} = {self.tf}.convert_to_tensor({name})"
-        dtype = grads.bind_arguments(call, ["dtype", "shape", "name"]).get("dtype")
+        dtype = bind_known(call, ["dtype", "shape", "name"]).get("dtype")
         if dtype is None:
             return f"{name} = {self.tf}.convert_to_tensor({name})"
-        dtype_code = _code(dtype)
+        dtype_code = code(dtype)
         if "string" in dtype_code:
             return f"{name} = {self.tf}.convert_to_tensor({name}, {dtype_code})"
         return f"{name} = {self.tf}.cast({name}, {dtype_code})"
@@ -82,7 +77,7 @@ class FunctionBuilder:
     def _default(self, st: "pm.Statement") -> Optional[cst.BaseExpression]:
         call = self._placeholder_call(st.defines[0]) if st.defines else None
         if call is not None and (self.names.call_name(call) or "").endswith("placeholder_with_default"):
-            return grads.bind_arguments(call, ["input", "shape", "name"]).get("input")
+            return bind_known(call, ["input", "shape", "name"]).get("input")
         return None
 
     def _parameters(self, plan: RunPlan):
@@ -98,10 +93,10 @@ class FunctionBuilder:
                 prologue.append(self._conversion(key))
             elif plan.dynamic_feed:
                 optional.append(name)
-                prologue.append(f"{name} = {_code(default)} if {name} is None else {name}")
+                prologue.append(f"{name} = {code(default)} if {name} is None else {name}")
                 prologue.append(self._conversion(key))
             else:
-                prologue.append(f"{name} = {_code(default)}")
+                prologue.append(f"{name} = {code(default)}")
         params = [cst.Param(cst.Name(n)) for n in required]
         params += [cst.Param(cst.Name(n), default=cst.Name("None"), equal=cst.AssignEqual(
             cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) for n in optional]
@@ -197,12 +192,9 @@ class FunctionBuilder:
         local_names: Set[str] = set()
 
         def fresh(stem: str) -> str:
-            candidate, n = stem, 1
-            while candidate in self.taken or candidate in local_names:
-                n += 1
-                candidate = f"{stem}_{n}"
-            local_names.add(candidate)
-            return candidate
+            name = fresh_name(stem, self.taken | local_names)
+            local_names.add(name)
+            return name
 
         gradient_positions = [i for i, s in enumerate(statements) if s.gradient]
         if not gradient_positions:

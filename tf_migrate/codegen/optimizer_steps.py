@@ -10,18 +10,8 @@ from typing import List, Optional
 
 import libcst as cst
 
-
-def _kw(call: cst.Call, name: str, position: int) -> Optional[cst.BaseExpression]:
-    for index, arg in enumerate(call.args):
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg.value
-        if arg.keyword is None and index == position:
-            return arg.value
-    return None
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
+from tf_migrate.cst.arguments import argument
+from tf_migrate.cst.text import code
 
 
 def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, default_var_list: str,
@@ -30,13 +20,13 @@ def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, def
 
     ``fresh(stem)`` returns an unused local name.
     """
-    optimizer = _code(call.func.value)
+    optimizer = code(call.func.value)
     method = call.func.attr.value
     if method == "minimize":
-        loss = _code(_kw(call, "loss", 0))
-        global_step = _kw(call, "global_step", 1)
-        var_list = _kw(call, "var_list", 2)
-        variables = _code(var_list) if var_list is not None else default_var_list
+        loss = code(argument(call, "loss", 0))
+        global_step = argument(call, "global_step", 1)
+        var_list = argument(call, "var_list", 2)
+        variables = code(var_list) if var_list is not None else default_var_list
         grads = fresh("gradients")
         lines = []
         if var_list is not None and not isinstance(var_list, (cst.List, cst.Tuple, cst.Name)):
@@ -47,13 +37,13 @@ def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, def
         lines += _apply(optimizer, f"zip({grads}, {variables})", global_step, keras)
         return lines
     if method == "compute_gradients":
-        loss = _code(_kw(call, "loss", 0))
-        var_list = _kw(call, "var_list", 1)
-        variables = _code(var_list) if var_list is not None else default_var_list
+        loss = code(argument(call, "loss", 0))
+        var_list = argument(call, "var_list", 1)
+        variables = code(var_list) if var_list is not None else default_var_list
         return [f"{target} = list(zip({tape}.gradient({loss}, {variables}), {variables}))"]
     if method == "apply_gradients":
-        pairs = _code(_kw(call, "grads_and_vars", 0))
-        return _apply(optimizer, pairs, _kw(call, "global_step", 1), keras)
+        pairs = code(argument(call, "grads_and_vars", 0))
+        return _apply(optimizer, pairs, argument(call, "global_step", 1), keras)
     raise ValueError(method)
 
 
@@ -61,9 +51,9 @@ def _apply(optimizer: str, pairs: str, global_step: Optional[cst.BaseExpression]
     # TF1 skips variables whose gradient is None; Keras 3 would raise.
     pairs = f"[(grad, var) for grad, var in {pairs} if grad is not None]"
     if not keras:
-        step = f", global_step={_code(global_step)}" if global_step is not None else ""
+        step = f", global_step={code(global_step)}" if global_step is not None else ""
         return [f"{optimizer}.apply_gradients({pairs}{step})"]
     lines = [f"{optimizer}.apply_gradients({pairs})"]
     if global_step is not None and not (isinstance(global_step, cst.Name) and global_step.value == "None"):
-        lines.append(f"{_code(global_step)}.assign_add(1)")
+        lines.append(f"{code(global_step)}.assign_add(1)")
     return lines

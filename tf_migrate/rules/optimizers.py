@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.cst.arguments import keyword
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -84,10 +85,8 @@ class _ConstructorRewriter(cst.CSTTransformer):
             if value is None and default is not None:
                 value = cst.parse_expression(default)
             if value is not None:
-                args.append(cst.Arg(value, keyword=cst.Name(keras_name),
-                                    equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+                args.append(keyword(keras_name, value))
         for keras_name, value in _PINNED.get(keras_class, []):
-            args.append(cst.Arg(cst.parse_expression(value), keyword=cst.Name(keras_name),
-                                equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+            args.append(keyword(keras_name, cst.parse_expression(value)))
         self.ctx.report(original, RULE_ID, INFO, f"{tf1_class} -> tf.keras.optimizers.{keras_class} with TF1's values")
         return cst.Call(cst.parse_expression(f"{self.ctx.tf}.keras.optimizers.{keras_class}"), args=args)
