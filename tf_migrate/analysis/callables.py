@@ -18,6 +18,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import reads, symbol_key
+from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
 from tf_migrate.traversal import visit
 
@@ -72,10 +73,10 @@ def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optiona
             return None  # "{}".format(...), [..].index(...)
         if isinstance(receiver, cst.Call) and unknown_callee(receiver, scope, names) is None:
             return None  # tf.shape(x).numpy-style chains on a known result
-        return f"`{_code(receiver)}` is an object the analysis does not know"
+        return f"`{code(receiver)}` is an object the analysis does not know"
     if isinstance(func, cst.Lambda):
         return None
-    return f"`{_code(func)}` is computed at run time"
+    return f"`{code(func)}` is computed at run time"
 
 
 def per_run_inputs(call: cst.Call, scope: "pm.Scope") -> Optional[str]:
@@ -147,7 +148,7 @@ def unknown_fetch(leaf: cst.BaseExpression, scope: "pm.Scope", kind_of, names: T
         if owner is not None and scope.kind(leaf.value.value) is not None:
             if leaf.attr.value in variable_members(scope.class_defs[owner], names):
                 return None
-            return f"`{_code(leaf)}` is a per-run member of a `{owner}`, local to its generated methods"
+            return f"`{code(leaf)}` is a per-run member of a `{owner}`, local to its generated methods"
     key = symbol_key(leaf)
     if key is not None:
         kind = scope.kind(key)
@@ -160,20 +161,16 @@ def unknown_fetch(leaf: cst.BaseExpression, scope: "pm.Scope", kind_of, names: T
         return None
     if isinstance(leaf, cst.Call):  # a namedtuple or other container built around fetches
         problems = [unknown_fetch(arg.value, scope, kind_of, names) for arg in leaf.args]
-        return next((p for p in problems if p), None) if leaf.args else f"`{_code(leaf)}` is not a graph value"
-    return f"`{_code(leaf)}` is not a graph value the analysis knows"
+        return next((p for p in problems if p), None) if leaf.args else f"`{code(leaf)}` is not a graph value"
+    return f"`{code(leaf)}` is not a graph value the analysis knows"
 
 
 def unknown_feed_key(key_expr: cst.BaseExpression, scope: "pm.Scope") -> Optional[str]:
     """Why a feed dict key is not a value the model knows (None: it is)."""
     key = symbol_key(key_expr)
     if key is None:
-        return f"`{_code(key_expr)}` is not a placeholder or tensor the analysis knows"
+        return f"`{code(key_expr)}` is not a placeholder or tensor the analysis knows"
     kind = scope.kind(key)
     if kind in (pm.PLACEHOLDER, pm.TENSOR, pm.EAGER, pm.STRUCT, pm.VARIABLE):
         return None
     return f"`{key}` is not a placeholder or tensor the analysis knows here"
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)

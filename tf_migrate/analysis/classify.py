@@ -18,9 +18,10 @@ from tf_migrate.analysis.callables import (fetch_leaves, is_container_type, unkn
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
-                                                 check_feed_objects, kwarg, only_initializer_assignments,
+                                                 check_feed_objects, only_initializer_assignments,
                                                  returns_tensors, single, targets_single)
 from tf_migrate.analysis.symbols import all_calls, symbol_key, value_reads, writes
+from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -292,7 +293,7 @@ class Classifier:
         if qualname in api.SAVERS:
             st.role = pm.KEEP  # a checkpoint writer holds variables; it is no graph op
             self.define(st, pm.SAVER, call)
-            var_list = call.args[0].value if call.args and call.args[0].keyword is None else kwarg(call, "var_list")
+            var_list = call.args[0].value if call.args and call.args[0].keyword is None else argument(call, "var_list")
             if not isinstance(var_list, cst.Dict):
                 self.block(call, "an eager tf.train.Saver needs var_list={TF1 name: variable}")
             if deferred_reads:
@@ -315,9 +316,9 @@ class Classifier:
             return True
         if qualname in api.VARIABLE_CONSTRUCTORS:
             st.role = pm.KEEP
-            trainable = kwarg(call, "trainable")
+            trainable = argument(call, "trainable")
             is_trainable = not (isinstance(trainable, cst.Name) and trainable.value == "False")
-            name_arg = kwarg(call, "name")
+            name_arg = argument(call, "name")
             base = name_arg.evaluated_value if isinstance(name_arg, cst.SimpleString) else "Variable"
             self.define(st, pm.VARIABLE, call, trainable=is_trainable,
                          tf_name="/".join(st.flat.scope_path + [base]))

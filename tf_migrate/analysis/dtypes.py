@@ -12,7 +12,8 @@ from typing import Optional
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.statement_facts import kwarg, single
+from tf_migrate.analysis.statement_facts import single
+from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 
 _DTYPES = {"float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
@@ -91,12 +92,12 @@ def expression_dtype(expr, scope: "pm.Scope", index: int, names: TFNames, depth:
 
 def _call_dtype(call: cst.Call, scope, index, names: TFNames, depth: int) -> Optional[str]:
     qualname = names.call_name(call) or ""
-    explicit = dtype_name(kwarg(call, "dtype"), names)
+    explicit = dtype_name(argument(call, "dtype"), names)
     if qualname == "tf.placeholder":
-        first = call.args[0].value if call.args and call.args[0].keyword is None else kwarg(call, "dtype")
+        first = call.args[0].value if call.args and call.args[0].keyword is None else argument(call, "dtype")
         return dtype_name(first, names)
     if qualname in ("tf.cast", "tf.dtypes.cast"):
-        second = call.args[1].value if len(call.args) > 1 and call.args[1].keyword is None else kwarg(call, "dtype")
+        second = call.args[1].value if len(call.args) > 1 and call.args[1].keyword is None else argument(call, "dtype")
         return dtype_name(second, names)
     if explicit is not None:
         return explicit

@@ -27,15 +27,14 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen.fetches import to_numpy
+from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
 from tf_migrate.codegen.replace import replace_nodes
-from tf_migrate.rules import gradients_to_tape as grads
-from tf_migrate.rules.optimizers import lower_optimizer_call
+from tf_migrate.cst.arguments import bind_known
+from tf_migrate.cst.names import fresh as fresh_name
+from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 def _stmt(code: str) -> cst.BaseStatement:
@@ -53,11 +52,7 @@ class FunctionBuilder:
         self.tape = self._unused("tape")
 
     def _unused(self, stem: str) -> str:
-        name, n = stem, 1
-        while name in self.taken:
-            n += 1
-            name = f"{stem}_{n}"
-        return name
+        return fresh_name(stem, set(self.taken))  # local to each generated function: reserves no module name
 
     # -- parameters ------------------------------------------------------------------------
     def _conversion(self, key: str, symbol: Optional["pm.Symbol"]) -> str:
@@ -66,9 +61,9 @@ class FunctionBuilder:
         call = symbol.call if symbol is not None and symbol.kind == pm.PLACEHOLDER else None
         with_default = call is not None and (self.names.call_name(call) or "").endswith("placeholder_with_default")
         if call is not None and not with_default:
-            dtype = grads.bind_arguments(call, ["dtype", "shape", "name"]).get("dtype")
+            dtype = bind_known(call, ["dtype", "shape", "name"]).get("dtype")
             if dtype is not None:
-                dtype_code = _code(dtype)
+                dtype_code = code(dtype)
                 if "string" in dtype_code:
                     return f"{name} = {tf}.convert_to_tensor({name}, {dtype_code})"
                 return f"{name} = {tf}.cast({name}, {dtype_code})"
@@ -77,14 +72,14 @@ class FunctionBuilder:
                 return f"{name} = {tf}.convert_to_tensor({name}, {tf}.string)"
             return f"{name} = {tf}.cast({name}, {tf}.{symbol.dtype})"
         if with_default:
-            default = _code(self._default(call))
+            default = code(self._default(call))
             return f"{name} = {tf}.cast({name}, {tf}.convert_to_tensor({default}).dtype)"
         return f"{name} = {tf}.convert_to_tensor({name})"
 
     def _default(self, call: Optional[cst.Call]) -> Optional[cst.BaseExpression]:
         """The default value of a ``placeholder_with_default`` (None for other placeholders)."""
         if call is not None and (self.names.call_name(call) or "").endswith("placeholder_with_default"):
-            return grads.bind_arguments(call, ["input", "shape", "name"]).get("input")
+            return bind_known(call, ["input", "shape", "name"]).get("input")
         return None
 
     def _parameters(self, plan: RunPlan):
@@ -101,12 +96,12 @@ class FunctionBuilder:
                 prologue.append(self._conversion(key, symbol))
             elif plan.dynamic_feed:
                 optional.append(name)
-                prologue.append(f"{name} = {_code(default)} if {name} is None else {name}")
+                prologue.append(f"{name} = {code(default)} if {name} is None else {name}")
                 prologue.append(self._conversion(key, symbol))
             elif isinstance(default, (cst.Integer, cst.Float, cst.Name)):
-                prologue.append(f"{name} = {_code(default)}")  # a Python number or flag, as layers expect it
+                prologue.append(f"{name} = {code(default)}")  # a Python number or flag, as layers expect it
             else:
-                prologue.append(f"{name} = {self.tf}.convert_to_tensor({_code(default)})")
+                prologue.append(f"{name} = {self.tf}.convert_to_tensor({code(default)})")
         params = [cst.Param(cst.Name(n)) for n in required]
         params += [cst.Param(cst.Name(n), default=cst.Name("None"), equal=cst.AssignEqual(
             cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) for n in optional]
@@ -202,12 +197,9 @@ class FunctionBuilder:
         local_names: Set[str] = set()
 
         def fresh(stem: str) -> str:
-            candidate, n = stem, 1
-            while candidate in self.taken or candidate in local_names:
-                n += 1
-                candidate = f"{stem}_{n}"
-            local_names.add(candidate)
-            return candidate
+            name = fresh_name(stem, self.taken | local_names)
+            local_names.add(name)
+            return name
 
         gradient_positions = [i for i, s in enumerate(statements) if s.gradient]
         if not gradient_positions:

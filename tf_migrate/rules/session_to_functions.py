@@ -24,10 +24,13 @@ from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.slicing import RunPlan, plan_run
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
-from tf_migrate.codegen.fetches import keyword, to_numpy
+from tf_migrate.codegen.fetches import to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.codegen.session_params import drop_session_params
+from tf_migrate.cst.arguments import keyword
+from tf_migrate.cst.names import fresh
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -38,7 +41,9 @@ RULE_ID = "session-to-functions"
 class SessionToFunctions(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = ("tf.Session/placeholders/sess.run -> eager functions whose arguments are the fed "
-                   "placeholders and whose return value has the fetches' structure, as numpy")
+                   "placeholders and whose return value has the fetches' structure, as numpy; in them tf.gradients "
+                   "-> GradientTape.gradient (list return, sum over ys, output_gradients, watched tensors) and "
+                   "minimize/compute_gradients/apply_gradients -> a tape step")
     ORDER = 500
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
@@ -46,10 +51,6 @@ class SessionToFunctions(Rule):
         body = rewriter.rewrite(list(module.body), ())
         body = drop_session_params(body, rewriter.sessions)
         return module.with_changes(body=body)
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 def _all_names(node: cst.CSTNode) -> Set[str]:
@@ -62,13 +63,7 @@ def _function_name(plan: RunPlan, taken: Set[str]) -> str:
     if isinstance(fetch, cst.Dict):
         elements = [e.value for e in fetch.elements if isinstance(e, cst.DictElement)]
     parts = [symbol_key(e).split(".")[-1] for e in elements if symbol_key(e) is not None]
-    stem = "run_" + "_".join(parts[:3]) if parts and len(parts) == len(elements) else "run_fetches"
-    name, n = stem, 1
-    while name in taken:
-        n += 1
-        name = f"{stem}_{n}"
-    taken.add(name)
-    return name
+    return fresh("run_" + "_".join(parts[:3]) if parts and len(parts) == len(elements) else "run_fetches", taken)
 
 
 class _Generated:
@@ -113,8 +108,8 @@ class _ScopeRewriter:
         for node_id, (key, attribute, index) in scope.static_reads.items():
             site = RunSite(cst.Call(cst.Name("static")), "run", cst.parse_expression(key), None)
             call = self._call_for(plan_run(scope, site, index), scope, builder, classifier, generated, limit=index)
-            value = f"{self.ctx.tf}.as_dtype({_code(call)}.dtype)" if attribute == "dtype" else \
-                f"{self.ctx.tf}.TensorShape({_code(call)}.shape)"
+            value = f"{self.ctx.tf}.as_dtype({code(call)}.dtype)" if attribute == "dtype" else \
+                f"{self.ctx.tf}.TensorShape({code(call)}.shape)"
             generated.replacements[node_id] = cst.parse_expression(value)
             self.ctx.report(None, RULE_ID, INFO, f"static {attribute} of `{key}` computed once: it needs no feeds")
         return self._assemble(scope, generated)
@@ -163,9 +158,8 @@ class _ScopeRewriter:
         if not plan.needs_function and not any(view.deferred(k) for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values -> .numpy()")
             return to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf)
-        code = cst.Module([]).code_for_node(site.fetch)
         bindings = tuple(sorted((key, view.symbols[key].index) for key in reads(site.fetch) if key in view.symbols))
-        signature = (code, bindings, tuple(k for k, _ in plan.fed), plan.dynamic_feed, site.style)
+        signature = (code(site.fetch), bindings, tuple(k for k, _ in plan.fed), plan.dynamic_feed, site.style)
         name = generated.signatures.get(signature)
         if name is None:
             name = _function_name(plan, self.taken)
@@ -307,8 +301,8 @@ class _SiteReplacer(cst.CSTTransformer):
         if what == "dtype":
             return keywords.get("dtype", positional[0] if positional else None)
         shape = keywords.get("shape", positional[1] if len(positional) > 1 else None)
-        code = cst.Module([]).code_for_node(shape) if shape is not None else "None"
-        return cst.parse_expression(f"{self.tf}.TensorShape({code})")
+        shape_code = code(shape) if shape is not None else "None"
+        return cst.parse_expression(f"{self.tf}.TensorShape({shape_code})")
 
     def leave_SubscriptElement(self, original, updated):
         if isinstance(original.slice, cst.Index):
