@@ -23,6 +23,7 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
 def run_mean(x, keep=None, **unused_feeds):
     x = tf.cast(x, tf.float32)
     keep = 1.0 if keep is None else keep

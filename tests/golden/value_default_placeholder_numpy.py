@@ -14,14 +14,25 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+@tf.function
 def run_y():
     x = tf.convert_to_tensor(np.ones(3, np.float32))
     y = x * 2.0
-    return {"y": y.numpy()}
+    return {"y": y}
 
+
+@tf.function
 def run_y_2(x):
     x = tf.cast(x, tf.convert_to_tensor(np.ones(3, np.float32)).dtype)
     y = x * 2.0
-    return {"y": y.numpy()}
-print(run_y())
-print(run_y_2(x=[1, 2, 3]))
+    return {"y": y}
+
+
+print(to_numpy(run_y()))
+print(to_numpy(run_y_2(x=[1, 2, 3])))

@@ -55,3 +55,22 @@ def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst
     if kind_of(expr) in ("op", "init"):
         return _NONE
     return _method(expr, "numpy")
+
+
+def to_tensors(expr: cst.BaseExpression, scope: "pm.Scope",
+               kind_of: Callable[[cst.BaseExpression], Optional[str]]) -> cst.BaseExpression:
+    """What a compiled function returns for the fetch ``expr``: its tensors in the fetch structure, None for ops."""
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return expr.with_changes(elements=[el.with_changes(value=to_tensors(el.value, scope, kind_of))
+                                           for el in expr.elements])
+    if isinstance(expr, cst.Dict):
+        return expr.with_changes(elements=[el.with_changes(value=to_tensors(el.value, scope, kind_of))
+                                           if isinstance(el, cst.DictElement) else el for el in expr.elements])
+    key = symbol_key(expr)
+    kind = scope.kind(key) if key is not None else kind_of(expr)
+    if kind in (pm.OP, pm.INIT, "op", "init"):
+        return _NONE
+    if key is None and isinstance(expr, cst.Call) and kind is None:
+        return expr.with_changes(args=[arg.with_changes(value=to_tensors(arg.value, scope, kind_of))
+                                       for arg in expr.args])
+    return expr

@@ -28,7 +28,8 @@ from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.codegen import gradients as grads
-from tf_migrate.codegen.fetches import to_numpy
+from tf_migrate.codegen import compiled
+from tf_migrate.codegen.fetches import to_numpy, to_tensors
 from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
 from tf_migrate.codegen.replace import replace_nodes
 from tf_migrate.cst.arguments import bind_known
@@ -82,10 +83,12 @@ class FunctionBuilder:
             return bind_known(call, ["input", "shape", "name"]).get("input")
         return None
 
-    def _parameters(self, plan: RunPlan):
+    def _parameters(self, plan: RunPlan, converted=lambda name: True):
+        """The function's parameters and the lines that convert them as feeding did (where ``converted``)."""
         required: List[str] = [_param_name(k) for k, _ in plan.fed]
         optional: List[str] = []
-        prologue: List[str] = [self._conversion(k, plan.fed_symbols.get(k)) for k, _ in plan.fed]
+        prologue: List[str] = [self._conversion(k, plan.fed_symbols.get(k)) for k, _ in plan.fed
+                               if converted(_param_name(k))]
         for st in plan.unfed_placeholders:
             key = st.defines[0]
             name = _param_name(key)
@@ -93,7 +96,8 @@ class FunctionBuilder:
             default = self._default(symbol.call if symbol is not None else None)
             if default is None:
                 required.append(name)
-                prologue.append(self._conversion(key, symbol))
+                if converted(name):
+                    prologue.append(self._conversion(key, symbol))
             elif plan.dynamic_feed:
                 optional.append(name)
                 prologue.append(f"{name} = {code(default)} if {name} is None else {name}")
@@ -190,8 +194,12 @@ class FunctionBuilder:
                         at_start.append(("stop", key))
         return at_start, after, stopped_after
 
-    def build(self, plan: RunPlan, name: str) -> cst.FunctionDef:
-        params, prologue = self._parameters(plan)
+    def build(self, plan: RunPlan, name: str, compile_it: bool = False) -> cst.FunctionDef:
+        """The function for ``plan``: eager, returning numpy values; or, with ``compile_it`` (see
+        :func:`tf_migrate.codegen.compiled.why_eager` first), a ``tf.function`` returning tensors."""
+        spec, python_params = compiled.signature(plan, self.scope, self.names, self.tf) if compile_it else (None, [])
+        params, prologue = self._parameters(
+            plan, converted=lambda param: not compile_it or (spec is None and param not in python_params))
         body: List[cst.BaseStatement] = [_stmt(line) for line in prologue]
         statements = plan.statements
         local_names: Set[str] = set()
@@ -231,13 +239,15 @@ class FunctionBuilder:
         fetch = plan.site.fetch
         if plan.site.style != "op_run":
             view = self.scope.at(plan.limit)  # the fetch names the values bound before the run site
-            value = to_numpy(fetch, view, Classifier(view, self.names).kind_of, self.tf)
+            kind_of = Classifier(view, self.names).kind_of
+            value = to_tensors(fetch, view, kind_of) if compile_it else to_numpy(fetch, view, kind_of, self.tf)
             if not (isinstance(value, cst.Name) and value.value == "None"):
                 body.append(cst.SimpleStatementLine([cst.Return(value)]))
         if not body:
             body.append(_stmt("pass"))
+        decorators = [compiled.decorator(spec, self.tf)] if compile_it else []
         return cst.FunctionDef(name=cst.Name(name), params=params, body=cst.IndentedBlock(body),
-                               leading_lines=[cst.EmptyLine(indent=False)])
+                               decorators=decorators, leading_lines=[cst.EmptyLine(indent=False)])
 
 
 def _tidy(lines):

@@ -30,6 +30,7 @@ class RuleContext:
     path: str
     names: TFNames
     mode: str
+    functions: str = "compiled"  # generated run functions: "compiled" (tf.function) or "eager"
     findings: List[Finding] = field(default_factory=list)
     original_source: str = ""
     # What a local rule found it cannot convert and that must keep the file out of eager mode.
