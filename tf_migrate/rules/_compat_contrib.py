@@ -28,7 +28,9 @@ import libcst as cst
 from tf_migrate import tf_tables
 from tf_migrate.report import ERROR, INFO
 from tf_migrate.rules import RuleContext
-from tf_migrate.rules._edits import Edits, bind, code
+from tf_migrate.cst.arguments import bind
+from tf_migrate.cst.text import code
+from tf_migrate.rules._edits import Edits
 from tf_migrate.rules._tf_references import Reference, references
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit

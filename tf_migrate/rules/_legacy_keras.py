@@ -26,7 +26,8 @@ import libcst as cst
 
 from tf_migrate.report import WARNING
 from tf_migrate.rules import RuleContext
-from tf_migrate.rules._edits import Edits, code, statement
+from tf_migrate.cst.text import code
+from tf_migrate.rules._edits import Edits, statement
 from tf_migrate.rules._tf_references import Reference, references
 from tf_migrate.tfnames import TFNames, dotted_name
 from tf_migrate.traversal import visit
