@@ -52,7 +52,7 @@ def run_eval_logits(x):
     return eval_logits
 
 
-params = [*hidden.trainable_variables, *dropout.trainable_variables, *logits_2.trainable_variables]
+params = [*hidden.trainable_variables, *logits_2.trainable_variables]
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 

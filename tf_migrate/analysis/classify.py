@@ -311,7 +311,7 @@ class Classifier:
             st.role = pm.KEEP
             tf_name = self.scope.layer_scopes.get(st.defines[0]) or "/".join(st.flat.scope_path + [st.defines[0]])
             weightless = qualname.rsplit(".", 1)[-1] in _WEIGHTLESS_LAYERS
-            self.define(st, pm.LAYER, call, tf_name=tf_name, built=weightless)
+            self.define(st, pm.LAYER, call, tf_name=tf_name, built=weightless, weightless=weightless)
             self.scope.trainable_order.extend(st.defines)
             return True
         if qualname in api.VARIABLE_CONSTRUCTORS:

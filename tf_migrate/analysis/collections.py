@@ -58,14 +58,14 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
     parts = []
     for key in scope.trainable_order + [k for k, s in scope.symbols.items()
                                         if s.kind == pm.VARIABLE and not s.trainable and which == "all"]:
-        symbol = scope.symbols.get(key)
-        if symbol is None or symbol.index >= before:
+        symbol = scope.symbol_at(key, before)
+        if symbol is None:
             continue
         if symbol.kind == pm.VARIABLE:
             if pattern is not None and not re.match(pattern, symbol.tf_name):
                 continue
             parts.append(key)
-        elif symbol.kind == pm.LAYER:
+        elif symbol.kind == pm.LAYER and not symbol.weightless:
             if pattern is not None and not re.match(pattern, symbol.tf_name):
                 continue
             parts.append(f"*{key}.{'trainable_variables' if which == 'trainable' else 'variables'}")

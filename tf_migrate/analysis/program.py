@@ -58,6 +58,7 @@ class Symbol:
     tf_name: str = ""  # the variable's TF1 name with its scopes ("actor/w"), for collection filters
     built: bool = False  # a layer whose variables exist from its construction (layer.build(...))
     dtype: Optional[str] = None  # "float32"..., where the program text settles it (analysis.dtypes)
+    weightless: bool = False  # a Keras layer without variables (Dropout, Flatten, pooling)
 
 
 @dataclass

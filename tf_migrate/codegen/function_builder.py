@@ -131,12 +131,12 @@ class FunctionBuilder:
     def _default_var_list(self, before: int) -> str:
         parts = []
         for key in self.scope.trainable_order:
-            symbol = self.scope.symbols.get(key)
-            if symbol is None or symbol.index >= before:
+            symbol = self.scope.symbol_at(key, before)
+            if symbol is None:
                 continue
             if symbol.kind == pm.VARIABLE:
                 parts.append(key)
-            elif symbol.kind == pm.LAYER:
+            elif symbol.kind == pm.LAYER and not symbol.weightless:
                 parts.append(f"*{key}.trainable_variables")
             elif symbol.kind == pm.VARIABLES:
                 st = self.scope.statements[symbol.index]
