@@ -81,6 +81,7 @@ def test_json_report_and_usage_errors(tree, tmp_path):
     assert main([str(tree / "pkg"), "--report", str(report)]) == 0
     data = json.loads(report.read_text())
     assert data["outcomes"]["eager"] == 1 and data["files_seen"] == 2
+    assert sorted(data["files"].values()) == ["eager", "skipped"]  # the outcome of each file, by path
     assert main([]) == 2
     assert main(["--select", "no-such-rule", str(tree)]) == 2
 

@@ -388,3 +388,49 @@ def test_bad_arguments_are_rejected(tmp_path):
     with pytest.raises(ValueError, match="notebook_runner"):
         verify_program("", "", path=tmp_path / "x.ipynb", kind="ipynb", notebook_runner="lab")
 
+
+
+def test_migrated_siblings_and_a_data_folder(tmp_path):
+    """``migrated_path`` puts the migrated helper modules first; ``workdir`` brings the data files."""
+    for folder, scale in (("legacy", "tf.constant(3.0)"), ("migrated", "3.0")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "helper.py").write_text(f"import tensorflow as tf\nSCALE = {scale}\n")
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "numbers.txt").write_text("1 2 3\n")
+    legacy = _src(
+        """
+        import numpy as np
+        import tensorflow as tf
+        from helper import SCALE
+        x = tf.placeholder(tf.float32, [3])
+        with tf.Session() as sess:
+            print(sess.run(x * SCALE, {x: np.loadtxt("numbers.txt")}))
+        """
+    )
+    migrated = _src(
+        """
+        import numpy as np
+        from helper import SCALE
+        assert isinstance(SCALE, float), "the legacy helper was imported"
+        print(np.loadtxt("numbers.txt").astype(np.float32) * SCALE)
+        """
+    )
+    result = verify_program(legacy, migrated, path=tmp_path / "legacy" / "main.py",
+                            migrated_path=tmp_path / "migrated" / "main.py", workdir=data)
+    assert result.status == "equivalent", result.detail
+    assert result.legacy_output.split() == ["[3.", "6.", "9.]"]
+    for run in (result.legacy, result.migrated):
+        assert not run.failed and not run.timed_out and run.error == "" and 0 < run.seconds < result.seconds
+    assert (data / "numbers.txt").read_text() == "1 2 3\n" and sorted(p.name for p in data.iterdir()) == ["numbers.txt"]
+
+
+def test_run_summaries_say_how_a_run_ended():
+    from tf_migrate.verify import _Run
+
+    crashed = _Run(1, "", "Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: bad\n", False, 60.0, 2.5)
+    assert crashed.summary().failed and not crashed.summary().timed_out and crashed.summary().seconds == 2.5
+    assert crashed.summary().error.endswith("ValueError: bad")
+    killed = _Run(None, "", "", True, 60.0, 60.1).summary()
+    assert killed.failed and killed.timed_out and killed.error.startswith("timed out after 60 s")
+    assert _Run(0, "ok\n", "", False, 60.0, 1.0).summary().error == ""

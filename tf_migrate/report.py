@@ -40,12 +40,14 @@ class Summary:
     files_seen: int = 0
     outcomes: Counter = field(default_factory=Counter)
     compat_reasons: Dict[str, str] = field(default_factory=dict)
+    outcome_by_file: Dict[str, str] = field(default_factory=dict)
     findings: List[Finding] = field(default_factory=list)
     verify_counts: Counter = field(default_factory=Counter)
 
     def add(self, path: str, outcome: str, findings: Iterable[Finding], compat_reason: str = "") -> None:
         self.files_seen += 1
         self.outcomes[outcome] += 1
+        self.outcome_by_file[path] = outcome
         self.findings.extend(findings)
         if outcome == COMPAT:
             self.compat_reasons[path] = compat_reason
@@ -74,6 +76,7 @@ class Summary:
                 "files_seen": self.files_seen,
                 "outcomes": dict(self.outcomes),
                 "compat_reasons": self.compat_reasons,
+                "files": self.outcome_by_file,
                 "findings_by_severity": dict(self.by_severity()),
                 "verify": dict(self.verify_counts),
                 "findings": [asdict(f) for f in self.findings],

@@ -8,7 +8,9 @@
 
 How the two programs run
     Each in its own ``sys.executable`` subprocess (both at once), in a fresh
-    temporary working directory with the program's folder first on ``sys.path``,
+    temporary working directory (empty, or a copy of ``workdir``) with the
+    program's folder first on ``sys.path`` (``migrated_path``'s folder for the
+    migrated program when its sibling modules were migrated elsewhere),
     ``TMPDIR``/``KERAS_HOME``/``IPYTHONDIR``/Jupyter folders inside the verifier's
     temporary folder (removed afterwards: nothing is left behind), no stdin, and
     ``timeout`` seconds each; a program still running then is killed with its
@@ -43,7 +45,8 @@ Limits
     Only stdout is compared, and only for one run of each program: output that
     varies from run to run (timings, addresses) reads as ``different``. Programs
     run in an empty working directory, so files opened by relative path are not
-    there (``__file__`` and the program's folder on ``sys.path`` work). Random ops
+    there unless ``workdir`` holds them (``__file__`` and the program's folder
+    on ``sys.path`` work). Random ops
     inside ``tf.function(jit_compile=True)`` fail under the verifier (shared draws
     are ``numpy_function`` ops), stateless ops lose "same seed, same values", and
     ``tf.data`` shuffles are not shared. Read/update ambiguity is found from the
@@ -58,13 +61,15 @@ Results
     its output lines); ``legacy-fails`` / ``migrated-fails`` (detail: the error's
     traceback tail, or the timeout); ``not-comparable`` (detail: why: unmatched
     random draws, an ambiguous fetch that cannot be re-read, or a legacy program
-    that printed nothing).
+    that printed nothing). ``legacy`` and ``migrated`` say how each run ended
+    (failed, timed out, seconds, error tail) whatever the verdict.
 """
 
 import json
 import os
 import pathlib
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -85,6 +90,16 @@ _HERE = pathlib.Path(__file__).resolve().parent
 
 
 @dataclass(frozen=True)
+class RunSummary:
+    """How one run of one program ended (the first legacy run, for the legacy side)."""
+
+    failed: bool
+    timed_out: bool
+    seconds: float
+    error: str  # the error's traceback tail when it failed, else ""
+
+
+@dataclass(frozen=True)
 class VerifyResult:
     """What ``verify_program`` found for one file."""
 
@@ -93,6 +108,8 @@ class VerifyResult:
     legacy_output: str
     migrated_output: str
     seconds: float
+    legacy: Optional[RunSummary] = None
+    migrated: Optional[RunSummary] = None
 
 
 @dataclass
@@ -102,6 +119,7 @@ class _Run:
     stderr: str
     timed_out: bool
     timeout: float
+    seconds: float = 0.0
     events: List[dict] = field(default_factory=list)
 
     @property
@@ -110,6 +128,9 @@ class _Run:
 
     def events_of(self, kind):
         return [e for e in self.events if e.get("event") == kind]
+
+    def summary(self):
+        return RunSummary(self.failed, self.timed_out, self.seconds, _error_tail(self) if self.failed else "")
 
 
 def verify_program(
@@ -122,6 +143,8 @@ def verify_program(
     rtol: float = 1e-5,
     atol: float = 1e-6,
     notebook_runner: str = "auto",
+    migrated_path: Optional[pathlib.Path] = None,
+    workdir: Optional[pathlib.Path] = None,
 ) -> VerifyResult:
     """Runs both programs and compares their printed output (see module doc).
 
@@ -134,6 +157,10 @@ def verify_program(
         rtol, atol: tolerance for numbers.
         notebook_runner: ``"script"``, ``"kernel"`` (needs nbclient and
             ipykernel) or ``"auto"`` (kernel when installed).
+        migrated_path: where the migrated program lives, when its sibling
+            modules were migrated too (``-o OUT``); default ``path``.
+        workdir: a folder copied into each run's working directory, for data
+            files the program opens by relative path; default an empty one.
     """
     if kind not in ("py", "ipynb"):
         raise ValueError(f"kind must be 'py' or 'ipynb', not {kind!r}")
@@ -145,9 +172,10 @@ def verify_program(
             raise ValueError("notebook_runner='kernel' needs nbclient, nbformat and ipykernel installed")
         use_kernel = False
     path = pathlib.Path(path).resolve()
+    programs = {"legacy": path, "migrated": pathlib.Path(migrated_path).resolve() if migrated_path else path}
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tf-migrate-verify-") as tmp:
-        runner = _Runner(pathlib.Path(tmp), path, kind, use_kernel, timeout)
+        runner = _Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdir)
         with ThreadPoolExecutor(2) as pool:
             legacy_future = pool.submit(runner.run, "legacy", legacy_source, "pre")
             migrated = runner.run("migrated", migrated_source, None)
@@ -158,23 +186,28 @@ def verify_program(
             if not other_order.failed:
                 legacy_runs.append(other_order)
     status, detail = _judge(legacy_runs, migrated, rtol=rtol, atol=atol)
-    return VerifyResult(status, detail, legacy.stdout, migrated.stdout, time.monotonic() - start)
+    return VerifyResult(status, detail, legacy.stdout, migrated.stdout, time.monotonic() - start,
+                        legacy.summary(), migrated.summary())
 
 
 class _Runner:
     """Starts the subprocesses of one verification inside its temporary folder."""
 
-    def __init__(self, tmp, path, kind, use_kernel, timeout):
-        self.tmp, self.path, self.kind, self.use_kernel, self.timeout = tmp, path, kind, use_kernel, timeout
+    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdir):
+        self.tmp, self.programs, self.kind, self.use_kernel = tmp, programs, kind, use_kernel
+        self.timeout, self.workdir = timeout, workdir
         self.count = 0
 
     def run(self, mode, source, fetch_order):
         self.count += 1
         root = self.tmp / f"{mode}-{self.count}"
+        if self.workdir is not None:
+            shutil.copytree(self.workdir, root / "work", symlinks=True)
         for folder in ("work", "tmp", "home"):
-            (root / folder).mkdir(parents=True)
+            (root / folder).mkdir(parents=True, exist_ok=True)
         log = root / "events.jsonl"
-        label = str(self.path) if mode == "legacy" else f"{self.path} (migrated)"
+        path = self.programs[mode]
+        label = str(path) if mode == "legacy" else f"{path} (migrated)"
         env = self._environment(mode, root)
         try:
             if self.use_kernel:
@@ -184,7 +217,7 @@ class _Runner:
                     "cwd": str(root / "work"),
                     "jupyter_path": str(root / "home" / "jupyter"),
                     "hidden": _verify_notebook.hidden_cell(
-                        mode, program_dir=str(self.path.parent), log=str(log), fetch_order=fetch_order or "pre",
+                        mode, program_dir=str(path.parent), log=str(log), fetch_order=fetch_order or "pre",
                         user_files=[str(root / "tmp" / "ipykernel_")],
                     ),
                 }
@@ -196,7 +229,7 @@ class _Runner:
                     cells = [{"filename": label, "source": source}]
                 config = {
                     "mode": mode, "cells": cells, "interactive": self.kind == "ipynb",
-                    "program_dir": str(self.path.parent), "display_path": str(self.path),
+                    "program_dir": str(path.parent), "display_path": str(path),
                     "log": str(log), "fetch_order": fetch_order or "pre",
                 }
                 script = _HERE / "_verify_boot.py"
@@ -237,13 +270,14 @@ def _execute(command, cwd, env, timeout):
         stderr=subprocess.PIPE, start_new_session=True,
     )
     timed_out = False
+    start = time.monotonic()
     try:
         stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
         os.killpg(process.pid, signal.SIGKILL)
         stdout, stderr = process.communicate()
-    return _Run(process.returncode, _decode(stdout), _decode(stderr), timed_out, timeout)
+    return _Run(process.returncode, _decode(stdout), _decode(stderr), timed_out, timeout, time.monotonic() - start)
 
 
 def _decode(data):

@@ -1,0 +1,9 @@
+"""``gym.error``: the exceptions programs catch."""
+
+
+class Error(Exception):
+    pass
+
+
+class UnregisteredEnv(Error):
+    pass

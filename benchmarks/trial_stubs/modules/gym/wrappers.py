@@ -1,0 +1,5 @@
+"""``gym.wrappers.Monitor`` records nothing here: it returns the environment."""
+
+
+def Monitor(env, *args, **kwargs):
+    return env
