@@ -7,6 +7,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from tests import fuzz_grammar as fg
 from tf_migrate import engine, report, selfcheck
 from tf_migrate.call_check import bad_calls
 from tf_migrate.notebook import migrate_notebook
@@ -129,6 +130,14 @@ def test_name_read_before_the_function_binds_it(monkeypatch):
     [finding] = _self_check(result)
     assert "local variable 'w'" in finding.message and "referenced before assignment" in finding.message
     assert "rule `test-read-before-bind`" in finding.message
+
+
+@pytest.mark.parametrize("mode, outcome", [("auto", report.COMPAT), ("eager", report.FAILED)])
+def test_the_fuzzer_counts_a_caught_fault_apart(monkeypatch, tmp_path, mode, outcome):
+    _inject(monkeypatch, _InjectedRule("test-undefined-name", 450, (engine.EAGER,), _Transform(_printed_name)))
+    verdict = fg.check(tmp_path, LEGACY, mode=mode)
+    assert (verdict.category, verdict.outcome) == (fg.SELF_CHECK, outcome) and not verdict.bad
+    assert "rule `test-undefined-name`" in verdict.detail
 
 
 def test_a_fault_the_input_already_has_is_not_blamed_on_the_rewrite():
