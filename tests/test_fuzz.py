@@ -248,12 +248,13 @@ def test_summaries_the_rule_cannot_convert_keep_the_file_compat(tmp_path):
 
 def test_tf_used_without_its_import_never_goes_eager_with_placeholders(tmp_path):
     # Fuzz seeds 4012/4227/9371: a mutation dropped `import tensorflow as tf` but kept a from-import;
-    # the unresolved tf.placeholder stayed in "eager" output. The engine's safety net now catches tf.<graph-only>.
+    # the unresolved tf.placeholder stayed in "eager" output. The value model now does not know what `x`
+    # is (tf is unresolved), so the run is blocked before the engine's safety net (tf.<graph-only>) is needed.
     source = ("from tensorflow.python.ops.parallel_for.gradients import jacobian\n"
               "x = tf.placeholder(tf.float32, [3])\ny = tf.tanh(x)\nj = jacobian(y, x)\n"
               "with tf.Session() as sess:\n    print(sess.run(j, {x: [1.0, 2.0, 3.0]}))\n")
     result = migrate_source(source, "no_tf_import.py")
-    assert result.outcome == "compat" and "tf.placeholder" in result.compat_reason, result
+    assert result.outcome == "compat" and "`x` is not a placeholder" in result.compat_reason, result
     verdict = fg.check(tmp_path, source, mode="eager")
     assert verdict.category in (fg.OK, fg.REFUSED), verdict.detail
 

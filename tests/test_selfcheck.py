@@ -144,7 +144,7 @@ def test_a_fault_the_input_already_has_is_not_blamed_on_the_rewrite():
     legacy = LEGACY.replace("print(sess.run(y, {x: [1.0, 2.0, 3.0]}))",
                             "print(postprocess(sess.run(y, {x: [1.0, 2.0, 3.0]})))")
     result = engine.migrate_source(legacy, "prog.py")
-    assert result.outcome == report.EAGER and "print(postprocess(run_y(" in result.new_source
+    assert result.outcome == report.EAGER and "print(postprocess(" in result.new_source
     assert not _self_check(result)
 
 

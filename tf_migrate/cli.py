@@ -40,6 +40,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--mode", choices=engine.MODES, default=engine.AUTO,
                         help="eager: only Session-free output; compat: compat.v1 for all; auto (default): eager "
                              "where safe, compat elsewhere")
+    parser.add_argument("--functions", choices=engine.FUNCTION_MODES, default=engine.COMPILED,
+                        help="generated run functions: tf.function with input signatures (compiled, the default) "
+                             "or plain eager functions")
     parser.add_argument("--select", action="append", default=[], metavar="RULE", help="run only these rules")
     parser.add_argument("--ignore", action="append", default=[], metavar="RULE", help="skip these rules")
     parser.add_argument("--report", type=Path, metavar="FILE", help="write the report to FILE (JSON if .json)")
@@ -85,7 +88,7 @@ def _migrate(args: argparse.Namespace) -> int:
     exclude = [args.output_dir] if args.output_dir else []
     paths, problems = files.discover(args.paths, exclude)
     options = Options(args.mode, tuple(args.select), tuple(args.ignore), args.write and not args.check,
-                      None if args.check else args.output_dir, _input_root(args.paths))
+                      None if args.check else args.output_dir, _input_root(args.paths), args.functions)
     outcomes = _run_all(paths, options, args.jobs)
     summary = report.Summary()
     for problem in problems:

@@ -22,10 +22,11 @@ import libcst as cst
 
 from tf_migrate import report, selfcheck, traversal
 from tf_migrate.analysis.class_scope import analyze_class
-from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.program import ScopeBlocked
+from tf_migrate.analysis.scope_analysis import analyze_scope
+from tf_migrate.codegen.compiled import COMPILED, FUNCTION_MODES
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
 from tf_migrate.rules import COMPAT, EAGER, RuleContext, all_rules
-from tf_migrate.rules.session_to_functions import ScopeBlocked
 from tf_migrate.tfnames import TFNames
 
 AUTO = "auto"
@@ -111,7 +112,8 @@ def _selected(rule, select: Optional[Iterable[str]], ignore: Optional[Iterable[s
 
 
 def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
-                   select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None) -> MigrationResult:
+                   select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None,
+                   functions: str = COMPILED) -> MigrationResult:
     """Migrate a TF1 program given as text; return the new text and the findings.
 
     >>> result = migrate_source(open("train.py").read(), "train.py")
@@ -121,10 +123,12 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    if functions not in FUNCTION_MODES:
+        raise ValueError(f"functions must be one of {FUNCTION_MODES}, not {functions!r}")
     # LibCST's transforms and code generation recurse once or more per level of nesting; Python's
     # compiler (which parse() runs first) accepts sums of a few thousand terms, so make room for them.
     with _recursion_limit(max(sys.getrecursionlimit(), _RECURSION_ROOM)):
-        return _migrate(source, path, mode, select, ignore)
+        return _migrate(source, path, mode, select, ignore, functions)
 
 
 _RECURSION_ROOM = 30_000
@@ -143,7 +147,7 @@ def _recursion_limit(limit: int):
         sys.setrecursionlimit(before)
 
 
-def _migrate(source: str, path: str, mode: str, select, ignore) -> MigrationResult:
+def _migrate(source: str, path: str, mode: str, select, ignore, functions: str) -> MigrationResult:
     traversal.forget()
     module = parse(source, path)
     names = TFNames.scan(module)
@@ -155,7 +159,7 @@ def _migrate(source: str, path: str, mode: str, select, ignore) -> MigrationResu
     try:
         if mode != COMPAT:
             # Eager: the local rules first (they remove some blockers), then the decision.
-            ctx = _context(path, source, module, EAGER, module)
+            ctx = _context(path, source, module, EAGER, module, functions)
             steps: List[selfcheck.Step] = []
             local = _apply(module, ctx, select, ignore, lambda rule: rule.ORDER < SESSION_ORDER, steps)
             blockers = list(ctx.blockers) + blockers_of(local, TFNames.scan(local), ctx.layer_scopes)
@@ -247,8 +251,10 @@ def _graph_only_call(code: str, tf: str):
 SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and later ones finish the job
 
 
-def _context(path: str, source: str, module: cst.Module, mode: str, parsed_input: cst.Module) -> RuleContext:
-    ctx = RuleContext(path, TFNames.scan(module), mode, original_source=source, original_module=parsed_input)
+def _context(path: str, source: str, module: cst.Module, mode: str, parsed_input: cst.Module,
+             functions: str = COMPILED) -> RuleContext:
+    ctx = RuleContext(path, TFNames.scan(module), mode, functions=functions, original_source=source,
+                      original_module=parsed_input)
     ctx.use_module(module)
     return ctx
 

@@ -21,6 +21,7 @@ class Options:
     write: bool = False
     output_dir: Optional[Path] = None
     input_root: Optional[Path] = None  # for mirroring under output_dir
+    functions: str = engine.COMPILED  # generated run functions: tf.function ("compiled") or plain ("eager")
 
 
 @dataclass
@@ -70,7 +71,8 @@ def process(path: Path, options: Options) -> FileOutcome:
     kind = "ipynb" if path.suffix == ".ipynb" else "py"
     try:
         source_file = files.read_text_file(path) if kind == "ipynb" else files.read_source(path)
-        common = dict(mode=options.mode, select=options.select or None, ignore=options.ignore or None)
+        common = dict(mode=options.mode, select=options.select or None, ignore=options.ignore or None,
+                      functions=options.functions)
         if kind == "ipynb":
             from tf_migrate import notebook  # nbformat costs ~0.1 s to import: only for notebooks
 

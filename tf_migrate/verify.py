@@ -48,6 +48,10 @@ Limits
     are ``numpy_function`` ops), stateless ops lose "same seed, same values", and
     ``tf.data`` shuffles are not shared. Read/update ambiguity is found from the
     graph of each ``Session.run``; the whole program is checked under one order.
+    The migrated run never gets ``TF_USE_LEGACY_KERAS`` from the verifier: compat
+    output that needs legacy Keras sets it itself, but only after the verifier
+    has imported TensorFlow, which ``tf.layers``, rnn cells and ``tf.keras.*``
+    follow (they read it at first use) and ``from tensorflow.keras import`` does not.
 
 Results
     ``equivalent``; ``different`` (detail: the first differing value or text and

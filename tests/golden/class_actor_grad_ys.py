@@ -38,6 +38,11 @@ import numpy as np
 import tensorflow as tf
 
 
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 class Actor:
     """DDPG-style actor: applies -dQ/da through grad_ys, divided by the batch size."""
 
@@ -49,25 +54,24 @@ class Actor:
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
         self.optimizer = optimizer
 
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
     def run_train_op(self, state, action_grad):
-        state = tf.cast(state, tf.float32)
-        action_grad = tf.cast(action_grad, tf.float32)
         with tf.GradientTape() as tape:
             action = tf.tanh(tf.matmul(state, self.weights))
         grads = tape.gradient(action, self.params, output_gradients=-action_grad)
         scaled = [g / self.batch_size for g in grads]
         self.optimizer.apply_gradients([(grad, var) for grad, var in zip(scaled, self.params) if grad is not None])
 
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
     def run_action(self, state):
-        state = tf.cast(state, tf.float32)
         action = tf.tanh(tf.matmul(state, self.weights))
-        return action.numpy()
+        return action
 
     def train(self, state, action_grad):
         self.run_train_op(state=state, action_grad=action_grad)
 
     def act(self, state):
-        return self.run_action(state=state)
+        return to_numpy(self.run_action(state=state))
 
 
 actor = Actor(4)

@@ -24,22 +24,30 @@ print(sess.run(weights))
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 rng = np.random.RandomState(1)
 data = rng.randn(8, 3).astype(np.float32)
 target = rng.randn(8, 1).astype(np.float32)
 weights = {"w": tf.Variable(np.ones((3, 1), np.float32)), "b": tf.Variable(np.zeros(1, np.float32))}
 opt = tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.9, beta_2=0.999, epsilon=1e-08)
 
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
 def run_loss_train(x, t):
-    x = tf.cast(x, tf.float32)
-    t = tf.cast(t, tf.float32)
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean((tf.matmul(x, weights["w"]) + weights["b"] - t) ** 2)
     grads_and_vars = list(zip(tape.gradient(loss, [*weights.values()]), [*weights.values()]))
     clipped = [(tf.clip_by_value(g, -0.1, 0.1), v) for g, v in grads_and_vars]
     opt.apply_gradients([(grad, var) for grad, var in clipped if grad is not None])
-    return [loss.numpy(), None]
+    return [loss, None]
+
+
 for i in range(10):
-    l, _ = run_loss_train(x=data, t=target)
+    l, _ = to_numpy(run_loss_train(x=data, t=target))
     print(round(float(l), 5))
 print(tf.nest.map_structure(lambda value: value.numpy(), weights))

@@ -13,11 +13,19 @@ with tf.Session() as s:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+@tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
 def run_y_grad(x):
-    x = tf.cast(x, tf.float32)
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = tf.reduce_sum(tf.math.log(x + 1.0), keepdims=True)
     grad = tape.gradient(y, [x])[0]
-    return [y.numpy(), grad.numpy()]
-print(run_y_grad(x=np.array([0.0, 1.0, 2.0])))
+    return [y, grad]
+
+
+print(to_numpy(run_y_grad(x=np.array([0.0, 1.0, 2.0]))))

@@ -23,10 +23,11 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
 def run_mean(x, keep=None, **unused_feeds):
     x = tf.cast(x, tf.float32)
     keep = 1.0 if keep is None else keep
-    keep = tf.convert_to_tensor(keep)
+    keep = tf.cast(keep, tf.float32)
     scaled = x * keep
     mean = tf.reduce_mean(scaled)
     return mean.numpy()

@@ -26,40 +26,56 @@ import collections
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 Pair = collections.namedtuple("Pair", ["total", "double"])
 
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
 def run_total(x):
-    x = tf.cast(x, tf.float32)
     total = tf.reduce_sum(x)
-    return total.numpy()
+    return total
 
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
 def run_total_double(x):
-    x = tf.cast(x, tf.float32)
     total = tf.reduce_sum(x)
     double = x * 2.0
-    return [total.numpy(), double.numpy()]
+    return [total, double]
 
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
 def run_fetches(x):
-    x = tf.cast(x, tf.float32)
     total = tf.reduce_sum(x)
     double = x * 2.0
-    return (total.numpy(), {"d": double.numpy()})
+    return (total, {"d": double})
 
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
 def run_fetches_2(x):
-    x = tf.cast(x, tf.float32)
     total = tf.reduce_sum(x)
     double = x * 2.0
-    return Pair(total=total.numpy(), double=double.numpy())
+    return Pair(total=total, double=double)
+
+
 counter = tf.Variable(0.0)
 
+
+@tf.function
 def run_bump():
     bump = counter.assign_add(1.0)
-    return bump.numpy()
+    return bump
+
+
 data = np.arange(3.0)
-print(run_total(x=data))
-print(run_total_double(x=data))
-print(run_fetches(x=data))
-print(run_fetches_2(x=data))
+print(to_numpy(run_total(x=data)))
+print(to_numpy(run_total_double(x=data)))
+print(to_numpy(run_fetches(x=data)))
+print(to_numpy(run_fetches_2(x=data)))
 # [bump, counter] in one run would read counter before or after the add: TF1 leaves the order open.
-print(run_bump())
+print(to_numpy(run_bump()))
 print(counter.numpy())

@@ -13,11 +13,19 @@ import numpy as np
 from tensorflow import float32, reduce_sum
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+@tf.function(input_signature=[tf.TensorSpec([2], float32)])
 def run_g(x):
-    x = tf.cast(x, float32)
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = reduce_sum(x ** 3)
     g = tape.gradient(y, [x])
-    return [value.numpy() for value in g]
-print(run_g(x=np.array([1.0, 2.0])))
+    return g
+
+
+print(to_numpy(run_g(x=np.array([1.0, 2.0]))))

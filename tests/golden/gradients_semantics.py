@@ -25,8 +25,14 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+@tf.function(input_signature=[tf.TensorSpec((None, 3), tf.float32)])
 def run_dy_dx_dz_dx(x):
-    x = tf.cast(x, tf.float32)
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
         y = 2 * x ** 2
@@ -34,38 +40,41 @@ def run_dy_dx_dz_dx(x):
     # tf.gradients sums over every y: stacking y twice doubles the result
     dy_dx = tape.gradient(y, [x])
     dz_dx = tape.gradient(z, [x])
-    return [[value.numpy() for value in dy_dx], [value.numpy() for value in dz_dx]]
+    return [dy_dx, dz_dx]
 
+
+@tf.function(input_signature=[tf.TensorSpec((None, 3), tf.float32), tf.TensorSpec((None, 3), tf.float32)])
 def run_weighted(x, w):
-    x = tf.cast(x, tf.float32)
-    w = tf.cast(w, tf.float32)
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = 2 * x ** 2
     weighted = tape.gradient(y, [x], output_gradients=w)
-    return [value.numpy() for value in weighted]
+    return weighted
 
+
+@tf.function(input_signature=[tf.TensorSpec((None, 3), tf.float32)])
 def run_partial(x):
-    x = tf.cast(x, tf.float32)
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
         y = 2 * x ** 2
         y = tf.stop_gradient(y)
         partial = tape.gradient(y * x, [x])
-    return [value.numpy() for value in partial]
+    return partial
 
+
+@tf.function(input_signature=[tf.TensorSpec((None, 3), tf.float32), tf.TensorSpec((3,), tf.float32)])
 def run_zeros(x, unused):
-    x = tf.cast(x, tf.float32)
-    unused = tf.cast(unused, tf.float32)
     with tf.GradientTape() as tape:
         tape.watch(x)
         tape.watch(unused)
         y = 2 * x ** 2
     zeros = tape.gradient(y, [x, unused], unconnected_gradients=tf.UnconnectedGradients.ZERO)
-    return [value.numpy() for value in zeros]
+    return zeros
+
+
 x_val = np.arange(12.0).reshape(4, 3)
-a, b = run_dy_dx_dz_dx(x=x_val)
+a, b = to_numpy(run_dy_dx_dz_dx(x=x_val))
 print(a[0], b[0])
-print(run_weighted(x=x_val, w=np.ones((4, 3)) * 0.5)[0])
-print(run_partial(x=x_val)[0])
-print(run_zeros(x=x_val, unused=np.ones(3))[1])
+print(to_numpy(run_weighted(x=x_val, w=np.ones((4, 3)) * 0.5))[0])
+print(to_numpy(run_partial(x=x_val))[0])
+print(to_numpy(run_zeros(x=x_val, unused=np.ones(3)))[1])

@@ -22,8 +22,14 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+@tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
 def run_hess_jac(x):
-    x = tf.cast(x, tf.float32)
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
         A = tf.constant(np.arange(12.0).reshape(4, 3), tf.float32)
@@ -31,16 +37,19 @@ def run_hess_jac(x):
         energy = tf.reduce_sum(x ** 3) + tf.reduce_prod(x)
         hess = [tape.jacobian(grad, source) for grad, source in zip(tape.gradient(energy, [x]), [x])]
         jac = tape.jacobian(y, x)
-    return [[value.numpy() for value in hess], jac.numpy()]
+    return [hess, jac]
 
+
+@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
 def run_per_example(batch):
-    batch = tf.cast(batch, tf.float32)
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(batch)
         per_example = tape.batch_jacobian(tf.sin(batch) * batch, batch)
-    return per_example.numpy()
+    return per_example
+
+
 x_val = np.array([0.1, -0.2, 0.3])
-h, j = run_hess_jac(x=x_val)
+h, j = to_numpy(run_hess_jac(x=x_val))
 print(np.round(h[0], 5))
 print(j.shape, np.round(j, 5))
-print(np.round(run_per_example(batch=np.ones((2, 2))), 5))
+print(np.round(to_numpy(run_per_example(batch=np.ones((2, 2)))), 5))

@@ -23,6 +23,12 @@ import tempfile
 import tensorflow as tf
 from absl import logging
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 root = tempfile.mkdtemp()
 logging.info("starting")
 tf.io.gfile.makedirs(os.path.join(root, "logs", "run1"))
@@ -30,9 +36,12 @@ with tf.io.gfile.GFile(os.path.join(root, "logs", "note.txt"), "w") as f:
     f.write("3")
 found = tf.io.gfile.glob(os.path.join(root, "logs", "*"))
 
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
 def run_y(x):
-    x = tf.cast(x, tf.float32)
     y = tf.reduce_sum(x * 2.0)
-    return y.numpy()
-print(run_y(x=[1.0] * len(found)))
+    return y
+
+
+print(to_numpy(run_y(x=[1.0] * len(found))))
 print(os.path.isdir(os.path.join(root, "logs", "run1")))

@@ -17,17 +17,31 @@ print(v.eval())
 # numeric
 import numpy as np
 import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 v = tf.Variable(3.0)
 
-def run_square(a):
-    a = tf.cast(a, tf.float32)
-    square = a * a + v
-    return square.numpy()
-print(run_square(a=2.0))
 
+@tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+def run_square(a):
+    square = a * a + v
+    return square
+
+
+print(to_numpy(run_square(a=2.0)))
+
+
+@tf.function
 def run_step():
     increment = v.assign_add(1.0)
     step = tf.group(increment)
+
+
 run_step()
-print(run_square(a=1.0))
+print(to_numpy(run_square(a=1.0)))
 print(v.numpy())

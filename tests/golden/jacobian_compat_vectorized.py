@@ -21,14 +21,24 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 x = tf.Variable(np.linspace(-1.0, 1.0, 4).reshape(4, 1).astype(np.float32))
 
+
+@tf.function
 def run_jac():
     with tf.GradientTape() as tape:
         y = tf.sin(tf.matmul(tf.constant(np.arange(12.0).reshape(3, 4), tf.float32), x))
         y_row_sums = tf.reduce_sum(y, axis=list(range(1, y.shape.rank)))
     grads = tape.jacobian(y_row_sums, x)
     jac = grads
-    return jac.numpy()
-print(tf.TensorShape(run_jac().shape))
-print(np.round(run_jac()[:, :, 0], 5))
+    return jac
+
+
+print(tf.TensorShape(to_numpy(run_jac()).shape))
+print(np.round(to_numpy(run_jac())[:, :, 0], 5))

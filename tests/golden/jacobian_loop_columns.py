@@ -35,12 +35,19 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 rng = np.random.RandomState(0)
 n_in, n_out = 3, 2
 W = tf.Variable(rng.randn(n_in, n_out).astype(np.float32))
 
+
+@tf.function(input_signature=[tf.TensorSpec([None, n_in], tf.float32)])
 def run_jac_cols_jac_w_flat(x):
-    x = tf.cast(x, tf.float32)
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
         y = tf.tanh(tf.matmul(x, W))  # (batch, n_out)
@@ -53,9 +60,11 @@ def run_jac_cols_jac_w_flat(x):
         jac_w = tf.transpose(pieces, [*range(1, pieces.shape.rank), 0])  # (n_in, n_out, n_out)
         y_row_sums = tf.reduce_sum(y[0, :], axis=list(range(1, y.shape.rank - 1)))[1:n_out]
         flat = tf.reshape(tape.jacobian(y_row_sums, W), [-1, n_in * n_out])
-    return [jac_cols.numpy(), jac_w.numpy(), flat.numpy()]
+    return [jac_cols, jac_w, flat]
+
+
 x_val = rng.randn(4, n_in).astype(np.float32)
-a, b, c = run_jac_cols_jac_w_flat(x=x_val)
+a, b, c = to_numpy(run_jac_cols_jac_w_flat(x=x_val))
 print(a.shape, np.round(a[0], 5))
 print(b.shape, np.round(b, 5))
 print(c.shape, np.round(c, 5))

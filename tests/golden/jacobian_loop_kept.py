@@ -28,8 +28,14 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+@tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
 def run_squares_first_two(x):
-    x = tf.cast(x, tf.float32)
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
         y = tf.sin(x) * tf.reduce_sum(x)
@@ -39,8 +45,9 @@ def run_squares_first_two(x):
         squares = tf.stack(squares)
         rows = [tape.gradient(y[i], [x])[0] for i in range(3)]
     first_two = tf.stack(rows[:2])
-    return [squares.numpy(), first_two.numpy()]
+    return [squares, first_two]
 
-s, f = run_squares_first_two(x=[0.1, 0.2, 0.3])
+
+s, f = to_numpy(run_squares_first_two(x=[0.1, 0.2, 0.3]))
 print(np.round(s, 5))
 print(np.round(f, 5))

@@ -31,9 +31,17 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 n_y, n_x = 12, 5
 x = tf.Variable(np.linspace(-1.0, 1.0, n_x).reshape(n_x, 1).astype(np.float32))
 
+
+@tf.function
 def run_jacobian_dy_dx():
     with tf.GradientTape() as tape:
         A = tf.constant(np.random.RandomState(0).randn(n_y, n_x).astype(np.float32))
@@ -44,7 +52,9 @@ def run_jacobian_dy_dx():
     jacobian = grads_list
     jacobian = tf.expand_dims(jacobian, axis=1)
     dy_dx = tf.reduce_sum(jacobian, axis=[2, 3, 4])
-    return [jacobian.numpy(), dy_dx.numpy()]
-J, d = run_jacobian_dy_dx()
+    return [jacobian, dy_dx]
+
+
+J, d = to_numpy(run_jacobian_dy_dx())
 print(J.shape, np.round(J[:3, 0, 0, :, 0], 5))
 print(np.round(d.ravel(), 5))

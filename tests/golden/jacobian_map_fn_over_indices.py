@@ -34,9 +34,17 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 A_val = np.random.RandomState(0).randn(6, 4).astype(np.float32)
 x = tf.Variable(np.linspace(0.5, 2.0, 4).reshape(4, 1).astype(np.float32))
 
+
+@tf.function
 def run_jacobian_every_other_flat():
     with tf.GradientTape(persistent=True) as tape:
         A = tf.constant(A_val)
@@ -50,8 +58,10 @@ def run_jacobian_every_other_flat():
         y_flat = tf.reshape(y, [-1])
         y_flat_row_sums = tf.reduce_sum(y_flat, axis=list(range(1, y_flat.shape.rank)))
         flat = tape.jacobian(y_flat_row_sums, A)
-    return [jacobian.numpy(), every_other.numpy(), flat.numpy()]
-J, E, F = run_jacobian_every_other_flat()
+    return [jacobian, every_other, flat]
+
+
+J, E, F = to_numpy(run_jacobian_every_other_flat())
 print(J.shape, np.round(J[:2, 0, :, 0], 5))
 print(E.shape, np.round(E[:, :, 0], 5))
 print(F.shape, np.round(F[1], 5))

@@ -28,10 +28,18 @@ with tf.Session() as sess:
 # several sources, a gradient of a gradient, and a Jacobian of a gradient.
 import numpy as np
 import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 v = tf.Variable(np.array([0.5, -1.0], np.float32))
 
+
+@tf.function(input_signature=[tf.TensorSpec([2, 3], tf.float32)])
 def run_hess_M_hess_both_grad_of_grad(M):
-    M = tf.cast(M, tf.float32)
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(M)
         f = tf.reduce_sum(tf.sin(M) * M) + tf.reduce_sum(v ** 3) * tf.reduce_sum(M)
@@ -40,9 +48,11 @@ def run_hess_M_hess_both_grad_of_grad(M):
         grad_M = tape.gradient(f, [M])[0]
         grad_of_grad = tape.gradient(grad_M, [M])[0]  # sums over grad_M's elements: (2, 3)
         jac_of_grad = tape.jacobian(tape.gradient(f, [v])[0], M)  # (2, 2, 3)
-    return [hess_M.numpy(), [value.numpy() for value in hess_both], grad_of_grad.numpy(), jac_of_grad.numpy()]
+    return [hess_M, hess_both, grad_of_grad, jac_of_grad]
+
+
 m = np.arange(6.0).reshape(2, 3) / 4.0
-h, hb, gg, jg = run_hess_M_hess_both_grad_of_grad(M=m)
+h, hb, gg, jg = to_numpy(run_hess_M_hess_both_grad_of_grad(M=m))
 print(h.shape, np.round(h.reshape(6, 6).diagonal(), 5))
 print([part.shape for part in hb], np.round(hb[1], 5))
 print(gg.shape, np.round(gg, 5))

@@ -28,6 +28,11 @@ import numpy as np
 import tensorflow as tf
 
 
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 hidden = tf.keras.layers.Dense(units=16, activation=tf.nn.relu, name="hidden")
 hidden.build((None, 4))
 dropout = tf.keras.layers.Dropout(rate=0.3)
@@ -39,23 +44,29 @@ def model(inputs, reuse=False, *, training):
     h = dropout(h, training=training)
     return logits_2(h)
 
+
+@tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
 def run_eval_logits(x):
-    x = tf.cast(x, tf.float32)
     training = False
     eval_logits = model(x, reuse=True, training=training)
-    return tf.nest.map_structure(lambda value: value.numpy(), eval_logits)
-params = [*hidden.trainable_variables, *dropout.trainable_variables, *logits_2.trainable_variables]
+    return eval_logits
+
+
+params = [*hidden.trainable_variables, *logits_2.trainable_variables]
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
+
+@tf.function
 def run_train_op(x, labels, training):
     x = tf.cast(x, tf.float32)
     labels = tf.cast(labels, tf.int64)
-    training = tf.convert_to_tensor(training)
     with tf.GradientTape() as tape:
         logits = model(x, training=training)
         loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
     gradients = tape.gradient(loss, params)
     optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, params) if grad is not None])
+
+
 data = np.ones((2, 4))
 run_train_op(x=data, labels=[0, 1], training=True)
-print(run_eval_logits(x=data).shape)
+print(to_numpy(run_eval_logits(x=data)).shape)

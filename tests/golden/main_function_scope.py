@@ -23,6 +23,11 @@ import numpy as np
 import tensorflow as tf
 
 
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 def build(x):
     # a pure graph function: no variables
     return tf.nn.relu(x) * 2.0
@@ -30,11 +35,12 @@ def build(x):
 
 def main():
 
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
     def run_outputs(inputs):
-        inputs = tf.cast(inputs, tf.float32)
         outputs = build(inputs)
-        return tf.nest.map_structure(lambda value: value.numpy(), outputs)
-    print(run_outputs(inputs=np.array([-1.0, 2.0])))
+        return outputs
+
+    print(to_numpy(run_outputs(inputs=np.array([-1.0, 2.0]))))
 
 
 if __name__ == "__main__":

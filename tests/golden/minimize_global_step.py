@@ -27,6 +27,12 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 rng = np.random.RandomState(0)
 features = rng.randn(16, 2).astype(np.float32)
 labels = features.dot([[2.0], [-1.0]]) + 0.5
@@ -35,17 +41,19 @@ b = tf.Variable(tf.zeros([1]))
 global_step = tf.Variable(0, trainable=False)
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.05, momentum=0.9)
 
+
+@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
 def run_train_op_loss(x, y):
-    x = tf.cast(x, tf.float32)
-    y = tf.cast(y, tf.float32)
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
     gradients = tape.gradient(loss, [W, b])
     optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None])
     global_step.assign_add(1)
-    return [None, loss.numpy()]
+    return [None, loss]
+
+
 for step in range(20):
-    _, loss_value = run_train_op_loss(x=features, y=labels)
+    _, loss_value = to_numpy(run_train_op_loss(x=features, y=labels))
     if step % 5 == 0:
         print(step, loss_value)
 print([W.numpy(), b.numpy(), global_step.numpy()])

@@ -19,12 +19,15 @@ import tensorflow as tf
 w = tf.Variable(2.0)
 opt = tf.keras.optimizers.SGD(learning_rate=0.1)
 
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
 def run_train(x):
-    x = tf.cast(x, tf.float32)
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean((w * x - 1.0) ** 2)
     grads_and_vars = list(zip(tape.gradient(loss, [w]), [w]))
     opt.apply_gradients([(grad, var) for grad, var in [(tf.clip_by_value(g, -0.5, 0.5), v) for g, v in grads_and_vars] if grad is not None])
+
+
 for _ in range(3):
     run_train(x=np.arange(3.0))
     print(w.numpy())

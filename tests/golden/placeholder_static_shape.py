@@ -11,11 +11,21 @@ with tf.Session() as sess:
 # output
 import numpy as np
 import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 n_input = tf.TensorShape([None, 3]).as_list()[1]
 W = tf.Variable(tf.ones([n_input, 1]))
 
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
 def run_y(x):
-    x = tf.cast(x, tf.float32)
     y = tf.matmul(x, W)
-    return y.numpy()
-print(n_input, tf.float32, run_y(x=np.ones((2, 3))))
+    return y
+
+
+print(n_input, tf.float32, to_numpy(run_y(x=np.ones((2, 3)))))

@@ -29,6 +29,12 @@ from absl import app
 from absl import flags
 from absl import logging
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 flags.DEFINE_integer("steps", 3, "training steps")
 flags.DEFINE_float("learning_rate", 0.5, "step size")
 FLAGS = flags.FLAGS
@@ -38,16 +44,17 @@ def main(_):
     w = tf.Variable(1.0)
     optimizer = tf.keras.optimizers.SGD(learning_rate=FLAGS.learning_rate)
 
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
     def run_train_loss(x):
-        x = tf.cast(x, tf.float32)
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean(tf.square(w * x - 2.0 * x))
         gradients = tape.gradient(loss, [w])
         optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [w]) if grad is not None])
-        return [None, loss.numpy()]
+        return [None, loss]
+
     logging.info("training for %d steps", FLAGS.steps)
     for step in range(FLAGS.steps):
-        _, value = run_train_loss(x=np.arange(3.0))
+        _, value = to_numpy(run_train_loss(x=np.arange(3.0)))
         logging.log_every_n(logging.INFO, "loss %f", 2, value)
 
 

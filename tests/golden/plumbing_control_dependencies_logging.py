@@ -28,29 +28,41 @@ import numpy as np
 import tensorflow as tf
 from absl import logging
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 tf.random.set_seed(0)
 logging.set_verbosity(logging.ERROR)
 counter = tf.Variable(0.0)
 total = tf.Variable(np.zeros(3, np.float32))
 logging.info("graph built")
 
+
+@tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
 def run_doubled(x):
-    x = tf.cast(x, tf.float32)
     increment = counter.assign_add(1.0)
     doubled = tf.identity(x * 2.0)
-    return doubled.numpy()
+    return doubled
 
+
+@tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
 def run_step(x):
-    x = tf.cast(x, tf.float32)
     increment = counter.assign_add(1.0)
     doubled = tf.identity(x * 2.0)
     accumulate = total.assign_add(doubled)
     step = tf.group(accumulate, name="step")
 
+
+@tf.function
 def run_nothing():
     nothing = tf.no_op()
+
+
 for i in range(3):
     run_step(x=np.arange(3, dtype=np.float32) + i)
-print(run_doubled(x=np.ones(3, np.float32)))
+print(to_numpy(run_doubled(x=np.ones(3, np.float32))))
 run_nothing()
 print([counter.numpy(), total.numpy()])

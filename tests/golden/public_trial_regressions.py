@@ -17,9 +17,17 @@ print(sess.run(b, feed_dict={a: 2}), sess.run(w))
 # numeric
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+@tf.function(input_signature=[tf.TensorSpec(None, tf.int32)])
 def run_b(a):
-    a = tf.cast(a, tf.int32)
     b = tf.add(a, 1)
-    return b.numpy()
+    return b
+
+
 w = tf.Variable(1.0)
-print(run_b(a=2), w.numpy())
+print(to_numpy(run_b(a=2)), w.numpy())

@@ -31,6 +31,12 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 rng = np.random.RandomState(1)
 features = rng.randn(32, 3).astype(np.float32)
 targets = features.dot([[1.0], [-2.0], [0.5]]).astype(np.float32)
@@ -42,25 +48,31 @@ inverse_schedule = tf.keras.optimizers.schedules.InverseTimeDecay(0.1, decay_ste
 restarts_schedule = tf.keras.optimizers.schedules.CosineDecayRestarts(0.1, first_decay_steps=4, t_mul=2.0, m_mul=0.5, alpha=0.01)
 piecewise_schedule = tf.keras.optimizers.schedules.PiecewiseConstantDecay(boundaries=[5, 10], values=[0.1, 0.05, 0.01])
 
+
+@tf.function
 def run_lr_inverse_restarts():
     decayed = decayed_schedule(global_step)
     lr = tf.maximum(decayed, 0.05)
     inverse = inverse_schedule(global_step)
     restarts = restarts_schedule(global_step)
     piecewise = piecewise_schedule(global_step)
-    return [lr.numpy(), tf.nest.map_structure(lambda value: value.numpy(), inverse), tf.nest.map_structure(lambda value: value.numpy(), restarts), tf.nest.map_structure(lambda value: value.numpy(), piecewise)]
+    return [lr, inverse, restarts, piecewise]
+
+
 optimizer = tf.keras.optimizers.SGD(learning_rate=lambda: tf.maximum(decayed_schedule(global_step), 0.05))
 
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
 def run_train_op_loss(x, y):
-    x = tf.cast(x, tf.float32)
-    y = tf.cast(y, tf.float32)
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(tf.matmul(x, W) - y))
     gradients = tape.gradient(loss, [W])
     optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [W]) if grad is not None])
     global_step.assign_add(1)
-    return [None, loss.numpy()]
+    return [None, loss]
+
+
 for step in range(16):
-    _, loss_value = run_train_op_loss(x=features, y=targets)
-    print(step, loss_value, run_lr_inverse_restarts())
+    _, loss_value = to_numpy(run_train_op_loss(x=features, y=targets))
+    print(step, loss_value, to_numpy(run_lr_inverse_restarts()))
 print([W.numpy(), global_step.numpy()])

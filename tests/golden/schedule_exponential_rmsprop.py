@@ -33,6 +33,12 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 rng = np.random.RandomState(0)
 x_train = rng.uniform(-1, 1, size=(80, 1)).astype(np.float32)
 y_train = -1.5 * x_train + 0.3
@@ -42,21 +48,27 @@ b = tf.Variable(tf.zeros([1]))
 global_step = tf.Variable(0, trainable=False, dtype=tf.int64, name="global_step")
 lr_schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.05, decay_steps=10, decay_rate=0.5, staircase=True)
 
+
+@tf.function
 def run_lr():
     lr = lr_schedule(global_step)
-    return tf.nest.map_structure(lambda value: value.numpy(), lr)
+    return lr
+
+
 opt = tf.compat.v1.train.RMSPropOptimizer(lambda: lr_schedule(global_step))
 
+
+@tf.function(input_signature=[tf.TensorSpec((None, 1), tf.float32), tf.TensorSpec((None, 1), tf.float32)])
 def run_loss_train_op(x, y):
-    x = tf.cast(x, tf.float32)
-    y = tf.cast(y, tf.float32)
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean((tf.matmul(x, W) + b - y) ** 2)
     gradients = tape.gradient(loss, [W, b])
     opt.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None], global_step=global_step)
-    return [loss.numpy(), None]
+    return [loss, None]
+
+
 for i in range(30):
-    loss_val, _ = run_loss_train_op(x=x_train, y=y_train)
+    loss_val, _ = to_numpy(run_loss_train_op(x=x_train, y=y_train))
     if i % 5 == 4:
-        print("iter {:2d} lr {:.5f} loss {:.6f}".format(i + 1, run_lr(), loss_val))
+        print("iter {:2d} lr {:.5f} loss {:.6f}".format(i + 1, to_numpy(run_lr()), loss_val))
 print("W, b =", W.numpy()[0, 0].round(4), b.numpy()[0].round(4), global_step.numpy())

@@ -32,6 +32,12 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 rng = np.random.RandomState(0)
 features = rng.randn(16, 2).astype(np.float32)
 labels = features.dot([[2.0], [-1.0]]) + 0.5
@@ -42,30 +48,34 @@ step = tf.Variable(0, trainable=False, dtype=tf.int64, name="global_step")
 lr_schedule = tf.keras.optimizers.schedules.PiecewiseConstantDecay(boundaries=[4, 8], values=[0.1, 0.05, 0.02])
 momentum = tf.compat.v1.train.MomentumOptimizer(learning_rate=lambda: lr_schedule(step), momentum=0.9)
 
+
+@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
 def run_train_momentum_loss(x, y):
-    x = tf.cast(x, tf.float32)
-    y = tf.cast(y, tf.float32)
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
     gradients = tape.gradient(loss, [W, b])
     momentum.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None], global_step=step)
-    return [None, loss.numpy()]
+    return [None, loss]
+
+
 lr_schedule_2 = tf.keras.optimizers.schedules.PolynomialDecay(0.05, decay_steps=6, end_learning_rate=0.001, power=0.5, cycle=True)
 adam = tf.keras.optimizers.Adam(learning_rate=lambda: lr_schedule_2(step), beta_1=0.9, beta_2=0.999, epsilon=1e-08)
 
+
+@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
 def run_train_adam_loss(x, y):
-    x = tf.cast(x, tf.float32)
-    y = tf.cast(y, tf.float32)
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
     gradients = tape.gradient(loss, [W, b])
     adam.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None])
     step.assign_add(1)
-    return [None, loss.numpy()]
+    return [None, loss]
+
+
 for i in range(12):
-    _, loss_value = run_train_momentum_loss(x=features, y=labels)
+    _, loss_value = to_numpy(run_train_momentum_loss(x=features, y=labels))
     print(i, loss_value)
 for i in range(12):
-    _, loss_value = run_train_adam_loss(x=features, y=labels)
+    _, loss_value = to_numpy(run_train_adam_loss(x=features, y=labels))
     print(i, loss_value)
 print([W.numpy(), b.numpy(), step.numpy()])

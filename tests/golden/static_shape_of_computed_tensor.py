@@ -14,14 +14,27 @@ with tf.Session() as sess:
 import numpy as np
 import tensorflow as tf
 
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 w = tf.Variable(np.ones((3, 2), np.float32))
 
+
+@tf.function
 def run_product():
     product = tf.expand_dims(tf.matmul(tf.ones((4, 3)), w), axis=1)
-    return product.numpy()
-print(tf.TensorShape(run_product().shape), tf.TensorShape(run_product().shape).as_list(), tf.as_dtype(run_product().dtype))
+    return product
 
+
+print(tf.TensorShape(to_numpy(run_product()).shape), tf.TensorShape(to_numpy(run_product()).shape).as_list(), tf.as_dtype(to_numpy(run_product()).dtype))
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
 def run_fetches(x):
-    x = tf.cast(x, tf.float32)
-    return tf.matmul(x, w).numpy()
-print(run_fetches(x=np.ones((1, 3))))
+    return tf.matmul(x, w)
+
+
+print(to_numpy(run_fetches(x=np.ones((1, 3)))))

@@ -24,17 +24,24 @@ import numpy as np
 import tensorflow as tf
 
 
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
 tower_w = tf.Variable(tf.compat.v1.constant_initializer(0.5)([3, 2]), name="w")
 
 def tower(inputs, reuse=False):
     w = tower_w
     return tf.matmul(inputs, w)
 
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None, 3], tf.float32)])
 def run_gap(a, b):
-    a = tf.cast(a, tf.float32)
-    b = tf.cast(b, tf.float32)
     gap = tf.reduce_sum(tower(a) - tower(b, reuse=True))
-    return gap.numpy()
+    return gap
+
+
 shared = tower_w
-print(run_gap(a=np.ones((2, 3)), b=np.zeros((2, 3))))
+print(to_numpy(run_gap(a=np.ones((2, 3)), b=np.zeros((2, 3)))))
 print(shared.numpy())

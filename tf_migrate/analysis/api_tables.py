@@ -34,7 +34,7 @@ OPTIMIZER_PREFIXES = ("tf.train.", "tf.keras.optimizers.", "tf.optimizers.")
 OPTIMIZER_SUFFIX = "Optimizer"
 KERAS_OPTIMIZER_PREFIXES = ("tf.keras.optimizers.", "tf.optimizers.")
 
-# Derivative calls the tape lowers (tf_migrate.rules.gradients_to_tape).
+# Derivative calls the tape lowers (tf_migrate.codegen.gradients).
 PFOR_JACOBIAN = "tf.python.ops.parallel_for.gradients.jacobian"
 PFOR_BATCH_JACOBIAN = "tf.python.ops.parallel_for.gradients.batch_jacobian"
 HESSIANS = {"tf.hessians"}

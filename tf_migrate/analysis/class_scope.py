@@ -19,6 +19,7 @@ from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.run_sites import RunSite, find_run_sites
+from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.symbols import writes
 from tf_migrate.tfnames import TFNames
 
@@ -64,7 +65,7 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None) -> Class
         scope = pm.Scope([], {}, set(), [], [(cls, "graph built in a class without __init__")], [], is_class=True)
         return ClassAnalysis(scope, cls, [], set(), list(scope.blockers))
     params = tuple(p.name.value for p in init.params.params[1:])
-    scope = pm.analyze_scope(list(init.body.body), names, params, is_class=True, layer_scopes=layer_scopes)
+    scope = analyze_scope(list(init.body.body), names, params, is_class=True, layer_scopes=layer_scopes)
     analysis = ClassAnalysis(scope, init, [], set(params), list(scope.blockers),
                              {m.name.value for m in methods})
     for st in scope.statements:

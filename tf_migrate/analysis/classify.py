@@ -13,11 +13,15 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import collections
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import find_run_sites
+from tf_migrate.analysis.callables import (fetch_leaves, is_container_type, unknown_callee, unknown_feed_key,
+                                          unknown_fetch)
+from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
-                                                 check_feed_objects, kwarg, only_initializer_assignments,
+                                                 check_feed_objects, only_initializer_assignments,
                                                  returns_tensors, single, targets_single)
-from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
+from tf_migrate.analysis.symbols import all_calls, symbol_key, value_reads, writes
+from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -34,8 +38,8 @@ class Classifier:
     def __init__(self, scope: "pm.Scope", names: TFNames) -> None:
         self.scope = scope
         self.names = names
-        self.variable_functions: Set[str] = set()  # user functions that create variables
-        self.tensor_functions: Set[str] = set()  # user functions whose every return is a TF op's result
+        self.variable_functions = scope.variable_functions  # user functions that create variables
+        self.tensor_functions = scope.tensor_functions  # user functions whose every return is a TF op's result
 
     # -- queries used by run-site matching -------------------------------------------------
     def is_session(self, expr: cst.BaseExpression) -> bool:
@@ -92,8 +96,12 @@ class Classifier:
 
     def define(self, st: "pm.Statement", kind: str, call: Optional[cst.Call] = None, **info) -> None:
         st.kind = kind
+        targets, value = single(st.node)
+        dtype = expression_dtype(call or value, self.scope, st.index, self.names) \
+            if kind in pm.DEFERRED_KINDS | {pm.EAGER} and isinstance(targets, cst.BaseExpression) and \
+            symbol_key(targets) is not None else None
         for key in st.defines:
-            self.scope.symbols[key] = pm.Symbol(key, kind, st.index, call, **info)
+            self.scope.bind(pm.Symbol(key, kind, st.index, call, dtype=dtype, **info))
 
     def classify(self, index: int, flat) -> "pm.Statement":
         node = flat.node
@@ -101,13 +109,14 @@ class Classifier:
         st.defines = writes(node)
         if not (isinstance(node, cst.SimpleStatementLine) and isinstance(node.body[0], (cst.Import, cst.ImportFrom))):
             st.defines = [k for k in st.defines if k not in self.names.aliases]  # modules are not rebound here
-        st.reads = reads(node) | flat.extra_deps
+        st.reads = value_reads(node) | flat.extra_deps
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return self._classify_def(st, node)
         st.run_sites = find_run_sites(node, self.is_session, self.kind_of)
         calls = all_calls(node)
         qualnames = [q for q in (self.names.call_name(c) for c in calls) if q]
         self._check_api(node, calls)
+        self._check_unknown(st, calls)
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
         self._resolve_collections(st, calls)
@@ -116,6 +125,13 @@ class Classifier:
             self.define(st, pm.INIT)
             return st
         targets, value = single(node)
+        if isinstance(value, cst.Lambda) or is_container_type(value, self.names):
+            self.scope.local_callables.update(st.defines)
+        for key in st.defines:
+            self.scope.instances.pop(key, None)
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in \
+                self.scope.class_defs and targets is not None and len(st.defines) == 1:
+            self.scope.instances[st.defines[0]] = value.func.value
         if self._is_layer_build(value) and not st.defines:
             self.scope.symbols[symbol_key(value.func.value)].built = True
             st.role = pm.KEEP  # dense.build((None, 8)): the layer's variables exist from here on
@@ -141,6 +157,31 @@ class Classifier:
             st.role = pm.DEFER  # reads layer variables, which exist once the layers have run
             self.define(st, pm.STRUCT)
         return st
+
+    def _check_unknown(self, st, calls) -> None:
+        """Per-run values handed to a callable the analysis cannot see into, and runs of unknown values."""
+        sites = {id(site.call) for site in st.run_sites}
+        for call in calls:
+            if id(call) in sites:
+                continue
+            key = next(iter(sorted(escaped_reads(call, st.run_sites, self.scope))), None)
+            why = unknown_callee(call, self.scope, self.names) if key is not None else None
+            if key is not None and isinstance(call.func, cst.Name) and call.func.value in self.scope.variable_classes:
+                why = f"`{call.func.value}` creates variables in its methods, built on per-run values"
+            if why is not None:
+                self.block(call, f"graph value `{key}` goes into a call the analysis cannot see into ({why}); "
+                                 "it may build variables or ops of its own")
+        for site in st.run_sites:
+            for leaf in fetch_leaves(site.fetch):
+                why = unknown_fetch(leaf, self.scope, self.kind_of, self.names)
+                if why is not None:
+                    self.block(site.call, f"sess.run fetches a value the analysis does not know: {why}")
+            if isinstance(site.feed, cst.Dict):
+                for element in site.feed.elements:
+                    why = unknown_feed_key(element.key, self.scope) if isinstance(element, cst.DictElement) else \
+                        "a feed dict unpacked into another"
+                    if why is not None:
+                        self.block(site.call, f"sess.run feeds a value the analysis does not know: {why}")
 
     def _is_layer_build(self, value) -> bool:
         return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
@@ -252,7 +293,7 @@ class Classifier:
         if qualname in api.SAVERS:
             st.role = pm.KEEP  # a checkpoint writer holds variables; it is no graph op
             self.define(st, pm.SAVER, call)
-            var_list = call.args[0].value if call.args and call.args[0].keyword is None else kwarg(call, "var_list")
+            var_list = call.args[0].value if call.args and call.args[0].keyword is None else argument(call, "var_list")
             if not isinstance(var_list, cst.Dict):
                 self.block(call, "an eager tf.train.Saver needs var_list={TF1 name: variable}")
             if deferred_reads:
@@ -270,14 +311,14 @@ class Classifier:
             st.role = pm.KEEP
             tf_name = self.scope.layer_scopes.get(st.defines[0]) or "/".join(st.flat.scope_path + [st.defines[0]])
             weightless = qualname.rsplit(".", 1)[-1] in _WEIGHTLESS_LAYERS
-            self.define(st, pm.LAYER, call, tf_name=tf_name, built=weightless)
+            self.define(st, pm.LAYER, call, tf_name=tf_name, built=weightless, weightless=weightless)
             self.scope.trainable_order.extend(st.defines)
             return True
         if qualname in api.VARIABLE_CONSTRUCTORS:
             st.role = pm.KEEP
-            trainable = kwarg(call, "trainable")
+            trainable = argument(call, "trainable")
             is_trainable = not (isinstance(trainable, cst.Name) and trainable.value == "False")
-            name_arg = kwarg(call, "name")
+            name_arg = argument(call, "name")
             base = name_arg.evaluated_value if isinstance(name_arg, cst.SimpleString) else "Variable"
             self.define(st, pm.VARIABLE, call, trainable=is_trainable,
                          tf_name="/".join(st.flat.scope_path + [base]))
@@ -327,6 +368,12 @@ class Classifier:
         if any(q in api.VARIABLE_CONSTRUCTORS for q in tf_calls):
             st.role = pm.KEEP
             self.define(st, pm.VARIABLES)
+            targets, _ = single(st.node)
+            if isinstance(targets, (cst.Tuple, cst.List)):  # w, b = [tf.Variable(v) for v in ...]: one each
+                for element in targets.elements:
+                    key = symbol_key(element.value)
+                    if key is not None:
+                        self.scope.bind(pm.Symbol(key, pm.VARIABLE, st.index))
             self.scope.trainable_order.extend(st.defines)
             if deferred_reads - {k for k in deferred_reads if self.scope.kind(k) in (pm.VARIABLE, pm.VARIABLES)}:
                 self.block(st.node, "variables created from per-run tensors")
@@ -389,8 +436,16 @@ class Classifier:
         self.define(st, pm.PYTHON)
         body_calls = all_calls(node)
         qualnames = {self.names.call_name(c) for c in body_calls}
-        if isinstance(node, cst.FunctionDef) and qualnames & api.VARIABLE_CONSTRUCTORS:
+        self.scope.local_callables.add(node.name.value)
+        if isinstance(node, cst.ClassDef):
+            self.scope.class_defs[node.name.value] = node
+        creates_variables = bool(qualnames & api.VARIABLE_CONSTRUCTORS) or any(
+            isinstance(c.func, cst.Name) and c.func.value in self.variable_functions | self.scope.variable_classes
+            for c in body_calls)
+        if isinstance(node, cst.FunctionDef) and creates_variables:
             self.variable_functions.add(node.name.value)
+        elif isinstance(node, cst.ClassDef) and creates_variables:
+            self.scope.variable_classes.add(node.name.value)
         if isinstance(node, cst.FunctionDef) and returns_tensors(node, self.names):
             self.tensor_functions.add(node.name.value)
         if qualnames & (api.PLACEHOLDERS | api.SESSIONS):

@@ -15,6 +15,7 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 
 _TRAINABLE_KEYS = {"tf.GraphKeys.TRAINABLE_VARIABLES"}
@@ -23,18 +24,11 @@ _EMPTY_KEYS = {"tf.GraphKeys.UPDATE_OPS"}
 _STRING_KEYS = {"trainable_variables": "trainable", "variables": "all", "update_ops": "empty"}
 
 
-def _argument(call: cst.Call, name: str, position: int) -> Optional[cst.BaseExpression]:
-    for index, arg in enumerate(call.args):
-        if (arg.keyword is not None and arg.keyword.value == name) or (arg.keyword is None and index == position):
-            return arg.value
-    return None
-
-
 def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
             before: int) -> Tuple[Optional[str], str]:
     """(list source code, "") or (None, why not)."""
     if qualname == "tf.get_collection":
-        key = _argument(call, "key", 0)
+        key = argument(call, "key", 0)
         which = None
         if key is not None:
             key_name = names.qualname(key)
@@ -48,10 +42,10 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
                 which = _STRING_KEYS.get(key.evaluated_value)
         if which is None:
             return None, "tf.get_collection of a collection other than variables or UPDATE_OPS"
-        filter_arg = _argument(call, "scope", 1)
+        filter_arg = argument(call, "scope", 1)
     else:
         which = "trainable" if qualname == "tf.trainable_variables" else "all"
-        filter_arg = _argument(call, "scope", 0)
+        filter_arg = argument(call, "scope", 0)
     if which == "empty":
         return "[]", ""
     pattern = None
@@ -64,14 +58,14 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
     parts = []
     for key in scope.trainable_order + [k for k, s in scope.symbols.items()
                                         if s.kind == pm.VARIABLE and not s.trainable and which == "all"]:
-        symbol = scope.symbols.get(key)
-        if symbol is None or symbol.index >= before:
+        symbol = scope.symbol_at(key, before)
+        if symbol is None:
             continue
         if symbol.kind == pm.VARIABLE:
             if pattern is not None and not re.match(pattern, symbol.tf_name):
                 continue
             parts.append(key)
-        elif symbol.kind == pm.LAYER:
+        elif symbol.kind == pm.LAYER and not symbol.weightless:
             if pattern is not None and not re.match(pattern, symbol.tf_name):
                 continue
             parts.append(f"*{key}.{'trainable_variables' if which == 'trainable' else 'variables'}")

@@ -12,6 +12,8 @@ from typing import List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, symbol_key, writes
 from tf_migrate.traversal import visit
 
@@ -121,9 +123,6 @@ def escaped_reads(node, run_sites, scope) -> Set[str]:
 
 def static_read_problem(scope, key: str, before: int):
     """Why ``key``'s shape cannot be had by computing it once outside any run (None: it can)."""
-    from tf_migrate.analysis.run_sites import RunSite
-    from tf_migrate.codegen.slicing import plan_run
-
     site = RunSite(cst.Call(cst.Name("static")), "run", cst.parse_expression(key), None)
     plan = plan_run(scope, site, before)
     if plan.unfed_placeholders:

@@ -19,10 +19,8 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis.flatten import FlatStatement, unwrap
+from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.tfnames import TFNames
-from tf_migrate.traversal import remember
 
 REMOVE, KEEP, DEFER, RUN = "remove", "keep", "defer", "run"
 
@@ -59,6 +57,8 @@ class Symbol:
     keras: bool = False  # optimizer already a Keras optimizer
     tf_name: str = ""  # the variable's TF1 name with its scopes ("actor/w"), for collection filters
     built: bool = False  # a layer whose variables exist from its construction (layer.build(...))
+    dtype: Optional[str] = None  # "float32"..., where the program text settles it (analysis.dtypes)
+    weightless: bool = False  # a Keras layer without variables (Dropout, Flatten, pooling)
 
 
 @dataclass
@@ -93,12 +93,56 @@ class Scope:
     # Static shape/dtype reads of per-run tensors outside runs: node id -> (key, attribute, statement index).
     static_reads: Dict[int, Tuple[str, str, int]] = field(default_factory=dict)
     is_class: bool = False
+    # The value model: every binding of every key, in program order. ``symbols`` holds the last one;
+    # what a statement reads is the binding visible where it stands (see :meth:`at`).
+    bindings: Dict[str, List[Symbol]] = field(default_factory=dict)
+    # User functions (this scope's and the enclosing ones') that create variables when called, and
+    # those whose every return is a TF op's result: the function summaries graph code is checked against.
+    variable_functions: Set[str] = field(default_factory=set)
+    tensor_functions: Set[str] = field(default_factory=set)
+    variable_classes: Set[str] = field(default_factory=set)  # classes whose methods create variables
+    local_callables: Set[str] = field(default_factory=set)  # functions, classes and lambdas defined here
+    params: Set[str] = field(default_factory=set)  # the enclosing function's parameters
+    class_defs: Dict[str, cst.ClassDef] = field(default_factory=dict)  # classes defined here or around
+    instances: Dict[str, str] = field(default_factory=dict)  # key -> the local class it was built from
 
     @property
     def is_graph_program(self) -> bool:
         """Whether this block builds a TF1 graph and runs it (else it is left alone)."""
         return bool(self.sessions) or any(
             s.run_sites or s.gradient or s.kind in (PLACEHOLDER, SESSION, INIT) for s in self.statements)
+
+    def bind(self, symbol: Symbol) -> None:
+        """Record ``symbol`` as the binding of its key at its statement (a statement reclassified replaces its own)."""
+        history = self.bindings.setdefault(symbol.key, [])
+        position = next((i for i, old in enumerate(history) if old.index >= symbol.index), len(history))
+        if position < len(history) and history[position].index == symbol.index:
+            history[position] = symbol
+        else:
+            history.insert(position, symbol)
+        self.symbols[symbol.key] = history[-1]
+
+    def symbol_at(self, key: str, index: int) -> Optional[Symbol]:
+        """The binding of ``key`` that a statement at ``index`` sees (None: not bound before it)."""
+        found = None
+        for symbol in self.bindings.get(key, ()):
+            if symbol.index >= index:
+                break
+            found = symbol
+        return found
+
+    def at(self, index: int) -> "Scope":
+        """This scope as a statement at ``index`` sees it: each key holds the binding visible there."""
+        visible = {}
+        for key in self.bindings:
+            symbol = self.symbol_at(key, index)
+            if symbol is not None:
+                visible[key] = symbol
+        return replace(self, symbols=visible)
+
+    def rebound(self, key: str) -> bool:
+        """Whether ``key`` is bound more than once in this scope."""
+        return len(self.bindings.get(key, ())) > 1
 
     def kind(self, key: str) -> Optional[str]:
         symbol = self.symbols.get(key)
@@ -112,40 +156,5 @@ class Scope:
 INHERITED_KINDS = {VARIABLE, VARIABLES, LAYER, OPTIMIZER, EAGER}
 
 
-def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: bool = False,
-                  layer_scopes: Optional[Dict[str, str]] = None, parent: Optional["Scope"] = None) -> Scope:
-    """Build the program model of one block of statements.
-
-    The same statements (unchanged nodes keep their identity) with the same arguments give the
-    same model, so it is built once per file: the eager/compat decision, session-to-functions and
-    graph-function-inputs all ask for it. Callers read the model; they must not change it.
-    """
-    body = list(body)
-    key = ("scope", tuple(map(id, body)), tuple(params), is_class, tuple(sorted((layer_scopes or {}).items())),
-           id(parent), tuple(sorted(names.aliases.items())), tuple(sorted(names.v1_module_aliases)))
-    return remember(key, (body, parent), lambda: _analyze_scope(body, names, params, is_class, layer_scopes, parent))
-
-
-def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool,
-                   layer_scopes: Optional[Dict[str, str]], parent: Optional["Scope"]) -> Scope:
-    from tf_migrate.analysis import scope_passes  # both build on this module's kinds
-    from tf_migrate.analysis.classify import Classifier
-    flat = unwrap(body, names)
-    scope = Scope([], {}, set(flat.sessions), flat.withs, [], [], is_class=is_class,
-                  layer_scopes=dict(layer_scopes or {}))
-    if parent is not None:
-        for key, symbol in parent.symbols.items():
-            if symbol.kind in INHERITED_KINDS and key not in params:
-                scope.symbols[key] = replace(symbol, index=-1)
-        scope.trainable_order = [k for k in parent.trainable_order if k in scope.symbols]
-    for param in params:
-        if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
-            scope.sessions.add(param)
-    classifier = Classifier(scope, names)
-    for index, flat_stmt in enumerate(flat.statements):
-        scope.statements.append(classifier.classify(index, flat_stmt))
-    scope_passes.settle_eager(classifier)
-    scope_passes.check_escapes(classifier)
-    scope_passes.check_reinitialization(classifier)
-    scope_passes.check_session_escapes(classifier)
-    return scope
+class ScopeBlocked(Exception):
+    """The scope has constructs a rewrite cannot convert (see its blockers)."""

@@ -1,6 +1,6 @@
 """Whole-scope passes, run once every statement of a scope is classified.
 
-:func:`tf_migrate.analysis.program.analyze_scope` runs them in this order:
+:func:`tf_migrate.analysis.scope_analysis.analyze_scope` runs them in this order:
 :func:`settle_eager` (eager constants a tape must record become per-run
 tensors), then the checks that add blockers: per-run values used outside a run
 (:func:`check_escapes`), a second initialization (:func:`check_reinitialization`),
@@ -15,6 +15,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import escaped_reads, finder, session_uses, static_read_problem
+from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 
 
@@ -77,6 +78,15 @@ def check_session_escapes(c: Classifier) -> None:
         if used:
             c.block(st.node, f"`{used}` is used beyond running the graph (sess.graph, ...); "
                              "eager code has no session")
+
+
+def check_run_plans(c: Classifier) -> None:
+    """Runs whose slice would need two values under one name (a feed replacing a rebound name...)."""
+    for st in c.scope.statements:
+        limit = len(c.scope.statements) if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) else st.index
+        for site in st.run_sites:
+            for conflict in plan_run(c.scope, site, limit).conflicts:
+                c.block(site.call, conflict)
 
 
 def check_reinitialization(c: Classifier) -> None:

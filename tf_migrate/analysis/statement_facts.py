@@ -5,7 +5,7 @@ classifier in :mod:`tf_migrate.analysis.classify` decides roles from them.
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List
 
 import libcst as cst
 
@@ -124,10 +124,3 @@ def check_by_name(site, block) -> None:
              if isinstance(n, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))]
     if names or site.extra_args:
         block(site.call, "sess.run by tensor name, or with options/run_metadata: no eager equivalent")
-
-
-def kwarg(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg.value
-    return None

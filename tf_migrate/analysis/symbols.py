@@ -81,6 +81,69 @@ def _reads(node: cst.CSTNode) -> Set[str]:
     return visitor.keys
 
 
+class _ValueReads(_Reads):
+    """Reads of a value bound before the statement: a name that is only assigned to is no read.
+
+    ``a = tf.add(2, 5)`` does not depend on the ``a`` bound before it; ``a += 1``, ``a[0] = v`` and
+    ``self.a.b = v`` do. Each binding of a name is its own value (the value model).
+    """
+
+    def _store(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._store(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._store(target.value)
+        elif symbol_key(target) is None:
+            visit(target, self)  # d[k] = v, obj.attr = v: the container is read
+
+    def visit_Assign(self, node: cst.Assign) -> bool:
+        for target in node.targets:
+            self._store(target.target)
+        visit(node.value, self)
+        return False
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
+        self._store(node.target)
+        if node.value is not None:
+            visit(node.value, self)
+        return False
+
+    def visit_For(self, node: cst.For) -> bool:
+        self._store(node.target)
+        visit(node.iter, self)
+        visit(node.body, self)
+        if node.orelse is not None:
+            visit(node.orelse, self)
+        return False
+
+    def visit_WithItem(self, node: cst.WithItem) -> bool:
+        visit(node.item, self)
+        if node.asname is not None:
+            self._store(node.asname.name)
+        return False
+
+    def visit_CompFor(self, node: cst.CompFor) -> bool:
+        self._store(node.target)
+        visit(node.iter, self)
+        for condition in node.ifs:
+            visit(condition, self)
+        if node.inner_for_in is not None:
+            visit(node.inner_for_in, self)
+        return False
+
+
+def value_reads(node: cst.CSTNode) -> Set[str]:
+    """The symbol keys ``node`` reads for a value bound before it (a new set)."""
+    return set(fact("value_reads", node, _value_reads))
+
+
+def _value_reads(node: cst.CSTNode) -> Set[str]:
+    visitor = _ValueReads()
+    visit(node, visitor)
+    return visitor.keys
+
+
 def target_keys(target: cst.BaseExpression) -> List[str]:
     """Keys bound by an assignment target (tuples unpacked)."""
     if isinstance(target, (cst.Tuple, cst.List)):

@@ -12,16 +12,9 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.cst.text import code
 
 _NONE = cst.Name("None")
-_TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
-
-
-def keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
-    """``name=value`` written the PEP 8 way."""
-    return cst.Arg(value, keyword=cst.Name(name), equal=_TIGHT)
-
-
 def _method(expr: cst.BaseExpression, name: str) -> cst.Call:
     if not isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
         expr = expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
@@ -45,15 +38,15 @@ def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst
     key = symbol_key(expr)
     if key is not None:
         kind = scope.kind(key)
-        code = cst.Module([]).code_for_node(expr)
+        source = code(expr)
         if kind in (pm.OP, pm.INIT):
             return _NONE
         if kind == pm.TENSORS:
-            return _parse(f"[value.numpy() for value in {code}]")
+            return _parse(f"[value.numpy() for value in {source}]")
         if kind == pm.GRADS_AND_VARS:
-            return _parse(f"[(grad.numpy(), var.numpy()) for grad, var in {code}]")
+            return _parse(f"[(grad.numpy(), var.numpy()) for grad, var in {source}]")
         if kind in (pm.STRUCT, pm.VARIABLES):
-            return _parse(f"{tf}.nest.map_structure(lambda value: value.numpy(), {code})")
+            return _parse(f"{tf}.nest.map_structure(lambda value: value.numpy(), {source})")
         return _method(expr, "numpy")
     if isinstance(expr, cst.Call) and kind_of(expr) is None:
         # A namedtuple or other container built around fetches.
@@ -62,3 +55,22 @@ def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst
     if kind_of(expr) in ("op", "init"):
         return _NONE
     return _method(expr, "numpy")
+
+
+def to_tensors(expr: cst.BaseExpression, scope: "pm.Scope",
+               kind_of: Callable[[cst.BaseExpression], Optional[str]]) -> cst.BaseExpression:
+    """What a compiled function returns for the fetch ``expr``: its tensors in the fetch structure, None for ops."""
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return expr.with_changes(elements=[el.with_changes(value=to_tensors(el.value, scope, kind_of))
+                                           for el in expr.elements])
+    if isinstance(expr, cst.Dict):
+        return expr.with_changes(elements=[el.with_changes(value=to_tensors(el.value, scope, kind_of))
+                                           if isinstance(el, cst.DictElement) else el for el in expr.elements])
+    key = symbol_key(expr)
+    kind = scope.kind(key) if key is not None else kind_of(expr)
+    if kind in (pm.OP, pm.INIT, "op", "init"):
+        return _NONE
+    if key is None and isinstance(expr, cst.Call) and kind is None:
+        return expr.with_changes(args=[arg.with_changes(value=to_tensors(arg.value, scope, kind_of))
+                                       for arg in expr.args])
+    return expr

@@ -24,17 +24,18 @@ from typing import Callable, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.classify import Classifier
+from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.symbols import symbol_key
-from tf_migrate.codegen.fetches import to_numpy
+from tf_migrate.codegen import gradients as grads
+from tf_migrate.codegen import compiled
+from tf_migrate.codegen.fetches import to_numpy, to_tensors
+from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
 from tf_migrate.codegen.replace import replace_nodes
-from tf_migrate.codegen.slicing import RunPlan
-from tf_migrate.rules import gradients_to_tape as grads
-from tf_migrate.rules.optimizers import lower_optimizer_call
+from tf_migrate.cst.arguments import bind_known
+from tf_migrate.cst.names import fresh as fresh_name
+from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 def _stmt(code: str) -> cst.BaseStatement:
@@ -52,56 +53,59 @@ class FunctionBuilder:
         self.tape = self._unused("tape")
 
     def _unused(self, stem: str) -> str:
-        name, n = stem, 1
-        while name in self.taken:
-            n += 1
-            name = f"{stem}_{n}"
-        return name
+        return fresh_name(stem, set(self.taken))  # local to each generated function: reserves no module name
 
     # -- parameters ------------------------------------------------------------------------
-    def _placeholder_call(self, key: str) -> Optional[cst.Call]:
-        symbol = self.scope.symbols.get(key)
-        return symbol.call if symbol is not None and symbol.kind == pm.PLACEHOLDER else None
+    def _conversion(self, key: str, symbol: Optional["pm.Symbol"]) -> str:
+        """What feeding did to the argument: TF1 converts a fed value to the fed tensor's dtype."""
+        name, tf = _param_name(key), self.tf
+        call = symbol.call if symbol is not None and symbol.kind == pm.PLACEHOLDER else None
+        with_default = call is not None and (self.names.call_name(call) or "").endswith("placeholder_with_default")
+        if call is not None and not with_default:
+            dtype = bind_known(call, ["dtype", "shape", "name"]).get("dtype")
+            if dtype is not None:
+                dtype_code = code(dtype)
+                if "string" in dtype_code:
+                    return f"{name} = {tf}.convert_to_tensor({name}, {dtype_code})"
+                return f"{name} = {tf}.cast({name}, {dtype_code})"
+        if symbol is not None and symbol.dtype is not None:
+            if symbol.dtype == "string":
+                return f"{name} = {tf}.convert_to_tensor({name}, {tf}.string)"
+            return f"{name} = {tf}.cast({name}, {tf}.{symbol.dtype})"
+        if with_default:
+            default = code(self._default(call))
+            return f"{name} = {tf}.cast({name}, {tf}.convert_to_tensor({default}).dtype)"
+        return f"{name} = {tf}.convert_to_tensor({name})"
 
-    def _conversion(self, key: str) -> Optional[str]:
-        name = _param_name(key)
-        call = self._placeholder_call(key)
-        if call is None:
-            return f"{name} = {self.tf}.convert_to_tensor({name})"
-        qualname = self.names.call_name(call) or ""
-        if qualname.endswith("placeholder_with_default"):
-            return f"{name} = {self.tf}.convert_to_tensor({name})"
-        dtype = grads.bind_arguments(call, ["dtype", "shape", "name"]).get("dtype")
-        if dtype is None:
-            return f"{name} = {self.tf}.convert_to_tensor({name})"
-        dtype_code = _code(dtype)
-        if "string" in dtype_code:
-            return f"{name} = {self.tf}.convert_to_tensor({name}, {dtype_code})"
-        return f"{name} = {self.tf}.cast({name}, {dtype_code})"
-
-    def _default(self, st: "pm.Statement") -> Optional[cst.BaseExpression]:
-        call = self._placeholder_call(st.defines[0]) if st.defines else None
+    def _default(self, call: Optional[cst.Call]) -> Optional[cst.BaseExpression]:
+        """The default value of a ``placeholder_with_default`` (None for other placeholders)."""
         if call is not None and (self.names.call_name(call) or "").endswith("placeholder_with_default"):
-            return grads.bind_arguments(call, ["input", "shape", "name"]).get("input")
+            return bind_known(call, ["input", "shape", "name"]).get("input")
         return None
 
-    def _parameters(self, plan: RunPlan):
+    def _parameters(self, plan: RunPlan, converted=lambda name: True):
+        """The function's parameters and the lines that convert them as feeding did (where ``converted``)."""
         required: List[str] = [_param_name(k) for k, _ in plan.fed]
         optional: List[str] = []
-        prologue: List[str] = [c for c in (self._conversion(k) for k, _ in plan.fed) if c]
+        prologue: List[str] = [self._conversion(k, plan.fed_symbols.get(k)) for k, _ in plan.fed
+                               if converted(_param_name(k))]
         for st in plan.unfed_placeholders:
             key = st.defines[0]
             name = _param_name(key)
-            default = self._default(st)
+            symbol = self.scope.symbol_at(key, st.index + 1)
+            default = self._default(symbol.call if symbol is not None else None)
             if default is None:
                 required.append(name)
-                prologue.append(self._conversion(key))
+                if converted(name):
+                    prologue.append(self._conversion(key, symbol))
             elif plan.dynamic_feed:
                 optional.append(name)
-                prologue.append(f"{name} = {_code(default)} if {name} is None else {name}")
-                prologue.append(self._conversion(key))
+                prologue.append(f"{name} = {code(default)} if {name} is None else {name}")
+                prologue.append(self._conversion(key, symbol))
+            elif isinstance(default, (cst.Integer, cst.Float, cst.Name)):
+                prologue.append(f"{name} = {code(default)}")  # a Python number or flag, as layers expect it
             else:
-                prologue.append(f"{name} = {_code(default)}")
+                prologue.append(f"{name} = {self.tf}.convert_to_tensor({code(default)})")
         params = [cst.Param(cst.Name(n)) for n in required]
         params += [cst.Param(cst.Name(n), default=cst.Name("None"), equal=cst.AssignEqual(
             cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) for n in optional]
@@ -127,12 +131,12 @@ class FunctionBuilder:
     def _default_var_list(self, before: int) -> str:
         parts = []
         for key in self.scope.trainable_order:
-            symbol = self.scope.symbols.get(key)
-            if symbol is None or symbol.index >= before:
+            symbol = self.scope.symbol_at(key, before)
+            if symbol is None:
                 continue
             if symbol.kind == pm.VARIABLE:
                 parts.append(key)
-            elif symbol.kind == pm.LAYER:
+            elif symbol.kind == pm.LAYER and not symbol.weightless:
                 parts.append(f"*{key}.trainable_variables")
             elif symbol.kind == pm.VARIABLES:
                 st = self.scope.statements[symbol.index]
@@ -190,19 +194,20 @@ class FunctionBuilder:
                         at_start.append(("stop", key))
         return at_start, after, stopped_after
 
-    def build(self, plan: RunPlan, name: str) -> cst.FunctionDef:
-        params, prologue = self._parameters(plan)
+    def build(self, plan: RunPlan, name: str, compile_it: bool = False) -> cst.FunctionDef:
+        """The function for ``plan``: eager, returning numpy values; or, with ``compile_it`` (see
+        :func:`tf_migrate.codegen.compiled.why_eager` first), a ``tf.function`` returning tensors."""
+        spec, python_params = compiled.signature(plan, self.scope, self.names, self.tf) if compile_it else (None, [])
+        params, prologue = self._parameters(
+            plan, converted=lambda param: not compile_it or (spec is None and param not in python_params))
         body: List[cst.BaseStatement] = [_stmt(line) for line in prologue]
         statements = plan.statements
         local_names: Set[str] = set()
 
         def fresh(stem: str) -> str:
-            candidate, n = stem, 1
-            while candidate in self.taken or candidate in local_names:
-                n += 1
-                candidate = f"{stem}_{n}"
-            local_names.add(candidate)
-            return candidate
+            name = fresh_name(stem, self.taken | local_names)
+            local_names.add(name)
+            return name
 
         gradient_positions = [i for i, s in enumerate(statements) if s.gradient]
         if not gradient_positions:
@@ -233,13 +238,16 @@ class FunctionBuilder:
                 body.extend(self._lower(st, fresh))
         fetch = plan.site.fetch
         if plan.site.style != "op_run":
-            value = to_numpy(fetch, self.scope, self.kind_of, self.tf)
+            view = self.scope.at(plan.limit)  # the fetch names the values bound before the run site
+            kind_of = Classifier(view, self.names).kind_of
+            value = to_tensors(fetch, view, kind_of) if compile_it else to_numpy(fetch, view, kind_of, self.tf)
             if not (isinstance(value, cst.Name) and value.value == "None"):
                 body.append(cst.SimpleStatementLine([cst.Return(value)]))
         if not body:
             body.append(_stmt("pass"))
+        decorators = [compiled.decorator(spec, self.tf)] if compile_it else []
         return cst.FunctionDef(name=cst.Name(name), params=params, body=cst.IndentedBlock(body),
-                               leading_lines=[cst.EmptyLine(indent=False)])
+                               decorators=decorators, leading_lines=[cst.EmptyLine(indent=False)])
 
 
 def _tidy(lines):

@@ -30,9 +30,8 @@ class RuleContext:
     path: str
     names: TFNames
     mode: str
+    functions: str = "compiled"  # generated run functions: "compiled" (tf.function) or "eager"
     findings: List[Finding] = field(default_factory=list)
-    # Import statements (as source text) the output needs, added once at the end.
-    imports_needed: List[str] = field(default_factory=list)
     original_source: str = ""
     # What a local rule found it cannot convert and that must keep the file out of eager mode.
     blockers: List[Tuple[Optional[cst.CSTNode], str]] = field(default_factory=list)
@@ -87,10 +86,6 @@ class RuleContext:
     def block(self, node: Optional[cst.CSTNode], why: str) -> None:
         """Keep this file out of eager mode (a rule left TF1 code whose meaning differs in TF2)."""
         self.blockers.append((node, why))
-
-    def need_import(self, statement: str) -> None:
-        if statement not in self.imports_needed:
-            self.imports_needed.append(statement)
 
     @property
     def tf(self) -> str:

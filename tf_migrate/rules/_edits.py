@@ -1,4 +1,6 @@
-"""Small editing tools the rules share: argument binding, fresh names, statement layout, node swaps.
+"""Editing tools the rules share: statement layout, reads of a name, node swaps.
+
+(``code``, fresh names, argument binding and import insertion are in :mod:`tf_migrate.cst`.)
 
 Rules find what to change with a visitor first, then apply every change in
 one pass of :class:`Edits`, which swaps nodes by identity.
@@ -13,24 +15,6 @@ from tf_migrate.analysis.symbols import writes
 from tf_migrate.traversal import visit
 
 
-def code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
-
-
-def bind(call: cst.Call, params: Sequence[str]) -> Optional[Dict[str, cst.BaseExpression]]:
-    """Arguments of ``call`` by parameter name; None for ``*args`` / ``**kwargs`` or unknown keywords."""
-    bound: Dict[str, cst.BaseExpression] = {}
-    for position, arg in enumerate(call.args):
-        if arg.star:
-            return None
-        name = arg.keyword.value if arg.keyword is not None else (
-            params[position] if position < len(params) else None)
-        if name is None or name not in params:
-            return None
-        bound[name] = arg.value
-    return bound
-
-
 def int_literal(node: Optional[cst.BaseExpression]) -> Optional[int]:
     if isinstance(node, cst.Integer):
         return int(node.value, 0)
@@ -38,35 +22,6 @@ def int_literal(node: Optional[cst.BaseExpression]) -> Optional[int]:
             and isinstance(node.expression, cst.Integer)):
         return -int(node.expression.value, 0)
     return None
-
-
-def all_names(module: cst.Module) -> set:
-    """Every variable name the module mentions (not attributes or keywords): what a new name must avoid."""
-    found = set()
-
-    class _Names(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            visit(node.value, self)
-            return False
-
-        def visit_Arg(self, node: cst.Arg) -> bool:
-            visit(node.value, self)
-            return False
-
-        def visit_Name(self, node: cst.Name) -> None:
-            found.add(node.value)
-
-    visit(module, _Names())
-    return found
-
-
-def fresh(stem: str, taken: set) -> str:
-    name, n = stem, 1
-    while name in taken:
-        n += 1
-        name = f"{stem}_{n}"
-    taken.add(name)
-    return name
 
 
 class Layout(cst.CSTVisitor):

@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Dict, List
 
 import libcst as cst
+
+from tf_migrate.cst.text import code
 from tf_migrate.traversal import visit
 
 
@@ -21,8 +23,7 @@ def call_counts(module: cst.Module) -> Dict[str, int]:
 
 def reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
     """True when later calls of ``func`` reuse its variables (reuse=True / AUTO_REUSE)."""
-    code = cst.Module([]).code_for_node(func)
-    if "AUTO_REUSE" in code:
+    if "AUTO_REUSE" in code(func):
         return True
     calls: List[cst.Call] = []
 

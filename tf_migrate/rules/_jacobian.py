@@ -22,10 +22,14 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
+from tf_migrate.cst.arguments import bind
+from tf_migrate.cst.imports import insert_after_tensorflow_import
+from tf_migrate.cst.names import fresh
+from tf_migrate.cst.text import code
 from tf_migrate.rules import RuleContext
-from tf_migrate.rules._edits import bind, code, fresh, int_literal, loads
+from tf_migrate.rules._edits import int_literal, loads
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -379,22 +383,5 @@ def jacobian_name(module: cst.Module, ctx: RuleContext, taken: set) -> Union[Tup
 
 def add_import(module: cst.Module, ctx: RuleContext, import_line: str) -> cst.Module:
     """``import_line`` after the tensorflow import; the rules that follow resolve what it binds."""
-    line = cst.parse_statement(import_line + "\n")
-    body = list(module.body)
-    position = 0
-    for index, stmt in enumerate(body):
-        if isinstance(stmt, cst.SimpleStatementLine) and any(
-                _imports_tensorflow(small) for small in stmt.body):
-            position = index + 1
-            break
-    body.insert(position, line)
-    ctx.names.aliases.update(TFNames.scan(cst.Module(body=[line])).aliases)
-    return module.with_changes(body=body)
-
-
-def _imports_tensorflow(small: cst.BaseSmallStatement) -> bool:
-    if isinstance(small, cst.Import):
-        return any(code(a.name).split(".")[0] == "tensorflow" for a in small.names)
-    if isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
-        return code(small.module).split(".")[0] == "tensorflow"
-    return False
+    ctx.names.aliases.update(TFNames.scan(cst.parse_module(import_line + "\n")).aliases)
+    return insert_after_tensorflow_import(module, [import_line])

@@ -15,6 +15,8 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.cst.arguments import argument
+from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -25,17 +27,6 @@ _ELEMENTWISE = {"tf.nn.relu", "tf.nn.relu6", "tf.tanh", "tf.nn.tanh", "tf.sigmoi
                 "tf.nn.softmax", "tf.abs", "tf.square", "tf.exp"}
 _SAME_WIDTH_LAYERS = {"dropout", "batch_normalization"}
 _UNITS_POSITION = {"dense": 1}
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
-
-
-def _argument(call: cst.Call, name: str, position: int):
-    for index, arg in enumerate(call.args):
-        if (arg.keyword is not None and arg.keyword.value == name) or (arg.keyword is None and index == position):
-            return arg.value
-    return None
 
 
 class LayerShapes:
@@ -77,16 +68,16 @@ class LayerShapes:
             return None
         qualname = self.names.call_name(expr) or ""
         if qualname == "tf.placeholder":
-            shape = _argument(expr, "shape", 1)
+            shape = argument(expr, "shape", 1)
             if isinstance(shape, (cst.List, cst.Tuple)) and len(shape.elements) >= 2:
                 return self._width_code(shape.elements[-1].value)
             return None
         if qualname.startswith("tf.layers."):
             layer = qualname[len("tf.layers."):]
             if layer in _SAME_WIDTH_LAYERS:
-                return self._width(_argument(expr, "inputs", 0), env)
+                return self._width(argument(expr, "inputs", 0), env)
             if layer in _UNITS_POSITION:
-                return self._width_code(_argument(expr, "units", _UNITS_POSITION[layer]))
+                return self._width_code(argument(expr, "units", _UNITS_POSITION[layer]))
             return None
         if qualname in _ELEMENTWISE and expr.args:
             return self._width(expr.args[0].value, env)
@@ -101,7 +92,7 @@ class LayerShapes:
             def visit_Call(self, call: cst.Call) -> None:
                 qualname = shapes.names.call_name(call) or ""
                 if qualname.startswith("tf.layers."):
-                    shapes.inputs[(function, _code(call))] = shapes._width(_argument(call, "inputs", 0), env)
+                    shapes.inputs[(function, code(call))] = shapes._width(argument(call, "inputs", 0), env)
                 elif isinstance(call.func, cst.Name) and call.func.value in shapes.defs:
                     widths = shapes.params.setdefault(call.func.value, {})
                     for index, arg in enumerate(call.args):

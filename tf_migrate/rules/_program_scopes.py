@@ -12,7 +12,7 @@ from typing import Iterator
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.rules import RuleContext
 
 

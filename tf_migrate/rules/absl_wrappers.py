@@ -23,12 +23,14 @@ rewrite keeps TF1's behaviour explicit:
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import Dict, Optional, Set
 
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, writes
-from tf_migrate.codegen.fetches import keyword
+from tf_migrate.cst.arguments import keyword
+from tf_migrate.cst.imports import insert_after_tensorflow_import
+from tf_migrate.cst.names import fresh
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.tfnames import dotted_name
@@ -66,7 +68,7 @@ class AbslWrappers(Rule):
             imports.append(_import_line("flags", plan.flags))
         if plan.logging_used:
             imports.append(_import_line("logging", plan.logging))
-        return _insert_after_tensorflow_import(module, imports) if imports else module
+        return insert_after_tensorflow_import(module, imports) if imports else module
 
 
 def _import_line(name: str, local: str) -> str:
@@ -148,15 +150,8 @@ def _bound_once(module: cst.Module, name: str) -> bool:
 
 
 def _fresh(stem: str, taken: Set[str]) -> str:
-    if stem not in taken:
-        taken.add(stem)
-        return stem
-    name, n = f"absl_{stem}", 1
-    while name in taken:
-        n += 1
-        name = f"absl_{stem}_{n}"
-    taken.add(name)
-    return name
+    """``stem`` when free, else ``absl_stem``, ``absl_stem_2``, ..."""
+    return fresh(stem if stem not in taken else f"absl_{stem}", taken)
 
 
 class _Survey(cst.CSTVisitor):
@@ -364,23 +359,3 @@ class _Rewrite(cst.CSTTransformer):
 def _attribute(module_name: str, attr: str, like: cst.BaseExpression) -> cst.Attribute:
     return cst.Attribute(cst.Name(module_name), cst.Name(attr), lpar=getattr(like, "lpar", ()),
                          rpar=getattr(like, "rpar", ()))
-
-
-def _insert_after_tensorflow_import(module: cst.Module, lines: List[str]) -> cst.Module:
-    body = list(module.body)
-    position = 0
-    for index, stmt in enumerate(body):
-        if isinstance(stmt, cst.SimpleStatementLine) and any(
-                _imports_tensorflow(small) for small in stmt.body):
-            position = index + 1
-            break
-    new = [cst.parse_statement(line + "\n") for line in lines]
-    return module.with_changes(body=body[:position] + new + body[position:])
-
-
-def _imports_tensorflow(small: cst.BaseSmallStatement) -> bool:
-    if isinstance(small, cst.Import):
-        return any((dotted_name(a.name) or "").split(".")[0] == "tensorflow" for a in small.names)
-    if isinstance(small, cst.ImportFrom) and small.module is not None:
-        return (dotted_name(small.module) or "").split(".")[0] == "tensorflow"
-    return False

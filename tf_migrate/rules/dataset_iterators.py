@@ -26,9 +26,10 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
+from tf_migrate.cst.names import fresh
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._edits import fresh
 from tf_migrate.rules._program_scopes import graph_scopes, statement_value
 from tf_migrate.traversal import visit
 
@@ -213,7 +214,7 @@ class _Rewrite(cst.CSTTransformer):
     def leave_SimpleStatementLine(self, original, updated):
         run = _initializer_run(original)
         if run is not None and run[0] in self.iterators:
-            dataset = cst.Module([]).code_for_node(self.iterators[run[0]])
+            dataset = code(self.iterators[run[0]])
             return cst.parse_statement(f"{run[0]} = iter({dataset})\n").with_changes(
                 leading_lines=updated.leading_lines)
         hoisted, self._hoisted = self._hoisted, []

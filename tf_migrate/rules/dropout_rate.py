@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf_migrate.cst.arguments import keyword
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -36,12 +38,11 @@ class _Dropout(cst.CSTTransformer):
             name = arg.keyword.value if arg.keyword is not None else (
                 _TF1_ORDER[index] if index < len(_TF1_ORDER) else None)
             if name == "keep_prob":
-                value = cst.parse_expression(f"1 - {cst.Module([]).code_for_node(arg.value)}"
+                value = cst.parse_expression(f"1 - {code(arg.value)}"
                                              if isinstance(arg.value, (cst.Name, cst.Attribute, cst.Float,
                                                                        cst.Integer, cst.Call, cst.Subscript))
-                                             else f"1 - ({cst.Module([]).code_for_node(arg.value)})")
-                arg = cst.Arg(value, keyword=cst.Name("rate"),
-                              equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+                                             else f"1 - ({code(arg.value)})")
+                arg = keyword("rate", value)
                 self.ctx.report(original, RULE_ID, INFO, "keep_prob -> rate = 1 - keep_prob")
             elif arg.keyword is None and name not in ("x", None):
                 arg = arg.with_changes(keyword=cst.Name(name),

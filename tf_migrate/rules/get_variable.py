@@ -10,6 +10,7 @@ from typing import Dict
 
 import libcst as cst
 
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -19,10 +20,6 @@ _ORDER = ["name", "shape", "dtype", "initializer", "regularizer", "trainable", "
           "caching_device", "partitioner", "validate_shape", "use_resource", "custom_getter",
           "constraint", "synchronization", "aggregation"]
 _INT_DTYPES = ("int", "bool", "uint")
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 class GetVariableToVariable(Rule):
@@ -52,18 +49,18 @@ class _GetVariable(cst.CSTTransformer):
         shape, dtype, init = bound.get("shape"), bound.get("dtype"), bound.get("initializer")
         if shape is None and init is None:
             return updated  # a lookup the variable-store rule could not resolve: stays TF1
-        dtype_code = _code(dtype) if dtype is not None else None
+        dtype_code = code(dtype) if dtype is not None else None
         if init is None:
             is_int = dtype_code is not None and any(t in dtype_code for t in _INT_DTYPES)
             init_code = f"{tf}.zeros_initializer()" if is_int else f"{tf}.keras.initializers.GlorotUniform()"
         else:
-            init_code = _code(init)
+            init_code = code(init)
         if shape is None:
             value = init_code  # the initializer is a value (tensor or array)
         else:
             dtype_arg = f", dtype={dtype_code}" if dtype_code else ""
-            value = f"{init_code}({_code(shape)}{dtype_arg})"
-        extra = "".join(f", {k}={_code(bound[k])}" for k in ("name", "trainable") if k in bound)
+            value = f"{init_code}({code(shape)}{dtype_arg})"
+        extra = "".join(f", {k}={code(bound[k])}" for k in ("name", "trainable") if k in bound)
         if shape is None and dtype_code:
             extra += f", dtype={dtype_code}"
         self.ctx.report(original, RULE_ID, INFO, "tf.get_variable -> tf.Variable with the same initializer")

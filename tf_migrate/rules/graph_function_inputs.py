@@ -21,7 +21,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
-from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit

@@ -12,9 +12,9 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.cst.names import fresh
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._edits import fresh
 from tf_migrate.traversal import visit
 
 RULE_ID = "hoist-optimizers"

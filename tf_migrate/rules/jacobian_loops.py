@@ -25,6 +25,9 @@ from typing import List, Optional, Tuple, Union
 
 import libcst as cst
 
+from tf_migrate.cst.arguments import bind
+from tf_migrate.cst.names import all_names, fresh
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import COMPAT, EAGER, Rule, RuleContext
 from tf_migrate.rules import _edits as ed
@@ -102,7 +105,7 @@ class _Rewrite:
         self.layout = ed.Layout()
         visit(module, self.layout)
         self.kinds = jac.Kinds(module, ctx.names)
-        self.taken = ed.all_names(module)
+        self.taken = all_names(module)
         self.edits = ed.Edits()
         self.jacobian: Union[None, str, Tuple[str, Optional[str]]] = None
 
@@ -172,7 +175,7 @@ class _Rewrite:
             return element
         for part in (element.base, element.source):
             if not self.kinds.is_one_tensor(part, function):
-                return f"cannot tell that `{ed.code(part)}` is one tensor"
+                return f"cannot tell that `{code(part)}` is one tensor"
         if rows is not None:
             found = _stacking_call(rows, later, self.names)
             if isinstance(found, str):
@@ -187,7 +190,7 @@ class _Rewrite:
         name = self._jacobian_name()
         if name is None:
             return self.jacobian
-        sums = ed.fresh(jac.sums_stem(element), self.taken)
+        sums = fresh(jac.sums_stem(element), self.taken)
         sums_line = f"{sums} = {jac.sums_expression(element, rng, self.tf)}"
         batched = jac.batched_expression(element, sums, name, self.tf, wrappers)
         if rows is not None:
@@ -199,11 +202,11 @@ class _Rewrite:
             if axis == 0:
                 self.edits.expressions[id(call)] = cst.parse_expression(batched)
             else:
-                held = ed.fresh(sums.replace("_sums", "_jacobian"), self.taken)
+                held = fresh(sums.replace("_sums", "_jacobian"), self.taken)
                 before.append(ed.statement(f"{held} = {batched}"))
                 self.edits.expressions[id(call)] = cst.parse_expression(jac.stacked_along(held, axis, self.tf))
-        return (f"loop of {ed.code(element_expr)} over {ed.code(rng.stop)} indices -> one vectorized "
-                f"{name}({sums}, {ed.code(element.source)}): same shape and values",)
+        return (f"loop of {code(element_expr)} over {code(rng.stop)} indices -> one vectorized "
+                f"{name}({sums}, {code(element.source)}): same shape and values",)
 
     def _jacobian_name(self) -> Optional[str]:
         if self.jacobian is None:
@@ -257,7 +260,7 @@ def _stacking_call(rows: str, later, names) -> Union[Tuple[cst.Call, cst.BaseSta
         class _Find(cst.CSTVisitor):
             def visit_Call(self, call: cst.Call) -> None:
                 if names.call_name(call) in ("tf.stack", "tf.concat"):
-                    values = ed.bind(call, ["values", "axis", "name"]) or {}
+                    values = bind(call, ["values", "axis", "name"]) or {}
                     if values.get("values") is used[0]:
                         found.append(call)
 

@@ -20,6 +20,9 @@ from typing import Dict, List, Optional, Tuple, Union
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads
+from tf_migrate.cst.arguments import bind
+from tf_migrate.cst.names import all_names, fresh
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import COMPAT, EAGER, Rule, RuleContext
 from tf_migrate.rules import _edits as ed
@@ -85,7 +88,7 @@ class _Rewrite:
         self.layout = ed.Layout()
         visit(module, self.layout)
         self.kinds = jac.Kinds(module, ctx.names)
-        self.taken = ed.all_names(module)
+        self.taken = all_names(module)
         self.edits = ed.Edits()
         self.jacobian = None
 
@@ -117,7 +120,7 @@ class _Rewrite:
 
     def _mapped(self, call: cst.Call):
         """(fn, its parameter, the element it returns, its def or None) when fn differentiates, else None."""
-        bound = ed.bind(call, _MAP_FN_PARAMS) or {}
+        bound = bind(call, _MAP_FN_PARAMS) or {}
         fn = bound.get("fn")
         if isinstance(fn, cst.Lambda):
             params = fn.params
@@ -142,14 +145,14 @@ class _Rewrite:
         """The warning for a map over y's values (each element is cut off from x), else None."""
         for grad in jac.gradient_calls(fn if isinstance(fn, cst.Lambda) else self.functions[fn.value][0],
                                        self.names):
-            bound = ed.bind(grad, jac.GRADIENT_PARAMS) or {}
+            bound = bind(grad, jac.GRADIENT_PARAMS) or {}
             ys, xs = bound.get("ys"), bound.get("xs")
             if ys is None or var not in reads(ys) or _indexes_with(ys, var):
                 continue
-            elems_node = (ed.bind(call, _MAP_FN_PARAMS) or {}).get("elems")
-            elems = ed.code(elems_node) if elems_node is not None else "y"
-            x = ed.code(xs) if xs is not None else "x"
-            return (f"tf.map_fn differentiates each value of `{elems}`, but map_fn hands `{ed.code(fn)}` new "
+            elems_node = (bind(call, _MAP_FN_PARAMS) or {}).get("elems")
+            elems = code(elems_node) if elems_node is not None else "y"
+            x = code(xs) if xs is not None else "x"
+            return (f"tf.map_fn differentiates each value of `{elems}`, but map_fn hands `{code(fn)}` new "
                     f"tensors that `{x}` does not reach: TF1 fails at run time (\"Could not write to "
                     f"TensorArray index ... because it has already been read\"). Map over indices instead: "
                     f"tf.map_fn(lambda i: tf.gradients({elems}[i], {x})[0], tf.range(n), dtype=...), which "
@@ -159,25 +162,25 @@ class _Rewrite:
     def _vectorize(self, call, stmt, var, element_expr, definition) -> Union[str, Tuple[str]]:
         if element_expr is None:
             return "the function does more than compute one gradient and return it"
-        bound = ed.bind(call, _MAP_FN_PARAMS) or {}
+        bound = bind(call, _MAP_FN_PARAMS) or {}
         elems = bound.get("elems")
         rng = jac.match_range(elems, self.names) if elems is not None else None
         if rng is None or self.names.call_name(elems) != "tf.range":
-            return f"it maps over `{ed.code(elems) if elems is not None else '?'}`, not tf.range(...)"
+            return f"it maps over `{code(elems) if elems is not None else '?'}`, not tf.range(...)"
         element = jac.match_element(element_expr, var, self.names)
         if isinstance(element, str):
             return element
         function = self.layout.function_of(stmt) if id(stmt) in self.layout.where else None
         for part in (element.base, element.source):
             if not self.kinds.is_one_tensor(part, function):
-                return f"cannot tell that `{ed.code(part)}` is one tensor"
+                return f"cannot tell that `{code(part)}` is one tensor"
         if definition is not None and len(ed.loads(self.module, definition.name.value)) != 1:
             return f"`{definition.name.value}` is also used elsewhere"
         if self.jacobian is None:
             self.jacobian = jac.jacobian_name(self.module, self.ctx, self.taken)
         if isinstance(self.jacobian, str):
             return self.jacobian
-        sums = ed.fresh(jac.sums_stem(element), self.taken)
+        sums = fresh(jac.sums_stem(element), self.taken)
         comments = []
         if definition is not None:
             comments = [line for line in definition.leading_lines if line.comment is not None]
@@ -187,8 +190,8 @@ class _Rewrite:
             ed.statement(f"{sums} = {jac.sums_expression(element, rng, self.tf)}", comments))
         batched = jac.batched_expression(element, sums, self.jacobian[0], self.tf)
         self.edits.expressions[id(call)] = cst.parse_expression(batched)
-        return (f"tf.map_fn of {ed.code(element_expr)} over {ed.code(bound['elems'])} -> one vectorized "
-                f"{self.jacobian[0]}({sums}, {ed.code(element.source)}): same shape and values",)
+        return (f"tf.map_fn of {code(element_expr)} over {code(bound['elems'])} -> one vectorized "
+                f"{self.jacobian[0]}({sums}, {code(element.source)}): same shape and values",)
 
 
 def _returned(definition: cst.FunctionDef) -> Optional[cst.BaseExpression]:

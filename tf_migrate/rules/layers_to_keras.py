@@ -23,7 +23,9 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, writes
-from tf_migrate.rules._edits import fresh
+from tf_migrate.cst.arguments import keyword
+from tf_migrate.cst.names import fresh
+from tf_migrate.cst.text import code
 from tf_migrate.rules._hoisting import call_counts, reuses
 from tf_migrate.rules._layer_shapes import LayerShapes
 from tf_migrate.report import INFO, WARNING
@@ -61,11 +63,6 @@ _TRAINING_DEFAULT = {"dropout", "batch_normalization"}
 _DROPPED = {"reuse", "fused"}
 _UNSUPPORTED = {"renorm", "renorm_clipping", "renorm_momentum", "virtual_batch_size", "adjustment"}
 _BUILDABLE = {"Dense", "BatchNormalization"}
-_TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 class LayersToKeras(Rule):
@@ -282,9 +279,9 @@ class _Hoister:
             layer_name.evaluated_value.isidentifier() else function
         var = self._fresh(stem)
         self.ctx.layer_scopes[var] = "/".join(self.scope_stack + [stem])
-        args = ", ".join(f"{k}={_code(v)}" for k, v in constructor_args)
+        args = ", ".join(f"{k}={code(v)}" for k, v in constructor_args)
         constructor = cst.parse_statement(f"{var} = {self.ctx.tf}.keras.layers.{keras_class}({args})")
-        width = self.shapes.input_width(self.function, _code(original or call))
+        width = self.shapes.input_width(self.function, code(original or call))
         if width is not None and keras_class in _BUILDABLE:
             # Variables exist from here on, as in TF1 once the graph was built.
             constructor = [constructor, cst.parse_statement(f"{var}.build((None, {width}))")]
@@ -294,7 +291,7 @@ class _Hoister:
         for key in sorted(call_params):
             value = bound.get(key, cst.Name("False") if function in _TRAINING_DEFAULT else None)
             if value is not None:
-                call_args.append(cst.Arg(value, keyword=cst.Name(key), equal=_TIGHT))
+                call_args.append(keyword(key, value))
         self.ctx.report(call, RULE_ID, INFO, f"tf.layers.{function} -> tf.keras.layers.{keras_class} `{var}`, built once")
         return var, constructor, cst.Call(cst.Name(var), args=call_args)
 

@@ -28,8 +28,12 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
-from tf_migrate.analysis.program import analyze_scope
+from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.symbols import reads
+from tf_migrate.cst.arguments import bind
+from tf_migrate.cst.arguments import keyword
+from tf_migrate.cst.names import all_names, fresh
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules import _edits as ed
@@ -171,7 +175,7 @@ class _GlobalStep:
         edits = ed.Edits()
         variable = f'{self.ctx.tf}.Variable(0, trainable=False, dtype={self.ctx.tf}.int64, name="global_step")'
         if name is None:
-            name = ed.fresh("global_step", ed.all_names(self.module))
+            name = fresh("global_step", all_names(self.module))
             edits.before[id(first_stmt)] = [ed.statement(f"{name} = {variable}")]
             edits.expressions[id(first)] = cst.Name(name)
         else:
@@ -192,7 +196,7 @@ class _Schedules:
         self.reported = reported  # learning rates of momentum optimizers already warned about
         self.layout = ed.Layout()
         visit(module, self.layout)
-        self.taken = ed.all_names(module)
+        self.taken = all_names(module)
         self.edits = ed.Edits()
         self.inline: Dict[int, str] = {}  # id(decay call) -> code of the schedule called on its step
         self.valued: Dict[Tuple[int, str], str] = {}  # (id(function), name) -> code of its per-step value
@@ -214,7 +218,7 @@ class _Schedules:
                 continue
             assigned = _assigned(stmt)
             if assigned is not None and assigned[1] is call:
-                held = ed.fresh(f"{assigned[0]}_schedule", self.taken)
+                held = fresh(f"{assigned[0]}_schedule", self.taken)
                 self.edits.statements[id(stmt)] = [
                     ed.statement(f"{held} = {constructor}", stmt.leading_lines),
                     ed.statement(f"{assigned[0]} = {held}({step})").with_changes(
@@ -223,7 +227,7 @@ class _Schedules:
             else:  # built once, before the statement that uses it
                 named = assigned is not None and not api.is_optimizer_constructor(
                     self.ctx.names.call_name(assigned[1]) or "")
-                held = ed.fresh(f"{assigned[0]}_schedule" if named else "lr_schedule", self.taken)
+                held = fresh(f"{assigned[0]}_schedule" if named else "lr_schedule", self.taken)
                 self.edits.before.setdefault(id(stmt), []).append(ed.statement(f"{held} = {constructor}"))
                 self.inline[id(call)] = f"{held}({step})"
                 self.edits.expressions[id(call)] = cst.parse_expression(self.inline[id(call)])
@@ -237,19 +241,19 @@ class _Schedules:
     def _schedule(self, call: cst.Call) -> Optional[Tuple[str, str]]:
         """(Keras schedule constructor, step) as code, or None."""
         keras_name, params, step_param, mapping = _SCHEDULES[self.ctx.names.call_name(call)]
-        bound = ed.bind(call, params)
+        bound = bind(call, params)
         if bound is None or step_param not in bound or any(p not in bound for p, k in mapping if k is None):
             return None
         parts = []
         for tf1, keras in mapping:
             if tf1 not in bound:
                 continue
-            value = ed.code(bound[tf1])
+            value = code(bound[tf1])
             if self.ctx.names.call_name(call) == "tf.train.natural_exp_decay" and tf1 == "decay_rate":
                 value = f"{self.tf}.exp(-{value if isinstance(bound[tf1], _ATOMIC) else f'({value})'})"
             parts.append(value if keras is None else f"{keras}={value}")
         constructor = f"{self.tf}.keras.optimizers.schedules.{keras_name}({', '.join(parts)})"
-        return constructor, ed.code(bound[step_param])
+        return constructor, code(bound[step_param])
 
     def _per_step_values(self, assignments) -> None:
         """Names bound to a value that depends on a schedule: their per-step expression, names inlined."""
@@ -285,7 +289,7 @@ class _Schedules:
                 id(None), node.value) not in valued:
             return None
         new = visit(node, _Inline())
-        return ed.code(new) if used else None
+        return code(new) if used else None
 
     def _optimizer(self, call: cst.Call, stmt) -> None:
         argument = _learning_rate_arg(call)
@@ -331,18 +335,17 @@ def _tf1_momentum(module: cst.Module, ctx: RuleContext, calls: _Calls, reported:
     edits = ed.Edits()
     for call, _ in calls.optimizers:
         rate = _learning_rate(call)
-        bound = ed.bind(call, ["learning_rate", "momentum", "nesterov"] + _KERAS_SGD_REST) or {}
+        bound = bind(call, ["learning_rate", "momentum", "nesterov"] + _KERAS_SGD_REST) or {}
         if (ctx.names.call_name(call) != "tf.keras.optimizers.SGD" or not isinstance(rate, cst.Lambda)
                 or not _has_momentum(call) or set(bound) - {"learning_rate", "momentum", "nesterov"}
                 or not (reads(rate.body) & schedules or _calls_schedule(rate.body, ctx.names))):
             continue
-        args = [cst.Arg(rate, keyword=cst.Name("learning_rate"), equal=_TIGHT),
-                cst.Arg(bound["momentum"], keyword=cst.Name("momentum"), equal=_TIGHT)]
+        args = [keyword("learning_rate", rate), keyword("momentum", bound["momentum"])]
         if "nesterov" in bound:
-            args.append(cst.Arg(bound["nesterov"], keyword=cst.Name("use_nesterov"), equal=_TIGHT))
+            args.append(keyword("use_nesterov", bound["nesterov"]))
         edits.expressions[id(call)] = cst.Call(
             cst.parse_expression(f"{ctx.tf}.compat.v1.train.MomentumOptimizer"), args=args)
-        if ed.code(rate) not in reported:
+        if code(rate) not in reported:
             ctx.report(call, RULE_ID, WARNING, _MOMENTUM)
     return visit(module, edits) if edits else module
 
@@ -359,9 +362,6 @@ def _calls_schedule(node: cst.CSTNode, names) -> bool:
     return bool(found)
 
 
-_TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
-
-
 def _learning_rate_arg(call: cst.Call) -> Optional[cst.Arg]:
     for position, arg in enumerate(call.args):
         if (arg.keyword is not None and arg.keyword.value == "learning_rate") or (
@@ -376,6 +376,6 @@ def _learning_rate(call: cst.Call) -> Optional[cst.BaseExpression]:
 
 
 def _has_momentum(call: cst.Call) -> bool:
-    momentum = (ed.bind(call, ["learning_rate", "momentum", "nesterov"]) or {}).get("momentum")
+    momentum = (bind(call, ["learning_rate", "momentum", "nesterov"]) or {}).get("momentum")
     return momentum is not None and not (isinstance(momentum, (cst.Integer, cst.Float))
                                          and float(momentum.value) == 0.0)

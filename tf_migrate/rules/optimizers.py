@@ -1,5 +1,7 @@
-"""tf.train optimizers -> Keras optimizers with TF1's hyper-parameters, and
-``minimize`` / ``compute_gradients`` / ``apply_gradients`` -> a tape step.
+"""tf.train optimizers -> Keras optimizers with TF1's hyper-parameters.
+
+(``minimize`` / ``compute_gradients`` / ``apply_gradients`` become a tape step in
+:mod:`tf_migrate.codegen.optimizer_steps`, inside the functions session-to-functions builds.)
 
 Keras' defaults differ from TF1's (Adam epsilon 1e-7 vs 1e-8, ``beta1`` ->
 ``beta_1``, Momentum -> SGD with ``momentum``), so every TF1 value is written
@@ -14,6 +16,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.cst.arguments import keyword
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -82,68 +85,8 @@ class _ConstructorRewriter(cst.CSTTransformer):
             if value is None and default is not None:
                 value = cst.parse_expression(default)
             if value is not None:
-                args.append(cst.Arg(value, keyword=cst.Name(keras_name),
-                                    equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+                args.append(keyword(keras_name, value))
         for keras_name, value in _PINNED.get(keras_class, []):
-            args.append(cst.Arg(cst.parse_expression(value), keyword=cst.Name(keras_name),
-                                equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+            args.append(keyword(keras_name, cst.parse_expression(value)))
         self.ctx.report(original, RULE_ID, INFO, f"{tf1_class} -> tf.keras.optimizers.{keras_class} with TF1's values")
         return cst.Call(cst.parse_expression(f"{self.ctx.tf}.keras.optimizers.{keras_class}"), args=args)
-
-
-def _kw(call: cst.Call, name: str, position: int) -> Optional[cst.BaseExpression]:
-    for index, arg in enumerate(call.args):
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg.value
-        if arg.keyword is None and index == position:
-            return arg.value
-    return None
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
-
-
-def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, default_var_list: str,
-                         tape: str, fresh) -> List[str]:
-    """Statements (source text) replacing ``target = opt.<method>(...)``.
-
-    ``fresh(stem)`` returns an unused local name.
-    """
-    optimizer = _code(call.func.value)
-    method = call.func.attr.value
-    if method == "minimize":
-        loss = _code(_kw(call, "loss", 0))
-        global_step = _kw(call, "global_step", 1)
-        var_list = _kw(call, "var_list", 2)
-        variables = _code(var_list) if var_list is not None else default_var_list
-        grads = fresh("gradients")
-        lines = []
-        if var_list is not None and not isinstance(var_list, (cst.List, cst.Tuple, cst.Name)):
-            held = fresh("variables")
-            lines.append(f"{held} = {variables}")
-            variables = held
-        lines.append(f"{grads} = {tape}.gradient({loss}, {variables})")
-        lines += _apply(optimizer, f"zip({grads}, {variables})", global_step, keras)
-        return lines
-    if method == "compute_gradients":
-        loss = _code(_kw(call, "loss", 0))
-        var_list = _kw(call, "var_list", 1)
-        variables = _code(var_list) if var_list is not None else default_var_list
-        return [f"{target} = list(zip({tape}.gradient({loss}, {variables}), {variables}))"]
-    if method == "apply_gradients":
-        pairs = _code(_kw(call, "grads_and_vars", 0))
-        return _apply(optimizer, pairs, _kw(call, "global_step", 1), keras)
-    raise ValueError(method)
-
-
-def _apply(optimizer: str, pairs: str, global_step: Optional[cst.BaseExpression], keras: bool) -> List[str]:
-    # TF1 skips variables whose gradient is None; Keras 3 would raise.
-    pairs = f"[(grad, var) for grad, var in {pairs} if grad is not None]"
-    if not keras:
-        step = f", global_step={_code(global_step)}" if global_step is not None else ""
-        return [f"{optimizer}.apply_gradients({pairs}{step})"]
-    lines = [f"{optimizer}.apply_gradients({pairs})"]
-    if global_step is not None and not (isinstance(global_step, cst.Name) and global_step.value == "None"):
-        lines.append(f"{_code(global_step)}.assign_add(1)")
-    return lines

@@ -34,7 +34,8 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.symbols import symbol_key
-from tf_migrate.codegen.fetches import keyword
+from tf_migrate.cst.arguments import argument, find_argument, keyword
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._program_scopes import graph_scopes, statement_value
@@ -118,23 +119,15 @@ def _plan_savers(scope: "pm.Scope", module: cst.Module, ctx: RuleContext) -> Lis
         plan.entries, plan.problem = _entries(value, variables, ctx)
         if not plan.problem:
             plan.problem = _other_uses(scope, plan.name)
-        plan.slots_warning = _slots_warning(scope, ctx) if _var_list_arg(value) is None else ""
+        plan.slots_warning = _slots_warning(scope, ctx) if find_argument(value, "var_list", 0) is None else ""
     return plans
 
 
-def _var_list_arg(call: cst.Call) -> Optional[cst.Arg]:
-    for index, arg in enumerate(call.args):
-        if (arg.keyword is not None and arg.keyword.value == "var_list") or (arg.keyword is None and index == 0):
-            return arg
-    return None
-
-
 def _entries(call: cst.Call, variables: List[_Variable], ctx: RuleContext):
-    arg = _var_list_arg(call)
+    arg = find_argument(call, "var_list", 0)
     if arg is None:
         return [(v.tf_name, v.expr) for v in variables], ""
     value = arg.value
-    code = cst.Module([]).code_for_node
     if isinstance(value, cst.Dict):
         return [], ""  # the program's own names: kept as written
     qualname = ctx.names.call_name(value)
@@ -286,10 +279,10 @@ class _TF1Names:
 
     def _variable(self, call: cst.Call, names, var_scopes, expr: str):
         qualname = self.ctx.names.call_name(call)
-        trainable = _keyword(call, "trainable")
+        trainable = argument(call, "trainable")
         is_trainable = not (isinstance(trainable, cst.Name) and trainable.value == "False")
         if qualname == "tf.get_variable":
-            first = call.args[0].value if call.args and call.args[0].keyword is None else _keyword(call, "name")
+            first = call.args[0].value if call.args and call.args[0].keyword is None else argument(call, "name")
             if not isinstance(first, cst.SimpleString):
                 return "a get_variable name that is not a literal string"
             full = "/".join(var_scopes + [first.evaluated_value])
@@ -297,7 +290,7 @@ class _TF1Names:
             return _Variable(expr, full, is_trainable)
         if names is None:
             return "variables under a name scope that is not a literal string"
-        name = _keyword(call, "name")
+        name = argument(call, "name")
         positional = [a for a in call.args if a.keyword is None]
         if len(positional) > 5 or (name is not None and not isinstance(name, cst.SimpleString)):
             return "a variable name that is not a literal string"
@@ -305,12 +298,8 @@ class _TF1Names:
         return _Variable(expr, self.unique("/".join(names + [base])), is_trainable)
 
 
-def _keyword(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
-    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
-
-
 def _literal_name(call: cst.Call) -> Optional[str]:
-    name = _keyword(call, "name")
+    name = argument(call, "name")
     return name.evaluated_value if isinstance(name, cst.SimpleString) else None
 
 
@@ -336,7 +325,6 @@ def _bound_expressions(line: cst.BaseStatement, calls: List[cst.Call]) -> Option
     target, value = line.body[0].targets[0].target, line.body[0].value
     found: Dict[int, str] = {}
     key = symbol_key(target)
-    code = cst.Module([]).code_for_node
     if key is not None and value in calls:
         found[id(value)] = key
     elif key is not None and isinstance(value, cst.Dict):
@@ -380,7 +368,7 @@ class _Rewrite(cst.CSTTransformer):
     def _saver(self, plan: _SaverPlan, updated: cst.Call) -> cst.Call:
         tf = self.ctx.tf
         func = cst.parse_expression(f"{tf}.compat.v1.train.Saver")
-        given = _var_list_arg(updated)
+        given = find_argument(updated, "var_list", 0)
         if given is not None and isinstance(given.value, cst.Dict):
             var_list = given.value
         else:

@@ -20,14 +20,18 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.classify import Classifier
-from tf_migrate.analysis.program import analyze_scope
 from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.analysis.scope_analysis import analyze_scope
+from tf_migrate.analysis.slicing import RunPlan, plan_run
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
-from tf_migrate.codegen.fetches import keyword, to_numpy
+from tf_migrate.codegen import compiled
+from tf_migrate.codegen.fetches import to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.codegen.session_params import drop_session_params
-from tf_migrate.codegen.slicing import RunPlan, plan_run
+from tf_migrate.cst.arguments import keyword
+from tf_migrate.cst.names import fresh
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -35,25 +39,38 @@ from tf_migrate.traversal import visit
 RULE_ID = "session-to-functions"
 
 
-class ScopeBlocked(Exception):
-    """The scope has constructs this rule cannot convert (see its blockers)."""
-
-
 class SessionToFunctions(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = ("tf.Session/placeholders/sess.run -> eager functions whose arguments are the fed "
-                   "placeholders and whose return value has the fetches' structure, as numpy")
+                   "placeholders and whose return value has the fetches' structure, as numpy; in them tf.gradients "
+                   "-> GradientTape.gradient (list return, sum over ys, output_gradients, watched tensors) and "
+                   "minimize/compute_gradients/apply_gradients -> a tape step")
     ORDER = 500
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         rewriter = _ScopeRewriter(ctx, _all_names(module))
         body = rewriter.rewrite(list(module.body), ())
         body = drop_session_params(body, rewriter.sessions)
-        return module.with_changes(body=body)
+        module = module.with_changes(body=body)
+        if rewriter.compiled_any:
+            module = _with_helper(module, compiled.to_numpy_helper(ctx.tf, rewriter.to_numpy))
+        return module
 
 
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
+def _with_helper(module: cst.Module, source: str) -> cst.Module:
+    """``source`` (a function) after the imports at the top of the module, PEP 8 spaced."""
+    body = list(module.body)
+    position = 0
+    for index, stmt in enumerate(body):
+        if isinstance(stmt, cst.SimpleStatementLine) and all(
+                isinstance(s, (cst.Import, cst.ImportFrom)) or (
+                    index == 0 and isinstance(s, cst.Expr) and isinstance(s.value, cst.SimpleString))
+                for s in stmt.body):
+            position = index + 1
+        else:
+            break
+    helper = cst.parse_statement(source.lstrip("\n"))
+    return module.with_changes(body=_spaced(body[:position] + [helper] + body[position:], {id(helper)}, blank=2))
 
 
 def _all_names(node: cst.CSTNode) -> Set[str]:
@@ -66,13 +83,7 @@ def _function_name(plan: RunPlan, taken: Set[str]) -> str:
     if isinstance(fetch, cst.Dict):
         elements = [e.value for e in fetch.elements if isinstance(e, cst.DictElement)]
     parts = [symbol_key(e).split(".")[-1] for e in elements if symbol_key(e) is not None]
-    stem = "run_" + "_".join(parts[:3]) if parts and len(parts) == len(elements) else "run_fetches"
-    name, n = stem, 1
-    while name in taken:
-        n += 1
-        name = f"{stem}_{n}"
-    taken.add(name)
-    return name
+    return fresh("run_" + "_".join(parts[:3]) if parts and len(parts) == len(elements) else "run_fetches", taken)
 
 
 class _Generated:
@@ -80,6 +91,7 @@ class _Generated:
 
     def __init__(self) -> None:
         self.signatures: Dict[tuple, str] = {}
+        self.compiled: Set[str] = set()  # names of the generated functions that are tf.functions
         self.by_position: Dict[int, List[cst.FunctionDef]] = {}
         self.replacements: Dict[int, cst.BaseExpression] = {}
 
@@ -90,6 +102,9 @@ class _ScopeRewriter:
         self.taken = taken
         self.sessions: Set[str] = set()
         self._placeholder_calls: Dict[str, cst.Call] = {}
+        self.compiled_any = False
+        self.to_numpy = fresh(compiled.TO_NUMPY, taken)
+        taken.add(self.to_numpy)
         self._scope = None
 
     # -- module and function scopes --------------------------------------------------------
@@ -102,7 +117,7 @@ class _ScopeRewriter:
             return [self._rewrite_statement(st.node, {}, set(), st) for st in scope.statements] \
                 if not scope.withs else body
         if scope.blockers:
-            raise ScopeBlocked(scope.blockers)
+            raise pm.ScopeBlocked(scope.blockers)
         classifier = Classifier(scope, names)
         builder = FunctionBuilder(scope, names, self.ctx.tf, classifier.kind_of, self.taken)
         generated = _Generated()
@@ -117,13 +132,13 @@ class _ScopeRewriter:
         for node_id, (key, attribute, index) in scope.static_reads.items():
             site = RunSite(cst.Call(cst.Name("static")), "run", cst.parse_expression(key), None)
             call = self._call_for(plan_run(scope, site, index), scope, builder, classifier, generated, limit=index)
-            value = f"{self.ctx.tf}.as_dtype({_code(call)}.dtype)" if attribute == "dtype" else \
-                f"{self.ctx.tf}.TensorShape({_code(call)}.shape)"
+            value = f"{self.ctx.tf}.as_dtype({code(call)}.dtype)" if attribute == "dtype" else \
+                f"{self.ctx.tf}.TensorShape({code(call)}.shape)"
             generated.replacements[node_id] = cst.parse_expression(value)
             self.ctx.report(None, RULE_ID, INFO, f"static {attribute} of `{key}` computed once: it needs no feeds")
-        return self._assemble(scope, generated)
+        return self._assemble(scope, generated, top=parent is None)
 
-    def _assemble(self, scope, generated: _Generated) -> List[cst.BaseStatement]:
+    def _assemble(self, scope, generated: _Generated, top: bool = False) -> List[cst.BaseStatement]:
         self._placeholder_calls = {k: s.call for k, s in scope.symbols.items()
                                    if s.kind == pm.PLACEHOLDER and s.call is not None}
         replacements = dict(scope.replacements)
@@ -158,21 +173,31 @@ class _ScopeRewriter:
         out.extend(generated.by_position.get(-1, []))
         if not out:
             out.append(cst.SimpleStatementLine([cst.Pass()]))
-        return out
+        return _spaced(out, {id(f) for fs in generated.by_position.values() for f in fs}, blank=2 if top else 1)
 
     def _call_for(self, plan, scope, builder, classifier, generated: _Generated, owner: str = "",
                   rename=None, position=None, limit=None) -> cst.BaseExpression:
         site = plan.site
-        if not plan.needs_function and not any(scope.deferred(k) for k in reads(site.fetch)):
+        view = scope.at(plan.limit)  # the values bound where the run stands
+        if not plan.needs_function and not any(view.deferred(k) for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values -> .numpy()")
-            return to_numpy(site.fetch, scope, classifier.kind_of, self.ctx.tf)
-        code = cst.Module([]).code_for_node(site.fetch)
-        signature = (code, tuple(k for k, _ in plan.fed), plan.dynamic_feed, site.style)
+            return to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf)
+        bindings = tuple(sorted((key, view.symbols[key].index) for key in reads(site.fetch) if key in view.symbols))
+        signature = (code(site.fetch), bindings, tuple(k for k, _ in plan.fed), plan.dynamic_feed, site.style)
         name = generated.signatures.get(signature)
         if name is None:
             name = _function_name(plan, self.taken)
             generated.signatures[signature] = name
-            function = builder.build(plan, name)
+            compile_it = self.ctx.functions == compiled.COMPILED
+            if compile_it:
+                why = compiled.why_eager(plan, view)
+                compile_it = why is None
+                if why is not None:
+                    self.ctx.report(site.call, RULE_ID, INFO, f"{name}() stays eager: {why}")
+            function = builder.build(plan, name, compile_it)
+            if compile_it and _returns_value(function):
+                generated.compiled.add(name)
+                self.compiled_any = True
             if owner:
                 function = _as_method(function, rename(plan))
             if position is None:
@@ -186,8 +211,10 @@ class _ScopeRewriter:
             args = [cst.Arg(site.feed, star="**")] if site.feed is not None else []
         else:
             args = [keyword(key.split(".")[-1], value) for key, value in plan.fed]
-        callee = cst.parse_expression(f"{owner}{name}")
-        return cst.Call(callee, args=args)
+        call = cst.Call(cst.parse_expression(f"{owner}{name}"), args=args)
+        if name in generated.compiled and site.style != "op_run":
+            return cst.Call(cst.Name(self.to_numpy), args=[cst.Arg(call)])  # numpy, as sess.run returned
+        return call
 
     def _rewrite_statement(self, node, replacements, placeholder_keys, st) -> cst.BaseStatement:
         node = visit(node, _SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf))
@@ -206,7 +233,7 @@ class _ScopeRewriter:
         names = self.ctx.names
         analysis = analyze_class(cls, names, self.ctx.layer_scopes)
         if analysis.blockers:
-            raise ScopeBlocked(analysis.blockers)
+            raise pm.ScopeBlocked(analysis.blockers)
         scope, init = analysis.scope, analysis.init
         self.sessions |= {k for k in scope.sessions if "." not in k}
         classifier = Classifier(scope, names)
@@ -248,6 +275,26 @@ def _as_method(function: cst.FunctionDef, mapping: Dict[str, str]) -> cst.Functi
     body = rename_keys(function.body, mapping)
     params = function.params.with_changes(params=[cst.Param(cst.Name("self"))] + list(function.params.params))
     return function.with_changes(body=body, params=params)
+
+
+def _returns_value(function: cst.FunctionDef) -> bool:
+    last = function.body.body[-1]
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return)
+
+
+def _spaced(body: List[cst.BaseStatement], generated: Set[int], blank: int) -> List[cst.BaseStatement]:
+    """PEP 8 blank lines around the generated definitions (two at module level, one inside a function)."""
+    out: List[cst.BaseStatement] = []
+    for index, node in enumerate(body):
+        if id(node) in generated or (index and id(body[index - 1]) in generated):
+            lines = list(node.leading_lines)
+            empty = 0
+            while empty < len(lines) and lines[empty].comment is None:
+                empty += 1
+            if index:
+                node = node.with_changes(leading_lines=[cst.EmptyLine(indent=False)] * blank + lines[empty:])
+        out.append(node)
+    return out
 
 
 def _first_non_import(scope: "pm.Scope") -> int:
@@ -309,8 +356,8 @@ class _SiteReplacer(cst.CSTTransformer):
         if what == "dtype":
             return keywords.get("dtype", positional[0] if positional else None)
         shape = keywords.get("shape", positional[1] if len(positional) > 1 else None)
-        code = cst.Module([]).code_for_node(shape) if shape is not None else "None"
-        return cst.parse_expression(f"{self.tf}.TensorShape({code})")
+        shape_code = code(shape) if shape is not None else "None"
+        return cst.parse_expression(f"{self.tf}.TensorShape({shape_code})")
 
     def leave_SubscriptElement(self, original, updated):
         if isinstance(original.slice, cst.Index):

@@ -27,6 +27,7 @@ from typing import Dict, List, Optional
 import libcst as cst
 
 from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -47,10 +48,6 @@ class _Summary:
 
 class _Unsupported(Exception):
     pass
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 class SummariesToTF2(Rule):
@@ -226,7 +223,7 @@ class _Rewrite(cst.CSTTransformer):
         self.ctx, self.survey, self.tf = ctx, survey, ctx.tf
 
     def _dict(self, summaries: List[_Summary]) -> cst.BaseExpression:
-        items = ", ".join(f"{s.tag!r}: {_code(s.value)}" for s in summaries)
+        items = ", ".join(f"{s.tag!r}: {code(s.value)}" for s in summaries)
         return cst.parse_expression("{" + items + "}")
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated):
@@ -274,11 +271,11 @@ class _Rewrite(cst.CSTTransformer):
         fetched = symbol_key(call.args[0].value)
         source = survey.fetched[fetched]
         summaries = survey.merges.get(source) or [survey.named[source]]
-        step = _code(call.args[1].value) if len(call.args) > 1 else "0"
-        writer = _code(call.func.value)
+        step = code(call.args[1].value) if len(call.args) > 1 else "0"
+        writer = code(call.func.value)
         lines = [f"with {writer}.as_default(step={step}):"]
         for s in summaries:
-            extra = "".join(f", {a.keyword.value}={_code(a.value)}" for a in s.extra)
+            extra = "".join(f", {a.keyword.value}={code(a.value)}" for a in s.extra)
             lines.append(f"    {self.tf}.summary.{s.kind}({s.tag!r}, {fetched}[{s.tag!r}]{extra})")
         self.ctx.report(line, RULE_ID, INFO, f"add_summary -> tf.summary writes of {len(summaries)} value(s)")
         return cst.parse_statement("\n".join(lines) + "\n").with_changes(leading_lines=line.leading_lines)

@@ -25,9 +25,10 @@ from typing import Dict, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.cst.names import fresh
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._edits import fresh
 from tf_migrate.rules._hoisting import call_counts, reuses
 from tf_migrate.traversal import visit
 
@@ -69,7 +70,7 @@ class _Store:
             return self.module
         body: List[cst.BaseStatement] = []
         for stmt in self.module.body:
-            if isinstance(stmt, cst.FunctionDef) and "get_variable" in cst.Module([]).code_for_node(stmt):
+            if isinstance(stmt, cst.FunctionDef) and "get_variable" in code(stmt):
                 hoisted, stmt = self._function(stmt)
                 body.extend(hoisted)
             elif not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):

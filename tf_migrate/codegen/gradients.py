@@ -15,7 +15,8 @@ the recorded gradient per x, and TF1's graph-mode
 
 The tape itself (which statements it records, what it watches, whether it is
 persistent) is built by :mod:`tf_migrate.codegen.function_builder`; this
-module rewrites the calls.
+module rewrites the calls. Both run inside the session-to-functions rule: a
+gradient is only lowered where the run that needs it becomes a function.
 """
 from __future__ import annotations
 
@@ -26,12 +27,10 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import symbol_key
-from tf_migrate.codegen.fetches import keyword
-from tf_migrate.rules import Rule
+from tf_migrate.cst.arguments import bind_known, keyword
+from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
-
-RULE_ID = "gradients-to-tape"
 
 _POSITIONAL = ["ys", "xs", "grad_ys", "name", "colocate_gradients_with_ops", "gate_gradients",
                "aggregation_method", "stop_gradients", "unconnected_gradients"]
@@ -42,26 +41,12 @@ _KEYWORD_ALIASES = {"output": "ys", "inputs": "xs", "inp": "xs"}
 IN_CONTEXT = api.HESSIANS
 
 
-class GradientsToTape(Rule):
-    """Registered for --list-rules; the work happens inside session-to-functions."""
-
-    RULE_ID = RULE_ID
-    DESCRIPTION = "tf.gradients -> GradientTape.gradient with list return, sum over ys, output_gradients, watched tensors"
-    ORDER = 1000
-
-    def apply(self, module, ctx):
-        return module
-
-
 def bind_arguments(call: cst.Call, positional: List[str] = _POSITIONAL) -> Dict[str, cst.BaseExpression]:
-    bound: Dict[str, cst.BaseExpression] = {}
-    for position, arg in enumerate(call.args):
-        if arg.keyword is not None:
-            name = arg.keyword.value
-            bound[_KEYWORD_ALIASES.get(name, name) if positional is not _POSITIONAL else name] = arg.value
-        elif position < len(positional):
-            bound[positional[position]] = arg.value
-    return bound
+    """tf.gradients' arguments by name; the other derivatives' ``output``/``inputs`` keywords as ys/xs."""
+    bound = bind_known(call, positional)
+    if positional is _POSITIONAL:
+        return bound
+    return {_KEYWORD_ALIASES.get(name, name): value for name, value in bound.items()}
 
 
 def as_list(expr: cst.BaseExpression, scope: "pm.Scope", tf: str) -> cst.BaseExpression:
@@ -73,7 +58,7 @@ def as_list(expr: cst.BaseExpression, scope: "pm.Scope", tf: str) -> cst.BaseExp
         return cst.List([cst.Element(expr)])
     if key is not None and scope.kind(key) in (pm.VARIABLES, pm.TENSORS, pm.STRUCT):
         return expr
-    return cst.parse_expression(f"{tf}.nest.flatten({cst.Module([]).code_for_node(expr)})")
+    return cst.parse_expression(f"{tf}.nest.flatten({code(expr)})")
 
 
 def bind_derivative(call: cst.Call, qualname: str) -> Dict[str, cst.BaseExpression]:
@@ -114,9 +99,9 @@ def to_tape_call(call: cst.Call, tape: str, scope: "pm.Scope", tf: str, qualname
         return cst.Call(cst.Attribute(cst.Name(tape), cst.Name(method)), args=args)
     if qualname in api.HESSIANS:
         bound = bind_derivative(call, qualname)
-        xs = _code(as_list(bound["xs"], scope, tf))
+        xs = code(as_list(bound["xs"], scope, tf))
         return cst.parse_expression(
-            f"[{tape}.jacobian(grad, source) for grad, source in zip({tape}.gradient({_code(bound['ys'])}, {xs}), {xs})]")
+            f"[{tape}.jacobian(grad, source) for grad, source in zip({tape}.gradient({code(bound['ys'])}, {xs}), {xs})]")
     bound = bind_arguments(call)
     args = [cst.Arg(bound["ys"]), cst.Arg(as_list(bound["xs"], scope, tf))]
     if "grad_ys" in bound and not (isinstance(bound["grad_ys"], cst.Name) and bound["grad_ys"].value == "None"):
@@ -137,10 +122,6 @@ class _Rewriter(cst.CSTTransformer):
             self.count += 1
             return to_tape_call(updated, self.tape, self.scope, self.tf, qualname)
         return updated
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 def gradient_calls(node: cst.CSTNode, names: TFNames) -> List[cst.Call]:

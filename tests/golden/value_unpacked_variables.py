@@ -1,0 +1,44 @@
+# numeric
+# R2: unpacking a comprehension of variables gives one variable per name.
+import tensorflow as tf
+
+w, b = [tf.Variable(v) for v in (0.5, -0.5)]
+x = tf.placeholder(tf.float32, [None])
+y = w * x + b
+loss = tf.reduce_mean(tf.square(y - 2.0 * x))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(5):
+        _, l = sess.run([train, loss], {x: [1.0, 2.0, 3.0]})
+        print(i, l)
+    print(sess.run([w, b]))
+# output
+# numeric
+# R2: unpacking a comprehension of variables gives one variable per name.
+import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+w, b = [tf.Variable(v) for v in (0.5, -0.5)]
+optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+def run_train_loss(x):
+    with tf.GradientTape() as tape:
+        y = w * x + b
+        loss = tf.reduce_mean(tf.square(y - 2.0 * x))
+    gradients = tape.gradient(loss, [w, b])
+    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [w, b]) if grad is not None])
+    return [None, loss]
+
+
+for i in range(5):
+    _, l = to_numpy(run_train_loss(x=[1.0, 2.0, 3.0]))
+    print(i, l)
+print([w.numpy(), b.numpy()])

@@ -1,0 +1,60 @@
+"""Every registered rule does its own work: ``--ignore RULE`` changes the output of an input it covers.
+
+A rule registered only to appear in ``--list-rules`` while the work happens elsewhere (the old
+``gradients-to-tape``) would leave these outputs unchanged, and ``--ignore`` would mean nothing.
+"""
+from pathlib import Path
+
+import pytest
+
+from tf_migrate.engine import migrate_source
+from tf_migrate.rules import rule_ids
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Rule -> an input it rewrites: a golden case or sample (its input part), or inline source.
+COVERED_BY = {
+    "saver-var-list": "samples/29_saver_restore.py",
+    "jacobian-loops": "tests/golden/jacobian_compat_vectorized.py",
+    "variable-store": "tests/golden/variable_store_reuse.py",
+    "jacobian-map-fn": "tests/golden/jacobian_map_fn_over_indices.py",
+    "get-variable": "tests/golden/variable_store_reuse.py",
+    "absl-wrappers": "tests/golden/host_calls_kept.py",
+    "random-seed": "tests/golden/plumbing_control_dependencies_logging.py",
+    "optimizers": "tests/golden/class_actor_grad_ys.py",
+    "hoist-optimizers": "tests/golden/class_actor_grad_ys.py",
+    "dropout-rate": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\nh = tf.nn.dropout(x, 0.5)\n"
+                     "with tf.Session() as sess:\n    print(sess.run(h, {x: [1.0, 2.0, 3.0]}))\n"),
+    "lr-schedules": "tests/golden/schedule_decays_and_floors.py",
+    "assign-ops": ("import tensorflow as tf\nv = tf.Variable(1.0)\nbump = tf.assign_add(v, 1.0)\n"
+                   "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                   "    print(sess.run(bump))\n"),
+    "layers-to-keras": "tests/golden/layers_mlp_dropout.py",
+    "summaries": "samples/28_summary_file_writer.py",
+    "graph-function-inputs": "tests/golden/layers_mlp_dropout.py",
+    "unwrap-scopes": "tests/golden/layers_mlp_dropout.py",
+    "dataset-iterators": "samples/27_dataset_one_shot_iterator.py",
+    "compat-mode": "tests/golden/compat_fallback_contrib.py",
+    "session-to-functions": "tests/golden/class_actor_grad_ys.py",
+    "symbol-renames": "tests/golden/compat_v1_alias.py",
+    "eager-imports": "tests/golden/compat_v1_alias.py",
+}
+
+
+def _source(covered_by: str) -> str:
+    if "\n" in covered_by:
+        return covered_by
+    return (ROOT / covered_by).read_text().partition("# output\n")[0]
+
+
+def test_every_registered_rule_has_an_input():
+    assert set(COVERED_BY) == rule_ids()
+
+
+@pytest.mark.parametrize("rule_id", sorted(COVERED_BY))
+def test_ignoring_the_rule_changes_the_output(rule_id):
+    source = _source(COVERED_BY[rule_id])
+    with_rule = migrate_source(source, "input.py")
+    without = migrate_source(source, "input.py", ignore=[rule_id])
+    assert with_rule.changed
+    assert without.new_source != with_rule.new_source

@@ -1,0 +1,127 @@
+"""The value model: each binding of a name is its own value, and what the analysis does not know
+keeps a file in compat mode (issue "Never worse than the input", reproducers R1-R5).
+
+The eager reproducers (R1, R2, R5) are golden cases with numeric twins in ``tests/golden/value_*``;
+this module checks the model's parts and runs the compat ones (R3, R4) both ways.
+"""
+import pathlib
+
+import libcst as cst
+import pytest
+
+from tf_migrate.analysis.dtypes import expression_dtype
+from tf_migrate.analysis.scope_analysis import analyze_scope
+from tf_migrate.analysis.symbols import value_reads
+from tf_migrate.engine import migrate_source
+from tf_migrate.tfnames import TFNames
+from tf_migrate.verify import verify_program
+
+GOLDEN = pathlib.Path(__file__).parent / "golden"
+
+
+def _scope(source: str):
+    module = cst.parse_module(source)
+    return analyze_scope(list(module.body), TFNames.scan(module)), module
+
+
+def _before(name: str) -> str:
+    return (GOLDEN / name).read_text().partition("# output\n")[0]
+
+
+@pytest.mark.parametrize("code, expected", [
+    pytest.param("a = tf.add(2, 5)", {"tf"}, id="assignment does not read its target"),
+    pytest.param("a += 1", {"a"}, id="augmented assignment reads it"),
+    pytest.param("a[0] = b", {"a", "b"}, id="item assignment reads the container"),
+    pytest.param("w, *rest = f(x)", {"f", "x"}, id="unpacking"),
+    pytest.param("for h in hs: h = tf.tanh(h)", {"hs", "h", "tf"}, id="loop body reads the loop name"),
+    pytest.param("ys = [v * 2 for v in xs]", {"xs", "v"}, id="comprehension target is no read"),
+])
+def test_value_reads(code, expected):
+    assert value_reads(cst.parse_statement(code)) == expected
+
+
+def test_each_binding_is_its_own_value():
+    scope, _ = _scope("import tensorflow as tf\n"
+                      "a = tf.placeholder(tf.float32, [3])\n"
+                      "c = a + 1.0\n"
+                      "a = tf.add(2, 5)\n")
+    assert [s.kind for s in scope.bindings["a"]] == ["placeholder", "tensor"]
+    assert scope.symbol_at("a", 2).kind == "placeholder"
+    assert scope.symbol_at("a", 4).kind == "tensor"
+    assert scope.symbol_at("a", 1) is None
+    assert scope.at(2).kind("a") == "placeholder" and scope.kind("a") == "tensor"
+    assert scope.symbol_at("a", 2).dtype == "float32" and scope.symbol_at("a", 4).dtype == "int32"
+
+
+@pytest.mark.parametrize("code, expected", [
+    pytest.param("tf.add(2, 5)", "int32", id="int literals"),
+    pytest.param("tf.constant([1.0, 2])", "float32", id="mixed literal list"),
+    pytest.param("tf.zeros([3]) * 2", "float32", id="a Python number takes the tensor's dtype"),
+    pytest.param("tf.cast(x, tf.int64)", "int64", id="cast"),
+    pytest.param("tf.constant(3, dtype=tf.float64)", "float64", id="explicit dtype"),
+    pytest.param("np.ones(3)", None, id="numpy: unknown"),
+    pytest.param("tf.add(2, 5) / 2", None, id="int division is float64 in TF: left unknown"),
+])
+def test_expression_dtype(code, expected):
+    scope, module = _scope("import tensorflow as tf\nimport numpy as np\n")
+    assert expression_dtype(cst.parse_expression(code), scope, 2, TFNames.scan(module)) == expected
+
+
+def test_feed_of_a_tensor_with_unknown_dtype_stays_compat():
+    source = ("import numpy as np\nimport tensorflow as tf\n"
+              "a = tf.constant(np.ones(3))\nb = a * 3\n"
+              "with tf.Session() as sess:\n    print(sess.run(b, {a: [1, 2, 3]}))\n")
+    result = migrate_source(source, "feed.py")
+    assert result.outcome == "compat"
+    assert "cannot tell its dtype" in result.compat_reason
+
+
+def test_feed_replacing_a_rebound_name_needed_twice_stays_compat():
+    source = ("import tensorflow as tf\n"
+              "a = tf.placeholder_with_default(1.0, [])\nc = a * 2.0\n"
+              "a = tf.add(c, 1.0)\nb = a + c\n"
+              "with tf.Session() as sess:\n    print(sess.run(b, {a: 5.0}))\n")
+    result = migrate_source(source, "feed.py")
+    assert result.outcome == "compat"
+    assert "`a`" in result.compat_reason
+
+
+@pytest.mark.parametrize("name, reason", [
+    pytest.param("value_injected_optimizer_stays_compat.py", "does not know", id="R3 injected optimizer class"),
+    pytest.param("value_helper_creates_variables_stays_compat.py", "creates variables", id="R4 helper variables"),
+])
+def test_unknown_values_stay_compat_and_still_run(name, reason, tmp_path):
+    source = _before(name)
+    result = migrate_source(source, name)
+    assert result.outcome == "compat"
+    assert reason in result.compat_reason
+    verdict = verify_program(source, result.new_source, path=tmp_path / name, timeout=120)
+    assert verdict.status == "equivalent", verdict.detail
+
+
+@pytest.mark.parametrize("code", [
+    pytest.param("from model import build\nout = build(x)\n", id="imported from another module"),
+    pytest.param("def f(make):\n    x = tf.placeholder(tf.float32)\n    out = make(x)\n"
+                 "    with tf.Session() as s:\n        print(s.run(out, {x: 1.0}))\nf(tf.square)\n",
+                 id="a parameter"),
+])
+def test_graph_values_into_unknown_callables_stay_compat(code):
+    source = "import tensorflow as tf\n"
+    if not code.startswith("def"):
+        source += "x = tf.placeholder(tf.float32)\n" + code + "with tf.Session() as s:\n    print(s.run(out, {x: 1.0}))\n"
+    else:
+        source += code
+    result = migrate_source(source, "unknown.py")
+    assert result.outcome == "compat"
+    assert "cannot see into" in result.compat_reason
+
+
+def test_known_helpers_and_containers_stay_eager():
+    source = ("import collections\nimport tensorflow as tf\n"
+              "Pair = collections.namedtuple('Pair', ['a', 'b'])\n"
+              "act = lambda t: tf.nn.relu(t)\n"
+              "def double(t):\n    return t * 2.0\n"
+              "x = tf.placeholder(tf.float32, [2])\nouts = []\nouts.append(act(x))\n"
+              "pair = Pair(double(x), tf.stack(outs))\n"
+              "with tf.Session() as s:\n    print(s.run(pair, {x: [-1.0, 2.0]}))\n")
+    assert migrate_source(source, "known.py").outcome == "eager"

@@ -1,0 +1,176 @@
+"""What the program model knows about the things graph code calls, and what a run fetches.
+
+A call the analysis cannot see into (a function passed in as a parameter, one imported from
+another package, a method of an object of unknown type) may create variables, placeholders or
+ops of its own. Moving such a call into a generated run function, as the rewrite does with graph
+code, would run it at every step instead of once at build time. So when per-run values flow into
+an unknown callable, or a run fetches or feeds a value the model does not know, the scope is
+blocked and the file stays in compat mode, with the reason at the line.
+"""
+from __future__ import annotations
+
+import builtins
+import sys
+from typing import Iterator, Optional, Set
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.symbols import reads, symbol_key
+from tf_migrate.cst.text import code
+from tf_migrate.tfnames import TFNames, dotted_name
+from tf_migrate.traversal import visit
+
+_BUILTINS = frozenset(dir(builtins))
+# Modules whose functions act on Python values (a graph tensor handed to one is an escape, found elsewhere).
+_HOST_MODULES = frozenset(getattr(sys, "stdlib_module_names", ())) | {
+    "numpy", "scipy", "pandas", "matplotlib", "sklearn", "PIL", "cv2", "gym", "tqdm", "absl", "six", "imageio",
+    "skimage", "h5py", "yaml", "pylab", "seaborn"}
+# Kinds of values whose methods the model knows (tensor methods, layer calls, optimizer methods...).
+_KNOWN_RECEIVERS = {pm.PLACEHOLDER, pm.VARIABLE, pm.VARIABLES, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.OP,
+                    pm.INIT, pm.OPTIMIZER, pm.EAGER, pm.ITERATOR, pm.SAVER, pm.LAYER, pm.STRUCT}
+# Methods of Python lists, dicts and sets: they hold what they are given.
+_CONTAINER_METHODS = {"append", "extend", "insert", "update", "add", "setdefault", "pop", "get", "items", "keys",
+                      "values", "index", "count", "copy"}
+# Kinds a fetch may name: values a run can compute or read.
+_FETCHABLE = _KNOWN_RECEIVERS - {pm.OPTIMIZER, pm.ITERATOR, pm.SAVER, pm.LAYER}
+
+
+def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional[str]:
+    """Why the analysis cannot see into what ``call`` calls (None: it can)."""
+    if names.call_name(call) is not None:
+        return None  # TensorFlow's API
+    func = call.func
+    if isinstance(func, cst.Name):
+        name = func.value
+        if name in scope.local_callables:
+            return None
+        module = names.aliases.get(name)
+        if module is not None:
+            return None if module.split(".")[0] in _HOST_MODULES else f"`{name}` is imported from `{module}`"
+        if scope.kind(name) == pm.LAYER or (name in _BUILTINS and name not in scope.symbols):
+            return None
+        if name in scope.params:
+            return f"`{name}` is a parameter: a callable passed in"
+        return f"`{name}` is not a function defined in this file"
+    if isinstance(func, cst.Attribute):
+        receiver = func.value
+        key = symbol_key(receiver)
+        if key is not None and (key.startswith("self.") or key == "self"):
+            return None  # the class's own methods: the class analysis checks those that build graphs
+        if key is not None and (scope.kind(key) in _KNOWN_RECEIVERS
+                                or (key in scope.symbols and func.attr.value in _CONTAINER_METHODS)):
+            return None
+        dotted = dotted_name(receiver)
+        if dotted is not None:
+            module = names.aliases.get(dotted.split(".")[0])
+            if module is not None:
+                top = module.split(".")[0]
+                return None if top in _HOST_MODULES else f"`{dotted}.{func.attr.value}` comes from `{module}`"
+        if isinstance(receiver, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.List,
+                                 cst.Tuple, cst.Dict)):
+            return None  # "{}".format(...), [..].index(...)
+        if isinstance(receiver, cst.Call) and unknown_callee(receiver, scope, names) is None:
+            return None  # tf.shape(x).numpy-style chains on a known result
+        return f"`{code(receiver)}` is an object the analysis does not know"
+    if isinstance(func, cst.Lambda):
+        return None
+    return f"`{code(func)}` is computed at run time"
+
+
+def per_run_inputs(call: cst.Call, scope: "pm.Scope") -> Optional[str]:
+    """The first per-run value (placeholder or graph tensor) ``call`` is given, if any."""
+    parts = [arg.value for arg in call.args]
+    if isinstance(call.func, cst.Attribute):
+        parts.append(call.func.value)
+    for part in parts:
+        for key in sorted(reads(part)):
+            if scope.deferred(key):
+                return key
+    return None
+
+
+def fetch_leaves(fetch: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The values a ``sess.run`` fetch structure names (lists, tuples, dicts, nested)."""
+    if isinstance(fetch, (cst.List, cst.Tuple)):
+        for element in fetch.elements:
+            yield from fetch_leaves(element.value)
+    elif isinstance(fetch, cst.Dict):
+        for element in fetch.elements:
+            if isinstance(element, cst.DictElement):
+                yield from fetch_leaves(element.value)
+            else:
+                yield element.value
+    else:
+        yield fetch
+
+
+def is_container_type(value: Optional[cst.BaseExpression], names: TFNames) -> bool:
+    """``collections.namedtuple("P", [...])``: a class whose instances only hold what they are given."""
+    if not isinstance(value, cst.Call):
+        return False
+    dotted = dotted_name(value.func) or ""
+    head, _, rest = dotted.partition(".")
+    full = names.aliases.get(head, head) + ("." + rest if rest else "")
+    return full in ("collections.namedtuple", "typing.NamedTuple")
+
+
+def variable_members(cls: cst.ClassDef, names: TFNames) -> Set[str]:
+    """Attributes ``__init__`` binds to a variable (``self.w = tf.Variable(...)``): they stay attributes in
+    the eager class, where per-run members become locals of the generated methods."""
+    found: Set[str] = set()
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None:
+        return found
+
+    class _Assignments(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is init
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if (len(node.targets) == 1 and isinstance(node.value, cst.Call)
+                    and names.call_name(node.value) in api.VARIABLE_CONSTRUCTORS):
+                key = symbol_key(node.targets[0].target)
+                if key is not None and key.startswith("self."):
+                    found.add(key[len("self."):])
+
+    visit(init, _Assignments())
+    return found
+
+
+def unknown_fetch(leaf: cst.BaseExpression, scope: "pm.Scope", kind_of, names: TFNames) -> Optional[str]:
+    """Why the model does not know what the fetch ``leaf`` is (None: it does)."""
+    if isinstance(leaf, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return None  # fetch by name: blocked with its own reason
+    if isinstance(leaf, cst.Attribute) and isinstance(leaf.value, cst.Name):
+        owner = scope.instances.get(leaf.value.value)
+        if owner is not None and scope.kind(leaf.value.value) is not None:
+            if leaf.attr.value in variable_members(scope.class_defs[owner], names):
+                return None
+            return f"`{code(leaf)}` is a per-run member of a `{owner}`, local to its generated methods"
+    key = symbol_key(leaf)
+    if key is not None:
+        kind = scope.kind(key)
+        if kind in _FETCHABLE:
+            return None
+        if kind is None:
+            return f"`{key}` is not a graph value the analysis knows here"
+        return f"`{key}` holds a {kind} value, not a graph value the analysis knows"
+    if kind_of(leaf) is not None:
+        return None
+    if isinstance(leaf, cst.Call):  # a namedtuple or other container built around fetches
+        problems = [unknown_fetch(arg.value, scope, kind_of, names) for arg in leaf.args]
+        return next((p for p in problems if p), None) if leaf.args else f"`{code(leaf)}` is not a graph value"
+    return f"`{code(leaf)}` is not a graph value the analysis knows"
+
+
+def unknown_feed_key(key_expr: cst.BaseExpression, scope: "pm.Scope") -> Optional[str]:
+    """Why a feed dict key is not a value the model knows (None: it is)."""
+    key = symbol_key(key_expr)
+    if key is None:
+        return f"`{code(key_expr)}` is not a placeholder or tensor the analysis knows"
+    kind = scope.kind(key)
+    if kind in (pm.PLACEHOLDER, pm.TENSOR, pm.EAGER, pm.STRUCT, pm.VARIABLE):
+        return None
+    return f"`{key}` is not a placeholder or tensor the analysis knows here"

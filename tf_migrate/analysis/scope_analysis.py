@@ -1,0 +1,60 @@
+"""Build the program model of one scope: classify each statement, then the whole-scope passes.
+
+:mod:`tf_migrate.analysis.program` holds the model's types and kinds, which the classifier and
+the passes build on; this module puts them together.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Dict, Optional, Tuple
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis import scope_passes
+from tf_migrate.analysis.classify import Classifier
+from tf_migrate.analysis.flatten import unwrap
+from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import remember
+
+
+def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: bool = False,
+                  layer_scopes: Optional[Dict[str, str]] = None, parent: Optional[pm.Scope] = None) -> pm.Scope:
+    """Build the program model of one block of statements.
+
+    The same statements (unchanged nodes keep their identity) with the same arguments give the
+    same model, so it is built once per file: the eager/compat decision, session-to-functions and
+    graph-function-inputs all ask for it. Callers read the model; they must not change it.
+    """
+    body = list(body)
+    key = ("scope", tuple(map(id, body)), tuple(params), is_class, tuple(sorted((layer_scopes or {}).items())),
+           id(parent), tuple(sorted(names.aliases.items())), tuple(sorted(names.v1_module_aliases)))
+    return remember(key, (body, parent), lambda: _analyze_scope(body, names, params, is_class, layer_scopes, parent))
+
+
+def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool,
+                   layer_scopes: Optional[Dict[str, str]], parent: Optional[pm.Scope]) -> pm.Scope:
+    flat = unwrap(body, names)
+    scope = pm.Scope([], {}, set(flat.sessions), flat.withs, [], [], is_class=is_class,
+                     layer_scopes=dict(layer_scopes or {}))
+    if parent is not None:
+        for key, symbol in parent.symbols.items():
+            if symbol.kind in pm.INHERITED_KINDS and key not in params:
+                scope.bind(replace(symbol, index=-1))
+        scope.trainable_order = [k for k in parent.trainable_order if k in scope.symbols]
+        scope.variable_functions |= parent.variable_functions - set(params)
+        scope.tensor_functions |= parent.tensor_functions - set(params)
+        scope.variable_classes |= parent.variable_classes - set(params)
+        scope.local_callables |= parent.local_callables - set(params)
+        scope.class_defs.update((k, v) for k, v in parent.class_defs.items() if k not in params)
+    scope.params = set(params)
+    for param in params:
+        if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
+            scope.sessions.add(param)
+    classifier = Classifier(scope, names)
+    for index, flat_stmt in enumerate(flat.statements):
+        scope.statements.append(classifier.classify(index, flat_stmt))
+    scope_passes.settle_eager(classifier)
+    scope_passes.check_escapes(classifier)
+    scope_passes.check_run_plans(classifier)
+    scope_passes.check_reinitialization(classifier)
+    scope_passes.check_session_escapes(classifier)
+    return scope

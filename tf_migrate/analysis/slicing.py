@@ -1,0 +1,98 @@
+"""Which deferred statements one run needs (a backward slice over names)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.analysis.symbols import reads
+
+
+@dataclass
+class RunPlan:
+    """What the generated function of one run site computes."""
+
+    site: RunSite
+    statements: List["pm.Statement"]  # deferred statements, in program order
+    fed: List[Tuple[str, Optional[cst.BaseExpression]]]  # (key, value) in feed order; value None if dynamic
+    dynamic_feed: bool
+    unfed_placeholders: List["pm.Statement"] = field(default_factory=list)
+    reads: Set[str] = field(default_factory=set)  # every key the function reads
+    conflicts: List[str] = field(default_factory=list)  # why this run has no faithful function (empty: it has)
+    fed_symbols: Dict[str, "pm.Symbol"] = field(default_factory=dict)  # the binding each feed replaces
+    limit: int = 0  # the run site's statement: the bindings it sees are those before it
+
+    @property
+    def needs_function(self) -> bool:
+        return bool(self.statements or self.fed or self.unfed_placeholders or self.dynamic_feed)
+
+
+def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
+    """Slice ``scope`` for ``site``, using statements before index ``limit``.
+
+    The slice is over *bindings*, not names: a statement needs the binding of each name it reads
+    that is visible where it stands, and a feed replaces the binding visible at the run site (any
+    tensor can be fed in TF1, not only a placeholder). Where one run would need two values under
+    one parameter name, the plan records a conflict and the scope stays in compat mode.
+    """
+    literal = site.literal_feeds
+    dynamic = literal is None
+    # A key given twice in the feed dict literal: Python keeps the last value, in the first one's place.
+    fed = [] if dynamic else list({key: value for key, _, value in literal}.items())
+    fed_symbols = {key: scope.symbol_at(key, limit) for key, _ in fed}
+    fed_at = {key: symbol.index if symbol is not None else -2 for key, symbol in fed_symbols.items()}
+    needed: Set[Tuple[str, int]] = set()
+    conflicts: List[str] = [f"`{key}` is fed, but the analysis cannot tell its dtype (TF1 converts a feed to it)"
+                            for key, symbol in fed_symbols.items()
+                            if symbol is not None and symbol.kind != pm.PLACEHOLDER and symbol.dtype is None]
+
+    def need(keys, at: int) -> None:
+        for key in keys:
+            symbol = scope.symbol_at(key, at)
+            if symbol is None or symbol.kind not in pm.DEFERRED_KINDS:
+                continue
+            if key in fed_at:
+                if fed_at[key] != symbol.index:
+                    conflicts.append(f"`{key}` is fed, and this run also needs the `{key}` bound before it")
+                continue
+            needed.add((key, symbol.index))
+
+    need(reads(site.fetch), limit)
+    chosen: List[pm.Statement] = []
+    placeholders: List[pm.Statement] = []
+    for st in reversed(scope.statements[:limit]):
+        hits = {key for key in st.defines if (key, st.index) in needed}
+        if not hits:
+            continue
+        needed.difference_update((key, st.index) for key in hits)
+        if st.role != pm.DEFER:
+            continue  # bound by a kept statement: the generated function reads it as it is
+        if st.kind == pm.PLACEHOLDER:
+            placeholders.append(st)
+            continue
+        chosen.append(st)
+        need(st.reads, st.index)
+    chosen.reverse()
+    placeholders.reverse()
+    conflicts += _parameter_conflicts(chosen, placeholders, fed)
+    all_reads = set(reads(site.fetch))
+    for st in chosen + placeholders:
+        all_reads |= st.reads
+    return RunPlan(site, chosen, fed, dynamic, placeholders, all_reads, conflicts,
+                   {key: symbol for key, symbol in fed_symbols.items() if symbol is not None}, limit)
+
+
+def _parameter_conflicts(chosen, placeholders, fed) -> List[str]:
+    """A parameter (fed value or placeholder) whose name a statement of the same run binds again."""
+    params = [key for key, _ in fed] + [st.defines[0] for st in placeholders if st.defines]
+    conflicts = []
+    for key in dict.fromkeys(params):
+        if any(key in st.defines for st in chosen):
+            conflicts.append(f"`{key}` names two graph values that one run needs (a parameter and a rebinding)")
+    names = [key.split(".")[-1] for key in dict.fromkeys(params)]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        conflicts.append(f"two fed values would both be the parameter `{name}`")
+    return conflicts

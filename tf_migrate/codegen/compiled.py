@@ -1,0 +1,151 @@
+"""Compiled run functions: ``@tf.function`` with an input signature made from the fed placeholders.
+
+TF1 built the graph once and ran it many times; the eager function that replaces a ``sess.run``
+re-executes the same ops one by one from Python, 6-600x slower per step. Compiling it gives back
+the graph. What a compiled function needs, and what it gets here:
+
+* an ``input_signature`` from the placeholders: ``tf.placeholder(tf.float32, [None, 784])`` is
+  ``tf.TensorSpec([None, 784], tf.float32)``. A new batch size does not retrace, and TF converts
+  each argument to the spec's dtype as TF1 converted feeds (ints and float64 arrays to float32);
+* tensors as results: the fetch structure is returned as tensors (``None`` for ops) and turned
+  into numpy by :data:`TO_NUMPY` where the ``sess.run`` stood;
+* no state created on a later trace: variables and optimizers stay where TF1 built them, and a
+  single signature means a single trace, so Keras layers and optimizer slots are built once.
+
+A run stays eager (with the reason reported) where compiling would change what it does.
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.slicing import RunPlan
+from tf_migrate.analysis.callables import fetch_leaves
+from tf_migrate.analysis.symbols import reads, symbol_key
+from tf_migrate.cst.arguments import bind_known
+from tf_migrate.cst.text import code
+from tf_migrate.tfnames import TFNames
+
+COMPILED, EAGER_FUNCTIONS = "compiled", "eager"
+FUNCTION_MODES = (COMPILED, EAGER_FUNCTIONS)
+TO_NUMPY = "to_numpy"
+
+
+def to_numpy_helper(tf: str, name: str = TO_NUMPY) -> str:
+    """The one helper compiled output needs: what ``sess.run`` returned, from what the function returned."""
+    return (f"\n\ndef {name}(fetched):\n"
+            f"    \"\"\"The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run "
+            f"gave them.\"\"\"\n"
+            f"    return {tf}.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)\n")
+
+
+def why_eager(plan: RunPlan, scope: "pm.Scope") -> Optional[str]:
+    """Why this run's function stays eager (None: it can be compiled)."""
+    if plan.dynamic_feed:
+        return "its feed dict is built at run time, so it has no input signature"
+    for st in plan.statements:
+        if any(scope.kind(key) == pm.ITERATOR for key in st.reads):
+            return "it advances a dataset iterator, whose end of data is a Python exception"
+        if st.kind == pm.PYTHON or st.role != pm.DEFER:
+            return f"line {st.index} is Python, not graph code"
+    for leaf in fetch_leaves(plan.site.fetch):
+        key = symbol_key(leaf)
+        if key is not None and scope.kind(key) in (pm.ITERATOR, pm.SAVER, pm.PYTHON):
+            return f"it fetches `{key}`, a Python value"
+    return None
+
+
+def signature(plan: RunPlan, scope: "pm.Scope", names: TFNames, tf: str) -> Tuple[Optional[str], List[str]]:
+    """(the ``input_signature`` list as code, or None where it cannot be written; the parameters left to Python).
+
+    A scalar bool placeholder (a ``training`` flag) stays a Python value: Keras layers branch on it in
+    Python, which a symbolic tensor does not allow, so the function is compiled once per flag value.
+    Without a signature the function converts its arguments itself and TF traces it per input shape.
+    """
+    specs: List[str] = []
+    python_params: List[str] = []
+    written = True
+    for key, symbol in _parameters(plan, scope, names):
+        spec = _spec(symbol, scope, names, tf)
+        if _is_flag(symbol, names):
+            python_params.append(key.split(".")[-1])
+        elif spec is None:
+            written = False
+        else:
+            specs.append(spec)
+    if python_params or not written:
+        return None, python_params
+    return "[" + ", ".join(specs) + "]", []
+
+
+def decorator(spec: Optional[str], tf: str) -> cst.Decorator:
+    text = f"{tf}.function(input_signature={spec})" if spec not in (None, "[]") else f"{tf}.function"
+    return cst.Decorator(cst.parse_expression(text))
+
+
+def _default(st: "pm.Statement", scope: "pm.Scope", names: TFNames):
+    symbol = scope.symbol_at(st.defines[0], st.index + 1)
+    call = symbol.call if symbol is not None else None
+    if call is not None and (names.call_name(call) or "").endswith("placeholder_with_default"):
+        return bind_known(call, ["input", "shape", "name"]).get("input")
+    return None
+
+
+def _parameters(plan: RunPlan, scope: "pm.Scope", names: TFNames):
+    """(key, the binding it stands for) of each parameter of the run's function, in order."""
+    params = [(key, plan.fed_symbols.get(key)) for key, _ in plan.fed]
+    return params + [(st.defines[0], scope.symbol_at(st.defines[0], st.index + 1))
+                     for st in plan.unfed_placeholders if _default(st, scope, names) is None]
+
+
+def _is_flag(symbol: Optional["pm.Symbol"], names: TFNames) -> bool:
+    """A bool placeholder of scalar or unwritten shape: ``tf.placeholder(tf.bool, [])``, ``placeholder_with_default(False,
+    [])``: a training flag, fed Python bools."""
+    if symbol is None or symbol.kind != pm.PLACEHOLDER or symbol.call is None:
+        return False
+    with_default = (names.call_name(symbol.call) or "").endswith("placeholder_with_default")
+    bound = bind_known(symbol.call, ["input", "shape", "name"] if with_default else ["dtype", "shape", "name"])
+    dtype = symbol.dtype or (code(bound["dtype"]).rsplit(".", 1)[-1] if "dtype" in bound else None)
+    shape = bound.get("shape")
+    scalar = shape is None or isinstance(shape, (cst.List, cst.Tuple)) and not shape.elements
+    return dtype == "bool" and scalar
+
+
+def _spec(symbol: Optional["pm.Symbol"], scope: "pm.Scope", names: TFNames, tf: str) -> Optional[str]:
+    """``tf.TensorSpec(shape, dtype)`` of a placeholder whose dtype and shape the text gives (else None)."""
+    if symbol is None or symbol.kind != pm.PLACEHOLDER or symbol.call is None:
+        return None  # a fed tensor: its static shape is TF's to infer, not written here
+    qualname = names.call_name(symbol.call) or ""
+    with_default = qualname.endswith("placeholder_with_default")
+    bound = bind_known(symbol.call, ["input", "shape", "name"] if with_default else ["dtype", "shape", "name"])
+    if symbol.dtype is not None:
+        dtype = f"{tf}.{symbol.dtype}"
+    elif "dtype" in bound and _is_static(bound["dtype"], scope, symbol.index):
+        dtype = code(bound["dtype"])
+    else:
+        return None
+    if "shape" not in bound:
+        return None if with_default else f"{tf}.TensorSpec(None, {dtype})"
+    if not _is_static(bound["shape"], scope, symbol.index):
+        return None
+    return f"{tf}.TensorSpec({code(bound['shape'])}, {dtype})"
+
+
+def _is_static(expr: cst.BaseExpression, scope: "pm.Scope", index: int) -> bool:
+    """An expression a decorator can evaluate where the function is defined: literals, TF dtypes, and
+    names bound once, before the placeholder (as TF1 read them when it built the placeholder)."""
+    for key in reads(expr):
+        if "." in key:
+            return False
+        bindings = scope.bindings.get(key, [])
+        if bindings and (len(bindings) > 1 or bindings[0].index >= index or bindings[0].kind in pm.DEFERRED_KINDS):
+            return False
+    return not any(isinstance(n, (cst.Call, cst.Lambda, cst.Subscript)) for n in _walk(expr))
+
+
+def _walk(node: cst.CSTNode):
+    yield node
+    for child in node.children:
+        yield from _walk(child)

@@ -1,0 +1,59 @@
+"""``opt.minimize`` / ``compute_gradients`` / ``apply_gradients`` -> a step on the function's tape.
+
+TF1 applied only the gradients that exist (a variable the loss does not depend on gets
+None and is skipped), and a Keras optimizer counts its own iterations, so ``global_step``
+is advanced by hand. The optimizer objects themselves are converted by the optimizers rule.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import libcst as cst
+
+from tf_migrate.cst.arguments import argument
+from tf_migrate.cst.text import code
+
+
+def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, default_var_list: str,
+                         tape: str, fresh) -> List[str]:
+    """Statements (source text) replacing ``target = opt.<method>(...)``.
+
+    ``fresh(stem)`` returns an unused local name.
+    """
+    optimizer = code(call.func.value)
+    method = call.func.attr.value
+    if method == "minimize":
+        loss = code(argument(call, "loss", 0))
+        global_step = argument(call, "global_step", 1)
+        var_list = argument(call, "var_list", 2)
+        variables = code(var_list) if var_list is not None else default_var_list
+        grads = fresh("gradients")
+        lines = []
+        if var_list is not None and not isinstance(var_list, (cst.List, cst.Tuple, cst.Name)):
+            held = fresh("variables")
+            lines.append(f"{held} = {variables}")
+            variables = held
+        lines.append(f"{grads} = {tape}.gradient({loss}, {variables})")
+        lines += _apply(optimizer, f"zip({grads}, {variables})", global_step, keras)
+        return lines
+    if method == "compute_gradients":
+        loss = code(argument(call, "loss", 0))
+        var_list = argument(call, "var_list", 1)
+        variables = code(var_list) if var_list is not None else default_var_list
+        return [f"{target} = list(zip({tape}.gradient({loss}, {variables}), {variables}))"]
+    if method == "apply_gradients":
+        pairs = code(argument(call, "grads_and_vars", 0))
+        return _apply(optimizer, pairs, argument(call, "global_step", 1), keras)
+    raise ValueError(method)
+
+
+def _apply(optimizer: str, pairs: str, global_step: Optional[cst.BaseExpression], keras: bool) -> List[str]:
+    # TF1 skips variables whose gradient is None; Keras 3 would raise.
+    pairs = f"[(grad, var) for grad, var in {pairs} if grad is not None]"
+    if not keras:
+        step = f", global_step={code(global_step)}" if global_step is not None else ""
+        return [f"{optimizer}.apply_gradients({pairs}{step})"]
+    lines = [f"{optimizer}.apply_gradients({pairs})"]
+    if global_step is not None and not (isinstance(global_step, cst.Name) and global_step.value == "None"):
+        lines.append(f"{code(global_step)}.assign_add(1)")
+    return lines

@@ -1,0 +1,52 @@
+"""A call's arguments read against an API signature, and keyword arguments written PEP 8's way."""
+from __future__ import annotations
+
+from typing import Dict, Optional, Sequence
+
+import libcst as cst
+
+_TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+
+
+def keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
+    """``name=value`` written the PEP 8 way."""
+    return cst.Arg(value, keyword=cst.Name(name), equal=_TIGHT)
+
+
+def find_argument(call: cst.Call, name: str, position: Optional[int] = None) -> Optional[cst.Arg]:
+    """The argument passed as ``name=`` or, when ``position`` is given, as that positional argument."""
+    for index, arg in enumerate(call.args):
+        if (arg.keyword is not None and arg.keyword.value == name) or (arg.keyword is None and index == position):
+            return arg
+    return None
+
+
+def argument(call: cst.Call, name: str, position: Optional[int] = None) -> Optional[cst.BaseExpression]:
+    """The value of :func:`find_argument`, or None."""
+    arg = find_argument(call, name, position)
+    return arg.value if arg is not None else None
+
+
+def bind(call: cst.Call, params: Sequence[str]) -> Optional[Dict[str, cst.BaseExpression]]:
+    """Arguments of ``call`` by parameter name; None for ``*args`` / ``**kwargs`` or unknown keywords."""
+    bound: Dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        name = arg.keyword.value if arg.keyword is not None else (
+            params[position] if position < len(params) else None)
+        if name is None or name not in params:
+            return None
+        bound[name] = arg.value
+    return bound
+
+
+def bind_known(call: cst.Call, positional: Sequence[str]) -> Dict[str, cst.BaseExpression]:
+    """Arguments of ``call`` by name, keywords as written; positions past ``positional`` are left out."""
+    bound: Dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(call.args):
+        if arg.keyword is not None:
+            bound[arg.keyword.value] = arg.value
+        elif position < len(positional):
+            bound[positional[position]] = arg.value
+    return bound

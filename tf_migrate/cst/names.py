@@ -1,0 +1,38 @@
+"""New names that do not clash with the ones a module already uses."""
+from __future__ import annotations
+
+from typing import Set
+
+import libcst as cst
+
+from tf_migrate.traversal import visit
+
+
+def fresh(stem: str, taken: Set[str]) -> str:
+    """``stem``, else ``stem_2``, ``stem_3``, ...: the first not in ``taken``, which it joins."""
+    name, n = stem, 1
+    while name in taken:
+        n += 1
+        name = f"{stem}_{n}"
+    taken.add(name)
+    return name
+
+
+def all_names(module: cst.CSTNode) -> Set[str]:
+    """Every variable name the module mentions (not attributes or keywords): what a new name must avoid."""
+    found: Set[str] = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            visit(node.value, self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            visit(node.value, self)
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            found.add(node.value)
+
+    visit(module, _Names())
+    return found
