@@ -107,7 +107,7 @@ def fuzz(count: int, start: int, jobs: int, timeout: int, semantic: bool = False
         for done, row in enumerate(pool.imap_unordered(work, [(s, timeout) for s in range(start, start + count)],
                                                        chunksize=4), 1):
             rows.append(row)
-            if row["category"] in fg.VIOLATIONS + (TIMEOUT, HARNESS):
+            if row["category"] in fg.VIOLATIONS + (TIMEOUT, HARNESS, fg.SELF_CHECK):
                 print(f"seed {row['seed']}: {row['category']}: {row['detail'][:200]}", file=sys.stderr)
             if done % 100 == 0 or done == count:
                 print(f"{done}/{count} in {time.perf_counter() - began:.0f} s", file=sys.stderr)
@@ -155,6 +155,7 @@ def report(result: dict) -> str:
         f"| idempotence violations | {categories[fg.NOT_IDEMPOTENT]} | 0 |",
         f"| eager outputs with Session/placeholder/unreported compat.v1 | {categories[fg.EAGER_LEFTOVER]} | 0 |",
         f"| internal errors (a rule crashed, input kept) | {categories[fg.INTERNAL]} | 0 |",
+        f"| rewrite faults the output self-check caught (compat, or input kept) | {categories[fg.SELF_CHECK]} | 0 |",
         f"| valid Python rejected as a syntax error | {categories[fg.REJECTED_VALID]} | 0 |",
         f"| invalid input reported as an internal error | {categories[fg.MISREPORTED_INPUT]} | 0 |",
         f"| programs over {result['timeout']} s | {categories[TIMEOUT]} | 0 |",
@@ -176,9 +177,9 @@ def report(result: dict) -> str:
                   "with a warning):", ""]
         lines += [f"- `{name}`: {n} program(s)" for name, n in kept.most_common()]
         lines.append("")
-    bad = [r for r in rows if r["category"] in fg.VIOLATIONS + (TIMEOUT, HARNESS)]
+    bad = [r for r in rows if r["category"] in fg.VIOLATIONS + (TIMEOUT, HARNESS, fg.SELF_CHECK)]
     if bad:
-        lines += ["## Violations", "", "Replay one with `.venv/bin/python benchmarks/fuzz_run.py --replay SEED`.", ""]
+        lines += ["## Violations and faults the self-check caught", "", "Replay one with `.venv/bin/python benchmarks/fuzz_run.py --replay SEED`.", ""]
         for category in sorted({r["category"] for r in bad}):
             these = [r for r in bad if r["category"] == category]
             lines += [f"### {category} ({len(these)})", ""]

@@ -19,6 +19,10 @@ through ``runner.process`` the way ``tf-migrate -w`` runs it:
   ``compat.v1`` name that no finding owns up to (README: RMSProp, Adadelta and
   Ftrl stay ``tf.compat.v1.train``; symbols with no TF2 name are kept with a
   warning). Those owned are counted, not failed.
+
+A fault the rewrite made that the engine's output self-check caught (the file
+kept in compat mode or left as it was, with a ``self-check`` error finding) is
+counted and listed as ``self-check``: the user's file is safe, but it is a bug.
 """
 from __future__ import annotations
 
@@ -562,6 +566,9 @@ def _open_brackets(text: str) -> bool:
 OK = "ok"
 INPUT_ERROR = "input-error"          # the documented refusal (syntax error, ...)
 REFUSED = "refused"                  # --mode eager on a program that cannot go eager
+# A fault the rewrite made that the output self-check caught: the file went compat (or, in --mode eager or
+# compat, stayed as it was) with an error finding. The user's file is safe, so not a violation; still a bug.
+SELF_CHECK = "self-check"
 CRASH = "crash"                      # an exception escaped the engine
 INTERNAL = "internal-error"          # a rule crashed; the engine kept the input
 UNPARSEABLE = "unparseable-output"
@@ -633,15 +640,17 @@ def check(folder: Path, source: str, kind: str = "py", mode: str = "auto", name:
         leftover, owned = _eager_leftover(new, kind, first.findings)
         if leftover:
             return Verdict(EAGER_LEFTOVER, leftover, first.outcome)
+    caught = "; ".join(f.message for f in first.findings if f.rule == "self-check")[:600]
+    verdict = Verdict(SELF_CHECK, caught, first.outcome, owned) if caught else Verdict(OK, "", first.outcome, owned)
     if not first.changed:
-        return Verdict(OK, "", first.outcome, owned)  # the same input again: the same answer
+        return verdict  # the same input again: the same answer
     second = process(path, options)
     if second.outcome == report.FAILED:
         detail = "; ".join(f.message for f in second.findings if f.severity == "error")
         return Verdict(NOT_IDEMPOTENT, f"the second run failed: {detail[:300]}", first.outcome)
     if path.read_bytes() != after:
         return Verdict(NOT_IDEMPOTENT, "".join(second.diffs)[:2000], first.outcome)
-    return Verdict(OK, "", first.outcome, owned)
+    return verdict
 
 
 def _classify_failure(source: str, kind: str, errors, outcome: str) -> Verdict:
@@ -659,6 +668,8 @@ def _classify_failure(source: str, kind: str, errors, outcome: str) -> Verdict:
         if kind == "py" and _compiles(source):
             return Verdict(REJECTED_VALID, text, outcome)
         return Verdict(INPUT_ERROR, text, outcome)
+    if any(f.rule == "self-check" for f in errors):
+        return Verdict(SELF_CHECK, text, outcome)
     if errors and all(f.rule == "eager-blocker" for f in errors):
         return Verdict(REFUSED, text, outcome)
     return Verdict(INTERNAL, text or "failed without an error finding", outcome)

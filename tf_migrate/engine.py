@@ -2,7 +2,10 @@
 
 The engine never imports TensorFlow and never runs the user's code. Every
 output is parse- and compile-checked; a rule that crashes or emits invalid
-code makes the engine fall back to the input, with an error finding.
+code makes the engine fall back to the input, with an error finding. Changed
+output is also checked statically for faults the rewrite introduced
+(tf_migrate/selfcheck.py): eager output that has one falls back to compat
+mode, compat output that has one leaves the input unchanged.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from typing import Iterable, List, Optional, Tuple
 
 import libcst as cst
 
-from tf_migrate import report, traversal
+from tf_migrate import report, selfcheck, traversal
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.scope_analysis import analyze_scope
@@ -157,16 +160,26 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str) 
         if mode != COMPAT:
             # Eager: the local rules first (they remove some blockers), then the decision.
             ctx = _context(path, source, module, EAGER, module, functions)
-            local = _apply(module, ctx, select, ignore, lambda rule: rule.ORDER < SESSION_ORDER)
+            steps: List[selfcheck.Step] = []
+            local = _apply(module, ctx, select, ignore, lambda rule: rule.ORDER < SESSION_ORDER, steps)
             blockers = list(ctx.blockers) + blockers_of(local, TFNames.scan(local), ctx.layer_scopes)
             if not blockers:
-                new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER)
-                leftover = _graph_only_call(new_module.code, ctx.tf)
-                if leftover is None:
+                new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER, steps)
+                eager_code = new_module.code
+                leftover = _graph_only_call(eager_code, ctx.tf)
+                faults = [] if leftover else selfcheck.check(path, source, eager_code, steps,
+                                                             after=_SELF_CHECK_FALLBACK[mode])
+                if leftover is not None:  # a safety net: eager code must not call what only works in graph mode
+                    blockers = [(None, f"the eager rewrite would still call graph-only `{leftover.group(0)}`")]
+                elif faults:
+                    findings.extend(faults)
+                    reason = "the eager rewrite failed the output self-check"
+                    if mode == EAGER:
+                        return MigrationResult(path, source, source, report.FAILED, tuple(findings),
+                                               "cannot go eager: " + reason)
+                else:
                     chosen = EAGER
                     findings.extend(ctx.findings)
-                else:  # a safety net: eager code must not call what only works in graph mode
-                    blockers = [(None, f"the eager rewrite would still call graph-only `{leftover.group(0)}`")]
             if blockers:
                 decision = _context(path, source, local, EAGER, module)
                 severity = ERROR if mode == EAGER else WARNING
@@ -181,7 +194,8 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str) 
                                            "cannot go eager: " + reason)
         if chosen == COMPAT:
             ctx = _context(path, source, module, COMPAT, module)
-            new_module = _apply(module, ctx, select, ignore, lambda rule: True)
+            steps = []
+            new_module = _apply(module, ctx, select, ignore, lambda rule: True, steps)
             findings.extend(ctx.findings)
     except ScopeBlocked as blocked:
         return _internal_failure(path, source, findings, f"analysis changed after local rules: {blocked}")
@@ -195,10 +209,18 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str) 
                 compile(new_source, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
             return _internal_failure(path, source, findings, f"output does not parse: {error}")
+        if chosen == COMPAT:  # eager output was checked before the decision
+            faults = selfcheck.check(path, source, new_source, steps, after="file left unchanged")
+            if faults:
+                return MigrationResult(path, source, source, report.FAILED, tuple(findings + faults), "")
     outcome = report.UNCHANGED if new_source == source else (report.EAGER if chosen == EAGER else report.COMPAT)
     if chosen == COMPAT and not reason:
         reason = "--mode compat"
     return MigrationResult(path, source, new_source, outcome, tuple(findings), reason if chosen == COMPAT else "")
+
+
+# What the engine does with eager output that fails the self-check, by --mode.
+_SELF_CHECK_FALLBACK = {AUTO: "file kept in compat mode", EAGER: "file left unchanged (--mode eager)"}
 
 
 def _internal_failure(path, source, findings, detail) -> MigrationResult:
@@ -237,12 +259,16 @@ def _context(path: str, source: str, module: cst.Module, mode: str, parsed_input
     return ctx
 
 
-def _apply(module: cst.Module, ctx: RuleContext, select, ignore, which) -> cst.Module:
+def _apply(module: cst.Module, ctx: RuleContext, select, ignore, which, steps: List[selfcheck.Step]) -> cst.Module:
+    """``module`` after the rules ``which`` picks; ``steps`` gets each rule that changed it, with its output."""
     for rule in all_rules():
         if ctx.mode not in rule.MODES or not _selected(rule, select, ignore) or not which(rule):
             continue
         if USE_TRIGGERS and rule.TRIGGERS and not any(t in ctx.original_source for t in rule.TRIGGERS):
             continue  # nothing for it in this file
         ctx.use_module(module)
-        module = rule.apply(module, ctx)
+        changed = rule.apply(module, ctx)
+        if changed is not module:
+            steps.append((rule.RULE_ID, changed))
+        module = changed
     return module
