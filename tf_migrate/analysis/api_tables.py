@@ -11,6 +11,10 @@ SAVERS = {"tf.train.Saver"}
 # Collections of variables: resolved to explicit lists (tf_migrate.analysis.collections).
 VARIABLE_COLLECTIONS = {"tf.trainable_variables", "tf.global_variables", "tf.get_collection"}
 
+# Keras layers without variables: nothing to wait for before their (empty) variable lists are read.
+WEIGHTLESS_LAYERS = {"Dropout", "Flatten", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D",
+                     "AveragePooling2D", "AveragePooling3D", "Activation", "Reshape"}
+
 PLACEHOLDERS = {"tf.placeholder", "tf.placeholder_with_default", "tf.sparse_placeholder"}
 
 SESSIONS = {"tf.Session", "tf.InteractiveSession", "tf.train.MonitoredSession",

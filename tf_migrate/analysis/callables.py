@@ -17,6 +17,8 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.escapes import escaped_reads
+from tf_migrate.analysis.statement_facts import returns_tensors
 from tf_migrate.analysis.symbols import reads, symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
@@ -174,3 +176,60 @@ def unknown_feed_key(key_expr: cst.BaseExpression, scope: "pm.Scope") -> Optiona
     if kind in (pm.PLACEHOLDER, pm.TENSOR, pm.EAGER, pm.STRUCT, pm.VARIABLE):
         return None
     return f"`{key}` is not a placeholder or tensor the analysis knows here"
+
+
+def record_callables(st: "pm.Statement", targets, value, scope: "pm.Scope", names: TFNames) -> None:
+    """What a statement binds that calls may name: lambdas, namedtuple types, instances of local classes."""
+    if isinstance(value, cst.Lambda) or is_container_type(value, names):
+        scope.local_callables.update(st.defines)
+    for key in st.defines:
+        scope.instances.pop(key, None)
+    if (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in scope.class_defs
+            and targets is not None and len(st.defines) == 1):
+        scope.instances[st.defines[0]] = value.func.value
+
+
+def check_knowledge(st: "pm.Statement", calls, scope: "pm.Scope", names: TFNames, kind_of, block) -> None:
+    """Block where per-run values go into a callable the analysis cannot see into, or a run names unknown values."""
+    sites = {id(site.call) for site in st.run_sites}
+    for call in calls:
+        if id(call) in sites:
+            continue
+        key = next(iter(sorted(escaped_reads(call, st.run_sites, scope))), None)
+        if key is None:
+            continue
+        why = unknown_callee(call, scope, names)
+        if isinstance(call.func, cst.Name) and call.func.value in scope.variable_classes:
+            why = f"`{call.func.value}` creates variables in its methods, built on per-run values"
+        if why is not None:
+            block(call, f"graph value `{key}` goes into a call the analysis cannot see into ({why}); "
+                        "it may build variables or ops of its own")
+    for site in st.run_sites:
+        for leaf in fetch_leaves(site.fetch):
+            why = unknown_fetch(leaf, scope, kind_of, names)
+            if why is not None:
+                block(site.call, f"sess.run fetches a value the analysis does not know: {why}")
+        if isinstance(site.feed, cst.Dict):
+            for element in site.feed.elements:
+                why = unknown_feed_key(element.key, scope) if isinstance(element, cst.DictElement) else \
+                    "a feed dict unpacked into another"
+                if why is not None:
+                    block(site.call, f"sess.run feeds a value the analysis does not know: {why}")
+
+
+def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) -> None:
+    """The function summary of a ``def`` or ``class``: callable here; creates variables (itself or through the
+    functions and classes it calls, so helpers are summarized before their callers, as Python defines them);
+    returns TF ops' results."""
+    scope.local_callables.add(node.name.value)
+    if isinstance(node, cst.ClassDef):
+        scope.class_defs[node.name.value] = node
+    creates_variables = any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS or (
+        isinstance(c.func, cst.Name) and c.func.value in scope.variable_functions | scope.variable_classes)
+        for c in body_calls)
+    if isinstance(node, cst.FunctionDef) and creates_variables:
+        scope.variable_functions.add(node.name.value)
+    elif isinstance(node, cst.ClassDef) and creates_variables:
+        scope.variable_classes.add(node.name.value)
+    if isinstance(node, cst.FunctionDef) and returns_tensors(node, names):
+        scope.tensor_functions.add(node.name.value)

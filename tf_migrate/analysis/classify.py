@@ -13,22 +13,18 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import collections
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import find_run_sites
-from tf_migrate.analysis.callables import (fetch_leaves, is_container_type, unknown_callee, unknown_feed_key,
-                                          unknown_fetch)
+from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
                                                  check_feed_objects, only_initializer_assignments,
-                                                 returns_tensors, single, targets_single)
+                                                 single, targets_single)
 from tf_migrate.analysis.symbols import all_calls, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
 _TENSORISH = {pm.LAYER, pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.VARIABLE, pm.VARIABLES, pm.EAGER}
-# Keras layers without variables: nothing to wait for before their (empty) variable lists are read.
-_WEIGHTLESS_LAYERS = {"Dropout", "Flatten", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D",
-                      "AveragePooling2D", "AveragePooling3D", "Activation", "Reshape"}
 _KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
                pm.PYTHON: "python", pm.GRAPH: "python", pm.ITERATOR: "python", pm.SAVER: "python",
                pm.LAYER: "layer"}
@@ -97,9 +93,8 @@ class Classifier:
     def define(self, st: "pm.Statement", kind: str, call: Optional[cst.Call] = None, **info) -> None:
         st.kind = kind
         targets, value = single(st.node)
-        dtype = expression_dtype(call or value, self.scope, st.index, self.names) \
-            if kind in pm.DEFERRED_KINDS | {pm.EAGER} and isinstance(targets, cst.BaseExpression) and \
-            symbol_key(targets) is not None else None
+        single_value = kind in pm.DEFERRED_KINDS | {pm.EAGER} and targets is not None and symbol_key(targets)
+        dtype = expression_dtype(call or value, self.scope, st.index, self.names) if single_value else None
         for key in st.defines:
             self.scope.bind(pm.Symbol(key, kind, st.index, call, dtype=dtype, **info))
 
@@ -116,7 +111,7 @@ class Classifier:
         calls = all_calls(node)
         qualnames = [q for q in (self.names.call_name(c) for c in calls) if q]
         self._check_api(node, calls)
-        self._check_unknown(st, calls)
+        check_knowledge(st, calls, self.scope, self.names, self.kind_of, self.block)
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
         self._resolve_collections(st, calls)
@@ -125,13 +120,7 @@ class Classifier:
             self.define(st, pm.INIT)
             return st
         targets, value = single(node)
-        if isinstance(value, cst.Lambda) or is_container_type(value, self.names):
-            self.scope.local_callables.update(st.defines)
-        for key in st.defines:
-            self.scope.instances.pop(key, None)
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in \
-                self.scope.class_defs and targets is not None and len(st.defines) == 1:
-            self.scope.instances[st.defines[0]] = value.func.value
+        record_callables(st, targets, value, self.scope, self.names)
         if self._is_layer_build(value) and not st.defines:
             self.scope.symbols[symbol_key(value.func.value)].built = True
             st.role = pm.KEEP  # dense.build((None, 8)): the layer's variables exist from here on
@@ -157,31 +146,6 @@ class Classifier:
             st.role = pm.DEFER  # reads layer variables, which exist once the layers have run
             self.define(st, pm.STRUCT)
         return st
-
-    def _check_unknown(self, st, calls) -> None:
-        """Per-run values handed to a callable the analysis cannot see into, and runs of unknown values."""
-        sites = {id(site.call) for site in st.run_sites}
-        for call in calls:
-            if id(call) in sites:
-                continue
-            key = next(iter(sorted(escaped_reads(call, st.run_sites, self.scope))), None)
-            why = unknown_callee(call, self.scope, self.names) if key is not None else None
-            if key is not None and isinstance(call.func, cst.Name) and call.func.value in self.scope.variable_classes:
-                why = f"`{call.func.value}` creates variables in its methods, built on per-run values"
-            if why is not None:
-                self.block(call, f"graph value `{key}` goes into a call the analysis cannot see into ({why}); "
-                                 "it may build variables or ops of its own")
-        for site in st.run_sites:
-            for leaf in fetch_leaves(site.fetch):
-                why = unknown_fetch(leaf, self.scope, self.kind_of, self.names)
-                if why is not None:
-                    self.block(site.call, f"sess.run fetches a value the analysis does not know: {why}")
-            if isinstance(site.feed, cst.Dict):
-                for element in site.feed.elements:
-                    why = unknown_feed_key(element.key, self.scope) if isinstance(element, cst.DictElement) else \
-                        "a feed dict unpacked into another"
-                    if why is not None:
-                        self.block(site.call, f"sess.run feeds a value the analysis does not know: {why}")
 
     def _is_layer_build(self, value) -> bool:
         return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
@@ -310,7 +274,7 @@ class Classifier:
         if qualname is not None and qualname.startswith("tf.keras.layers.") and targets_single(st):
             st.role = pm.KEEP
             tf_name = self.scope.layer_scopes.get(st.defines[0]) or "/".join(st.flat.scope_path + [st.defines[0]])
-            weightless = qualname.rsplit(".", 1)[-1] in _WEIGHTLESS_LAYERS
+            weightless = qualname.rsplit(".", 1)[-1] in api.WEIGHTLESS_LAYERS
             self.define(st, pm.LAYER, call, tf_name=tf_name, built=weightless, weightless=weightless)
             self.scope.trainable_order.extend(st.defines)
             return True
@@ -436,18 +400,7 @@ class Classifier:
         self.define(st, pm.PYTHON)
         body_calls = all_calls(node)
         qualnames = {self.names.call_name(c) for c in body_calls}
-        self.scope.local_callables.add(node.name.value)
-        if isinstance(node, cst.ClassDef):
-            self.scope.class_defs[node.name.value] = node
-        creates_variables = bool(qualnames & api.VARIABLE_CONSTRUCTORS) or any(
-            isinstance(c.func, cst.Name) and c.func.value in self.variable_functions | self.scope.variable_classes
-            for c in body_calls)
-        if isinstance(node, cst.FunctionDef) and creates_variables:
-            self.variable_functions.add(node.name.value)
-        elif isinstance(node, cst.ClassDef) and creates_variables:
-            self.scope.variable_classes.add(node.name.value)
-        if isinstance(node, cst.FunctionDef) and returns_tensors(node, self.names):
-            self.tensor_functions.add(node.name.value)
+        summarize_definition(node, body_calls, self.scope, self.names)
         if qualnames & (api.PLACEHOLDERS | api.SESSIONS):
             st.kind = "nested-scope"  # analysed as a scope of its own
             return st
