@@ -117,6 +117,7 @@ def test_index_counts_match_the_run_summary(samples_run):
         assert counts[f"findings-{severity}"] == summary["findings_by_severity"].get(severity, 0)
     assert summary["outcomes"][report.EAGER] > 20 and summary["outcomes"][report.COMPAT] >= 1
     assert "svg" in index.tags and not any(i.startswith("verify-") for i in counts)
+    assert "Inputs not read" not in index.text  # notebook findings (path:cell N) belong to their notebook
 
 
 def _counts(index: Path):
@@ -217,3 +218,21 @@ def test_verify_verdicts_and_details_are_shown(tmp_path):
     assert "Verify verdicts" in index.text
     page = next(iter(pages.values()))
     assert "value 1 != 2: legacy output line 1 '<1>'" in page.text and "different" in page.text
+
+
+def test_an_input_that_cannot_be_read_is_counted_and_listed(tmp_path):
+    good = tmp_path / "good.py"
+    good.write_text(HOSTILE)
+    missing = tmp_path / "missing.py"
+    assert main([str(good), str(missing), "-q", "--html-report", str(tmp_path / "out")]) == 123
+    index, pages = _read_report(tmp_path / "out")
+    assert len(pages) == 1 and _counts(tmp_path / "out" / "index.html")["count-failed"] == 1
+    assert "Inputs not read" in index.text and str(missing) in index.text
+
+
+def test_a_line_moved_below_new_code_sits_next_to_its_rewrite():
+    old = "import tensorflow as tf\ntf.set_random_seed(1)\nx = 1\n"
+    new = "import tensorflow as tf\n\ndef to_numpy(fetched):\n    return fetched\n\ntf.random.set_seed(1)\nx = 1\n"
+    table, _ = diff_table(old, new, {})
+    row = next(r for r in table.split("\n") if 'id="o2"' in r)
+    assert 'id="n6"' in row  # not next to the unrelated blank line 2

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional
 
 from tf_migrate import report
-from tf_migrate.html_report.page import SEVERITIES, badge, colour, page, text
+from tf_migrate.html_report.page import SEVERITIES, VERDICT_MEANING, badge, colour, page, text
 from tf_migrate.html_report.side_by_side import diff_table, listing_table, source_lines
 from tf_migrate.report import Finding
 from tf_migrate.runner import FileOutcome
@@ -85,7 +85,8 @@ def _verdict(verdict) -> str:
                       for label, printed in (("Legacy", verdict.legacy_output),
                                              ("Migrated", verdict.migrated_output)))
     return (f'<div class="box" style="border-left-color:{colour(verdict.status)}"><p><strong>Verify:</strong> '
-            f"{badge(verdict.status)} <span class=\"muted\">(both runs took {verdict.seconds:.1f} s)</span></p>"
+            f"{badge(verdict.status)} {VERDICT_MEANING.get(verdict.status, '')} "
+            f"<span class=\"muted\">(both runs took {verdict.seconds:.1f} s)</span></p>"
             + (f"<pre>{text(detail)}</pre>" if detail else "")
             + f"<details><summary>What the two runs printed</summary>{outputs}</details></div>")
 

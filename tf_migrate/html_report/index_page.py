@@ -7,6 +7,7 @@ that does not exist) has a row without a page.
 """
 from __future__ import annotations
 
+import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from tf_migrate import report
@@ -14,6 +15,7 @@ from tf_migrate.html_report.chart import bar_chart
 from tf_migrate.html_report.page import OUTCOMES, SEVERITIES, VERDICTS, badge, colour, page, text
 from tf_migrate.runner import FileOutcome
 
+_CELL = re.compile(r":cell \d+$")  # a notebook's findings name their cell
 Entry = Tuple[FileOutcome, str]  # an outcome and the href of its page
 
 
@@ -21,7 +23,7 @@ def index_page(entries: Sequence[Entry], summary: report.Summary, verdicts: Opti
                inputs: Sequence[str] = ()) -> str:
     """The HTML of the index; ``verdicts`` maps paths to ``verify.VerifyResult`` (None without --verify)."""
     known = {outcome.path for outcome, _ in entries}
-    unread = [f for f in summary.findings if f.path not in known and f.rule != "verify"]
+    unread = [f for f in summary.findings if _CELL.sub("", f.path) not in known and f.rule != "verify"]
     parts = ["<h1>tf-migrate report</h1>"]
     if inputs:
         parts.append("<p class=\"muted\">Inputs: " + ", ".join(f"<code>{text(p)}</code>" for p in inputs) + "</p>")
@@ -42,7 +44,7 @@ def _summary(summary: report.Summary, verified: bool) -> str:
     lines = [f'<p><strong><span id="count-files">{summary.files_seen}</span> file(s) seen:</strong> {outcomes}.'
              f"<br>Findings: {findings}."]
     figures = [_figure("Outcomes", bar_chart(
-        "Files by outcome", [(label, summary.outcomes[name], colour(name), f"#outcome-{name}")
+        "Files by outcome", [(name, summary.outcomes[name], colour(name), f"#outcome-{name}")
                              for name, label, _ in OUTCOMES]))]
     if verified:
         verdicts = ", ".join(f'<span id="verify-{name}">{summary.verify_counts[name]}</span> {name}'

@@ -16,6 +16,15 @@ OUTCOMES = ((report.FAILED, "failed", "#cf222e"), (report.COMPAT, "kept in compa
             (report.SKIPPED, "skipped (no TensorFlow)", "#8c959f"))
 VERDICTS = ((verify.EQUIVALENT, "#1a7f37"), (verify.DIFFERENT, "#cf222e"), (verify.MIGRATED_FAILS, "#a40e26"),
             (verify.LEGACY_FAILS, "#bc4c00"), (verify.NOT_COMPARABLE, "#59636e"))
+# What each verdict means, for a reader who has not read the --verify docs.
+VERDICT_MEANING = {
+    verify.EQUIVALENT: "both programs printed the same values (within tolerance)",
+    verify.DIFFERENT: "the migrated program printed something else; the first difference:",
+    verify.MIGRATED_FAILS: "the legacy program runs, the migrated one fails; its error:",
+    verify.LEGACY_FAILS: "the legacy program fails on its own under TF1 semantics, so there is nothing to compare; "
+                         "its error:",
+    verify.NOT_COMPARABLE: "the two runs cannot be judged against each other; why:",
+}
 SEVERITIES = (report.ERROR, report.WARNING, report.INFO)
 _COLOURS = {name: colour for name, _, colour in OUTCOMES}
 _COLOURS.update(VERDICTS)
@@ -46,7 +55,7 @@ table.files { border-collapse: collapse; width: 100%; }
 table.files th, table.files td { text-align: left; vertical-align: top; padding: 4px 10px;
   border-bottom: 1px solid #d1d9e0; }
 table.files td.path { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px;
-  overflow-wrap: anywhere; }
+  overflow-wrap: break-word; max-width: 45vw; }
 table.files td.n { text-align: right; white-space: nowrap; }
 table.files tr.group th { background: #f6f8fa; font-size: 1em; padding-top: 10px; }
 table.files tbody tr:not(.group):hover { background: #f6f8fa; }
