@@ -85,8 +85,8 @@ def _verdict(verdict) -> str:
                       for label, printed in (("Legacy", verdict.legacy_output),
                                              ("Migrated", verdict.migrated_output)))
     return (f'<div class="box" style="border-left-color:{colour(verdict.status)}"><p><strong>Verify:</strong> '
-            f"{badge(verdict.status)} {VERDICT_MEANING.get(verdict.status, '')} "
-            f"<span class=\"muted\">(both runs took {verdict.seconds:.1f} s)</span></p>"
+            f"{badge(verdict.status)} <span class=\"muted\">(both runs took {verdict.seconds:.1f} s)</span></p>"
+            f"<p>{VERDICT_MEANING.get(verdict.status, '')}</p>"
             + (f"<pre>{text(detail)}</pre>" if detail else "")
             + f"<details><summary>What the two runs printed</summary>{outputs}</details></div>")
 

@@ -15,6 +15,7 @@ from tf_migrate.html_report.chart import bar_chart
 from tf_migrate.html_report.page import OUTCOMES, SEVERITIES, VERDICTS, badge, colour, page, text
 from tf_migrate.runner import FileOutcome
 
+_BREAK_AFTER = re.compile(r"(?<=[/\\_.-])")
 _CELL = re.compile(r":cell \d+$")  # a notebook's findings name their cell
 Entry = Tuple[FileOutcome, str]  # an outcome and the href of its page
 
@@ -80,7 +81,7 @@ def _table(entries: Sequence[Entry], verdicts: Optional[Dict[str, object]], unre
 
 
 def _row(outcome: FileOutcome, href: str, verdicts: Optional[Dict[str, object]]) -> str:
-    cells = [f'<td class="path"><a href="{text(href)}">{text(outcome.path)}</a></td>',
+    cells = [f'<td class="path"><a href="{text(href)}">{_breakable(outcome.path)}</a></td>',
              f"<td>{badge(outcome.outcome)}</td>", f"<td>{text(_why(outcome))}</td>",
              f'<td class="n">{_finding_count(outcome)}</td>']
     if verdicts is not None:
@@ -90,8 +91,13 @@ def _row(outcome: FileOutcome, href: str, verdicts: Optional[Dict[str, object]])
     return "<tr>" + "".join(cells) + "</tr>"
 
 
+def _breakable(path: str) -> str:
+    """The path as HTML that may wrap after a separator (not in the middle of a name) in a narrow column."""
+    return "<wbr>".join(text(piece) for piece in _BREAK_AFTER.split(path))
+
+
 def _unread_row(finding: report.Finding, verified: bool) -> str:
-    return (f'<tr><td class="path">{text(finding.path)}</td><td>{badge(report.FAILED)}</td>'
+    return (f'<tr><td class="path">{_breakable(finding.path)}</td><td>{badge(report.FAILED)}</td>'
             f'<td>{text(finding.message)}</td><td class="n">1</td>'
             + ('<td class="muted">not run</td>' if verified else "") + "</tr>")
 

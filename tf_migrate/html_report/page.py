@@ -55,7 +55,8 @@ table.files { border-collapse: collapse; width: 100%; }
 table.files th, table.files td { text-align: left; vertical-align: top; padding: 4px 10px;
   border-bottom: 1px solid #d1d9e0; }
 table.files td.path { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px;
-  overflow-wrap: break-word; max-width: 45vw; }
+  overflow-wrap: anywhere; }
+table.files th:first-child { width: 38%; }
 table.files td.n { text-align: right; white-space: nowrap; }
 table.files tr.group th { background: #f6f8fa; font-size: 1em; padding-top: 10px; }
 table.files tbody tr:not(.group):hover { background: #f6f8fa; }
