@@ -237,3 +237,13 @@ def test_a_line_moved_below_new_code_sits_next_to_its_rewrite():
     table, _ = diff_table(old, new, {})
     row = next(r for r in table.split("\n") if 'id="o2"' in r)
     assert 'id="n6"' in row  # not next to the unrelated blank line 2
+
+
+def test_a_file_that_fails_shows_the_line_that_failed(tmp_path):
+    (tmp_path / "py2.py").write_text("import tensorflow as tf\nprint 'hello <b>'\n")
+    assert main([str(tmp_path / "py2.py"), "-q", "--html-report", str(tmp_path / "out")]) == 123
+    _, pages = _read_report(tmp_path / "out")
+    page = next(iter(pages.values()))
+    assert "Failed:" in page.text and "print 'hello <b>'" in page.text
+    (finding,) = page.findings.values()
+    assert "syntax error" in finding["text"] and finding["links"] == ["#o2"] and "o2" in page.ids

@@ -11,12 +11,13 @@ Page names are stable for a path and safe whatever characters it holds.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from pathlib import Path
 from typing import Dict, Optional, Sequence
 
-from tf_migrate import report
+from tf_migrate import files, report
 from tf_migrate.html_report.file_page import file_page
 from tf_migrate.html_report.index_page import index_page
 from tf_migrate.runner import FileOutcome
@@ -48,7 +49,7 @@ def write_report(folder: Path, outcomes: Sequence[FileOutcome], summary: report.
     pages = folder / "files"
     pages.mkdir(parents=True, exist_ok=True)
     entries = []
-    for outcome in outcomes:
+    for outcome in map(_with_source, outcomes):
         name = page_name(outcome.path)
         verdict = verdicts.get(outcome.path) if verdicts is not None else None
         _write(pages / name, file_page(outcome, verdict))
@@ -56,6 +57,18 @@ def write_report(folder: Path, outcomes: Sequence[FileOutcome], summary: report.
     index = folder / "index.html"
     _write(index, index_page(entries, summary, verdicts, inputs))
     return index
+
+
+def _with_source(outcome: FileOutcome) -> FileOutcome:
+    """A file that failed keeps no source; read it again so that its page shows the line that failed."""
+    if outcome.outcome != report.FAILED or outcome.source:
+        return outcome
+    try:
+        read = files.read_text_file if outcome.kind == "ipynb" else files.read_source
+        text = read(Path(outcome.path)).text
+    except files.ReadError:  # unreadable then, unreadable now: the page shows the findings alone
+        return outcome
+    return dataclasses.replace(outcome, source=text, new_source=text)
 
 
 def _write(path: Path, html: str) -> None:

@@ -107,9 +107,9 @@ def _changes(outcome: FileOutcome, findings: List[Finding], anchors: List[Option
              blocks: List[_Block]) -> str:
     if not blocks:
         if outcome.outcome == report.FAILED and not outcome.source:
-            return '<p class="muted">The file could not be read, so there is no source to show.</p>'
+            return '<p class="muted">The file could not be read: there is no source to show.</p>'
         return "" if outcome.outcome == report.SKIPPED else '<p class="muted">No changes.</p>'
-    parts = ["<h2>Changes</h2>"]
+    parts = ["<h2>Changes</h2>" if any(b.old != b.new for b in blocks) else "<h2>Source</h2>"]
     if outcome.kind == "ipynb":
         parts.append('<p class="muted">Cells are numbered counting every cell, markdown too; only changed '
                      "cells and cells with findings are shown.</p>")
