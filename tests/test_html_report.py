@@ -247,3 +247,12 @@ def test_a_file_that_fails_shows_the_line_that_failed(tmp_path):
     assert "Failed:" in page.text and "print 'hello <b>'" in page.text
     (finding,) = page.findings.values()
     assert "syntax error" in finding["text"] and finding["links"] == ["#o2"] and "o2" in page.ids
+
+
+def test_verify_run_puts_each_verdict_on_the_report(tmp_path):
+    (tmp_path / "prog.py").write_text(HOSTILE.replace("  # \x1b", ""))
+    assert main([str(tmp_path / "prog.py"), "--verify", "-q", "--html-report", str(tmp_path / "out")]) == 0
+    index, pages = _read_report(tmp_path / "out")
+    assert _counts(tmp_path / "out" / "index.html")["verify-equivalent"] == 1
+    (page,) = pages.values()
+    assert "Verify:" in page.text and "both programs printed the same values" in page.text
