@@ -46,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--select", action="append", default=[], metavar="RULE", help="run only these rules")
     parser.add_argument("--ignore", action="append", default=[], metavar="RULE", help="skip these rules")
     parser.add_argument("--report", type=Path, metavar="FILE", help="write the report to FILE (JSON if .json)")
+    parser.add_argument("--html-report", type=Path, metavar="DIR",
+                        help="write a browsable report of the run to DIR (open DIR/index.html; no network needed)")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     parser.add_argument("--verify", action="store_true",
@@ -74,6 +76,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"tf-migrate: error: {why}", file=sys.stderr)
         return EXIT_USAGE
     why = _output_dir_problem(args.output_dir, args.paths)
+    if args.html_report and args.html_report.exists() and not args.html_report.is_dir():
+        why = f"--html-report {args.html_report}: exists and is not a folder"
     if why:
         print(f"tf-migrate: error: {why}", file=sys.stderr)
         return EXIT_USAGE
@@ -103,9 +107,10 @@ def _migrate(args: argparse.Namespace) -> int:
             for diff in outcome.diffs:
                 _emit(sys.stdout, diff)
     verify_failed = False
+    verdicts = {} if args.verify else None
     if args.verify:
         from tf_migrate.verify_cli import verify_outcomes
-        verify_failed = not verify_outcomes(outcomes, args.timeout, summary)
+        verify_failed = not verify_outcomes(outcomes, args.timeout, summary, verdicts)
     text = summary.text() if not args.quiet else summary.text().splitlines()[-1]
     _emit(sys.stderr, text + "\n")
     if args.report:
@@ -115,6 +120,16 @@ def _migrate(args: argparse.Namespace) -> int:
         except OSError as error:
             print(f"tf-migrate: error: report not written: {args.report}: {error.strerror}", file=sys.stderr)
             return EXIT_FAILED
+    if args.html_report:
+        from tf_migrate.html_report import write_report
+        try:
+            index = write_report(args.html_report, outcomes, summary, verdicts, args.paths)
+        except OSError as error:
+            print(f"tf-migrate: error: HTML report not written: {error.filename or args.html_report}: "
+                  f"{error.strerror}", file=sys.stderr)
+            return EXIT_FAILED
+        if not args.quiet:
+            print(f"HTML report: {index}", file=sys.stderr)
     if summary.outcomes[report.FAILED]:
         return EXIT_FAILED
     if args.check and any(o.changed for o in outcomes):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import List
+from typing import Dict, List, Optional
 
 from tf_migrate import report, verify
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
@@ -15,8 +15,12 @@ _SEVERITY = {verify.EQUIVALENT: INFO, verify.NOT_COMPARABLE: WARNING, verify.LEG
              verify.DIFFERENT: ERROR, verify.MIGRATED_FAILS: ERROR}
 
 
-def verify_outcomes(outcomes: List[FileOutcome], timeout: float, summary: "report.Summary") -> bool:
-    """Verify each migrated file; True when every one is equivalent or legitimately not comparable."""
+def verify_outcomes(outcomes: List[FileOutcome], timeout: float, summary: "report.Summary",
+                    verdicts: Optional[Dict[str, verify.VerifyResult]] = None) -> bool:
+    """Verify each migrated file; True when every one is equivalent or legitimately not comparable.
+
+    ``verdicts``, when given, receives each file's full result (for the HTML report).
+    """
     all_good = True
     for outcome in outcomes:
         if outcome.outcome in (report.FAILED, report.SKIPPED):
@@ -29,5 +33,7 @@ def verify_outcomes(outcomes: List[FileOutcome], timeout: float, summary: "repor
         summary.findings.append(Finding(outcome.path, 1, 0, "verify", _SEVERITY[result.status],
                                         f"{result.status}" + (f": {detail}" if detail else "")))
         summary.verify_counts[result.status] += 1
+        if verdicts is not None:
+            verdicts[outcome.path] = result
         all_good &= result.status in _ACCEPTED
     return all_good
