@@ -30,6 +30,7 @@ from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.codegen.session_params import drop_session_params
 from tf_migrate.cst.arguments import keyword
+from tf_migrate.cst.imports import imports_tensorflow
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
@@ -58,17 +59,15 @@ class SessionToFunctions(Rule):
 
 
 def _with_helper(module: cst.Module, source: str) -> cst.Module:
-    """``source`` (a function) after the imports at the top of the module, PEP 8 spaced."""
+    """``source`` (a function) after the tensorflow import and the imports right after it, PEP 8 spaced."""
     body = list(module.body)
-    position = 0
-    for index, stmt in enumerate(body):
-        if isinstance(stmt, cst.SimpleStatementLine) and all(
-                isinstance(s, (cst.Import, cst.ImportFrom)) or (
-                    index == 0 and isinstance(s, cst.Expr) and isinstance(s.value, cst.SimpleString))
-                for s in stmt.body):
-            position = index + 1
-        else:
-            break
+
+    def imports(stmt, test) -> bool:
+        return isinstance(stmt, cst.SimpleStatementLine) and any(test(small) for small in stmt.body)
+
+    position = next((i + 1 for i, stmt in enumerate(body) if imports(stmt, imports_tensorflow)), 0)
+    while position < len(body) and imports(body[position], lambda s: isinstance(s, (cst.Import, cst.ImportFrom))):
+        position += 1
     helper = cst.parse_statement(source.lstrip("\n"))
     return module.with_changes(body=_spaced(body[:position] + [helper] + body[position:], {id(helper)}, blank=2))
 
