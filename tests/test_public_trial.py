@@ -78,8 +78,11 @@ def test_selection_keeps_programs_support_and_reasons_apart():
     ({"outcome": "unchanged", "migrated_runs": False, "verdict": "migrated-fails"}, report.OTHER_FAILS),
     ({"legacy_runs": False, "legacy_timeout": True, "migrated_runs": False, "verdict": "legacy-fails"}, None),
     ({"legacy_runs": False, "verdict": "legacy-fails", "legacy_error": "ModuleNotFoundError: x"}, None),
+    ({"verdict": "different", "detail": "value 1 != 2", "legacy_reproducible": False}, None),
+    ({"verdict": "different", "detail": "value 1 != 2", "legacy_reproducible": True}, report.SILENT_WRONG_EAGER),
 ], ids=["equivalent", "eager crash", "eager other numbers", "eager too slow", "not comparable", "compat crash",
-        "compat differs", "unchanged crash", "legacy timeout", "legacy fails"])
+        "compat differs", "unchanged crash", "legacy timeout", "legacy fails", "legacy not reproducible",
+        "legacy reproducible, eager differs"])
 def test_what_counts_as_a_problem(changes, expected):
     assert report.problem(_record(**changes)) == expected
 
