@@ -22,7 +22,9 @@ MNIST, gym, matplotlib, scikit-learn data; see ``trial_stubs/modules/README.md``
 It writes ``results_public_trial.json`` (one record per program; fields in
 ``public_trial_report.py``) and ``results_public_trial.md``.
 ``run --only REGEX`` reruns the matching ``owner/name/path`` programs and writes
-their results under ``/tmp/public_trial/`` instead, for checking a fix.
+their results under ``/tmp/public_trial/`` instead, for checking a fix;
+``run --resume`` finishes an interrupted run (the records so far are in
+``/tmp/public_trial/records.jsonl``).
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ import tarfile
 import time
 import tokenize
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Dict, List
 
@@ -186,12 +189,14 @@ def export(manifest: dict, mirrors: Path, src: Path) -> dict:
     return index
 
 
-def migrate(src_dir: Path, out_dir: Path, report_path: Path) -> Dict[str, tuple]:
-    """Runs the CLI on one repository folder; {relative path: (outcome, compat reason)}."""
-    shutil.rmtree(out_dir, ignore_errors=True)
-    command = [sys.executable, "-m", "tf_migrate", str(src_dir), "-o", str(out_dir), "--report", str(report_path),
-               "-q", "-j", "2"]
-    subprocess.run(command, cwd=ROOT, capture_output=True, check=False)
+def migrate(src_dir: Path, out_dir: Path, report_path: Path, again: bool = True) -> Dict[str, tuple]:
+    """Runs the CLI on one repository folder (``again=False``: reads its report from an earlier run);
+    {relative path: (outcome, compat reason)}."""
+    if again:
+        shutil.rmtree(out_dir, ignore_errors=True)
+        command = [sys.executable, "-m", "tf_migrate", str(src_dir), "-o", str(out_dir), "--report",
+                   str(report_path), "-q", "-j", "2"]
+        subprocess.run(command, cwd=ROOT, capture_output=True, check=False)
     data = json.loads(report_path.read_text(encoding="utf-8"))
     results = {}
     for path, outcome in data["files"].items():
@@ -268,16 +273,27 @@ def run(args: argparse.Namespace) -> int:
     index = json.loads((args.work / "src" / "index.json").read_text(encoding="utf-8"))
     programs = [p for p in index["programs"] if not args.only or re.search(args.only, f"{p['repo']}/{p['path']}")]
     start = time.monotonic()
+    progress = args.work / "records.jsonl"  # each record as it comes: read it during the run, or --resume
+    done = {}
+    if args.resume and progress.exists():
+        for line in progress.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            done[(record["repo"], record["path"])] = record
+    else:
+        progress.write_text("", encoding="utf-8")
     outcomes = {}
     (args.work / "reports").mkdir(parents=True, exist_ok=True)
     for repo in index["repos"]:
         if any(p["repo"] == repo["repo"] for p in programs):
-            found = migrate(args.work / "src" / repo["dir"], args.work / "out" / repo["dir"],
-                            args.work / "reports" / f"{repo['dir']}.json")
+            report_path = args.work / "reports" / f"{repo['dir']}.json"
+            found = migrate(args.work / "src" / repo["dir"], args.work / "out" / repo["dir"], report_path,
+                            again=not (args.resume and report_path.exists()))
             outcomes.update({(repo["repo"], path): value for path, value in found.items()})
             print(f"migrated {repo['repo']}", file=sys.stderr)
     tasks = []
     for program in programs:
+        if (program["repo"], program["path"]) in done:
+            continue
         folder = folder_name(program["repo"])
         outcome, why = outcomes.get((program["repo"], program["path"]), ("failed", ""))
         tasks.append({
@@ -286,14 +302,7 @@ def run(args: argparse.Namespace) -> int:
             "migrated": str(args.work / "out" / folder / program["path"]),
             "workdir": str(args.work / "src" / folder / program["cwd"]),
         })
-    records = []
-    with ProcessPoolExecutor(args.jobs, initializer=_init_worker) as pool:
-        futures = [pool.submit(verify_one, task) for task in tasks]
-        for count, future in enumerate(as_completed(futures), 1):
-            r = future.result()
-            records.append(r)
-            print(f"[{count}/{len(tasks)}] {r['verdict']:14} {r['outcome']:9} {r['legacy_seconds']:5.1f}s "
-                  f"{r['migrated_seconds']:5.1f}s {r['repo']}: {r['path']}", file=sys.stderr, flush=True)
+    records = list(done.values()) + _verify_all(tasks, args.jobs, progress)
     records.sort(key=lambda r: (r["repo"].lower(), r["path"]))
     wall = time.monotonic() - start
     results = {"meta": _meta(args, wall), "repos": index["repos"], "excluded": index["excluded"], "records": records}
@@ -346,6 +355,46 @@ def recheck(args: argparse.Namespace) -> int:
     write_report(RESULTS_JSON, RESULTS_MD)
     return 0
 
+def _verify_all(tasks: List[dict], jobs: int, progress: Path) -> List[dict]:
+    """verify_one over a process pool; a pool whose worker dies is replaced and its unfinished tasks run again
+    (twice at most: then the task gets a record saying the harness could not run it)."""
+    records, pending, tries, count = [], list(tasks), {}, 0
+    while pending:
+        with ProcessPoolExecutor(jobs, initializer=_init_worker) as pool:
+            futures = {pool.submit(verify_one, task): task for task in pending}
+            pending = []
+            for future in as_completed(futures):
+                task = futures[future]
+                try:
+                    r = future.result()
+                except BrokenProcessPool:
+                    key = (task["repo"], task["path"])
+                    tries[key] = tries.get(key, 0) + 1
+                    if tries[key] < 3:
+                        pending.append(task)
+                        continue
+                    r = _harness_failure(task, "the trial's worker process died three times while running this file")
+                records.append(r)
+                count += 1
+                with open(progress, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(r, ensure_ascii=False) + "\n")
+                print(f"[{count}/{len(tasks)}] {r['verdict']:14} {r['outcome']:9} {r['legacy_seconds']:5.1f}s "
+                      f"{r['migrated_seconds']:5.1f}s {r['repo']}: {r['path']}", file=sys.stderr, flush=True)
+        if pending:
+            print(f"a worker died; {len(pending)} unfinished files run again in a new pool", file=sys.stderr)
+    return records
+
+
+def _harness_failure(task: dict, why: str) -> dict:
+    """A record for a file the harness could not run: left out of the figures like a failing legacy run."""
+    return {
+        "repo": task["repo"], "path": task["path"], "kind": task["kind"], "stubs": task["stubs"],
+        "outcome": task["outcome"], "compat_reason": task["compat_reason"], "legacy_runs": False,
+        "legacy_timeout": False, "migrated_runs": False, "migrated_timeout": False, "session_free": False,
+        "verdict": "legacy-fails", "detail": why, "legacy_error": why, "migrated_error": "",
+        "legacy_seconds": 0.0, "migrated_seconds": 0.0,
+    }
+
 
 def _meta(args: argparse.Namespace, wall: float) -> Dict[str, str]:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
@@ -383,6 +432,8 @@ def main(argv=None) -> int:
     parser.add_argument("-j", "--jobs", type=int, default=2, help="programs verified at a time")
     parser.add_argument("--timeout", type=float, default=90.0, help="seconds each run of a program may take")
     parser.add_argument("--only", metavar="REGEX", help="run only matching owner/name/path programs")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the records of an interrupted run (records.jsonl) and its migrations; run the rest")
     args = parser.parse_args(argv)
     if args.command == "export":
         manifest = json.loads(args.manifest.read_text(encoding="utf-8"))

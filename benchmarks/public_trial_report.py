@@ -104,7 +104,8 @@ def headline(records: List[dict]) -> Dict[str, object]:
         "legacy_fails": sum(1 for r in records if not r["legacy_runs"] and not r["legacy_timeout"]),
         "runs_after_migration": sum(1 for r in ran if r["migrated_runs"]),
         "silent_wrong_eager": len(silent),
-        "silent_crashes": sum(1 for r in silent if not r["migrated_runs"]),
+        "silent_crashes": sum(1 for r in silent if not r["migrated_runs"] and not r["migrated_timeout"]),
+        "silent_timeouts": sum(1 for r in silent if r["migrated_timeout"]),
         "silent_different_values": sum(1 for r in silent if r["migrated_runs"] and difference_kind(r) == "values"),
         "silent_different_other": sum(1 for r in silent if r["migrated_runs"] and difference_kind(r) != "values"),
         "compat_fails": problems[COMPAT_FAILS],
@@ -149,8 +150,8 @@ def render(records: List[dict], meta: Dict[str, str], repos: Iterable[dict], exc
         f"| **legacy-running files that also run after migration** | **{_share(h['runs_after_migration'], ran)}** "
         "| 100% |",
         f"| **silent wrong eager rewrites** (eager, legacy ran, migration crashes or prints other output) | "
-        f"**{h['silent_wrong_eager']}** ({h['silent_crashes']} crash or time out, {h['silent_different_values']} "
-        f"other numbers, {h['silent_different_other']} other text or length) | 0 |",
+        f"**{h['silent_wrong_eager']}** ({h['silent_crashes']} crash, {h['silent_timeouts']} time out, "
+        f"{h['silent_different_values']} other numbers, {h['silent_different_other']} other text or length) | 0 |",
         f"| compat outputs that fail (legacy ran) | {h['compat_fails']} | 0 |",
         f"| unchanged/failed/skipped outputs that fail (legacy ran) | {h['other_fails']} | 0 |",
         f"| eager share, all files | {_share(outcomes['eager'], h['files'])} | not below today's |",

@@ -99,7 +99,8 @@ def test_headline_leaves_legacy_timeouts_out_of_the_denominator():
     h = report.headline(records)
     assert (h["files"], h["legacy_runs"], h["legacy_timeouts"], h["legacy_fails"]) == (6, 4, 1, 1)
     assert h["runs_after_migration"] == 2
-    assert (h["silent_wrong_eager"], h["silent_crashes"], h["silent_different_values"]) == (2, 1, 1)
+    assert (h["silent_wrong_eager"], h["silent_crashes"], h["silent_timeouts"], h["silent_different_values"]) == (
+        2, 1, 0, 1)
     assert (h["compat_fails"], h["eager_of_ran"], h["session_free_of_ran"]) == (1, 3, 3)
 
 
@@ -206,3 +207,19 @@ def test_step_budget_ends_the_program_and_unchosen_sets_are_not_served():
     assert done.returncode == 0 and done.stdout == "" and "step budget (100 batches)" in done.stderr
     other = _run_with_stubs(["mnist"], "try:\n    import gym\n    print(gym.__version__)\nexcept ImportError:\n    print('absent')")
     assert other.returncode == 0 and "public-trial-stub" not in other.stdout
+
+
+def _dies_once(task):
+    marker = Path(task["marker"])
+    if not marker.exists():
+        marker.write_text("died")
+        os._exit(1)
+    return _record(path=task["path"])
+
+
+def test_a_dead_worker_does_not_lose_the_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(trial, "verify_one", _dies_once)
+    tasks = [{"repo": "someone/tutorials", "path": f"p{i}.py", "marker": str(tmp_path / "marker")} for i in range(3)]
+    records = trial._verify_all(tasks, 1, tmp_path / "records.jsonl")
+    assert sorted(r["path"] for r in records) == ["p0.py", "p1.py", "p2.py"]
+    assert len((tmp_path / "records.jsonl").read_text().splitlines()) == 3
