@@ -125,3 +125,20 @@ def test_known_helpers_and_containers_stay_eager():
               "pair = Pair(double(x), tf.stack(outs))\n"
               "with tf.Session() as s:\n    print(s.run(pair, {x: [-1.0, 2.0]}))\n")
     assert migrate_source(source, "known.py").outcome == "eager"
+
+
+def test_variables_filtered_by_their_tf1_names_stay_compat():
+    # Eager variables are named by Keras layers and lose their variable scopes: a name filter would
+    # silently select nothing (found by benchmarks/migrated_programs' GAN).
+    source = ("import numpy as np\nimport tensorflow as tf\n"
+              "x = tf.placeholder(tf.float32, [None, 2])\n"
+              "with tf.variable_scope('generator'):\n"
+              "    w = tf.get_variable('w', [2, 1], initializer=tf.ones_initializer())\n"
+              "loss = tf.reduce_sum(tf.matmul(x, w))\n"
+              "g_vars = [v for v in tf.trainable_variables() if v.name.startswith('generator/')]\n"
+              "step = tf.train.GradientDescentOptimizer(0.1).minimize(loss, var_list=g_vars)\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    print(sess.run([step, loss], {x: np.ones((2, 2))})[1])\n")
+    result = migrate_source(source, "gan.py")
+    assert result.outcome == "compat"
+    assert "filtered by their TF1 names" in result.compat_reason

@@ -124,3 +124,28 @@ def check_by_name(site, block) -> None:
              if isinstance(n, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))]
     if names or site.extra_args:
         block(site.call, "sess.run by tensor name, or with options/run_metadata: no eager equivalent")
+
+
+def reads_names(node: cst.CSTNode) -> bool:
+    """The statement reads some object's ``.name`` (``v.name.startswith("generator/")``)."""
+    found = []
+
+    class _Walk(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+            if attribute.attr.value == "name":
+                found.append(attribute)
+
+    visit(node, _Walk())
+    return bool(found)
+
+
+def string_literals(node: cst.CSTNode) -> List[str]:
+    """The values of the plain string literals inside ``node``."""
+    found: List[str] = []
+
+    class _Walk(cst.CSTVisitor):
+        def visit_SimpleString(self, string: cst.SimpleString) -> None:
+            found.append(str(string.evaluated_value))
+
+    visit(node, _Walk())
+    return found

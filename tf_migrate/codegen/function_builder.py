@@ -26,7 +26,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.slicing import RunPlan
-from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen import compiled
 from tf_migrate.codegen.fetches import to_numpy, to_tensors
@@ -177,14 +177,18 @@ class FunctionBuilder:
         after: dict = {}
         stopped_after: dict = {}
         defined_at = {k: st.index for st in statements for k in st.defines}
+        # Variable lists built in the run (a collection of layer variables): a tape watches variables itself.
+        variable_lists = {k for st in statements for k in st.defines
+                          if any(id(c) in self.scope.lazy_collections for c in all_calls(st.node))}
         for st in statements:
             for call in grads.gradient_calls(st.node, self.names):
                 for key in grads.source_keys(call, self.names.call_name(call)):
                     kind = self.scope.kind(key)
                     symbol = self.scope.symbols.get(key)
                     watch_later = after.setdefault(defined_at[key], []) if key in defined_at else at_start
-                    wanted = key in defined_at or kind in (pm.PLACEHOLDER, pm.TENSOR, pm.STRUCT, pm.TENSORS) or (
-                        kind == pm.VARIABLE and symbol is not None and not symbol.trainable)
+                    wanted = key not in variable_lists and (
+                        key in defined_at or kind in (pm.PLACEHOLDER, pm.TENSOR, pm.STRUCT, pm.TENSORS) or (
+                            kind == pm.VARIABLE and symbol is not None and not symbol.trainable))
                     if wanted and key not in watch_later:
                         watch_later.append(key)
                 for key in grads.stopped_keys(call) or []:
