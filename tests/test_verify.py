@@ -388,3 +388,21 @@ def test_bad_arguments_are_rejected(tmp_path):
     with pytest.raises(ValueError, match="notebook_runner"):
         verify_program("", "", path=tmp_path / "x.ipynb", kind="ipynb", notebook_runner="lab")
 
+
+
+def test_run_program_runs_one_legacy_program_alone_with_or_without_the_fetch_order_pin(tmp_path):
+    from tf_migrate.verify import run_program
+
+    source = _src(
+        """
+        import tensorflow as tf
+        print(tf.executing_eagerly(), tf.Session.run.__module__)
+        """
+    )
+    pinned = run_program(source, path=tmp_path / "p.py", mode="legacy")
+    plain = run_program(source, path=tmp_path / "p.py", mode="legacy", pin_fetch_order=False)
+    assert not pinned.failed and not plain.failed, pinned.stderr + plain.stderr
+    assert pinned.stdout.split() == ["False", "_verify_fetch_order"]
+    assert plain.stdout.split() == ["False", "tensorflow.python.client.session"]
+    with pytest.raises(ValueError):
+        run_program(source, path=tmp_path / "p.py", mode="graph")
