@@ -57,17 +57,30 @@ def _row(name, legacy_ms, migrated_ms, legacy_loss=(1.0,), migrated_loss=(1.0,),
 
 def test_table_gives_each_ratio_the_loss_check_and_the_geometric_mean():
     rows = [
-        _row("a.py", [1.0, 1.2, 0.9], [2.0, 2.2, 1.8]),
+        _row("a.py", [1.0, 1.2, 0.9], [2.0, 2.2, 1.5]),
         _row("b.py", [0.5, 0.5, 0.5], [4.0], legacy_loss=(0.25, 1.0), migrated_loss=(0.2501, 1.0)),
         _row("c.py", [1.0, 1.0, 1.0], [], error="ValueError: boom | bang"),
     ]
     table = bench_migrated.render_table(rows)
     lines = table.splitlines()
-    assert lines[2] == "| a.py | eager | eager | 1.000 | 2.000 | 2.0x | yes |  |"
-    assert lines[3].startswith("| b.py | eager | eager | 0.500 | 4.000 | 8.0x | **no** (0.25 1 vs 0.2501 1) |")
-    assert "migrated run once (slow)" in lines[3]
-    assert lines[4] == "| c.py | eager | eager | 1.000 | n/a | n/a | n/a | migrated failed: ValueError: boom \\| bang |"
-    assert "**eager**: geometric mean of migrated/legacy **4.00x** over 2 programs; worst 8.0x." in table
+    assert lines[2] == "| a.py | eager | eager | 1.000 | 2.000 | 2.0x | 1.7x | yes |  |"
+    assert lines[3] == ("| b.py | eager | eager | 0.500 | 4.000 | 8.0x | 8.0x | **no** (0.25 1 vs 0.2501 1) "
+                        "| migrated run once (slow) |")
+    assert lines[4] == "| c.py | eager | eager | 1.000 | n/a | n/a | n/a | n/a | migrated failed: ValueError: boom \\| bang |"
+    assert ("**eager**: geometric mean of migrated/legacy **4.00x** over 2 programs (best runs: 3.65x); "
+            "worst 8.0x.") in table
+
+
+def test_error_message_is_the_last_traceback_message_on_one_line_without_arrays():
+    stderr = """Traceback (most recent call last):
+  File "p.py", line 3, in <module>
+ValueError: Passed in object <Variable shape=(2, 2), value=[[-1.5e-01  9.8e-02]
+ [ 2.1e-01  1.5e-01]]> of type 'Variable', not tf.Tensor
+W0000 00:00:1796096444.147073   29180 something at exit
+"""
+    assert bench_migrated.error_message(stderr) == (
+        "ValueError: Passed in object <Variable shape=(2, 2), value=[...]> of type 'Variable', not tf.Tensor")
+    assert bench_migrated.error_message("W0000 00:00 just logs\n") == ""
 
 
 def test_losses_agree_within_rtol_1e_4():
