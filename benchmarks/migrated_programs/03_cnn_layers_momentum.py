@@ -23,7 +23,7 @@ net = tf.layers.max_pooling2d(net, 2, 2, name="pool2")
 net = tf.layers.flatten(net)
 logits = tf.layers.dense(net, N_CLASSES, name="logits")
 loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
-train_op = tf.train.MomentumOptimizer(0.05, momentum=0.9).minimize(loss)
+train_op = tf.train.MomentumOptimizer(0.01, momentum=0.9).minimize(loss)
 
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
