@@ -34,6 +34,7 @@ import json
 import math
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -355,7 +356,8 @@ def main(argv=None) -> int:
     if variants == [CLI_DEFAULT]:
         note = f"{CLI_DEFAULT}: this tf-migrate has no --functions flag; its output is eager functions"
     meta = {
-        "command": "python benchmarks/bench_migrated.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": shlex.join(["python", "benchmarks/bench_migrated.py",
+                               *(argv if argv is not None else sys.argv[1:])]),
         "date": time.strftime("%Y-%m-%d %H:%M"), "minutes": (time.time() - start) / 60, "variants_note": note,
         "load_before": load_before, "load_after": os.getloadavg()[0], "steps": args.steps, "repeat": args.repeat,
         "machine": bench_rewrite.machine(None),

@@ -1,4 +1,8 @@
-"""benchmarks/bench_migrated.py without timing anything: the programs migrate as the benchmark needs, and the report renders."""
+"""benchmarks/bench_migrated.py without timing anything.
+
+The programs migrate as the benchmark needs (eager, the timer around the same steps), and the
+report renders from fake measurements.
+"""
 from __future__ import annotations
 
 import sys
