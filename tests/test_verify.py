@@ -434,3 +434,21 @@ def test_run_summaries_say_how_a_run_ended():
     killed = _Run(None, "", "", True, 60.0, 60.1).summary()
     assert killed.failed and killed.timed_out and killed.error.startswith("timed out after 60 s")
     assert _Run(0, "ok\n", "", False, 60.0, 1.0).summary().error == ""
+
+
+def test_run_program_runs_one_legacy_program_alone_with_or_without_the_fetch_order_pin(tmp_path):
+    from tf_migrate.verify import run_program
+
+    source = _src(
+        """
+        import tensorflow as tf
+        print(tf.executing_eagerly(), tf.Session.run.__module__)
+        """
+    )
+    pinned = run_program(source, path=tmp_path / "p.py", mode="legacy")
+    plain = run_program(source, path=tmp_path / "p.py", mode="legacy", pin_fetch_order=False)
+    assert not pinned.failed and not plain.failed, pinned.stderr + plain.stderr
+    assert pinned.stdout.split() == ["False", "_verify_fetch_order"]
+    assert plain.stdout.split() == ["False", "tensorflow.python.client.session"]
+    with pytest.raises(ValueError):
+        run_program(source, path=tmp_path / "p.py", mode="graph")

@@ -11,7 +11,8 @@ package, so it works wherever the interpreter can import TensorFlow.
   ``sys.modules['tensorflow'] = tf.compat.v1``, so ``import tensorflow as tf``,
   ``import tensorflow.compat.v1 as tf`` and local modules that import TensorFlow
   all see TF1 graph semantics; ``Session.run`` is wrapped to pin the read/update
-  order of fetches that TF1 leaves unordered (``_verify_fetch_order``).
+  order of fetches that TF1 leaves unordered (``_verify_fetch_order``), unless
+  ``fetch_order`` is None (measurements want TF1's own ``Session.run``).
 * ``migrated``: plain TF2, eager.
 * both: TF's random ops draw shared values (``_verify_random``).
 """
@@ -65,6 +66,7 @@ def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(
     """Makes this process run a ``legacy`` or ``migrated`` program (see module doc).
 
     ``user_files``: prefixes of the program's code file names, for ``file:line`` in events.
+    ``fetch_order``: ``pre``, ``post``, or None to leave ``Session.run`` as TF1 has it.
     """
     if program_dir and program_dir not in sys.path:
         sys.path.insert(0, program_dir)
@@ -74,7 +76,8 @@ def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(
     _sibling("_verify_random").install(tf, log)
     if mode == "legacy":
         tf.compat.v1.disable_v2_behavior()
-        _sibling("_verify_fetch_order").install(tf, log, fetch_order)
+        if fetch_order is not None:
+            _sibling("_verify_fetch_order").install(tf, log, fetch_order)
         sys.modules["tensorflow"] = tf.compat.v1
     return log
 

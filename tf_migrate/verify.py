@@ -190,6 +190,25 @@ def verify_program(
                         legacy.summary(), migrated.summary())
 
 
+def run_program(source: str, *, path: pathlib.Path, mode: str, timeout: float = 120.0,
+                pin_fetch_order: bool = True) -> "_Run":
+    """Runs one ``.py`` program alone, as ``verify_program`` runs it; returns its run.
+
+    ``mode`` is ``"legacy"`` (TF1 graph semantics) or ``"migrated"`` (plain TF2).
+    The result has ``returncode``, ``stdout``, ``stderr``, ``timed_out`` and
+    ``failed``. For measurements (``benchmarks/bench_migrated.py``): nothing else
+    runs at the same time, and ``pin_fetch_order=False`` leaves the legacy
+    ``Session.run`` unwrapped, so its time is TF1's own.
+    """
+    if mode not in ("legacy", "migrated"):
+        raise ValueError(f"mode must be 'legacy' or 'migrated', not {mode!r}")
+    fetch_order = "pre" if mode == "legacy" and pin_fetch_order else None
+    with tempfile.TemporaryDirectory(prefix="tf-migrate-run-") as tmp:
+        program = pathlib.Path(path).resolve()
+        runner = _Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout, None)
+        return runner.run(mode, source, fetch_order)
+
+
 class _Runner:
     """Starts the subprocesses of one verification inside its temporary folder."""
 
@@ -230,7 +249,7 @@ class _Runner:
                 config = {
                     "mode": mode, "cells": cells, "interactive": self.kind == "ipynb",
                     "program_dir": str(path.parent), "display_path": str(path),
-                    "log": str(log), "fetch_order": fetch_order or "pre",
+                    "log": str(log), "fetch_order": fetch_order,
                 }
                 script = _HERE / "_verify_boot.py"
         except (ValueError, KeyError, TypeError) as error:
