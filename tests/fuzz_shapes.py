@@ -18,6 +18,7 @@ scopes, helper functions), the grammar mixes in the shapes that broke the rewrit
   trainable-variables  tf.trainable_variables() read (R4)
   in-main              the graph and its sessions built in main() (R4)
   injected-callable    a class whose graph depends on a callable passed to __init__ (R3)
+  class-graph          the same class with its callables written in, instances fed and fetched by attribute
   with-default         placeholder_with_default with a numpy default, fetched in a dict (R5)
 
 and two that come with the others: ``graph-after-session`` (graph built after a first session, run in a
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 FEATURES = ("rebind", "fed-tensor", "int-feed", "unpack", "augassign", "loop-carried", "layer-callable",
-            "var-helper", "trainable-variables", "in-main", "injected-callable", "with-default")
+            "var-helper", "trainable-variables", "in-main", "injected-callable", "class-graph", "with-default")
 COMPAT_FEATURES = frozenset({"injected-callable"})
 
 _FLOAT = ("placeholder", "default", "variable", "tensor")  # kinds an expression may read
@@ -88,6 +89,7 @@ class _Shapes:
         self.used = {"np", "tf", "show", "step", "sess", "main", "Pair", "collections", "_"}
         self.callables: List[str] = []
         self.helpers: Dict[str, str] = {}  # what the prelude defines once: role -> name
+        self.class_shape: Dict[str, Tuple[bool, bool]] = {}  # a class's role -> (own placeholder, optimizer)
         self.dict_fetch = False            # with-default: a run fetches a dict
         self.initialized = False           # a session ran the variables' initializer
         self.gradient_values: Set[int] = set()
@@ -431,36 +433,51 @@ class _Shapes:
 
     def injected_class(self) -> None:
         """R3: a class whose __init__ builds graph with a callable it is given: an activation, an optimizer class."""
-        if "block" not in self.helpers:
-            self.helpers["block"] = self.name("Block")
-            self.own_input, self.with_opt = self.chance(0.5), self.chance(0.6)
-            params = ["self"] + ([] if self.own_input else ["inp"]) + ["act"] + (["make_opt"] if self.with_opt else [])
-            self.prelude += [f"class {self.helpers['block']}:", f"    def __init__({', '.join(params)}):"]
-            if self.own_input:
+        self.graph_class(injected=True)
+
+    def plain_class(self) -> None:
+        """The same class with its activation and optimizer written in: every value is knowable."""
+        self.graph_class(injected=False)
+
+    def graph_class(self, injected: bool) -> None:
+        role = "injected" if injected else "plain"
+        if role not in self.helpers:
+            self.helpers[role] = cls = self.name("Block" if injected else "Model")
+            own_input, with_opt = self.chance(0.5), self.chance(0.6)
+            self.class_shape[role] = own_input, with_opt
+            params = ["self"] + ([] if own_input else ["inp"])
+            params += (["act"] + (["make_opt"] if with_opt else [])) if injected else []
+            act = "act" if injected else self.rng.choice(["tf.tanh", "tf.nn.relu", "tf.sigmoid"])
+            make_opt = "make_opt" if injected else self.rng.choice(["tf.train.GradientDescentOptimizer",
+                                                                    "tf.train.AdamOptimizer"])
+            self.prelude += [f"class {cls}:", f"    def __init__({', '.join(params)}):"]
+            if own_input:
                 self.prelude.append("        self.x = tf.placeholder(tf.float32, [3])")
             self.prelude += ["        self.w = tf.Variable(np.array([0.5, -1.0, 2.0], np.float32))",
-                             f"        self.out = act({'self.x' if self.own_input else 'inp'} * self.w)",
+                             f"        self.out = {act}({'self.x' if own_input else 'inp'} * self.w)",
                              "        self.loss = tf.reduce_sum(tf.square(self.out - 1.0))"]
-            if self.with_opt:
-                self.prelude.append("        self.step = make_opt(0.1).minimize(self.loss)")
+            if with_opt:
+                self.prelude.append(f"        self.step = {make_opt}(0.1).minimize(self.loss)")
             self.prelude += ["", ""]
+        own_input, with_opt = self.class_shape[role]
         net, args, reads = self.name("net"), [], set()
-        if self.own_input:
+        if own_input:
             self.bind(f"{net}.x", self.value("placeholder"))
             reads = {self.bound[f"{net}.x"]}
         else:
             text, reads = self.vector()
             args.append(text)
-        args.append(self.rng.choice(["tf.tanh", "tf.nn.relu", "tf.sigmoid", "lambda t: t * 2.0"]))
-        if self.with_opt:
-            args.append(self.rng.choice(["tf.train.GradientDescentOptimizer", "tf.train.AdamOptimizer"]))
-        self.emit(f"{net} = {self.helpers['block']}({', '.join(args)})")
+        if injected:
+            args.append(self.rng.choice(["tf.tanh", "tf.nn.relu", "tf.sigmoid", "lambda t: t * 2.0"]))
+            if with_opt:
+                args.append(self.rng.choice(["tf.train.GradientDescentOptimizer", "tf.train.AdamOptimizer"]))
+        self.emit(f"{net} = {self.helpers[role]}({', '.join(args)})")
         self.bind(f"{net}.w", self.value("variable"))
         self.bind(f"{net}.out", self.value("tensor", reads | {self.bound[f'{net}.w']}))
         self.bind(f"{net}.loss", self.value("tensor", {self.bound[f"{net}.out"]}, True))
-        if self.with_opt:
+        if with_opt:
             self.bind(f"{net}.step", self.value("op", {self.bound[f"{net}.loss"]}))
-        self.features.add("injected-callable")
+        self.features.add("injected-callable" if injected else "class-graph")
 
     def with_default(self) -> None:
         """R5: placeholder_with_default with a numpy default; a later run fetches a dict."""
@@ -485,7 +502,8 @@ class _Shapes:
                  (self.unpack_tensors, 0.6, "unpack"), (self.augassign, 0.7, "augassign"),
                  (self.loop_carried, 0.6, "loop-carried"), (self.layer_callable, 0.7, "layer-callable"),
                  (self.var_helper, 0.8, "var-helper"), (self.trainable, 0.6, "trainable-variables"),
-                 (self.injected_class, 0.3, "injected-callable"), (self.with_default, 0.4, "with-default")]
+                 (self.injected_class, 0.3, "injected-callable"), (self.plain_class, 0.3, "class-graph"),
+                 (self.with_default, 0.4, "with-default")]
         table = [(make, weight) for make, weight, feature in table if not feature or self.allowed(feature)]
         self.rng.choices([make for make, _ in table], weights=[weight for _, weight in table])[0]()
 
@@ -500,7 +518,8 @@ class _Shapes:
         elif feature not in ("in-main", "graph-after-session"):
             {"rebind": self.rebind, "augassign": self.augassign, "loop-carried": self.loop_carried,
              "layer-callable": self.layer_callable, "var-helper": self.var_helper, "trainable-variables": self.trainable,
-             "injected-callable": self.injected_class, "with-default": self.with_default}[feature]()
+             "injected-callable": self.injected_class, "class-graph": self.plain_class,
+             "with-default": self.with_default}[feature]()
 
     # -- running -------------------------------------------------------------------
     def feed_value(self, name: str, force_int: bool = False) -> str:

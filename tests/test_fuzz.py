@@ -1,7 +1,8 @@
 """Property tests: generated TF1 programs and mutated samples keep every invariant.
 
 The grammar, the mutations and the invariants are in ``tests/fuzz_grammar.py``
-(see its docstring). Here Hypothesis draws a few dozen of them, derandomized
+(see its docstring), the runnable programs in the shapes of real code in
+``tests/fuzz_shapes.py``. Here Hypothesis draws a few dozen of them, derandomized
 so CI sees the same programs every time; ``benchmarks/fuzz_run.py N`` runs
 as many as asked and writes ``benchmarks/results_fuzz.md``.
 """
@@ -78,6 +79,7 @@ _SHAPE_BUGS = {
     ("var-helper", "trainable-variables", "in-main"): "R4: helper-variables-in-main-and-trainable-variables, "
                                                      "minimize-over-helper-variables-in-main",
     ("injected-callable",): "R3: injected-activation, injected-optimizer-class (eager where compat is expected)",
+    ("class-graph",): "class-graph-fed-and-fetched-by-attribute, class-training-step-run-from-module-level",
     ("with-default",): "R5: default-fetched-in-a-dict",
 }
 SHAPES = [(feature,) for feature in fs.FEATURES] + [("graph-after-session",), ("rebind", "graph-after-session")] + [
@@ -163,8 +165,7 @@ def test_cases_are_reproducible(seed):
     compile(fg.program(random.Random(seed)), "<generated>", "exec")  # the grammar makes valid Python
 
 
-# Known issues (tests/fuzz_grammar.py KNOWN_ISSUES and other reproducers) go here as strict xfails, so a fix
-# shows up. None open.
+# Known issues: the open reproducers are strict xfails in tests/test_fuzz_reproducers.py, so a fix shows up.
 
 # Bugs the fuzzer found, fixed since: their minimal reproducers, kept as regression tests.
 

@@ -41,14 +41,11 @@ with tf.Session() as sess:
         "R1: the same cause as rebound-name-read-by-a-run-function: `a -= 1.0` runs before run_h reads `a`")),
     pytest.param("""
 x = tf.placeholder(tf.float32, [3])
-w = tf.Variable([1.0, 2.0, 3.0])
-y = w * 2.0
 x = tf.add(2, 5)
 with tf.Session() as sess:
-    sess.run(tf.global_variables_initializer())
-    print(sess.run([y, x]))
+    print(sess.run(x))
 """, "eager", id="placeholder-name-rebound-to-a-tensor", marks=_open(
-        "R1: the fetch `x` is taken for the placeholder: run_y_x(x) gets a parameter its call does not pass "
+        "R1: the fetch `x` is taken for the placeholder: run_x(x) gets a parameter its call does not pass "
         "(TypeError: missing 1 required positional argument)")),
     pytest.param("""
 a = tf.add(2, 5)
@@ -92,6 +89,18 @@ with tf.Session() as sess:
 """, "eager", id="fed-scalar-fetched-back-is-a-0d-array", marks=_open(
         "TF1 returns a fed value as np.asarray(value, dtype): array(15, dtype=int32); the migration's "
         "convert_to_tensor(a).numpy() is np.int32(15)")),
+    pytest.param("""
+def dense(inp):
+    w = tf.Variable([0.5, -1.0, 2.0])
+    return inp * w
+h = dense(tf.constant([1.0, 2.0, 3.0]))
+h = h * 2.0
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(h))
+""", "eager", id="helper-result-rebound", marks=_open(
+        "R1/R4: `h = dense(constant)` is taken for a variable built by a helper (analysis/classify.py) and kept "
+        "at module level; `h = h * 2.0` moves into run_h, where assigning h makes it local (UnboundLocalError)")),
     # -- R2: unpacked variables -----------------------------------------------------------------------
     pytest.param("""
 w, b = [tf.Variable(v) for v in (0.5, -0.5)]
@@ -198,6 +207,43 @@ main()
 """, "eager", id="minimize-over-helper-variables-in-main", marks=_open(
         "R4: the optimizer's variable list is [w], the only variable main() names, not the helper's: no "
         "gradient, so apply_gradients gets [] (ValueError: not enough values to unpack)")),
+    pytest.param("""
+def main():
+    print(len(tf.trainable_variables()))
+    b = tf.get_variable("b", initializer=tf.zeros([3]))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(b))
+main()
+""", "eager", id="trainable-variables-read-before-a-get-variable-in-main", marks=_open(
+        "R4: the variable-store rule moves get_variable out of main() to module level, so the earlier "
+        "tf.trainable_variables() becomes [b_2] (prints 1, TF1 0)")),
+    # -- a class that builds the graph, run from module level ------------------------------------------
+    pytest.param("""
+class Block:
+    def __init__(self):
+        self.x = tf.placeholder(tf.float32, [3])
+        self.out = self.x * 2.0
+net = Block()
+with tf.Session() as sess:
+    print(sess.run(net.out, {net.x: [0.0, 1.0, 2.0]}))
+""", "eager", id="class-graph-fed-and-fetched-by-attribute", marks=_open(
+        "__init__'s graph is removed (its body becomes `pass`) but the module-level run still reads net.out and "
+        "feeds net.x (AttributeError: 'Block' object has no attribute 'x'); the same breaks R3's classes")),
+    pytest.param("""
+class Model:
+    def __init__(self):
+        self.w = tf.Variable([1.0, 1.0, 1.0])
+        self.loss = tf.reduce_sum(tf.square(self.w - 2.0))
+        self.step = tf.train.GradientDescentOptimizer(0.1).minimize(self.loss)
+net = Model()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(net.step)
+    print(sess.run(net.w))
+""", "eager", id="class-training-step-run-from-module-level", marks=_open(
+        "the optimizer in __init__ becomes Keras SGD but its minimize(tensor) is left (no session-to-functions "
+        "for a class run from module level): AttributeError: 'SGD' object has no attribute 'minimize'")),
     # -- R5: placeholder_with_default -----------------------------------------------------------------
     pytest.param("""
 x = tf.placeholder_with_default(np.ones(3, np.float32), shape=[3])
