@@ -4,15 +4,18 @@
     .venv/bin/python benchmarks/fuzz_run.py 500 --start 10000 -j 1
     .venv/bin/python benchmarks/fuzz_run.py --replay 1234     # one case: input, verdict, output
     .venv/bin/python benchmarks/fuzz_run.py --semantic 500 --append   # run programs both ways too
+    .venv/bin/python benchmarks/fuzz_run.py --semantic --replay 12    # one of those: features, verdict, output
 
-Program number S is ``tests.fuzz_grammar.case(S)``: 70% drawn from the TF1
-grammar, 30% mutated samples, 15% of all as notebooks, mostly ``--mode auto``.
+Program number S is ``tests.fuzz_grammar.case(S)``: 55% drawn from the TF1
+grammar, 15% in the shapes of real code, 30% mutated samples, 15% of all as
+notebooks, mostly ``--mode auto``.
 Each is written to a file and migrated in place twice, the way ``tf-migrate -w``
 does; ``tests/fuzz_grammar.py`` lists the invariants checked.
 
-``--semantic N`` instead runs N programs from the runnable grammar
-(``runnable_program``) under TF1 graph semantics and their migrations
-eagerly, and counts migrations that raise or print other numbers.
+``--semantic N`` instead runs N programs in the shapes of real code
+(``tests/fuzz_shapes.py``) under TF1 graph semantics and their migrations
+(eagerly, or compat as TF1), and counts migrations that raise, print other
+numbers or get another mode than the program's features call for.
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests import fuzz_grammar as fg  # noqa: E402
+from tests import fuzz_shapes as fs  # noqa: E402
 
 TIMEOUT = "timeout"  # one program took longer than --timeout seconds
 HARNESS = "harness-error"  # the checker itself failed: a bug here, not in tf-migrate
@@ -63,11 +67,11 @@ def _quiet_tensorflow() -> None:
 def _run_semantic(job):
     seed, timeout = job
     _quiet_tensorflow()
-    source = fg.runnable_program(random.Random(seed))
+    program = fs.shaped_program(random.Random(seed))
     start = time.perf_counter()
     signal.alarm(timeout)
     try:
-        verdict = fg.check_semantics(source)
+        verdict = fg.check_semantics(program)
         category, detail, outcome = verdict.category, verdict.detail, verdict.outcome
     except _Timeout:
         category, detail, outcome = TIMEOUT, f"over {timeout} s", ""
@@ -76,8 +80,9 @@ def _run_semantic(job):
     finally:
         signal.alarm(0)
     known = fg.Verdict(category, detail).known_issue
-    return dict(seed=seed, origin="runnable grammar", kind="py", mode="auto", category=category, detail=detail,
-                outcome=outcome, kept=[], seconds=time.perf_counter() - start, known=known)
+    return dict(seed=seed, origin="shapes", kind="py", mode="auto", category=category, detail=detail,
+                outcome=outcome, kept=[], seconds=time.perf_counter() - start, known=known,
+                features=sorted(program.features), expected=program.expected_mode)
 
 
 def _run(job):
@@ -133,7 +138,8 @@ def report(result: dict) -> str:
     categories = collections.Counter(r["category"] for r in rows)
     outcomes = collections.Counter(r["outcome"] or "-" for r in rows)
     kept = collections.Counter(name for r in rows for name in r["kept"])
-    by_kind = collections.Counter((r["kind"], "grammar" if r["origin"] == "grammar" else "mutation") for r in rows)
+    by_kind = collections.Counter((r["kind"], r["origin"] if r["origin"] in ("grammar", "shapes") else "mutation")
+                                  for r in rows)
     cpu = sum(r["seconds"] for r in rows)
     lost = categories[fg.LOST]
     lines = [
@@ -195,37 +201,63 @@ def semantic_report(result: dict) -> str:
     rows = result["rows"]
     categories = collections.Counter(r["category"] for r in rows)
     outcomes = collections.Counter(r["outcome"] or "-" for r in rows)
-    wrong = [r for r in rows if r["category"] == fg.WRONG_REWRITE]
-    known = collections.Counter(r["known"] or "new" for r in wrong)
+    compared = [r for r in rows if r["category"] != fg.LEGACY_FAILS]
+    bad = [r for r in rows if r["category"] in fg.SEMANTIC_VIOLATIONS + (TIMEOUT, HARNESS)]
     cpu = sum(r["seconds"] for r in rows)
+
+    def count(category, expected=None):
+        return sum(r["category"] == category and expected in (None, r["expected"]) for r in rows)
+
     lines = [
-        "## Both ways: runnable programs under TF1 and migrated",
+        "## Both ways: runnable programs in the shapes of real code, under TF1 and migrated",
         "",
         f"`.venv/bin/python benchmarks/fuzz_run.py --semantic {result['count']}"
         f"{' --start ' + str(result['start']) if result['start'] else ''} --append`, {result['jobs']} worker(s), "
         f"commit {_commit()}, {time.strftime('%Y-%m-%d')}.",
         "",
-        "Programs from `runnable_program` (float32 tensors of shape [3], elementwise ops, connected gradients, "
-        "no op fetched next to a value it changes) run under TF1 graph semantics and, migrated, eagerly "
-        "(`tests/twins.py`); same text and numbers within 1e-5 is the bar.",
+        "Programs from `tests/fuzz_shapes.py` (float32 tensors of shape [3], elementwise ops, connected gradients, "
+        "no op fetched next to a value it changes, and the shapes of real code that issue 12 lists) run under TF1 "
+        "graph semantics and, migrated, eagerly or (compat) as TF1 does (`tests/twins.py`); same text and numbers "
+        "within 1e-5 is the bar, and the mode must be the one the program's features call for: compat with an "
+        "injected callable, eager otherwise.",
         "",
         "| figure | value |",
         "|---|---|",
         f"| programs | {len(rows)} (seeds {result['start']}..{result['start'] + result['count'] - 1}) |",
         f"| TF1 itself rejects the program | {categories[fg.LEGACY_FAILS]} |",
-        f"| migrated to eager and compared | {sum(r['outcome'] == 'eager' for r in rows)} |",
-        f"| wrong rewrites (the migration raises or prints other numbers) | {len(wrong)} ("
-        + ", ".join(f"{n} {name}" for name, n in known.most_common()) + ") |" if wrong else
-        "| wrong rewrites (the migration raises or prints other numbers) | 0 |",
-        f"| crashes, timeouts, harness errors | {categories[fg.CRASH]}, {categories[TIMEOUT]}, {categories[HARNESS]} |",
+        f"| compared: expected eager / expected compat / either | {sum(r['expected'] == 'eager' for r in compared)}"
+        f" / {sum(r['expected'] == 'compat' for r in compared)} / {sum(r['expected'] is None for r in compared)} |",
+        f"| got eager / compat | {outcomes['eager']} / {outcomes['compat']} |",
+        f"| wrong eager rewrites (the eager output raises or prints other numbers) | {count(fg.WRONG_REWRITE)} "
+        f"({count(fg.WRONG_REWRITE, 'compat')} of them expected compat) |",
+        f"| compat outputs that raise or print other numbers | {count(fg.COMPAT_FAILS)} |",
+        f"| right numbers, wrong mode (compat where eager is expected / eager where compat is) | "
+        f"{count(fg.WRONG_MODE, 'eager')} / {count(fg.WRONG_MODE, 'compat')} |",
+        f"| crashes, internal errors, unparseable outputs, idempotence violations | {categories[fg.CRASH]}, "
+        f"{categories[fg.INTERNAL]}, {categories[fg.UNPARSEABLE]}, {categories[fg.NOT_IDEMPOTENT]} |",
+        f"| timeouts, harness errors | {categories[TIMEOUT]}, {categories[HARNESS]} |",
         f"| time | {result['wall']:.0f} s wall, {cpu / max(len(rows), 1):.2f} s a program |",
         "",
-        "First-run outcomes: " + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items())) + ".",
+        "By feature (a program has several; `plain` has none of them):",
         "",
+        "| feature | programs compared | ok | wrong eager | compat fails | wrong mode | other |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for r in wrong[:10]:
-        tag = f" [known issue: {r['known']}]" if r["known"] else ""
-        lines.append(f"- seed {r['seed']}{tag}: {r['detail'][:300]}")
+    for feature in list(fs.FEATURES) + ["graph-after-session", "initialized-twice", "plain"]:
+        these = [r for r in compared if (feature in r["features"]) or (feature == "plain" and not r["features"])]
+        c = collections.Counter(r["category"] for r in these)
+        other = len(these) - sum(c[k] for k in (fg.OK, fg.WRONG_REWRITE, fg.COMPAT_FAILS, fg.WRONG_MODE))
+        lines.append(f"| {feature} | {len(these)} | {c[fg.OK]} | {c[fg.WRONG_REWRITE]} | {c[fg.COMPAT_FAILS]} | "
+                     f"{c[fg.WRONG_MODE]} | {other} |")
+    lines.append("")
+    for category in sorted({r["category"] for r in bad}):
+        these = [r for r in bad if r["category"] == category]
+        lines += [f"### {category} ({len(these)})", ""]
+        for r in these[:8]:
+            tag = f" [known issue: {r['known']}]" if r["known"] else ""
+            lines.append(f"- seed {r['seed']} ({', '.join(r['features']) or 'plain'}){tag}: "
+                         f"{r['detail'][:300].strip()}".replace("\n", " "))
+        lines.append("")
     return "\n".join(lines)
 
 
@@ -237,6 +269,19 @@ def replay(seed: int) -> int:
         written = (Path(folder) / f"case.{case.kind}").read_text()
     print(f"# verdict: {verdict.category} (first run: {verdict.outcome})\n{verdict.detail}")
     print(f"# file after the runs:\n{written}")
+    return 1 if verdict.bad else 0
+
+
+def replay_semantic(seed: int) -> int:
+    from tf_migrate import migrate_source
+
+    _quiet_tensorflow()
+    program = fs.shaped_program(random.Random(seed))
+    print(f"# seed {seed} (--semantic): features {', '.join(sorted(program.features)) or 'none'}, "
+          f"expected {program.expected_mode}\n{program.source}")
+    verdict = fg.check_semantics(program)
+    print(f"# verdict: {verdict.category} ({verdict.outcome or '-'})\n{verdict.detail}")
+    print(f"# migration:\n{migrate_source(program.source, 'runnable.py').new_source}")
     return 1 if verdict.bad else 0
 
 
@@ -252,7 +297,7 @@ def main(argv=None) -> int:
     parser.add_argument("--append", action="store_true", help="append to --out instead of replacing it")
     args = parser.parse_args(argv)
     if args.replay is not None:
-        return replay(args.replay)
+        return replay_semantic(args.replay) if args.semantic else replay(args.replay)
     if args.semantic:
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # before the workers import TensorFlow
     result = fuzz(args.count, args.start, args.jobs, args.timeout, args.semantic)

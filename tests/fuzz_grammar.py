@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
+from tests.fuzz_shapes import ShapedProgram, shaped_program
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples").glob("*.py")) + sorted((ROOT / "tests" / "golden").glob("*.py"))
 
@@ -580,7 +582,7 @@ REJECTED_VALID = "rejected-valid-input"  # compile() accepts it, the engine call
 # should, but as "internal error: output does not parse" at line 1 instead of an input error at its line.
 MISREPORTED_INPUT = "invalid-input-reported-as-internal-error"
 VIOLATIONS = (CRASH, INTERNAL, UNPARSEABLE, NOT_IDEMPOTENT, EAGER_LEFTOVER, LOST, REJECTED_VALID,
-              MISREPORTED_INPUT, "wrong-rewrite")
+              MISREPORTED_INPUT, "wrong-rewrite", "compat-fails", "wrong-mode")
 
 
 # Bugs the fuzzer found in code this suite does not own, each reported with a minimal reproducer
@@ -751,17 +753,21 @@ MODES = ("auto", "auto", "auto", "auto", "eager", "compat")
 @dataclass(frozen=True)
 class Case:
     seed: int
-    origin: str  # "grammar" or "mutation of <sample>"
+    origin: str  # "grammar", "shapes" or "mutation of <sample>"
     kind: str    # "py" or "ipynb"
     mode: str
     source: str
 
 
 def case(seed: int) -> Case:
-    """Program number ``seed``: 70% from the grammar, 30% a mutated sample; 15% of all as notebooks."""
+    """Program number ``seed``: 55% from the grammar, 15% in the shapes of real code (``tests/fuzz_shapes.py``),
+    30% a mutated sample; 15% of all as notebooks."""
     rng = random.Random(seed)
-    if rng.random() < 0.7:
+    draw = rng.random()
+    if draw < 0.55:
         origin, source = "grammar", program(rng)
+    elif draw < 0.7:
+        origin, source = "shapes", shaped_program(rng).source
     else:
         path = rng.choice(SAMPLES)
         origin, source = f"mutation of {path.relative_to(ROOT)}", mutate(sample_source(path), rng)
@@ -772,182 +778,53 @@ def case(seed: int) -> Case:
 
 
 # ---------------------------------------------------------------------------
-# Runnable programs: both ways, same numbers (the oracle for wrong rewrites)
+# Runnable programs (tests/fuzz_shapes.py): both ways, the expected mode, same numbers
 # ---------------------------------------------------------------------------
 
 WRONG_REWRITE = "wrong-rewrite"  # the legacy program runs; its eager migration raises or prints other numbers
+COMPAT_FAILS = "compat-fails"    # the legacy program runs; its compat-mode output raises or prints other numbers
+WRONG_MODE = "wrong-mode"        # right numbers, but not the mode the program's features call for
 LEGACY_FAILS = "legacy-fails"    # the generated program does not run under TF1 either: nothing to compare
+SEMANTIC_VIOLATIONS = (CRASH, INTERNAL, UNPARSEABLE, NOT_IDEMPOTENT, WRONG_REWRITE, COMPAT_FAILS, WRONG_MODE)
 
 
-class _Runnable(_Program):
-    """float32 tensors of shape [3], elementwise ops, gradients only where connected: TF1 runs most of these.
+def check_semantics(program: ShapedProgram) -> Verdict:
+    """Run the program under TF1 graph semantics and its migration (eagerly, or compat as TF1); compare.
 
-    A run never fetches an op next to a value it changes (TF1 leaves that order undefined)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng)
-        self.deps = {}
-        self.used.update({"np", "tf", "show", "step", "sess"})
-
-    def _depends(self, name: str, expr: str) -> None:
-        words = set(re.findall(r"\w+", expr))
-        self.deps[name] = set().union(*({w} | self.deps.get(w, set()) for w in words)) if words else set()
-
-    def placeholder(self) -> None:
-        n = self.name(self.rng.choice(["x", "inputs", "labels"]))
-        self.emit(f"{n} = tf.placeholder(tf.float32, [3])")
-        self.placeholders.append(n)
-
-    def variable(self) -> None:
-        n = self.name(self.rng.choice(["W", "b", "w", "v"]))
-        init = self.rng.choice(["tf.zeros([3])", "tf.ones([3])", "np.array([0.5, -1.0, 2.0], np.float32)",
-                                "tf.constant([1.0, 2.0, 3.0])"])
-        self.emit(f'{n} = tf.get_variable("{n}", initializer={init})' if self.chance(0.3)
-                  else f"{n} = tf.Variable({init})")
-        self.variables.append(n)
-
-    def tensor(self) -> str:
-        pool = self.tensors + self.placeholders + self.variables
-        return self.rng.choice(pool) if pool else "tf.constant([1.0, 2.0, 3.0])"
-
-    def expression(self, depth: int = 0) -> str:
-        r = self.rng.random()
-        if depth > 2 or r < 0.3:
-            return self.tensor()
-        if r < 0.5:
-            unary = self.rng.choice(["tf.square", "tf.sigmoid", "tf.tanh", "tf.abs", "tf.identity"])
-            return f"{unary}({self.expression(depth + 1)})"
-        if r < 0.75:
-            return f"{self.expression(depth + 1)} {self.rng.choice(['+', '-', '*'])} {self.expression(depth + 1)}"
-        if r < 0.9:
-            return f"{self.expression(depth + 1)} * {self.rng.choice(['2.0', '0.5', '-1.0'])}"
-        return f"tf.reduce_sum({self.expression(depth + 1)}) * tf.ones([3])"
-
-    def computed(self) -> None:
-        n, expr = self.name(), self.expression()
-        self.emit(f"{n} = {expr}")
-        self.tensors.append(n)
-        self._depends(n, expr)
-
-    def gradients(self) -> None:
-        pairs = [(t, v) for t in self.tensors for v in self.variables if v in self.deps.get(t, ())]
-        if not pairs:
-            return self.computed()
-        ys, xs = self.rng.choice(pairs)
-        n = self.name("grads")
-        self.emit(f"{n} = tf.gradients({ys}, [{xs}])[0]")
-        self.tensors.append(n)
-        self.deps[n] = self.deps[ys]
-
-    def optimizer(self) -> None:
-        losses = [t for t in self.tensors if any(v in self.deps.get(t, ()) for v in self.variables)]
-        if not losses:
-            return self.computed()
-        loss = self.rng.choice(losses)
-        opt = self.rng.choice(["tf.train.GradientDescentOptimizer(0.1)", "tf.train.AdamOptimizer(0.1)",
-                               "tf.train.MomentumOptimizer(0.1, 0.9)", "tf.train.AdagradOptimizer(0.1)"])
-        n = self.name("train_op")
-        if self.chance(0.5):
-            total = self.name("objective")
-            self.emit(f"{total} = tf.reduce_sum({loss})")
-            self.emit(f"{n} = {opt}.minimize({total})")
-        else:
-            self.emit(f"{n} = {opt}.minimize(tf.reduce_sum({loss}))")
-        self.ops.append(n)
-
-    def assign(self) -> None:
-        if not self.variables:
-            return self.variable()
-        v = self.rng.choice(self.variables)
-        n = self.name("assign_op")
-        self.emit(f"{n} = " + self.rng.choice([f"tf.assign({v}, {v} * 0.5)", f"tf.assign_add({v}, tf.ones([3]))",
-                                               f"{v}.assign_sub(tf.ones([3]) * 0.1)"]))
-        self.ops.append(n)
-
-    def helper_function(self) -> None:
-        fn, t = self.name("build"), self.tensor()
-        self.emit(f"def {fn}(inp):")
-        self.emit("    return tf.square(inp) + 1.0")
-        self.emit("")
-        n = self.name()
-        self.emit(f"{n} = {fn}({t})")
-        self.tensors.append(n)
-        self.deps[n] = {t} | self.deps.get(t, set())
-
-    def scoped_block(self) -> None:
-        self.emit(f"with tf.name_scope('{self.name('scope')}'):")
-        self.depth += 1
-        self.computed()
-        self.depth -= 1
-
-    def graph_statement(self) -> None:
-        self.rng.choices([self.placeholder, self.variable, self.computed, self.gradients, self.optimizer,
-                          self.assign, self.scoped_block, self.helper_function],
-                         weights=[2, 3, 6, 2, 2, 1.5, 1, 0.7])[0]()
-
-    def value(self) -> str:
-        return self.rng.choice(["np.ones(3, np.float32)", "[1.0, 2.0, 3.0]", "np.arange(3.0)"])
-
-    def feed(self) -> Optional[str]:
-        if not self.placeholders:
-            return None
-        return "{" + ", ".join(f"{p}: {self.value()}" for p in self.placeholders) + "}"
-
-    def fetchable(self) -> str:
-        pool = self.tensors + self.variables
-        return self.rng.choice(pool) if pool else self.tensor()
-
-    def fetches(self, depth: int = 0) -> str:
-        if depth == 0 and self.ops and self.chance(0.3):
-            op = self.rng.choice(self.ops)
-            return self.rng.choice([op, f"[{op}]"])
-        return super().fetches(depth)
-
-    def run_statement(self, sess: str, interactive: bool) -> None:
-        call = self.run_call(sess)
-        if self.chance(0.5):
-            self.emit(f"show({call})")
-        else:
-            self.emit(f"for step in range({self.rng.randint(1, 3)}):")
-            self.emit(f"    show({call})")
-
-
-def runnable_program(rng: random.Random) -> str:
-    """A TF1 program that usually runs, so that its migration can be run and compared."""
-    p = _Runnable(rng)
-    for _ in range(rng.randint(3, 9)):
-        p.graph_statement()
-    p.emit("with tf.Session() as sess:")
-    p.depth = 1
-    p.emit("sess.run(tf.global_variables_initializer())")
-    for _ in range(rng.randint(1, 4)):
-        p.run_statement("sess", False)
-    head = ["import collections", "import numpy as np", "import tensorflow as tf", "",
-            'Pair = collections.namedtuple("Pair", ["first", "second"])', "", "",
-            "def show(value):",
-            "    print(value if value is None or isinstance(value, (dict, list, tuple)) else np.round(value, 4))",
-            "", ""]
-    return "\n".join(head + p.lines) + "\n"
-
-
-def check_semantics(source: str) -> Verdict:
-    """Run the program under TF1 graph semantics and its migration eagerly (tests/twins.py); compare."""
-    from tests.twins import assert_same_output, run_legacy, run_migrated
+    The verdict's outcome is the mode the migration got; a program also has to get its expected mode
+    (``ShapedProgram.expected_mode``) and keep the invariants a second run checks (parses, idempotent)."""
+    from tests.twins import assert_same_output, run_compat, run_legacy, run_migrated
     from tf_migrate import migrate_source
 
+    source = program.source
     try:
         legacy = run_legacy(source)
     except Exception as error:  # noqa: BLE001 - a generated program TF1 itself rejects
         return Verdict(LEGACY_FAILS, f"{type(error).__name__}: {str(error)[:200]}")
-    result = migrate_source(source, "runnable.py")
-    if result.outcome != "eager":
-        return Verdict(OK, "not converted to eager", result.outcome)
     try:
-        migrated = run_migrated(result.new_source)
+        result = migrate_source(source, "runnable.py")
     except Exception as error:  # noqa: BLE001 - that is the finding
-        return Verdict(WRONG_REWRITE, f"the migration raises {type(error).__name__}: {str(error)[:300]}", "eager")
+        return Verdict(CRASH, f"{type(error).__name__}: {error}"[:600])
+    outcome = result.outcome
+    if outcome not in ("eager", "compat"):
+        detail = "; ".join(f"{f.rule}: {f.message}" for f in result.findings if f.severity == "error")
+        return Verdict(INTERNAL, f"outcome {outcome}: {detail}"[:600], outcome)
+    problem = _parse_problem(result.new_source, "py")
+    if problem:
+        return Verdict(UNPARSEABLE, problem, outcome)
+    wrong = WRONG_REWRITE if outcome == "eager" else COMPAT_FAILS
+    try:
+        migrated = (run_migrated if outcome == "eager" else run_compat)(result.new_source)
+    except Exception as error:  # noqa: BLE001 - that is the finding
+        return Verdict(wrong, f"the migration raises {type(error).__name__}: {str(error)[:300]}", outcome)
     try:
         assert_same_output(legacy, migrated)
     except AssertionError:
-        return Verdict(WRONG_REWRITE, f"other output: legacy {legacy[:200]!r}, migrated {migrated[:200]!r}", "eager")
-    return Verdict(OK, "", "eager")
+        return Verdict(wrong, f"other output: legacy {legacy[:200]!r}, migrated {migrated[:200]!r}", outcome)
+    if program.expected_mode not in (None, outcome):
+        reasons = "; ".join(f.message for f in result.findings if f.rule == "eager-blocker")
+        return Verdict(WRONG_MODE, f"{outcome}, expected {program.expected_mode} "
+                                   f"(features {', '.join(sorted(program.features))}): {reasons}"[:600], outcome)
+    if migrate_source(result.new_source, "runnable.py").new_source != result.new_source:
+        return Verdict(NOT_IDEMPOTENT, "a second migration changes the output", outcome)
+    return Verdict(OK, "", outcome)

@@ -1,7 +1,8 @@
 """Property tests: generated TF1 programs and mutated samples keep every invariant.
 
 The grammar, the mutations and the invariants are in ``tests/fuzz_grammar.py``
-(see its docstring). Here Hypothesis draws a few dozen of them, derandomized
+(see its docstring), the runnable programs in the shapes of real code in
+``tests/fuzz_shapes.py``. Here Hypothesis draws a few dozen of them, derandomized
 so CI sees the same programs every time; ``benchmarks/fuzz_run.py N`` runs
 as many as asked and writes ``benchmarks/results_fuzz.md``.
 """
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests import fuzz_grammar as fg
+from tests import fuzz_shapes as fs
 from tf_migrate import InputError, migrate_source
 
 def ci(max_examples):
@@ -54,12 +56,49 @@ _NOISE = list("tf.()[]{}:=,\n #'\"\\x0123") + ["import tensorflow as tf\n", "ses
 
 @ci(5)
 @given(rng=st.randoms(use_true_random=False))
-def test_runnable_programs_print_the_same_numbers(rng):
-    """Programs TF1 runs: their eager migration runs too and prints the same (tests/twins.py)."""
-    source = fg.runnable_program(rng)
-    verdict = fg.check_semantics(source)
-    assert not verdict.bad or verdict.known_issue, f"{verdict.detail}\n--- input ---\n{source}"
-    assert verdict.category != fg.LEGACY_FAILS, f"the grammar made a program TF1 rejects: {verdict.detail}"
+def test_plain_runnable_programs_go_eager_with_the_same_numbers(rng):
+    """Programs TF1 runs, without the shapes of real code: every value is knowable, so eager, printing the same."""
+    program = fs.shaped_program(rng, shapes=())
+    assert program.expected_mode == "eager" and not program.features, program.features
+    verdict = fg.check_semantics(program)
+    assert verdict.category == fg.OK, f"{verdict.category}: {verdict.detail}\n--- input ---\n{program.source}"
+
+
+# Each shape of real code (tests/fuzz_shapes.py), mixed with the plain statements: the mode the program calls
+# for and the same numbers. Where today's rewriter fails one, a strict xfail names the minimal reproducers
+# (tests/test_fuzz_reproducers.py) of what goes wrong in those programs, so a fix shows up as XPASS.
+_SHAPE_BUGS = {
+    ("rebind",): "R1: rebound-name-read-by-a-run-function",
+    ("fed-tensor",): "R1: fed-tensor-that-is-not-a-placeholder, fed-through-a-second-name, "
+                     "fed-scalar-fetched-back-is-a-0d-array",
+    ("fed-tensor", "int-feed"): "R1: int-list-fed-to-a-float-tensor, int-list-fed-to-placeholder-with-default",
+    ("augassign",): "R1: augmented-assignment-after-use",
+    ("unpack", "trainable-variables"): "R2: tuple-unpacked-variables-in-trainable-variables, "
+                                       "variables-unpacked-from-a-comprehension-trained",
+    ("var-helper",): "R4: helper-creating-a-variable-at-module-level (compat where eager is expected)",
+    ("var-helper", "trainable-variables", "in-main"): "R4: helper-variables-in-main-and-trainable-variables, "
+                                                     "minimize-over-helper-variables-in-main",
+    ("injected-callable",): "R3: injected-activation, injected-optimizer-class (eager where compat is expected)",
+    ("class-graph",): "class-graph-fed-and-fetched-by-attribute, class-training-step-run-from-module-level",
+    ("with-default",): "R5: default-fetched-in-a-dict",
+}
+SHAPES = [(feature,) for feature in fs.FEATURES] + [("graph-after-session",), ("rebind", "graph-after-session")] + [
+    shapes for shapes in _SHAPE_BUGS if len(shapes) > 1]
+
+
+@pytest.mark.parametrize("shapes", [
+    pytest.param(shapes, id="+".join(shapes),
+                 marks=[pytest.mark.xfail(strict=True, reason=_SHAPE_BUGS[shapes])] if shapes in _SHAPE_BUGS else [])
+    for shapes in SHAPES])
+def test_shapes_of_real_code_migrate_in_the_expected_mode_with_the_same_numbers(shapes):
+    failures = []
+    for seed in range(4):
+        program = fs.shaped_program(random.Random(seed), shapes=shapes, force=shapes)
+        assert set(shapes) <= program.features, program.features
+        verdict = fg.check_semantics(program)
+        if verdict.category != fg.OK:
+            failures.append(f"seed {seed}: {verdict.category}: {verdict.detail}\n{program.source}")
+    assert not failures, "\n".join(failures)
 
 
 @ci(100)
@@ -126,8 +165,7 @@ def test_cases_are_reproducible(seed):
     compile(fg.program(random.Random(seed)), "<generated>", "exec")  # the grammar makes valid Python
 
 
-# Known issues (tests/fuzz_grammar.py KNOWN_ISSUES and other reproducers) go here as strict xfails, so a fix
-# shows up. None open.
+# Known issues: the open reproducers are strict xfails in tests/test_fuzz_reproducers.py, so a fix shows up.
 
 # Bugs the fuzzer found, fixed since: their minimal reproducers, kept as regression tests.
 
@@ -188,36 +226,36 @@ def test_input_python_rejects_is_an_input_error_at_its_line(source, line):
 
 
 # Wrong rewrites found by running generated programs both ways (legacy under TF1 graph semantics, the
-# migration eagerly): the migration raised or printed other numbers. Fixed since; a migration may also
-# stay in compat mode, which keeps TF1 semantics.
+# migration eagerly): the migration raised or printed other numbers. Fixed since, each in the mode it calls
+# for: eager, or compat where the feed's keys come out of a comprehension (only known when it runs) or a
+# second session resets trained variables (scope_passes.check_reinitialization); compat output runs as TF1.
 _HEAD = "import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\ny = tf.reduce_sum(x * 2.0)\n"
 WRONG_REWRITES = [
     pytest.param(_HEAD + "with tf.Session() as sess:\n    print(sess.run(y, {p: v for p, v in zip([x], [[1.0, 2.0]])}))\n",
-                 id="comprehension-feed-keys-name-removed-placeholders"),
+                 "compat", id="comprehension-feed-keys-name-removed-placeholders"),
     pytest.param(_HEAD + "with tf.Session() as sess:\n    print(sess.run(tf.constant(3.0) * 2.0, feed_dict=None))\n",
-                 id="feed-dict-None-becomes-star-star-None"),
+                 "eager", id="feed-dict-None-becomes-star-star-None"),
     pytest.param(_HEAD + "def evaluate(session, values):\n    return session.run(y, feed_dict={x: values})\n\n\n"
                  "with tf.Session() as sess:\n    print(evaluate(sess, [1.0, 2.0]))\n",
-                 id="session-passed-to-a-function-is-removed-but-still-passed"),
+                 "eager", id="session-passed-to-a-function-is-removed-but-still-passed"),
     pytest.param("import tensorflow as tf\nw = tf.Variable(1.0)\ninc = tf.assign_add(w, 1.0)\n"
                  "with tf.Session() as s1:\n    s1.run(tf.global_variables_initializer())\n    s1.run(inc)\n"
                  "    print(s1.run(w))\nwith tf.Session() as s2:\n    s2.run(tf.global_variables_initializer())\n"
-                 "    print(s2.run(w))\n", id="second-session-initializer-no-longer-resets-variables"),
+                 "    print(s2.run(w))\n", "compat", id="second-session-initializer-no-longer-resets-variables"),
     pytest.param("import tensorflow as tf\nw = tf.Variable([1.0, 2.0])\ny = w * 3.0\n"
                  "train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(y))\n"
                  "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
-                 "    sess.run(train)\n    print(sess.run(w))\n", id="minimize-inline-loss-outside-the-tape"),
+                 "    sess.run(train)\n    print(sess.run(w))\n", "eager", id="minimize-inline-loss-outside-the-tape"),
 ]
 
 
-@pytest.mark.parametrize("source", WRONG_REWRITES)
-def test_once_wrong_rewrites(source):
-    from tests.twins import assert_same_output, run_legacy, run_migrated
+@pytest.mark.parametrize("source, mode", WRONG_REWRITES)
+def test_once_wrong_rewrites(source, mode):
+    from tests.twins import assert_same_output, run_compat, run_legacy, run_migrated
 
     result = migrate_source(source, "wrong.py")
-    assert result.outcome in ("eager", "compat"), result.findings
-    if result.outcome == "eager":
-        assert_same_output(run_legacy(source), run_migrated(result.new_source))
+    assert result.outcome == mode, [f.format() for f in result.findings]
+    assert_same_output(run_legacy(source), (run_migrated if mode == "eager" else run_compat)(result.new_source))
 
 
 def test_summaries_the_rule_cannot_convert_keep_the_file_compat(tmp_path):

@@ -2,12 +2,17 @@
 is idempotent, and (where it went eager) prints what the legacy program printed.
 
 TF's own tf_upgrade_v2 cannot parse walrus or match (its parser is pasta).
+
+Each case names the mode it gets: eager where every value is knowable; compat where a session in a
+function of its own runs the module's graph (``async``: the design that
+``test_session_in_a_function_running_the_module_graph_stays_compat`` pins) or the graph is built into
+``global`` names by one function and run by another.
 """
 import ast
 
 import pytest
 
-from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.twins import assert_same_output, run_compat, run_legacy, run_migrated
 from tf_migrate import migrate_source
 
 HEAD = "import numpy as np\nimport tensorflow as tf\n\n"
@@ -34,7 +39,7 @@ CASES = [
         print("big", total)
     values = [v for n in range(3) if (v := sess.run(y, {x: np.full(2, n, np.float32)})) >= 0]
     print(values)
-""", [has(ast.NamedExpr)], id="walrus"),
+""", [has(ast.NamedExpr)], "eager", id="walrus"),
     pytest.param(GRAPH + """mode = "train"
 with tf.Session() as sess:
     match mode:
@@ -46,11 +51,11 @@ with tf.Session() as sess:
             print(first, rest)
         case _:
             print("nothing")
-""", [has(ast.Match), has(ast.MatchOr), has(ast.MatchMapping), has(ast.MatchSequence)], id="match"),
+""", [has(ast.Match), has(ast.MatchOr), has(ast.MatchMapping), has(ast.MatchSequence)], "eager", id="match"),
     pytest.param(GRAPH + """with tf.Session() as sess:
     value = sess.run(y, {x: [1.0, 2.5]})
     print(f"{value=}", f"{value = :.2f}", f"{'nested' + f'{value!r:>10}'}")
-""", [fstring_debug], id="f-string-equals"),
+""", [fstring_debug], "eager", id="f-string-equals"),
     pytest.param(HEAD + """from typing import Dict, List, Optional
 
 
@@ -66,7 +71,7 @@ with tf.Session() as sess:
     history.append(float(sess.run(y, {x: [1.0, 2.0]})))
 print(history)
 """, [has(ast.AnnAssign), has(ast.FunctionDef, lambda f: f.returns is not None and f.args.args[0].annotation)],
-        id="type-hints"),
+        "eager", id="type-hints"),
     pytest.param(HEAD + """import functools
 
 
@@ -93,7 +98,7 @@ y = build(x) * scale()
 with tf.Session() as sess:
     print(sess.run(y, {x: [1.0, 2.0]}))
 """, [has(ast.FunctionDef, lambda f: f.name == "build" and f.decorator_list),
-      has(ast.FunctionDef, lambda f: f.name == "scale" and f.decorator_list)], id="decorators"),
+      has(ast.FunctionDef, lambda f: f.name == "scale" and f.decorator_list)], "eager", id="decorators"),
     pytest.param(GRAPH + """import asyncio
 
 
@@ -110,7 +115,7 @@ async def main():
 
 
 asyncio.run(main())
-""", [has(ast.AsyncFunctionDef), has(ast.AsyncFor), has(ast.Await)], id="async"),
+""", [has(ast.AsyncFunctionDef), has(ast.AsyncFor), has(ast.Await)], "compat", id="async"),
     pytest.param(HEAD + """import asyncio
 
 
@@ -130,7 +135,7 @@ async def main():
 
 
 asyncio.run(main())
-""", [has(ast.AsyncFunctionDef), has(ast.AsyncFor), has(ast.Await)], id="async-graph-inside"),
+""", [has(ast.AsyncFunctionDef), has(ast.AsyncFor), has(ast.Await)], "eager", id="async-graph-inside"),
     pytest.param(HEAD + """sess = None
 x = y = None
 
@@ -148,7 +153,7 @@ def step(value):
 
 setup()
 print(step(np.ones(2)))
-""", [has(ast.Global)], id="global"),
+""", [has(ast.Global)], "compat", id="global"),
     pytest.param(HEAD + """def outer():
     count = 0
     x = tf.placeholder(tf.float32, [None])
@@ -162,7 +167,7 @@ print(step(np.ones(2)))
 
 
 outer()
-""", [has(ast.Nonlocal)], id="nonlocal"),
+""", [has(ast.Nonlocal)], "eager", id="nonlocal"),
     pytest.param(GRAPH + """with tf.Session() as sess:
     first, *rest = sess.run([y, y, y], {x: [1.0]})
     print(*rest, first, sep=", ")
@@ -176,34 +181,35 @@ def positional(a, /, b, *, c=lambda v=1: v):
 
 print(positional(1, 2))
 """, [has(ast.Starred), has(ast.FunctionDef, lambda f: f.args.posonlyargs and f.args.kwonlyargs)],
-        id="star-and-positional-only"),
+        "eager", id="star-and-positional-only"),
     pytest.param(GRAPH + """with tf.Session() as sess:
     try:
         raise ExceptionGroup("group", [ValueError("v")])
     except* ValueError as group:
         print("caught", len(group.exceptions), sess.run(y, {x: [3.0]}))
-""", [has(ast.TryStar)], id="except-star"),
+""", [has(ast.TryStar)], "eager", id="except-star"),
     pytest.param(GRAPH + """import contextlib
 
 with (contextlib.nullcontext() as unused, tf.Session() as sess):
     print(sess.run(y, {x: [3.0]}))
-""", [has(ast.With, lambda w: len(w.items) == 2)], id="parenthesized-with"),
+""", [has(ast.With, lambda w: len(w.items) == 2)], "eager", id="parenthesized-with",
+        marks=pytest.mark.xfail(strict=True, reason="the session is the second item of a parenthesized with: the rewrite keeps compat.v1.Session, so the file stays compat though every value is knowable")),
 ]
 
 
-@pytest.mark.parametrize("source, probes", CASES)
-def test_modern_syntax_round_trips(source, probes):
+@pytest.mark.parametrize("source, probes, mode", CASES)
+def test_modern_syntax_round_trips(source, probes, mode):
     result = migrate_source(source, "modern.py")
-    assert result.outcome in ("eager", "compat"), [f.format() for f in result.findings]
+    assert result.outcome == mode, [f.format() for f in result.findings]
     tree = ast.parse(result.new_source)  # the output parses
     for probe in probes:
         assert probe(ast.parse(source)), f"the input lacks {probe.__name__}: fix the test"
         assert probe(tree), f"{probe.__name__} lost:\n{result.new_source}"
     again = migrate_source(result.new_source, "modern.py")
     assert again.new_source == result.new_source, "not idempotent"
-    if result.outcome == "eager":
+    if mode == "eager":
         assert "Session" not in result.new_source and "placeholder" not in result.new_source
-        assert_same_output(run_legacy(source), run_migrated(result.new_source))
+    assert_same_output(run_legacy(source), (run_migrated if mode == "eager" else run_compat)(result.new_source))
 
 
 @pytest.mark.parametrize("run", ["print(sess.run(y, {x: [1.0, 2.0]}))", "print(sess.run(tf.constant(1.0), {x: [1.0]}))"],

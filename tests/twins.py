@@ -1,4 +1,4 @@
-"""Run a legacy program under TF1 graph semantics and a migrated one eagerly, in this process.
+"""Run a legacy program under TF1 graph semantics and a migrated one eagerly (or, compat, as the legacy one), in this process.
 
 The legacy run sees ``tensorflow.compat.v1`` as ``tensorflow`` inside a fresh
 ``tf.Graph``, the way ``--verify`` runs it in a subprocess; sharing this
@@ -34,6 +34,26 @@ def run_legacy(source: str) -> str:
         for name, module in saved.items():
             sys.modules[name] = module
     return out.getvalue()
+
+
+def run_compat(source: str) -> str:
+    """A compat-mode output, run as the legacy program is.
+
+    Its own ``disable_v2_behavior()`` would switch eager execution off for the whole process (and
+    every later eager run in it), so those switches do nothing here; the legacy run's set-up stands in."""
+    import tensorflow.compat.v1  # noqa: F401 - the module the output imports, in sys.modules before patching
+
+    switches = ("disable_v2_behavior", "disable_eager_execution", "disable_resource_variables")
+    saved = [(module, name, getattr(module, name)) for key, module in list(sys.modules.items())
+             if key.startswith("tensorflow") and module is not None
+             for name in switches if getattr(module, name, None) is not None]
+    try:
+        for module, name, _ in saved:
+            setattr(module, name, lambda: None)
+        return run_legacy(source)
+    finally:
+        for module, name, function in saved:
+            setattr(module, name, function)
 
 
 def run_migrated(source: str) -> str:
