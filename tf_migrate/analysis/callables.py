@@ -18,7 +18,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import escaped_reads
-from tf_migrate.analysis.statement_facts import returns_tensors
+from tf_migrate.analysis.statement_facts import returns_tensors, single
 from tf_migrate.analysis.symbols import reads, symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
@@ -172,6 +172,11 @@ def unknown_feed_key(key_expr: cst.BaseExpression, scope: "pm.Scope") -> Optiona
     key = symbol_key(key_expr)
     if key is None:
         return f"`{code(key_expr)}` is not a placeholder or tensor the analysis knows"
+    symbol = scope.symbols.get(key)
+    if symbol is not None and 0 <= symbol.index < len(scope.statements):
+        _, value = single(scope.statements[symbol.index].node)
+        if symbol_key(value) is not None:  # alias = c: feeding alias replaces c's tensor for the run in TF1
+            return f"`{key}` is a second name for `{symbol_key(value)}`; a feed of it replaces that tensor"
     kind = scope.kind(key)
     if kind in (pm.PLACEHOLDER, pm.TENSOR, pm.EAGER, pm.STRUCT, pm.VARIABLE):
         return None

@@ -30,6 +30,11 @@ def settle_eager(c: Classifier) -> None:
                     earlier.role = pm.DEFER
                     c.define(earlier, pm.STRUCT)
                     c.define(st, st.kind)
+    for key, index in _fed_bindings(c.scope):
+        st = c.scope.statements[index]
+        if st.kind == pm.EAGER:  # a fed tensor: its value is the feed's in that run, so it is made per run
+            st.role = pm.DEFER
+            c.define(st, pm.TENSOR)
     changed = True
     while changed:
         changed = False
@@ -43,6 +48,16 @@ def settle_eager(c: Classifier) -> None:
                 st.role = pm.DEFER
                 c.define(st, pm.TENSOR)
                 changed = True
+
+
+def _fed_bindings(scope: "pm.Scope"):
+    """(key, statement index) of each binding a literal feed dict replaces somewhere in the scope."""
+    for st in scope.statements:
+        for site in st.run_sites:
+            for key, _, _ in site.literal_feeds or []:
+                symbol = scope.symbol_at(key, st.index)
+                if symbol is not None and symbol.index >= 0:
+                    yield key, symbol.index
 
 
 def _tape_inputs(scope: "pm.Scope") -> Set[str]:

@@ -52,7 +52,14 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     def need(keys, at: int) -> None:
         for key in keys:
             symbol = scope.symbol_at(key, at)
-            if symbol is None or symbol.kind not in pm.DEFERRED_KINDS:
+            if symbol is None:
+                continue
+            if symbol.kind not in pm.DEFERRED_KINDS:
+                # Read as it is when the function runs: only right if it is not bound again before the run.
+                later = scope.symbol_at(key, limit)
+                if later is not None and later.index != symbol.index and at < limit:
+                    conflicts.append(f"`{key}` is bound again after graph code reads it and before the run; "
+                                     "the generated function would read the new value")
                 continue
             if key in fed_at:
                 if fed_at[key] != symbol.index:
