@@ -117,6 +117,7 @@ with tf.Session() as sess:
     sess.run(train)
     print(sess.run([w, rest]))
 """, "eager", id="starred-unpacking-of-variables-trained", marks=_open(
+        "stays compat since the value model (correct output, not eager): starred unpacking of variables; was: "
         "R2: the variable list is [*w, *rest]: iterating w yields slices, not the variable, so w gets no "
         "gradient and is not updated, silently (rest's variables are)")),
     pytest.param("""

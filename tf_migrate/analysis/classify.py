@@ -347,6 +347,8 @@ class Classifier:
             self.define(st, pm.VARIABLES)
             targets, _ = single(st.node)
             if isinstance(targets, (cst.Tuple, cst.List)):  # w, b = [tf.Variable(v) for v in ...]: one each
+                if any(isinstance(e, cst.StarredElement) for e in targets.elements):
+                    self.block(st.node, "starred unpacking of variables (`w, *rest = ...`)")
                 for element in targets.elements:
                     key = symbol_key(element.value)
                     if key is not None:
