@@ -18,8 +18,7 @@ from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
                                                  check_feed_objects, only_initializer_assignments,
-                                                 reads_names, single, string_literals,
-                                                 targets_single)
+                                                 single, targets_single)
 from tf_migrate.analysis.symbols import all_calls, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
@@ -157,7 +156,7 @@ class Classifier:
             qualname = self.names.call_name(call)
             if qualname in api.VARIABLE_COLLECTIONS:
                 code, why = collections.resolve(call, qualname, self.scope, self.names, st.index)
-                if code is not None and self._name_filter_breaks(st, code):
+                if code is not None and collections.name_filter_breaks(st.node, code, self.scope):
                     code, why = None, ("variables filtered by their TF1 names (`.name`): eager variables are "
                                        "named by Keras layers and lose their scopes")
                 if code is None:
@@ -167,15 +166,6 @@ class Classifier:
                     layers = re.findall(r"\*([\w.]+)\.(?:trainable_)?variables", code)
                     if any(not self.scope.symbols[k].built for k in layers if k in self.scope.symbols):
                         self.scope.lazy_collections.add(id(call))
-
-    def _name_filter_breaks(self, st, code: str) -> bool:
-        """A ``.name`` filter over variables that eager code names otherwise: TF1's scoped names
-        ("generator/w:0") are not kept (scopes are unwrapped; Keras names a layer's variables "kernel")."""
-        if not reads_names(st.node):
-            return False
-        scoped = any(self.scope.symbols[k].tf_name.count("/") for k in re.findall(r"[\w.]+", code)
-                     if k in self.scope.symbols)
-        return scoped or any("/" in text for text in string_literals(st.node))
 
     def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
         for call in calls:

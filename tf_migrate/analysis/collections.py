@@ -15,6 +15,7 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.statement_facts import reads_names, string_literals
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 
@@ -74,3 +75,12 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
                 return None, f"variables in `{key}` have no scoped names to filter on"
             parts.append(f"*{key}")
     return "[" + ", ".join(dict.fromkeys(parts)) + "]", ""
+
+
+def name_filter_breaks(node: cst.CSTNode, code: str, scope: "pm.Scope") -> bool:
+    """A ``.name`` filter over the variables ``code`` lists that eager code names otherwise: TF1's scoped
+    names ("generator/w:0") are not kept (scopes are unwrapped; Keras names a layer's variables "kernel")."""
+    if not reads_names(node):
+        return False
+    scoped = any(scope.symbols[k].tf_name.count("/") for k in re.findall(r"[\w.]+", code) if k in scope.symbols)
+    return scoped or any("/" in text for text in string_literals(node))
