@@ -73,16 +73,14 @@ _SHAPE_BUGS = {
                      "fed-scalar-fetched-back-is-a-0d-array",
     ("fed-tensor", "int-feed"): "R1: int-list-fed-to-a-float-tensor, int-list-fed-to-placeholder-with-default",
     ("augassign",): "R1: augmented-assignment-after-use",
-    ("unpack", "trainable-variables"): "R2: tuple-unpacked-variables-in-trainable-variables, "
-                                       "variables-unpacked-from-a-comprehension-trained",
     ("var-helper",): "R4: helper-creating-a-variable-at-module-level (compat where eager is expected)",
     ("var-helper", "trainable-variables", "in-main"): "R4: helper-variables-in-main-and-trainable-variables, "
                                                      "minimize-over-helper-variables-in-main",
     ("injected-callable",): "R3: injected-activation, injected-optimizer-class (eager where compat is expected)",
     ("class-graph",): "class-graph-fed-and-fetched-by-attribute, class-training-step-run-from-module-level",
-    ("with-default",): "R5: default-fetched-in-a-dict",
 }
-SHAPES = [(feature,) for feature in fs.FEATURES] + [("graph-after-session",), ("rebind", "graph-after-session")] + [
+SHAPES = [(feature,) for feature in fs.FEATURES] + [("graph-after-session",), ("rebind", "graph-after-session"),
+                                                   ("unpack", "trainable-variables")] + [
     shapes for shapes in _SHAPE_BUGS if len(shapes) > 1]
 
 

@@ -162,7 +162,8 @@ def unknown_fetch(leaf: cst.BaseExpression, scope: "pm.Scope", kind_of, names: T
     if kind_of(leaf) is not None:
         return None
     if isinstance(leaf, cst.Call):  # a namedtuple or other container built around fetches
-        problems = [unknown_fetch(arg.value, scope, kind_of, names) for arg in leaf.args]
+        problems = [unknown_fetch(inner, scope, kind_of, names) for arg in leaf.args
+                    for inner in fetch_leaves(arg.value)]
         return next((p for p in problems if p), None) if leaf.args else f"`{code(leaf)}` is not a graph value"
     return f"`{code(leaf)}` is not a graph value the analysis knows"
 
