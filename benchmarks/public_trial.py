@@ -235,6 +235,12 @@ def _read(path: Path) -> str:
     return path.read_bytes().decode(encoding, errors="replace")
 
 
+def without_source(text: str) -> str:
+    """A traceback without the program lines it quotes (indented under each frame): the records cite
+    file and line, and must not carry the fetched code."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith("    "))
+
+
 def _last_line(error: str) -> str:
     lines = [line for line in error.strip().splitlines() if line.strip()]
     return lines[-1].strip() if lines else ""
@@ -255,7 +261,7 @@ def verify_one(task: dict) -> dict:
     migrated = _read(migrated_path) if migrated_path.exists() else legacy
     result = verify_program(legacy, migrated, path=legacy_path, migrated_path=migrated_path, kind=task["kind"],
                             timeout=task["timeout"], notebook_runner="script", workdir=Path(task["workdir"]))
-    detail = result.detail.strip()
+    detail = without_source(result.detail.strip())
     record = {
         "repo": task["repo"], "path": task["path"], "kind": task["kind"], "stubs": task["stubs"],
         "outcome": task["outcome"], "compat_reason": task["compat_reason"],

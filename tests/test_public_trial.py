@@ -223,3 +223,11 @@ def test_a_dead_worker_does_not_lose_the_run(tmp_path, monkeypatch):
     records = trial._verify_all(tasks, 1, tmp_path / "records.jsonl")
     assert sorted(r["path"] for r in records) == ["p0.py", "p1.py", "p2.py"]
     assert len((tmp_path / "records.jsonl").read_text().splitlines()) == 3
+
+
+def test_records_keep_no_quoted_program_lines():
+    tail = ('Traceback (most recent call last):\n  File "x.py", line 3, in <module>\n    x = tf.placeholder(tf.float32)\n'
+            '        ^^^^^^^^^^^^^^\nAttributeError: module \'tensorflow\' has no attribute \'placeholder\'')
+    assert trial.without_source(tail).splitlines() == [
+        "Traceback (most recent call last):", '  File "x.py", line 3, in <module>',
+        "AttributeError: module 'tensorflow' has no attribute 'placeholder'"]
