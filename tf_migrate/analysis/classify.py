@@ -65,6 +65,8 @@ class Classifier:
                 return "op"
             if qualname is not None and api.is_optimizer_constructor(qualname):
                 return "optimizer"
+            if qualname in api.STRUCTURE_CALLS:
+                return "structure"
             if qualname is not None and qualname.startswith("tf."):
                 return "tensor"
             if isinstance(expr.func, cst.Attribute):
@@ -78,7 +80,7 @@ class Classifier:
                 return "tensor"
             return None
         if isinstance(expr, (cst.Subscript, cst.Attribute)):
-            return "tensor" if self.kind_of(expr.value) == "tensor" else None
+            return "tensor" if self.kind_of(expr.value) in ("tensor", "structure") else None
         if isinstance(expr, cst.BinaryOperation):
             if "tensor" in (self.kind_of(expr.left), self.kind_of(expr.right)):
                 return "tensor"
