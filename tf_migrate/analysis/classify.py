@@ -67,7 +67,8 @@ class Classifier:
                 return "optimizer"
             if qualname in api.STRUCTURE_CALLS:
                 return "structure"
-            if qualname is not None and qualname.startswith("tf."):
+            if qualname is not None and qualname.startswith("tf.") and not qualname.startswith(
+                    api.HOST_CALL_PREFIXES):
                 return "tensor"
             if isinstance(expr.func, cst.Attribute):
                 owner = self.kind_of(expr.func.value)
