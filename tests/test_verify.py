@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from tf_migrate import _verify_notebook
+from tf_migrate.verify.child import notebook as child_notebook
 from tf_migrate.verify import verify_program
 
 
@@ -370,7 +370,7 @@ def test_notebook_as_one_script(tmp_path):
     assert result.legacy_output == "y = 6.0\narray([0., 1., 2.], dtype=float32)\n"
 
 
-@pytest.mark.skipif(not _verify_notebook.kernel_available(), reason="needs nbclient and ipykernel")
+@pytest.mark.skipif(not child_notebook.kernel_available(), reason="needs nbclient and ipykernel")
 def test_notebook_in_a_jupyter_kernel(tmp_path):
     result = verify_program(LEGACY_NOTEBOOK, MIGRATED_NOTEBOOK, path=tmp_path / "nb.ipynb", kind="ipynb",
                             notebook_runner="kernel")
@@ -426,7 +426,7 @@ def test_migrated_siblings_and_a_data_folder(tmp_path):
 
 
 def test_run_summaries_say_how_a_run_ended():
-    from tf_migrate.verify import _Run
+    from tf_migrate.verify.verifier import _Run
 
     crashed = _Run(1, "", "Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: bad\n", False, 60.0, 2.5)
     assert crashed.summary().failed and not crashed.summary().timed_out and crashed.summary().seconds == 2.5
@@ -448,7 +448,7 @@ def test_run_program_runs_one_legacy_program_alone_with_or_without_the_fetch_ord
     pinned = run_program(source, path=tmp_path / "p.py", mode="legacy")
     plain = run_program(source, path=tmp_path / "p.py", mode="legacy", pin_fetch_order=False)
     assert not pinned.failed and not plain.failed, pinned.stderr + plain.stderr
-    assert pinned.stdout.split() == ["False", "_verify_fetch_order"]
+    assert pinned.stdout.split() == ["False", "_tf_migrate_verify_fetch_order"]
     assert plain.stdout.split() == ["False", "tensorflow.python.client.session"]
     with pytest.raises(ValueError):
         run_program(source, path=tmp_path / "p.py", mode="graph")

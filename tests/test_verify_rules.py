@@ -1,11 +1,12 @@
 """The verifier's rules, in-process: output comparison, magics, random draws, fetch order."""
 import pytest
 
-from tf_migrate import _verify_compare, _verify_fetch_order, _verify_notebook, _verify_random
+from tf_migrate.verify import draw_match, output_compare
+from tf_migrate.verify.child import fetch_order, notebook, random_draws
 
 
 def diff(a, b, rtol=1e-5, atol=1e-6):
-    return _verify_compare.first_difference(a, b, rtol=rtol, atol=atol)
+    return output_compare.first_difference(a, b, rtol=rtol, atol=atol)
 
 
 @pytest.mark.parametrize(
@@ -65,15 +66,15 @@ def test_tolerance_is_configurable():
     ],
 )
 def test_magics_are_neutralized(cell, expected):
-    assert _verify_notebook.neutralize(cell) == expected
+    assert notebook.neutralize(cell) == expected
 
 
 def test_writefile_and_capture_cells_keep_their_effect(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace = {}
-    exec(_verify_notebook.neutralize("%%writefile helper.py\nVALUE = 7"), namespace)
+    exec(notebook.neutralize("%%writefile helper.py\nVALUE = 7"), namespace)
     assert (tmp_path / "helper.py").read_text() == "VALUE = 7\n"
-    exec(_verify_notebook.neutralize("%%capture\nprint('hidden')\nz = 3"), namespace)
+    exec(notebook.neutralize("%%capture\nprint('hidden')\nz = 3"), namespace)
     assert capsys.readouterr().out == ""
     assert namespace["z"] == 3
 
@@ -86,18 +87,18 @@ def _draw(site, shape, ordinal, graph=False, distribution="normal"):
 def test_random_draws_reconcile_by_distribution_shape_and_order():
     legacy = [_draw(1, (3, 4), 0, graph=True), _draw(2, (4,), 0, graph=True)]
     migrated = [_draw(1, (4,), 0), _draw(2, (3, 4), 0)]
-    assert _verify_random.reconcile(legacy, migrated) is None
+    assert draw_match.reconcile(legacy, migrated) is None
 
 
 def test_a_graph_site_drawn_on_every_step_is_not_comparable():
     legacy = [_draw(1, (2, 4), 0, graph=True, distribution="uniform")] * 3
     migrated = [_draw(i, (2, 4), i - 1, distribution="uniform") for i in (1, 2, 3)]
-    reason = _verify_random.reconcile(legacy, migrated)
+    reason = draw_match.reconcile(legacy, migrated)
     assert "per-step random op" in reason and "evaluated 3 times" in reason and "prog.py:1" in reason
 
 
 def test_unmatched_draws_are_not_comparable():
-    reason = _verify_random.reconcile([_draw(1, (2,), 0, graph=True)], [_draw(1, (2,), 0), _draw(2, (2,), 1)])
+    reason = draw_match.reconcile([_draw(1, (2,), 0, graph=True)], [_draw(1, (2,), 0), _draw(2, (2,), 1)])
     assert "drew 1 random tensors, the migrated one 2" in reason
     assert "normal[2] #1 at prog.py:2" in reason
 
@@ -105,14 +106,14 @@ def test_unmatched_draws_are_not_comparable():
 def test_values_depend_on_distribution_shape_and_ordinal_only():
     import numpy as np
 
-    first = _verify_random._values("normal", (3,), 0, [], np.float32)
-    assert np.array_equal(first, _verify_random._values("normal", (3,), 0, [], np.float32))
-    assert not np.array_equal(first, _verify_random._values("normal", (3,), 1, [], np.float32))
-    truncated = _verify_random._values("truncated_normal", (1000,), 0, [], np.float64)
+    first = random_draws._values("normal", (3,), 0, [], np.float32)
+    assert np.array_equal(first, random_draws._values("normal", (3,), 0, [], np.float32))
+    assert not np.array_equal(first, random_draws._values("normal", (3,), 1, [], np.float32))
+    truncated = random_draws._values("truncated_normal", (1000,), 0, [], np.float64)
     assert np.abs(truncated).max() <= 2
-    uniform = _verify_random._values("uniform", (1000,), 0, [], np.float32)
+    uniform = random_draws._values("uniform", (1000,), 0, [], np.float32)
     assert uniform.min() >= 0 and uniform.max() < 1
-    ints = _verify_random._values("uniform_int", (100,), 0, [3, 5], np.int32)
+    ints = random_draws._values("uniform_int", (100,), 0, [3, 5], np.int32)
     assert set(ints.tolist()) == {3, 4}
 
 
@@ -130,7 +131,7 @@ def _fetch_plan(tf1, build):
     train = tf1.train.GradientDescentOptimizer(0.1).minimize(loss)
     fetches = build(W, loss, train)
     graph = tf1.get_default_graph()
-    return _verify_fetch_order.find_ambiguous([graph.as_graph_element(f) for f in fetches])
+    return fetch_order.find_ambiguous([graph.as_graph_element(f) for f in fetches])
 
 
 def test_reading_an_updated_variable_is_ambiguous(tf1):
@@ -154,7 +155,7 @@ def test_reads_after_a_control_dependency_are_ordered(tf1):
 
 
 def test_unknown_dimension_prints_alike_in_tf1_and_tf2():
-    from tf_migrate._verify_compare import first_difference
+    from tf_migrate.verify.output_compare import first_difference
 
     assert first_difference("shape (?, 3) [?, 10]", "shape (None, 3) [None, 10]", rtol=1e-5, atol=1e-6) is None
     assert first_difference("what? (?, 3)", "what! (None, 3)", rtol=1e-5, atol=1e-6) is not None

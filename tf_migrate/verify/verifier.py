@@ -20,14 +20,14 @@ How the two programs run
     ``TF_USE_LEGACY_KERAS=1`` when tf-keras is installed, for ``tf.layers``), the
     migrated program under plain TF2 (eager, Keras 3). Notebooks run either as
     one script with IPython magics neutralized or in a real Jupyter kernel
-    (``notebook_runner``; see ``_verify_notebook``).
+    (``notebook_runner``; see ``child/notebook.py``).
 
-How outputs compare (``_verify_compare``)
+How outputs compare (``output_compare``)
     Only stdout counts; TF's log noise and warnings go to stderr. Numbers match
     within ``rtol``/``atol`` (or one unit in their last printed digit), text must
     be equal, whitespace and line breaks only separate tokens.
 
-Random ops (``_verify_random``)
+Random ops (``child/random_draws.py``, ``draw_match``)
     Both runs draw TF's random values from shared numpy streams keyed by
     distribution, shape and build order, so initial weights drawn with
     ``tf.random_normal(..., seed=1)``, ``truncated_normal`` or a Glorot
@@ -35,7 +35,7 @@ Random ops (``_verify_random``)
     noise inside the training graph) cannot be matched between graph and eager
     runs: the result is ``not-comparable``, never ``equivalent`` on a guess.
 
-Read/update order (``_verify_fetch_order``)
+Read/update order (``child/fetch_order.py``)
     ``sess.run([train_op, W])`` has no defined order between the update and the
     read of ``W`` in TF1. The legacy run pins it (read first); when it met such a
     fetch it runs again with the update first, and the migrated output is
@@ -79,14 +79,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from tf_migrate import _verify_compare, _verify_notebook, _verify_random
+from tf_migrate.verify import draw_match, output_compare
+from tf_migrate.verify.child import notebook as child_notebook
 
 EQUIVALENT = "equivalent"
 DIFFERENT = "different"
 LEGACY_FAILS = "legacy-fails"
 MIGRATED_FAILS = "migrated-fails"
 NOT_COMPARABLE = "not-comparable"
-_HERE = pathlib.Path(__file__).resolve().parent
+_CHILD = pathlib.Path(__file__).resolve().parent / "child"
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,7 @@ def verify_program(
     if notebook_runner not in ("auto", "script", "kernel"):
         raise ValueError(f"notebook_runner must be 'auto', 'script' or 'kernel', not {notebook_runner!r}")
     use_kernel = kind == "ipynb" and notebook_runner != "script"
-    if use_kernel and not _verify_notebook.kernel_available():
+    if use_kernel and not child_notebook.kernel_available():
         if notebook_runner == "kernel":
             raise ValueError("notebook_runner='kernel' needs nbclient, nbformat and ipykernel installed")
         use_kernel = False
@@ -235,15 +236,15 @@ class _Runner:
                     "timeout": self.timeout,
                     "cwd": str(root / "work"),
                     "jupyter_path": str(root / "home" / "jupyter"),
-                    "hidden": _verify_notebook.hidden_cell(
+                    "hidden": child_notebook.hidden_cell(
                         mode, program_dir=str(path.parent), log=str(log), fetch_order=fetch_order or "pre",
                         user_files=[str(root / "tmp" / "ipykernel_")],
                     ),
                 }
-                script = _HERE / "_verify_notebook.py"
+                script = _CHILD / "notebook.py"
             else:
                 if self.kind == "ipynb":
-                    cells = _verify_notebook.script_cells(source, label)
+                    cells = child_notebook.script_cells(source, label)
                 else:
                     cells = [{"filename": label, "source": source}]
                 config = {
@@ -251,7 +252,7 @@ class _Runner:
                     "program_dir": str(path.parent), "display_path": str(path),
                     "log": str(log), "fetch_order": fetch_order,
                 }
-                script = _HERE / "_verify_boot.py"
+                script = _CHILD / "boot.py"
         except (ValueError, KeyError, TypeError) as error:
             return _Run(1, "", f"cannot read the notebook: {error}", False, self.timeout)
         config_path = root / "config.json"
@@ -342,13 +343,13 @@ def _judge(legacy_runs, migrated, *, rtol, atol):
             "update of the variables they read; TF1 leaves that order open and these values "
             "cannot be re-read without side effects"
         )
-    reason = _verify_random.reconcile(legacy.events, migrated.events)
+    reason = draw_match.reconcile(legacy.events, migrated.events)
     if reason:
         return NOT_COMPARABLE, reason
-    if not _verify_compare.tokenize(legacy.stdout):
+    if not output_compare.tokenize(legacy.stdout):
         return NOT_COMPARABLE, "the legacy program printed nothing to compare"
     differences = [
-        _verify_compare.first_difference(run.stdout, migrated.stdout, rtol=rtol, atol=atol)
+        output_compare.first_difference(run.stdout, migrated.stdout, rtol=rtol, atol=atol)
         for run in legacy_runs
     ]
     if None not in differences:

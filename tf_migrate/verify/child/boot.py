@@ -1,6 +1,6 @@
 """Runs one program for ``tf_migrate.verify`` inside its own process.
 
-Executed as a script (``python _verify_boot.py CONFIG.json``) for plain programs
+Executed as a script (``python boot.py CONFIG.json``) for plain programs
 and for notebooks run as one script, and loaded by file path from a hidden first
 cell for notebooks run in a Jupyter kernel. It never imports the ``tf_migrate``
 package, so it works wherever the interpreter can import TensorFlow.
@@ -11,10 +11,10 @@ package, so it works wherever the interpreter can import TensorFlow.
   ``sys.modules['tensorflow'] = tf.compat.v1``, so ``import tensorflow as tf``,
   ``import tensorflow.compat.v1 as tf`` and local modules that import TensorFlow
   all see TF1 graph semantics; ``Session.run`` is wrapped to pin the read/update
-  order of fetches that TF1 leaves unordered (``_verify_fetch_order``), unless
+  order of fetches that TF1 leaves unordered (``fetch_order``), unless
   ``fetch_order`` is None (measurements want TF1's own ``Session.run``).
 * ``migrated``: plain TF2, eager.
-* both: TF's random ops draw shared values (``_verify_random``).
+* both: TF's random ops draw shared values (``random_draws``).
 """
 
 import ast
@@ -30,12 +30,17 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _sibling(name):
-    """Loads a sibling helper module by path (the package may not be importable)."""
-    module = sys.modules.get(name)
+    """Loads a sibling helper module by path (the package may not be importable).
+
+    It is registered under a prefixed name, so a program's own ``fetch_order.py``
+    cannot collide with it.
+    """
+    key = "_tf_migrate_verify_" + name
+    module = sys.modules.get(key)
     if module is None:
-        spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, name + ".py"))
+        spec = importlib.util.spec_from_file_location(key, os.path.join(_HERE, name + ".py"))
         module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
+        sys.modules[key] = module
         spec.loader.exec_module(module)
     return module
 
@@ -73,11 +78,11 @@ def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(
     import tensorflow as tf
 
     log = EventLog(log_path, user_files)
-    _sibling("_verify_random").install(tf, log)
+    _sibling("random_draws").install(tf, log)
     if mode == "legacy":
         tf.compat.v1.disable_v2_behavior()
         if fetch_order is not None:
-            _sibling("_verify_fetch_order").install(tf, log, fetch_order)
+            _sibling("fetch_order").install(tf, log, fetch_order)
         sys.modules["tensorflow"] = tf.compat.v1
     return log
 
