@@ -1,4 +1,27 @@
-"""Whether the random draws of two verify runs match (``child/random_draws.py`` logs them)."""
+"""Whether the random draws of two verify runs match (``child/random_draws.py`` logs them).
+
+Both runs draw values that are a function of each draw's key (class, index,
+concrete shape) alone, so equal multisets of keys mean both programs drew the
+same random tensors. They are not comparable when:
+
+* either run built a random op whose values are not shared (shuffles,
+  multinomial, gamma, Poisson);
+* one run drew a key twice: a class got a new graph site after its sites had
+  been evaluated, so indices ``e * m + c`` overlap and values repeat;
+* the multisets differ: an op drawn on every step in one program and once in
+  the other, an op missing or extra, or same-class ops built in another order.
+"""
+from collections import Counter
+
+
+def _key(event):
+    purpose, distribution, shape_key = event["draw_class"]
+    shape_key = tuple(shape_key) if shape_key is not None else None
+    return (purpose, distribution, shape_key, event["n"], tuple(event["shape"]))
+
+
+def _draws(events):
+    return [e for e in events if e.get("event") == "draw"]
 
 
 def reconcile(legacy_events, migrated_events):
@@ -11,45 +34,39 @@ def reconcile(legacy_events, migrated_events):
                 f"the {label} program uses the random op {first['op']} at {first['where']}, "
                 "whose values the verifier cannot share between graph and eager runs"
             )
+    counts = {}
     for label, events in (("legacy", legacy_events), ("migrated", migrated_events)):
-        draws = {}
-        for e in events:
-            if e.get("event") == "draw" and e["graph"]:
-                draws.setdefault(e["site"], []).append(e)
-        for site_draws in draws.values():
-            if len(site_draws) > 1:
-                first = site_draws[0]
-                return (
-                    f"per-step random op: the {label} program's {first['distribution']} op at "
-                    f"{first['where']} is evaluated {len(site_draws)} times; TF draws new values "
-                    "each time, which cannot be matched between graph and eager runs"
-                )
-    legacy = sorted(_draw_keys(legacy_events))
-    migrated = sorted(_draw_keys(migrated_events))
-    if legacy != migrated:
-        extra_legacy = [k for k in legacy if k not in migrated]
-        extra_migrated = [k for k in migrated if k not in legacy]
-        return (
-            f"random draws differ: the legacy program drew {len(legacy)} random tensors, the "
-            f"migrated one {len(migrated)}; unmatched legacy draws {_describe(extra_legacy, legacy_events)}, "
-            f"unmatched migrated draws {_describe(extra_migrated, migrated_events)} (an op drawn "
-            "on every step in one program but once in the other, or ops built in another order)"
-        )
-    return None
+        counts[label] = Counter(_key(e) for e in _draws(events))
+        repeated = [key for key, count in counts[label].items() if count > 1]
+        if repeated:
+            return (
+                f"the {label} program drew {_describe(repeated[:1], events)} more than once: a random op "
+                "was built after others of its kind had been evaluated, so their draws cannot be aligned"
+            )
+    if counts["legacy"] == counts["migrated"]:
+        return None
+    extra_legacy = sorted(counts["legacy"] - counts["migrated"], key=_order)
+    extra_migrated = sorted(counts["migrated"] - counts["legacy"], key=_order)
+    return (
+        f"random draws differ: the legacy program drew {sum(counts['legacy'].values())} random tensors, "
+        f"the migrated one {sum(counts['migrated'].values())}; unmatched legacy draws "
+        f"{_describe(extra_legacy, legacy_events)}, unmatched migrated draws "
+        f"{_describe(extra_migrated, migrated_events)} (an op drawn on every step in one program but "
+        "once in the other, an op missing or extra, or ops of one kind and shape built in another order)"
+    )
 
 
-def _draw_keys(events):
-    return [
-        (e["distribution"], tuple(e["shape"]), e["ordinal"])
-        for e in events
-        if e.get("event") == "draw"
-    ]
+def _order(key):
+    return tuple(repr(part) for part in key)
 
 
 def _describe(keys, events):
     if not keys:
         return "none"
-    where = {(e["distribution"], tuple(e["shape"]), e["ordinal"]): e["where"] for e in events if e.get("event") == "draw"}
-    shown = [f"{d}{list(s)} #{o} at {where.get((d, s, o), '?')}" for d, s, o in keys[:3]]
+    where = {_key(e): e["where"] for e in _draws(events)}
+    shown = [
+        f"{purpose} {distribution}{list(shape)} #{n} at {where.get((purpose, distribution, shape_key, n, shape), '?')}"
+        for purpose, distribution, shape_key, n, shape in keys[:3]
+    ]
     more = f" and {len(keys) - 3} more" if len(keys) > 3 else ""
     return ", ".join(shown) + more

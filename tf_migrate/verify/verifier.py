@@ -79,7 +79,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from tf_migrate.verify import draw_match, output_compare
+from tf_migrate.verify import draw_match, output_compare, state_compare
 from tf_migrate.verify.child import notebook as child_notebook
 
 EQUIVALENT = "equivalent"
@@ -122,6 +122,7 @@ class _Run:
     timeout: float
     seconds: float = 0.0
     events: List[dict] = field(default_factory=list)
+    state: Optional[list] = None  # [(name, value)] of its trained variables at the end, when saved
 
     @property
     def failed(self):
@@ -250,7 +251,7 @@ class _Runner:
                 config = {
                     "mode": mode, "cells": cells, "interactive": self.kind == "ipynb",
                     "program_dir": str(path.parent), "display_path": str(path),
-                    "log": str(log), "fetch_order": fetch_order,
+                    "log": str(log), "fetch_order": fetch_order, "state": str(root / "state"),
                 }
                 script = _CHILD / "boot.py"
         except (ValueError, KeyError, TypeError) as error:
@@ -260,6 +261,7 @@ class _Runner:
         run = _execute([sys.executable, str(script), str(config_path)], root / "work", env, self.timeout)
         if log.exists():
             run.events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+            run.state = state_compare.load(run.events)
         return run
 
     def _environment(self, mode, root):
@@ -346,20 +348,40 @@ def _judge(legacy_runs, migrated, *, rtol, atol):
     reason = draw_match.reconcile(legacy.events, migrated.events)
     if reason:
         return NOT_COMPARABLE, reason
-    if not output_compare.tokenize(legacy.stdout):
-        return NOT_COMPARABLE, "the legacy program printed nothing to compare"
+    states = [state_compare.compare(run.state, migrated.state) for run in legacy_runs]
+    printed = bool(output_compare.tokenize(legacy.stdout))
+    if not printed and (states[0] is None or states[0].status == state_compare.UNMATCHED):
+        why = f" and {states[0].detail}" if states[0] else " and no trained variables to compare"
+        return NOT_COMPARABLE, "the legacy program printed nothing to compare" + why
     differences = [
-        output_compare.first_difference(run.stdout, migrated.stdout, rtol=rtol, atol=atol)
+        output_compare.first_difference(run.stdout, migrated.stdout, rtol=rtol, atol=atol) if printed else None
         for run in legacy_runs
     ]
-    if None not in differences:
-        if len(legacy_runs) > 1:
-            return DIFFERENT, differences[0] + _order_note(legacy, "matches neither order")
-        return DIFFERENT, differences[0]
-    if len(legacy_runs) > 1:
-        order = "read-before-update" if differences[0] is None else "update-before-read"
-        return EQUIVALENT, "equal output" + _order_note(legacy, f"matches the {order} order")
-    return EQUIVALENT, "equal output"
+    verdicts = [_verdict(difference, state, printed) for difference, state in zip(differences, states)]
+    matching = [i for i, (status, _) in enumerate(verdicts) if status == EQUIVALENT]
+    if len(legacy_runs) == 1:
+        return verdicts[0]
+    if not matching:
+        return DIFFERENT, verdicts[0][1] + _order_note(legacy, "matches neither order")
+    order = "read-before-update" if matching[0] == 0 else "update-before-read"
+    return EQUIVALENT, verdicts[matching[0]][1] + _order_note(legacy, f"matches the {order} order")
+
+
+def _verdict(difference, state, printed):
+    """The status and detail of one legacy run against the migrated one: output first, then state."""
+    state_note = ""
+    if state is not None and state.status == state_compare.DIFFERENT:
+        state_note = f"; {state.detail}"
+    if difference is not None:
+        return DIFFERENT, difference + state_note
+    output = "equal output" if printed else "nothing printed"
+    if state is not None and state.status == state_compare.DIFFERENT:
+        return DIFFERENT, f"{output}, but {state.detail}"
+    if state is None:
+        return EQUIVALENT, output
+    if state.status == state_compare.EQUAL:
+        return EQUIVALENT, f"{output}, {state.detail}"
+    return EQUIVALENT, f"{output} (trained variables not compared: {state.detail})"
 
 
 def _order_note(legacy, verdict):

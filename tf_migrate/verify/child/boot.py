@@ -14,7 +14,8 @@ package, so it works wherever the interpreter can import TensorFlow.
   order of fetches that TF1 leaves unordered (``fetch_order``), unless
   ``fetch_order`` is None (measurements want TF1's own ``Session.run``).
 * ``migrated``: plain TF2, eager.
-* both: TF's random ops draw shared values (``random_draws``).
+* both: TF's random ops draw shared values (``random_draws``); with ``state_path``,
+  the trained variables are saved at the end (``state_dump``).
 """
 
 import ast
@@ -50,16 +51,26 @@ class EventLog:
 
     def __init__(self, path, user_files=()):
         self._file = open(path, "a", encoding="utf-8") if path else None
-        self._user_files = tuple(user_files)
+        self.user_files = tuple(user_files)
 
     def where(self):
         """``file:line`` of the innermost frame in the program (files starting so)."""
         frame = sys._getframe(1)
         while frame is not None:
-            if frame.f_code.co_filename.startswith(self._user_files):
+            if frame.f_code.co_filename.startswith(self.user_files):
                 return f"{frame.f_code.co_filename}:{frame.f_lineno}"
             frame = frame.f_back
         return "?"
+
+    def stack(self):
+        """``(file, line)`` of every frame in the program, innermost first."""
+        frames = []
+        frame = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code.co_filename.startswith(self.user_files):
+                frames.append((frame.f_code.co_filename, frame.f_lineno))
+            frame = frame.f_back
+        return tuple(frames)
 
     def write(self, **event):
         if self._file is not None:
@@ -67,11 +78,13 @@ class EventLog:
             self._file.flush()
 
 
-def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=()):
+def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(), state_path=None):
     """Makes this process run a ``legacy`` or ``migrated`` program (see module doc).
 
     ``user_files``: prefixes of the program's code file names, for ``file:line`` in events.
     ``fetch_order``: ``pre``, ``post``, or None to leave ``Session.run`` as TF1 has it.
+    ``state_path``: where ``StateRecorder.save`` writes the trained variables (None: nowhere).
+    Returns the state recorder, or None.
     """
     if program_dir and program_dir not in sys.path:
         sys.path.insert(0, program_dir)
@@ -84,7 +97,11 @@ def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(
         if fetch_order is not None:
             _sibling("fetch_order").install(tf, log, fetch_order)
         sys.modules["tensorflow"] = tf.compat.v1
-    return log
+    if state_path is None:
+        return None
+    recorder = _sibling("state_dump").StateRecorder(tf, log, state_path)
+    recorder.install()
+    return recorder
 
 
 def _display(value):
@@ -109,12 +126,13 @@ def main(config_path):
     with open(config_path, encoding="utf-8") as f:
         config = json.load(f)
     cells = config["cells"]
-    prepare(
+    recorder = prepare(
         config["mode"],
         program_dir=config["program_dir"],
         log_path=config["log"],
         fetch_order=config.get("fetch_order", "pre"),
         user_files=[cell["filename"] for cell in cells],
+        state_path=config.get("state"),
     )
     main_module = types.ModuleType("__main__")
     main_module.__file__ = config["display_path"]
@@ -131,6 +149,8 @@ def main(config_path):
         sys.stdout.flush()
         return 1
     sys.stdout.flush()
+    if recorder is not None:
+        recorder.save()
     return 0
 
 

@@ -1,35 +1,41 @@
-"""Shared random draws for ``tf_migrate.verify``: the rule and its bookkeeping.
+"""Shared random draws for ``tf_migrate.verify``: the rule, inside each program's process.
 
 TensorFlow's random ops give different values in graph and eager mode, even with
 the same seeds. In both runs ``install`` replaces the kernels that every public
-random entry point ends in (``gen_random_ops`` and the stateless ops that Keras 3
-uses), so ``tf.random_normal``, ``tf.random.uniform``, ``truncated_normal``, the
-``tf.compat.v1`` initializers, ``glorot_uniform``, Keras initializers and dropout
-all draw from numpy instead:
+random entry point ends in (``gen_random_ops``, the stateless ops that Keras 3
+uses, and the stateful ops of ``tf.random.Generator``), so ``tf.random_normal``,
+``tf.random.uniform``, ``truncated_normal``, initializers, dropout and generators
+all draw from numpy instead. TF seeds play no part.
 
-* a *site* is one random op: one op built in a graph (legacy graph mode, or a
-  ``tf.function`` trace), or one eager call;
-* a site's values come from ``numpy.random.RandomState`` seeded with its
-  distribution, its shape and its *ordinal*: how many sites of the same
-  distribution and static shape were built before it. TF seeds play no part,
-  so the legacy and the migrated program share values when they build the same
-  random ops in the same order, whatever seeds they pass;
-* graph sites draw when they are evaluated (``numpy_function``), eager sites
-  when called. Every draw is logged.
+Which values a draw gets (the *draw key*, logged with every draw)
+    * its **class**: ``purpose`` (``init`` when an initializer drew it, ``dropout``
+      when a dropout did, else ``random``: read from TF's and Keras' own frames on
+      the stack), ``distribution`` and a **shape key**: the whole static shape for
+      initializers (weights have fixed shapes), the shape without its first
+      dimension otherwise (a batch dimension is ``?`` in a TF1 graph and a number
+      in eager code);
+    * its **index** ``n`` within the class: an eager call is the n-th draw of its
+      class. A graph op (legacy graph, or a ``tf.function`` trace) is a *site*;
+      the class's sites are numbered ``c = 0 .. m-1`` in build order, and the
+      ``e``-th evaluation of site ``c`` draws index ``e * m + c``: a dropout op
+      evaluated at every step of a TF1 loop draws the same values as the
+      migrated program's dropout called once a step, eager or compiled;
+    * the concrete shape, which the values are drawn in.
 
-``reconcile`` then decides whether the two runs can be compared at all:
+    Sites are identified by the program's own frames on the stack where they were
+    built and their count there within one graph, so a ``tf.function`` traced
+    again (a new batch size, the variable-creating first trace) reuses its sites
+    instead of adding some. Draws of other classes (other shapes, other purposes)
+    never shift each other: ops may be built in another order across classes.
 
-* a graph site evaluated more than once is a per-step random op (dropout, noise
-  drawn inside the training graph): under TF it draws new values each time, so
-  the migrated program's draws cannot be matched to it: not comparable;
-* otherwise the multisets of (distribution, shape, ordinal) drawn must be equal,
-  i.e. both runs drew the same values; if not (eager draws the same op on every
-  step, an op is missing or extra): not comparable;
-* random ops whose values are not shared (shuffles, multinomial, gamma, Poisson,
-  ``tf.random.Generator``) make a run not comparable as soon as they are built.
+Ops whose values are not shared (shuffles, multinomial, gamma, Poisson, full-range
+integers) are logged as ``unshared`` when built; ``draw_match`` decides whether
+the two runs' draws match.
 """
 
 import inspect
+import sys
+import weakref
 import zlib
 
 _SHARED = {
@@ -52,6 +58,12 @@ _SHARED = {
         "stateless_truncated_normal_v2": ("truncated_normal", ()),
         "stateless_random_uniform_int_v2": ("uniform_int", ("minval", "maxval")),
     },
+    "gen_stateful_random_ops": {
+        "stateful_standard_normal_v2": ("normal", ()),
+        "stateful_uniform": ("uniform", ()),
+        "stateful_truncated_normal": ("truncated_normal", ()),
+        "stateful_uniform_int": ("uniform_int", ("minval", "maxval")),
+    },
 }
 _UNSHARED = {
     "gen_random_ops": (
@@ -65,18 +77,17 @@ _UNSHARED = {
     "gen_stateless_random_ops_v2": (
         "stateless_shuffle", "stateless_random_uniform_full_int_v2", "stateless_random_gamma_v3",
     ),
-    "gen_stateful_random_ops": (
-        "stateful_standard_normal_v2", "stateful_uniform", "stateful_truncated_normal",
-        "stateful_uniform_int", "stateful_uniform_full_int", "stateful_random_binomial",
-    ),
+    "gen_stateful_random_ops": ("stateful_uniform_full_int", "stateful_random_binomial"),
 }
+_INIT_FILES = ("init_ops", "initializers")
 
 
-def _values(distribution, shape, ordinal, extra, np_dtype):
+def _values(draw_key, shape, np_dtype, extra=()):
+    """The values of one draw: a function of its key and concrete shape only."""
     import numpy as np
 
-    seed = zlib.crc32(f"{distribution}|{tuple(shape)}|{ordinal}".encode())
-    rng = np.random.RandomState(seed)
+    distribution = draw_key[1]
+    rng = np.random.RandomState(zlib.crc32(f"{draw_key}|{tuple(shape)}".encode()))
     if distribution == "uniform_int":
         return rng.randint(int(extra[0]), int(extra[1]), size=shape).astype(np_dtype)
     if distribution == "uniform":
@@ -91,19 +102,63 @@ def _values(distribution, shape, ordinal, extra, np_dtype):
     return values.astype(np_dtype)
 
 
+def _purpose(frame, user_files):
+    """``init``, ``dropout`` or ``random``: what TF or Keras code asked for this draw."""
+    while frame is not None:
+        code = frame.f_code
+        if not code.co_filename.startswith(user_files):
+            if "dropout" in code.co_name.lower() or code.co_filename.endswith("dropout.py"):
+                return "dropout"
+            if any(part in code.co_filename for part in _INIT_FILES) or "initializer" in code.co_name:
+                return "init"
+        frame = frame.f_back
+    return "random"
+
+
+def _shape_key(purpose, dims):
+    """The part of a shape a draw class is keyed by (``None`` for unknown dimensions or rank)."""
+    if dims is None:
+        return None
+    if purpose == "init" or not dims:
+        return tuple(dims)
+    return ("?",) + tuple(dims[1:])
+
+
 class _Sites:
     def __init__(self, tf, log):
         self.tf = tf
         self.log = log
-        self.count = 0
-        self.ordinals = {}
+        self.eager_calls = {}  # class -> eager draws so far
+        self.sites = {}  # class -> [site identity, ...] in build order
+        self.evaluations = {}  # site identity -> evaluations so far
+        self.built = weakref.WeakKeyDictionary()  # graph -> {(class, stack): sites built there}
 
-    def new(self, distribution, static_shape):
-        key = (distribution, static_shape)
-        ordinal = self.ordinals.get(key, 0)
-        self.ordinals[key] = ordinal + 1
-        self.count += 1
-        return self.count, ordinal, self.log.where()
+    def _draw_class(self, distribution, dims):
+        purpose = _purpose(sys._getframe(2), self.log.user_files)
+        return (purpose, distribution, _shape_key(purpose, dims))
+
+    def eager_index(self, draw_class):
+        n = self.eager_calls.get(draw_class, 0)
+        self.eager_calls[draw_class] = n + 1
+        return n
+
+    def graph_site(self, draw_class, graph):
+        """The identity of a site built now in ``graph`` (the same for each trace of a function)."""
+        stack = self.log.stack()
+        counts = self.built.setdefault(graph, {})
+        k = counts.get((draw_class, stack), 0)
+        counts[(draw_class, stack)] = k + 1
+        identity = (draw_class, stack, k)
+        sites = self.sites.setdefault(draw_class, [])
+        if identity not in sites:
+            sites.append(identity)
+        return identity
+
+    def graph_index(self, identity):
+        sites = self.sites[identity[0]]
+        e = self.evaluations.get(identity, 0)
+        self.evaluations[identity] = e + 1
+        return e * len(sites) + sites.index(identity)
 
     def random_op(self, distribution, extra_names, original):
         tf = self.tf
@@ -111,34 +166,35 @@ class _Sites:
         from tensorflow.python.ops import script_ops
 
         signature = inspect.signature(original)
+        log = self.log
 
         def op(*args, **kwargs):
             arguments = signature.bind(*args, **kwargs)
             arguments.apply_defaults()
             shape = arguments.arguments["shape"]
             extra = [arguments.arguments[name] for name in extra_names]
-            if extra:
-                dtype = tf.convert_to_tensor(extra[0]).dtype
-            else:
-                dtype = tf.as_dtype(arguments.arguments["dtype"])
+            dtype = tf.convert_to_tensor(extra[0]).dtype if extra else tf.as_dtype(arguments.arguments["dtype"])
             np_dtype = dtype.as_numpy_dtype
             if tf.executing_eagerly():
                 concrete = tuple(int(d) for d in tf.reshape(shape, [-1]).numpy())
-                site, ordinal, where = self.new(distribution, concrete)
-                self.log.write(event="draw", site=site, distribution=distribution, shape=list(concrete),
-                               ordinal=ordinal, where=where, graph=False)
+                draw_class = self._draw_class(distribution, concrete)
+                n = self.eager_index(draw_class)
+                log.write(event="draw", draw_class=list(draw_class), n=n, shape=list(concrete),
+                          where=log.where(), graph=False)
                 extra_values = [tf.convert_to_tensor(e).numpy() for e in extra]
-                return tf.constant(_values(distribution, concrete, ordinal, extra_values, np_dtype), dtype=dtype)
+                return tf.constant(_values((*draw_class, n), concrete, np_dtype, extra_values), dtype=dtype)
             shape_tensor = tf.convert_to_tensor(shape)
             static = tensor_util.constant_value_as_shape(shape_tensor)
-            static_key = tuple(static.as_list()) if static.rank is not None else None
-            site, ordinal, where = self.new(distribution, static_key)
+            draw_class = self._draw_class(distribution, static.as_list() if static.rank is not None else None)
+            identity = self.graph_site(draw_class, tf.compat.v1.get_default_graph())
+            where = log.where()
 
             def draw(shape_values, *extra_values):
                 concrete = tuple(int(d) for d in shape_values.reshape(-1))
-                self.log.write(event="draw", site=site, distribution=distribution, shape=list(concrete),
-                               ordinal=ordinal, where=where, graph=True)
-                return _values(distribution, concrete, ordinal, extra_values, np_dtype)
+                n = self.graph_index(identity)
+                log.write(event="draw", draw_class=list(draw_class), n=n, shape=list(concrete),
+                          where=where, graph=True)
+                return _values((*draw_class, n), concrete, np_dtype, extra_values)
 
             out = script_ops.numpy_function(draw, [shape_tensor, *extra], dtype, stateful=True)
             out.set_shape(static)

@@ -1,0 +1,105 @@
+"""Compares the trained variables of two verify runs (``child/state_dump.py`` saves them).
+
+Pairing: TF1 names variables by scope (``layer1/W``, ``dense/kernel``); an
+eager migration keeps those names where it creates variables with ``name=``
+(the same names ``saver-var-list`` keys checkpoints by) or where Keras happens
+to give the same layer names. When every legacy name is found among the
+migrated variables with the same shape, variables pair by name. Otherwise the
+i-th legacy variable of a shape pairs with the i-th migrated variable of that
+shape, both in creation order: the same rule that aligns random draws, so the
+variable initialized from a draw is the one compared.
+
+Initial values are compared first (a wrong initializer is named even when
+training spread its error to every variable), then trained values. Values
+match when ``|a - b| <= atol + rtol * |b|`` elementwise; the tolerance
+is wider than for printed numbers because training accumulates the rounding
+of graph and eager kernels.
+"""
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+EQUAL = "equal"
+DIFFERENT = "different"
+UNMATCHED = "unmatched"
+
+
+@dataclass(frozen=True)
+class StateVerdict:
+    status: str  # EQUAL, DIFFERENT or UNMATCHED
+    detail: str
+
+
+def load(events) -> Optional[List[Tuple[str, object, object]]]:
+    """[(name, value, initial value or None)] a run saved, or None when it saved none."""
+    import numpy as np
+
+    states = [e for e in events if e.get("event") == "state"]
+    if not states or not states[-1].get("saved"):
+        return None
+    state = states[-1]
+    with np.load(state["path"], allow_pickle=False) as arrays:
+        return [(entry["name"], arrays[f"v{i}"], arrays[f"i{i}"] if entry.get("initial") else None)
+                for i, entry in enumerate(state["variables"])]
+
+
+def _pairs(legacy, migrated):
+    """(legacy entry, migrated entry or None) for each legacy variable (see module doc)."""
+    migrated_by_name = {entry[0]: entry for entry in migrated}
+    if all(name in migrated_by_name and _shape(migrated_by_name[name][1]) == _shape(value)
+           for name, value, _ in legacy):
+        return [(entry, migrated_by_name[entry[0]]) for entry in legacy]
+    by_shape = {}
+    for entry in migrated:
+        by_shape.setdefault(_shape(entry[1]), []).append(entry)
+    return [(entry, (by_shape.get(_shape(entry[1])) or [None]).pop(0)) for entry in legacy]
+
+
+def _shape(value):
+    return tuple(getattr(value, "shape", ()))
+
+
+def _first_difference(a, b, rtol, atol):
+    """(index, count) of the first value out of tolerance and how many are, or None."""
+    import numpy as np
+
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind in "fc" or b.dtype.kind in "fc":
+        close = np.isclose(a.astype(np.float64), b.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        close = a == b
+    if np.all(close):
+        return None
+    index = np.unravel_index(int(np.argmin(close.reshape(-1))), a.shape)
+    return index, int(close.size - np.count_nonzero(close))
+
+
+def compare(legacy, migrated, *, rtol=1e-3, atol=1e-4) -> Optional[StateVerdict]:
+    """How the variables compare, initial values first, or None when a run saved none.
+
+    ``legacy``, ``migrated``: ``load``'s lists of (name, trained value, initial value or None).
+    """
+    if legacy is None or migrated is None:
+        return None
+    pairs = _pairs(legacy, migrated)
+    unpaired = [entry[0] for entry, other in pairs if other is None]
+    if unpaired or len(legacy) != len(migrated):
+        return StateVerdict(UNMATCHED, (
+            f"the legacy program trained {len(legacy)} variables, the migrated one {len(migrated)}"
+            + (f"; no migrated variable of the shape of {', '.join(unpaired[:3])}" if unpaired else "")
+        ))
+    for what, position in (("initial value of", 2), ("trained variable", 1)):
+        for entry, other in pairs:
+            if entry[position] is None or other[position] is None:
+                continue
+            found = _first_difference(entry[position], other[position], rtol, atol)
+            if found is None:
+                continue
+            (index, wrong), name = found, entry[0]
+            shown = name + (f" (migrated {other[0]})" if other[0] != name else "")
+            where = f"[{', '.join(str(int(i)) for i in index)}]" if index else ""
+            size = getattr(entry[position], "size", 1)
+            return StateVerdict(DIFFERENT, (
+                f"{what} {shown} differs: {entry[position][index]} != {other[position][index]} at {name}{where} "
+                f"({wrong} of {size} values differ)"
+            ))
+    return StateVerdict(EQUAL, f"{len(pairs)} trained variables equal")
