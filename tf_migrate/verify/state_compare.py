@@ -102,4 +102,4 @@ def compare(legacy, migrated, *, rtol=1e-3, atol=1e-4) -> Optional[StateVerdict]
                 f"{what} {shown} differs: {entry[position][index]} != {other[position][index]} at {name}{where} "
                 f"({wrong} of {size} values differ)"
             ))
-    return StateVerdict(EQUAL, f"{len(pairs)} trained variables equal")
+    return StateVerdict(EQUAL, f"{len(pairs)} trained variable{'s' if len(pairs) != 1 else ''} equal")

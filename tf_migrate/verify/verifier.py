@@ -28,12 +28,25 @@ How outputs compare (``output_compare``)
     be equal, whitespace and line breaks only separate tokens.
 
 Random ops (``child/random_draws.py``, ``draw_match``)
-    Both runs draw TF's random values from shared numpy streams keyed by
-    distribution, shape and build order, so initial weights drawn with
-    ``tf.random_normal(..., seed=1)``, ``truncated_normal`` or a Glorot
-    initializer agree. A random op that draws again on every step (dropout,
-    noise inside the training graph) cannot be matched between graph and eager
-    runs: the result is ``not-comparable``, never ``equivalent`` on a guess.
+    Both runs draw TF's random values from numpy, keyed by what the draw is for
+    (initializer, dropout, other), its distribution and shape, and its index
+    within that class: an eager call's count, or for an op in a graph (TF1, or
+    a ``tf.function`` trace) its evaluation count times the class's ops plus its
+    build position. So initial weights agree whatever the seeds, and so do
+    dropout masks and noise drawn anew at every training step, eager or
+    compiled, even when ops of other classes are built in another order. When
+    the two runs did not draw the same keys (an op drawn on every step in one
+    and once in the other) the result is ``not-comparable``, never a guess.
+
+Trained variables (``child/state_dump.py``, ``state_compare``)
+    After each ``.py`` run (or notebook run as one script) its trainable
+    variables are saved: a TF1 program's from its last session, just before it
+    closes; an eager program's live ``tf.Variable`` objects. They pair by TF1
+    name when the migration kept the names, else in creation order within a
+    shape; initial values are compared first, then trained ones (rtol 1e-3,
+    atol 1e-4). A difference makes the verdict ``different`` and names the
+    variable, even when the printed output is equal; a legacy program that
+    prints nothing is judged on its variables alone.
 
 Read/update order (``child/fetch_order.py``)
     ``sess.run([train_op, W])`` has no defined order between the update and the
@@ -61,7 +74,7 @@ Results
     its output lines); ``legacy-fails`` / ``migrated-fails`` (detail: the error's
     traceback tail, or the timeout); ``not-comparable`` (detail: why: unmatched
     random draws, an ambiguous fetch that cannot be re-read, or a legacy program
-    that printed nothing). ``legacy`` and ``migrated`` say how each run ended
+    that printed nothing and whose variables cannot be compared). ``legacy`` and ``migrated`` say how each run ended
     (failed, timed out, seconds, error tail) whatever the verdict.
 """
 

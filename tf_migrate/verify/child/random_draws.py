@@ -28,8 +28,10 @@ Which values a draw gets (the *draw key*, logged with every draw)
     instead of adding some. Draws of other classes (other shapes, other purposes)
     never shift each other: ops may be built in another order across classes.
 
-Ops whose values are not shared (shuffles, multinomial, gamma, Poisson, full-range
-integers) are logged as ``unshared`` when built; ``draw_match`` decides whether
+A shuffle (``tf.random.shuffle``, ``tf.random_shuffle``) gathers its input
+along a permutation drawn the same way (distribution ``shuffle``). Ops whose
+values are not shared (multinomial, gamma, Poisson, full-range integers, and
+``tf.data`` shuffles, which are not random ops at all) are logged as ``unshared`` when built; ``draw_match`` decides whether
 the two runs' draws match.
 """
 
@@ -65,9 +67,10 @@ _SHARED = {
         "stateful_uniform_int": ("uniform_int", ("minval", "maxval")),
     },
 }
+_SHUFFLES = {"gen_random_ops": "random_shuffle", "gen_stateless_random_ops_v2": "stateless_shuffle"}
 _UNSHARED = {
     "gen_random_ops": (
-        "random_shuffle", "multinomial", "random_gamma", "random_poisson_v2",
+        "multinomial", "random_gamma", "random_poisson_v2",
         "parameterized_truncated_normal",
     ),
     "gen_stateless_random_ops": (
@@ -75,7 +78,7 @@ _UNSHARED = {
         "stateless_parameterized_truncated_normal",
     ),
     "gen_stateless_random_ops_v2": (
-        "stateless_shuffle", "stateless_random_uniform_full_int_v2", "stateless_random_gamma_v3",
+        "stateless_random_uniform_full_int_v2", "stateless_random_gamma_v3",
     ),
     "gen_stateful_random_ops": ("stateful_uniform_full_int", "stateful_random_binomial"),
 }
@@ -88,6 +91,8 @@ def _values(draw_key, shape, np_dtype, extra=()):
 
     distribution = draw_key[1]
     rng = np.random.RandomState(zlib.crc32(f"{draw_key}|{tuple(shape)}".encode()))
+    if distribution == "shuffle":
+        return rng.permutation(shape[0]).astype(np_dtype)
     if distribution == "uniform_int":
         return rng.randint(int(extra[0]), int(extra[1]), size=shape).astype(np_dtype)
     if distribution == "uniform":
@@ -100,6 +105,10 @@ def _values(draw_key, shape, np_dtype, extra=()):
             values[out_of_range] = rng.standard_normal(int(out_of_range.sum()))
             out_of_range = np.abs(values) > 2
     return values.astype(np_dtype)
+
+
+def _permutation_kernel(shape, dtype):
+    """The signature ``random_op`` reads a shuffle's permutation length and dtype from."""
 
 
 def _purpose(frame, user_files):
@@ -203,6 +212,19 @@ class _Sites:
         op.__wrapped__ = original
         return op
 
+    def shuffle_op(self, original):
+        """A shuffle along the first dimension: a shared permutation, drawn like the values above."""
+        tf = self.tf
+        draw = self.random_op("shuffle", (), _permutation_kernel)
+
+        def op(value, *args, **kwargs):
+            value = tf.convert_to_tensor(value)
+            permutation = draw(shape=tf.shape(value)[:1], dtype=tf.int64)
+            return tf.gather(value, permutation)
+
+        op.__wrapped__ = original
+        return op
+
     def unshared_op(self, name, original):
         def op(*args, **kwargs):
             self.log.write(event="unshared", op=name, where=self.log.where())
@@ -221,6 +243,9 @@ def install(tf, log):
         module = importlib.import_module("tensorflow.python.ops." + module_name)
         for name, (distribution, extra_names) in functions.items():
             setattr(module, name, sites.random_op(distribution, extra_names, getattr(module, name)))
+    for module_name, name in _SHUFFLES.items():
+        module = importlib.import_module("tensorflow.python.ops." + module_name)
+        setattr(module, name, sites.shuffle_op(getattr(module, name)))
     for module_name, names in _UNSHARED.items():
         module = importlib.import_module("tensorflow.python.ops." + module_name)
         for name in names:
