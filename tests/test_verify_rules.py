@@ -99,6 +99,12 @@ def test_a_graph_site_drawn_on_every_step_matches_an_eager_call_per_step():
     assert "drew 3 random tensors, the migrated one 2" in reason and "dropout uniform[2, 4] #2" in reason
 
 
+def test_draws_inside_a_graph_while_loop_are_not_comparable():
+    legacy = [dict(_draw(0, (2,), graph=True, purpose="dropout"), loop=True)]
+    reason = draw_match.reconcile(legacy, [_draw(0, (2,), purpose="dropout")])
+    assert "legacy program draws random values inside a while loop at prog.py:1" in reason
+
+
 def test_a_repeated_draw_is_not_comparable():
     legacy = [_draw(0, (2,), graph=True), _draw(0, (2,), graph=True, line=7)]
     reason = draw_match.reconcile(legacy, [_draw(0, (2,)), _draw(1, (2,))])
@@ -144,7 +150,9 @@ def test_the_e_th_evaluation_of_site_c_of_m_draws_index_e_times_m_plus_c():
     retraced = sites.graph_site(dropout, Graph())  # a new trace of the same function: the same site
     assert retraced == first and first != second
     assert [sites.graph_index(first), sites.graph_index(second), sites.graph_index(first)] == [0, 1, 2]
-    assert [sites.eager_index(dropout), sites.eager_index(dropout)] == [0, 1]
+    assert sites.eager_index(dropout) == 3
+    late = sites.graph_site(dropout, Graph())  # built after the class was evaluated: draws next
+    assert [sites.graph_index(late), sites.graph_index(second)] == [4, 3]
 
 
 def test_the_purpose_of_a_draw_comes_from_tf_frames_not_the_programs():

@@ -4,8 +4,9 @@ Both runs draw values that are a function of each draw's key (class, index,
 concrete shape) alone, so equal multisets of keys mean both programs drew the
 same random tensors. They are not comparable when:
 
-* either run built a random op whose values are not shared (shuffles,
-  multinomial, gamma, Poisson);
+* either run built a random op whose values are not shared (multinomial,
+  gamma, Poisson), or drew inside a graph while loop (its iterations may run
+  in parallel, so which draws which values is not fixed);
 * one run drew a key twice: a class got a new graph site after its sites had
   been evaluated, so indices ``e * m + c`` overlap and values repeat;
 * the multisets differ: an op drawn on every step in one program and once in
@@ -33,6 +34,13 @@ def reconcile(legacy_events, migrated_events):
             return (
                 f"the {label} program uses the random op {first['op']} at {first['where']}, "
                 "whose values the verifier cannot share between graph and eager runs"
+            )
+    for label, events in (("legacy", legacy_events), ("migrated", migrated_events)):
+        loops = [e for e in _draws(events) if e.get("loop")]
+        if loops:
+            return (
+                f"the {label} program draws random values inside a while loop at {loops[0]['where']} "
+                "(dynamic_rnn, tf.while_loop); its iterations may run in parallel, so their draws cannot be aligned"
             )
     counts = {}
     for label, events in (("legacy", legacy_events), ("migrated", migrated_events)):

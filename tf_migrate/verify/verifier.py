@@ -213,23 +213,24 @@ def run_program(source: str, *, path: pathlib.Path, mode: str, timeout: float = 
     The result has ``returncode``, ``stdout``, ``stderr``, ``timed_out`` and
     ``failed``. For measurements (``benchmarks/bench_migrated.py``): nothing else
     runs at the same time, and ``pin_fetch_order=False`` leaves the legacy
-    ``Session.run`` unwrapped, so its time is TF1's own.
+    ``Session.run`` unwrapped, so its time is TF1's own. Variables are not saved.
     """
     if mode not in ("legacy", "migrated"):
         raise ValueError(f"mode must be 'legacy' or 'migrated', not {mode!r}")
     fetch_order = "pre" if mode == "legacy" and pin_fetch_order else None
     with tempfile.TemporaryDirectory(prefix="tf-migrate-run-") as tmp:
         program = pathlib.Path(path).resolve()
-        runner = _Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout, None)
+        runner = _Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout, None,
+                         record_state=False)
         return runner.run(mode, source, fetch_order)
 
 
 class _Runner:
     """Starts the subprocesses of one verification inside its temporary folder."""
 
-    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdir):
+    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdir, record_state=True):
         self.tmp, self.programs, self.kind, self.use_kernel = tmp, programs, kind, use_kernel
-        self.timeout, self.workdir = timeout, workdir
+        self.timeout, self.workdir, self.record_state = timeout, workdir, record_state
         self.count = 0
 
     def run(self, mode, source, fetch_order):
@@ -264,7 +265,8 @@ class _Runner:
                 config = {
                     "mode": mode, "cells": cells, "interactive": self.kind == "ipynb",
                     "program_dir": str(path.parent), "display_path": str(path),
-                    "log": str(log), "fetch_order": fetch_order, "state": str(root / "state"),
+                    "log": str(log), "fetch_order": fetch_order,
+                    "state": str(root / "state") if self.record_state else None,
                 }
                 script = _CHILD / "boot.py"
         except (ValueError, KeyError, TypeError) as error:

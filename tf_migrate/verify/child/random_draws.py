@@ -19,7 +19,9 @@ Which values a draw gets (the *draw key*, logged with every draw)
       the class's sites are numbered ``c = 0 .. m-1`` in build order, and the
       ``e``-th evaluation of site ``c`` draws index ``e * m + c``: a dropout op
       evaluated at every step of a TF1 loop draws the same values as the
-      migrated program's dropout called once a step, eager or compiled;
+      migrated program's dropout called once a step, eager or compiled (a site
+      built after its class was first evaluated draws the next index instead,
+      see ``_Sites.graph_index``);
     * the concrete shape, which the values are drawn in.
 
     Sites are identified by the program's own frames on the stack where they were
@@ -107,6 +109,21 @@ def _values(draw_key, shape, np_dtype, extra=()):
     return values.astype(np_dtype)
 
 
+def _in_loop(graph):
+    """Whether ops built now sit in a while loop, whose iterations may run in any order."""
+    context = graph._get_control_flow_context()
+    while context is not None:
+        if context.IsWhileContext():
+            return True
+        context = context.outer_context
+    while graph is not None:
+        name = getattr(graph, "name", "")  # a FuncGraph's; a plain Graph has none
+        if "while_body" in name or "while_cond" in name:
+            return True
+        graph = getattr(graph, "outer_graph", None)
+    return False
+
+
 def _permutation_kernel(shape, dtype):
     """The signature ``random_op`` reads a shuffle's permutation length and dtype from."""
 
@@ -133,22 +150,35 @@ def _shape_key(purpose, dims):
     return ("?",) + tuple(dims[1:])
 
 
+class _Class:
+    """The bookkeeping of one draw class."""
+
+    def __init__(self):
+        self.sites = []  # site identities, in build order
+        self.evaluations = {}  # site identity -> evaluations so far
+        self.m = None  # sites when the class's graph sites were first evaluated; later ones are late
+        self.base = 0  # the first index of the m sites' draws
+        self.next = 0  # the index after the highest drawn so far
+
+
 class _Sites:
     def __init__(self, tf, log):
         self.tf = tf
         self.log = log
-        self.eager_calls = {}  # class -> eager draws so far
-        self.sites = {}  # class -> [site identity, ...] in build order
-        self.evaluations = {}  # site identity -> evaluations so far
+        self.classes = {}  # class -> _Class
         self.built = weakref.WeakKeyDictionary()  # graph -> {(class, stack): sites built there}
 
     def _draw_class(self, distribution, dims):
         purpose = _purpose(sys._getframe(2), self.log.user_files)
         return (purpose, distribution, _shape_key(purpose, dims))
 
+    def _class(self, draw_class):
+        return self.classes.setdefault(draw_class, _Class())
+
     def eager_index(self, draw_class):
-        n = self.eager_calls.get(draw_class, 0)
-        self.eager_calls[draw_class] = n + 1
+        bookkeeping = self._class(draw_class)
+        n = bookkeeping.next
+        bookkeeping.next = n + 1
         return n
 
     def graph_site(self, draw_class, graph):
@@ -158,16 +188,31 @@ class _Sites:
         k = counts.get((draw_class, stack), 0)
         counts[(draw_class, stack)] = k + 1
         identity = (draw_class, stack, k)
-        sites = self.sites.setdefault(draw_class, [])
+        sites = self._class(draw_class).sites
         if identity not in sites:
             sites.append(identity)
         return identity
 
     def graph_index(self, identity):
-        sites = self.sites[identity[0]]
-        e = self.evaluations.get(identity, 0)
-        self.evaluations[identity] = e + 1
-        return e * len(sites) + sites.index(identity)
+        """``base + e * m + c`` for the e-th evaluation of site c of m; a late site draws the next index.
+
+        A site built after its class was first evaluated (an evaluation function
+        traced after training) is late: it cannot join the ``e * m + c`` pattern
+        without moving the indices drawn so far, so it draws after them, as an
+        eager call would.
+        """
+        bookkeeping = self._class(identity[0])
+        if bookkeeping.m is None:
+            bookkeeping.m, bookkeeping.base = len(bookkeeping.sites), bookkeeping.next
+        c = bookkeeping.sites.index(identity)
+        if c < bookkeeping.m:
+            e = bookkeeping.evaluations.get(identity, 0)
+            bookkeeping.evaluations[identity] = e + 1
+            n = bookkeeping.base + e * bookkeeping.m + c
+        else:
+            n = bookkeeping.next
+        bookkeeping.next = max(bookkeeping.next, n + 1)
+        return n
 
     def random_op(self, distribution, extra_names, original):
         tf = self.tf
@@ -195,14 +240,15 @@ class _Sites:
             shape_tensor = tf.convert_to_tensor(shape)
             static = tensor_util.constant_value_as_shape(shape_tensor)
             draw_class = self._draw_class(distribution, static.as_list() if static.rank is not None else None)
-            identity = self.graph_site(draw_class, tf.compat.v1.get_default_graph())
-            where = log.where()
+            graph = tf.compat.v1.get_default_graph()
+            identity = self.graph_site(draw_class, graph)
+            where, in_loop = log.where(), _in_loop(graph)
 
             def draw(shape_values, *extra_values):
                 concrete = tuple(int(d) for d in shape_values.reshape(-1))
                 n = self.graph_index(identity)
                 log.write(event="draw", draw_class=list(draw_class), n=n, shape=list(concrete),
-                          where=where, graph=True)
+                          where=where, graph=True, loop=in_loop)
                 return _values((*draw_class, n), concrete, np_dtype, extra_values)
 
             out = script_ops.numpy_function(draw, [shape_tensor, *extra], dtype, stateful=True)
