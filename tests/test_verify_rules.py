@@ -111,6 +111,10 @@ def test_a_repeated_draw_is_not_comparable():
     assert "legacy program drew random normal[2] #0 at prog.py:7 more than once" in reason
 
 
+def test_draws_of_a_program_whose_counterpart_drew_nothing_do_not_matter():
+    assert draw_match.reconcile([], [_draw(0, (2,), purpose="init")]) is None
+
+
 def test_unmatched_draws_are_not_comparable():
     reason = draw_match.reconcile([_draw(0, (2,), graph=True)], [_draw(0, (2,)), _draw(1, (2,), line=2)])
     assert "drew 1 random tensors, the migrated one 2" in reason

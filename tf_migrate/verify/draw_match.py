@@ -9,7 +9,8 @@ same random tensors. They are not comparable when:
   in parallel, so which draws which values is not fixed);
 * one run drew a key twice: a class got a new graph site after its sites had
   been evaluated, so indices ``e * m + c`` overlap and values repeat;
-* the multisets differ: an op drawn on every step in one program and once in
+* the multisets differ (unless one run drew nothing at all: then no value it
+  used can be misaligned, and the outputs decide): an op drawn on every step in one program and once in
   the other, an op missing or extra, or same-class ops built in another order.
 """
 from collections import Counter
@@ -51,8 +52,8 @@ def reconcile(legacy_events, migrated_events):
                 f"the {label} program drew {_describe(repeated[:1], events)} more than once: a random op "
                 "was built after others of its kind had been evaluated, so their draws cannot be aligned"
             )
-    if counts["legacy"] == counts["migrated"]:
-        return None
+    if counts["legacy"] == counts["migrated"] or not counts["legacy"] or not counts["migrated"]:
+        return None  # a program that drew nothing cannot have used a value the other drew
     extra_legacy = sorted(counts["legacy"] - counts["migrated"], key=_order)
     extra_migrated = sorted(counts["migrated"] - counts["legacy"], key=_order)
     return (
