@@ -44,7 +44,8 @@ Trained variables (``child/state_dump.py``, ``state_compare``)
     closes; an eager program's live ``tf.Variable`` objects. They pair by TF1
     name when the migration kept the names, else in creation order within a
     shape; initial values are compared first (rtol 1e-5, atol 1e-6), then
-    trained ones, which may drift by under 10% of their largest value. A difference makes the verdict ``different`` and names the
+    trained ones, which may drift (by under 10% of their largest value, or in
+    under 10% of their values). A difference makes the verdict ``different`` and names the
     variable, even when the printed output is equal; a legacy program that
     prints nothing is judged on its variables alone.
 
