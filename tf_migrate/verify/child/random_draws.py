@@ -32,8 +32,8 @@ Which values a draw gets (the *draw key*, logged with every draw)
 
 A shuffle (``tf.random.shuffle``, ``tf.random_shuffle``) gathers its input
 along a permutation drawn the same way (distribution ``shuffle``). Ops whose
-values are not shared (multinomial, gamma, Poisson, full-range integers, and
-``tf.data`` shuffles, which are not random ops at all) are logged as ``unshared`` when built; ``draw_match`` decides whether
+values are not shared (multinomial, gamma, Poisson, full-range integers,
+``tf.data`` shuffles and ``tf.train.shuffle_batch``'s ``RandomShuffleQueue``) are logged as ``unshared`` when built; ``draw_match`` decides whether
 the two runs' draws match.
 """
 
@@ -83,6 +83,11 @@ _UNSHARED = {
         "stateless_random_uniform_full_int_v2", "stateless_random_gamma_v3",
     ),
     "gen_stateful_random_ops": ("stateful_uniform_full_int", "stateful_random_binomial"),
+    # tf.data shuffles seed from TF's op seeds, which graph and eager number differently
+    "gen_dataset_ops": (
+        "shuffle_dataset", "shuffle_dataset_v2", "shuffle_dataset_v3", "shuffle_and_repeat_dataset",
+        "shuffle_and_repeat_dataset_v2",
+    ),
 }
 _INIT_FILES = ("init_ops", "initializers")
 
@@ -297,3 +302,8 @@ def install(tf, log):
         for name in names:
             if hasattr(module, name):
                 setattr(module, name, sites.unshared_op(name, getattr(module, name)))
+    # tf.train.shuffle_batch's queue: filled by threads, in an order no seed fixes
+    from tensorflow.python.ops import data_flow_ops
+
+    queue = data_flow_ops.RandomShuffleQueue
+    queue.__init__ = sites.unshared_op("RandomShuffleQueue", queue.__init__)
