@@ -109,7 +109,7 @@ def _migrate(args: argparse.Namespace) -> int:
     verify_failed = False
     verdicts = {} if args.verify else None
     if args.verify:
-        from tf_migrate.verify_cli import verify_outcomes
+        from tf_migrate.verify.cli import verify_outcomes
         verify_failed = not verify_outcomes(outcomes, args.timeout, summary, verdicts)
     text = summary.text() if not args.quiet else summary.text().splitlines()[-1]
     _emit(sys.stderr, text + "\n")

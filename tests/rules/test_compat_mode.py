@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from tf_migrate import tf_tables
-from tf_migrate._verify_compare import first_difference
+from tf_migrate.verify.output_compare import first_difference
 from tf_migrate.engine import migrate_source
 from tf_migrate.notebook import migrate_notebook
 from tf_migrate.rules._compat_contrib import contrib_renames
