@@ -16,7 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from tf_migrate import engine, files, report
+from tf_migrate import engine, files, project, report
 from tf_migrate.rules import all_rules
 from tf_migrate.runner import FileOutcome, Options, process
 
@@ -93,7 +93,11 @@ def _migrate(args: argparse.Namespace) -> int:
     paths, problems = files.discover(args.paths, exclude)
     options = Options(args.mode, tuple(args.select), tuple(args.ignore), args.write and not args.check,
                       None if args.check else args.output_dir, _input_root(args.paths), args.functions)
-    outcomes = _run_all(paths, options, args.jobs)
+    if any(os.path.isdir(p) for p in args.paths):  # a tree: modules that share a process share a mode
+        outcomes = project.migrate_tree(paths, options, lambda chosen, opts: _run_all(chosen, opts, args.jobs),
+                                        _input_root(args.paths))
+    else:
+        outcomes = _run_all(paths, options, args.jobs)
     summary = report.Summary()
     for problem in problems:
         if problem.fatal:

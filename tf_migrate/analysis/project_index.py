@@ -20,6 +20,7 @@ The index never imports the user's code or TensorFlow. Project-level decisions
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set, Tuple
@@ -191,21 +192,48 @@ class ProjectIndex:
 
 def build_index(root: Path, paths: Iterable[Path], read=lambda path: path.read_text(encoding="utf-8")) -> ProjectIndex:
     """The index of the ``.py`` files ``paths`` under ``root``; unreadable files are left out (the
-    per-file pass reports them)."""
+    per-file pass reports them).
+
+    Only modules that can take part in an edge are parsed: a module whose import lines name no
+    module of the tree (and no relative one), that no import line of the tree names, and that
+    does not edit ``sys.path`` is alone; a line scan decides that, so a tree of unrelated
+    scripts costs a regex search per file.
+    """
     index = ProjectIndex(root)
+    texts: Dict[str, Tuple[Path, str]] = {}
     for path in paths:
         if path.suffix != ".py":
             continue
         try:
-            text = read(path)
+            texts[module_name(path.absolute(), root.absolute())] = (path, read(path))
         except (OSError, UnicodeError, ValueError):
             continue
-        name = module_name(path, root)
-        index.modules[name] = scan_module(name, path, text)
+    parts = {part for name in texts for part in name.split(".")}
+    named: Dict[str, Set[str]] = {name: _import_words(text) for name, (_, text) in texts.items()}
+    wanted = set().union(*named.values()) if named else set()
+    for name, (path, text) in texts.items():
+        linked = named[name] & (parts | {"."}) or set(name.split(".")) & wanted or _SYS_PATH.search(text)
+        index.modules[name] = scan_module(name, path, text) if linked else ModuleInfo(
+            name, path, mentions_tensorflow=TENSORFLOW in text)
     for info in index.modules.values():
         for line, module, names, level in info.imports:
             _resolve(index, info, line, module, names, level)
     return index
+
+
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*\(?([\w ,\t*]*)|import[ \t]+([\w., \t]+))",
+                          re.MULTILINE)
+_SYS_PATH = re.compile(r"\bsys\.path\b|\baddsitedir\b")
+
+
+def _import_words(text: str) -> Set[str]:
+    """The dotted-name parts the module's import lines name ("." for a relative import)."""
+    words: Set[str] = set()
+    for dots, module, names, plain in _IMPORT_LINE.findall(text):
+        if dots:
+            words.add(".")
+        words.update(re.findall(r"\w+", module + " " + names + " " + plain))
+    return words
 
 
 def _resolve(index: ProjectIndex, info: ModuleInfo, line: int, module: str, names: Tuple[str, ...],

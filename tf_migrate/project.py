@@ -1,0 +1,183 @@
+"""One mode per process: modules of a tree that can run in one program are migrated in the same mode.
+
+A compat module calls ``tf.disable_v2_behavior()`` when it is imported, and that switch is
+process-wide: every eager module imported into the same program then runs in graph mode, and
+its generated functions fail. A star import also rebinds ``tf``: a compat ``model.py`` that says
+``from ops import *`` gets ``ops``'s TF2 ``tf`` when ``ops.py`` went eager. So when a module
+stays compat, every module that can share a process with it stays compat too: the modules that
+import it (directly or through others), and everything those import. A module of the tree that
+uses ``tf`` only through a star import (it never imports TensorFlow itself, so the per-file
+pass skips it and its TF1 calls stay) needs its provider in compat mode.
+
+The per-file engine runs first; this module only reruns the files a tie forces into compat mode,
+with a finding at the first line of each that names the import chain to the compat module.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import deque
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+from tf_migrate import engine, report
+from tf_migrate.analysis.project_index import ImportEdge, ProjectIndex, build_index
+from tf_migrate.runner import FileOutcome, Options
+
+RULE = "project-mode"
+
+
+@dataclasses.dataclass
+class ProjectPlan:
+    """The tree's index and what follows from it before any file is migrated."""
+
+    index: ProjectIndex
+    star_tf_users: Dict[str, ImportEdge]  # module using star-imported ``tf`` -> its star import
+
+    def tied(self) -> Set[Path]:
+        """Files whose mode may depend on another file's (they share a process with a TF module)."""
+        tf_modules = {name for name, info in self.index.modules.items() if info.imports_tensorflow}
+        tied = set(self.star_tf_users)
+        for edge in self.index.edges:
+            if edge.importer in tf_modules and edge.target in tf_modules:
+                tied |= {edge.importer, edge.target}
+        for name in list(tied):
+            tied |= self._closure(name) & tf_modules
+        return {self.index.modules[name].path for name in tied}
+
+    def _closure(self, name: str) -> Set[str]:
+        seen, todo = {name}, [name]
+        while todo:
+            for edge in self.index.imports_of(todo.pop()):
+                if edge.target not in seen:
+                    seen.add(edge.target)
+                    todo.append(edge.target)
+        return seen
+
+    def _importers(self, name: str) -> Set[str]:
+        seen, todo = {name}, [name]
+        while todo:
+            current = todo.pop()
+            for edge in self.index.edges:
+                if edge.target == current and edge.importer not in seen:
+                    seen.add(edge.importer)
+                    todo.append(edge.importer)
+        return seen
+
+    def same_process(self, name: str) -> Set[str]:
+        """Every module that can be imported into one program together with ``name``."""
+        together: Set[str] = set()
+        for importer in self._importers(name):
+            together |= self._closure(importer)
+        return together
+
+    def chain(self, start: str, goal: str) -> str:
+        """The import edges from ``start`` to ``goal`` (either direction), as ``file:line imports file``."""
+        links: Dict[str, List[Tuple[str, ImportEdge]]] = {}
+        for edge in self.index.edges:
+            links.setdefault(edge.importer, []).append((edge.target, edge))
+            links.setdefault(edge.target, []).append((edge.importer, edge))
+        came: Dict[str, Optional[Tuple[str, ImportEdge]]] = {start: None}
+        todo = deque([start])
+        while todo and goal not in came:
+            current = todo.popleft()
+            for neighbour, edge in links.get(current, []):
+                if neighbour not in came:
+                    came[neighbour] = (current, edge)
+                    todo.append(neighbour)
+        steps, current = [], goal
+        while came.get(current):
+            previous, edge = came[current]
+            steps.append(self._edge_text(edge))
+            current = previous
+        return ", ".join(reversed(steps))
+
+    def _edge_text(self, edge: ImportEdge) -> str:
+        modules = self.index.modules
+        what = "from {} import *".format(edge.target) if edge.star else "imports {}".format(edge.target)
+        return f"{modules[edge.importer].path}:{edge.line} {what} ({modules[edge.target].path})"
+
+
+def plan(root: Path, paths: Sequence[Path]) -> ProjectPlan:
+    index = build_index(root, paths)
+    users: Dict[str, ImportEdge] = {}
+    for edge in index.edges:
+        importer, provider = index.modules[edge.importer], index.modules[edge.target]
+        if not edge.star or importer.imports_tensorflow:
+            continue
+        leaked = set(provider.tf_aliases) & provider.star_exports()
+        if leaked and _reads_any(importer.path, leaked):
+            users[edge.importer] = edge
+    return ProjectPlan(index, users)
+
+
+def _reads_any(path: Path, names: Set[str]) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return False
+    return any(re.search(rf"\b{re.escape(name)}\.", text) for name in names)
+
+
+RunAll = Callable[[List[Path], Options], List[FileOutcome]]
+
+
+def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Path) -> List[FileOutcome]:
+    """Every file migrated, tied files in one mode; the outcomes in the order of ``paths``.
+
+    Tied files are first migrated without writing; the ones a tie forces into compat mode are then
+    migrated again in compat mode, the others written as they came out.
+    """
+    if options.mode != engine.AUTO:
+        return run_all(paths, options)
+    project = plan(root, paths)
+    tied = project.tied()
+    if not tied:
+        return run_all(paths, options)
+    writes = options.write or options.output_dir is not None
+    dry = dataclasses.replace(options, write=False, output_dir=None)
+    first = dict(zip([p for p in paths if p in tied], run_all([p for p in paths if p in tied], dry)))
+    forced = forced_compat(project, {path: (o.outcome, o.compat_reason) for path, o in first.items()})
+    forced_paths = [p for p in paths if p in forced]
+    kept_paths = [p for p in paths if p in tied and p not in forced] if writes else []
+    again = dict(zip(forced_paths, run_all(forced_paths, dataclasses.replace(options, mode=engine.COMPAT))))
+    again.update(zip(kept_paths, run_all(kept_paths, options)))
+    for path, why in forced.items():
+        outcome = again[path]
+        outcome.findings.insert(0, report.Finding(str(path), 1, 0, RULE, report.WARNING, why))
+        if outcome.outcome == report.COMPAT:
+            outcome.compat_reason = why
+    untied = run_all([p for p in paths if p not in tied], options)
+    rest = dict(zip([p for p in paths if p not in tied], untied))
+    return [again.get(p) or first.get(p) or rest[p] for p in paths]
+
+
+def forced_compat(project: ProjectPlan, outcomes: Dict[Path, Tuple[str, str]]) -> Dict[Path, str]:
+    """Files that went eager but share a process with a compat module: path -> why, naming the tie.
+
+    ``outcomes``: path -> (outcome, compat reason) of the per-file pass."""
+    modules = project.index.modules
+    by_path = {info.path: name for name, info in modules.items()}
+    compat: Dict[str, str] = {}  # module -> why it is compat
+    for path, (outcome, why) in outcomes.items():
+        if outcome == report.COMPAT and path in by_path:
+            compat[by_path[path]] = f"compat: {why}"
+    forced: Dict[Path, str] = {}
+    for user, edge in project.star_tf_users.items():
+        provider = modules[edge.target].path
+        if edge.target not in compat and outcomes.get(provider, ("",))[0] == report.EAGER:
+            compat[edge.target] = f"{modules[user].path}:{edge.line} uses its `tf` through a star import"
+            forced[provider] = (f"kept in compat mode: {compat[edge.target]} and imports no TensorFlow of its own "
+                                "(it is not migrated, so its TF1 calls need this module's compat `tf`)")
+    todo = list(compat)
+    while todo:
+        source = todo.pop(0)
+        for name in sorted(project.same_process(source)):
+            path = modules[name].path
+            if name in compat or outcomes.get(path, ("",))[0] != report.EAGER:
+                continue
+            compat[name] = f"tied to {modules[source].path}"
+            forced[path] = (f"kept in compat mode with {modules[source].path} ({compat[source]}): "
+                            f"{project.chain(name, source)}; TF1 compat mode is process-wide")
+            todo.append(name)
+    return forced
