@@ -53,7 +53,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--verify", action="store_true",
                         help="RUNS YOUR CODE: run each legacy program under TF1 graph semantics and its migration "
                              "under TF2 eager, in subprocesses, and compare what they print")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per program run with --verify")
+    parser.add_argument("--verify-entry", metavar="COMMAND",
+                        help="RUNS YOUR CODE: with one folder, run COMMAND (a script of the folder and its arguments, "
+                             "such as \"train.py --steps 5\") in the original tree under TF1 semantics and in the "
+                             "migrated tree under TF2, in temporary copies, and compare what they print")
+    parser.add_argument("--timeout", type=float, default=120.0,
+                        help="seconds per program run with --verify or --verify-entry")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     return parser
 
@@ -78,6 +83,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     why = _output_dir_problem(args.output_dir, args.paths)
     if args.html_report and args.html_report.exists() and not args.html_report.is_dir():
         why = f"--html-report {args.html_report}: exists and is not a folder"
+    if args.verify_entry and (len(args.paths) != 1 or not os.path.isdir(args.paths[0]) or args.write):
+        why = "--verify-entry needs one folder to migrate, and not -w (the original tree must stay to run it)"
     if why:
         print(f"tf-migrate: error: {why}", file=sys.stderr)
         return EXIT_USAGE
@@ -115,6 +122,10 @@ def _migrate(args: argparse.Namespace) -> int:
     if args.verify:
         from tf_migrate.verify_cli import verify_outcomes
         verify_failed = not verify_outcomes(outcomes, args.timeout, summary, verdicts)
+    if args.verify_entry:
+        from tf_migrate.verify_cli import verify_entry_command
+        verify_failed |= not verify_entry_command(args.verify_entry, Path(args.paths[0]), outcomes, args.timeout,
+                                                  summary)
     text = summary.text() if not args.quiet else summary.text().splitlines()[-1]
     _emit(sys.stderr, text + "\n")
     if args.report:

@@ -77,7 +77,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from tf_migrate import _verify_compare, _verify_notebook, _verify_random
 
@@ -145,6 +145,8 @@ def verify_program(
     notebook_runner: str = "auto",
     migrated_path: Optional[pathlib.Path] = None,
     workdir: Optional[pathlib.Path] = None,
+    migrated_workdir: Optional[pathlib.Path] = None,
+    args: Sequence[str] = (),
 ) -> VerifyResult:
     """Runs both programs and compares their printed output (see module doc).
 
@@ -161,6 +163,8 @@ def verify_program(
             modules were migrated too (``-o OUT``); default ``path``.
         workdir: a folder copied into each run's working directory, for data
             files the program opens by relative path; default an empty one.
+        migrated_workdir: the folder copied for the migrated run instead (a migrated tree).
+        args: the program's command-line arguments (``sys.argv[1:]``).
     """
     if kind not in ("py", "ipynb"):
         raise ValueError(f"kind must be 'py' or 'ipynb', not {kind!r}")
@@ -175,7 +179,8 @@ def verify_program(
     programs = {"legacy": path, "migrated": pathlib.Path(migrated_path).resolve() if migrated_path else path}
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tf-migrate-verify-") as tmp:
-        runner = _Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdir)
+        workdirs = {"legacy": workdir, "migrated": migrated_workdir or workdir}
+        runner = _Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdirs, tuple(args))
         with ThreadPoolExecutor(2) as pool:
             legacy_future = pool.submit(runner.run, "legacy", legacy_source, "pre")
             migrated = runner.run("migrated", migrated_source, None)
@@ -205,23 +210,24 @@ def run_program(source: str, *, path: pathlib.Path, mode: str, timeout: float = 
     fetch_order = "pre" if mode == "legacy" and pin_fetch_order else None
     with tempfile.TemporaryDirectory(prefix="tf-migrate-run-") as tmp:
         program = pathlib.Path(path).resolve()
-        runner = _Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout, None)
+        runner = _Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout,
+                         {"legacy": None, "migrated": None})
         return runner.run(mode, source, fetch_order)
 
 
 class _Runner:
     """Starts the subprocesses of one verification inside its temporary folder."""
 
-    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdir):
+    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdirs, args=()):
         self.tmp, self.programs, self.kind, self.use_kernel = tmp, programs, kind, use_kernel
-        self.timeout, self.workdir = timeout, workdir
+        self.timeout, self.workdirs, self.args = timeout, workdirs, args
         self.count = 0
 
     def run(self, mode, source, fetch_order):
         self.count += 1
         root = self.tmp / f"{mode}-{self.count}"
-        if self.workdir is not None:
-            shutil.copytree(self.workdir, root / "work", symlinks=True)
+        if self.workdirs[mode] is not None:
+            shutil.copytree(self.workdirs[mode], root / "work", symlinks=True)
         for folder in ("work", "tmp", "home"):
             (root / folder).mkdir(parents=True, exist_ok=True)
         log = root / "events.jsonl"
@@ -249,7 +255,7 @@ class _Runner:
                 config = {
                     "mode": mode, "cells": cells, "interactive": self.kind == "ipynb",
                     "program_dir": str(path.parent), "display_path": str(path),
-                    "log": str(log), "fetch_order": fetch_order,
+                    "log": str(log), "fetch_order": fetch_order, "args": list(self.args),
                 }
                 script = _HERE / "_verify_boot.py"
         except (ValueError, KeyError, TypeError) as error:
