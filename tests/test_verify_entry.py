@@ -17,8 +17,9 @@ class Model(object):
         self.train_op = tf.train.GradientDescentOptimizer(0.1).minimize(self.y)
 """
 
-# The graph is built in model.py and run in train.py: per file, model.py would go eager (its
-# placeholder gone) under a compat train.py; the project tie keeps both compat.
+# The graph is built in model.py and run in mains/train.py: per file, model.py would go eager (its
+# placeholder gone) under a compat train.py; the project tie keeps both compat. train.py imports
+# model from the tree's root, as `cd TREE && PYTHONPATH=. python mains/train.py` does.
 TRAIN = """import argparse
 import numpy as np
 import tensorflow as tf
@@ -42,28 +43,30 @@ def project(tmp_path):
     root = tmp_path / "project"
     root.mkdir()
     (root / "model.py").write_text(MODEL)
-    (root / "train.py").write_text(TRAIN)
+    (root / "mains").mkdir()
+    (root / "mains" / "train.py").write_text(TRAIN)
     return root
 
 
 def test_entry_runs_both_trees_with_its_arguments_and_they_agree(project, capsys):
-    assert main([str(project), "-q", "--verify-entry", "train.py --steps 3"]) == EXIT_OK
+    assert main([str(project), "-q", "--verify-entry", "mains/train.py --steps 3"]) == EXIT_OK
     err = capsys.readouterr().err
-    assert "verify-entry 'train.py --steps 3'" in err and ": equivalent" in err
-    assert sorted(p.name for p in project.iterdir()) == ["model.py", "train.py"]  # runs used copies
-    assert (project / "train.py").read_text() == TRAIN
+    assert "verify-entry 'mains/train.py --steps 3'" in err and ": equivalent" in err
+    assert sorted(p.name for p in project.iterdir()) == ["mains", "model.py"]  # the runs used copies
+    assert (project / "mains" / "train.py").read_text() == TRAIN
 
 
 def test_parse_entry_finds_the_script_and_its_arguments(project):
-    assert parse_entry("train.py --steps 5", project) == ((project / "train.py").resolve(), ["--steps", "5"])
-    assert parse_entry("python train.py", project)[1] == []
+    script = (project / "mains" / "train.py").resolve()
+    assert parse_entry("mains/train.py --steps 5", project) == (script, ["--steps", "5"])
+    assert parse_entry("python mains/train.py", project)[1] == []
     for bad in ("", "--steps 5", "missing.py", "../project/../x.py", "'unclosed"):
         with pytest.raises(EntryError):
             parse_entry(bad, project)
 
 
 def test_verify_entry_needs_one_folder_and_no_in_place_writes(project, capsys):
-    assert main([str(project), "-w", "--verify-entry", "train.py"]) == EXIT_USAGE
-    assert main([str(project / "train.py"), "--verify-entry", "train.py"]) == EXIT_USAGE
+    assert main([str(project), "-w", "--verify-entry", "mains/train.py"]) == EXIT_USAGE
+    assert main([str(project / "model.py"), "--verify-entry", "mains/train.py"]) == EXIT_USAGE
     assert "--verify-entry needs one folder" in capsys.readouterr().err
-    assert (project / "train.py").read_text() == TRAIN
+    assert (project / "mains" / "train.py").read_text() == TRAIN

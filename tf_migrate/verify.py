@@ -147,6 +147,7 @@ def verify_program(
     workdir: Optional[pathlib.Path] = None,
     migrated_workdir: Optional[pathlib.Path] = None,
     args: Sequence[str] = (),
+    workdir_on_path: bool = False,
 ) -> VerifyResult:
     """Runs both programs and compares their printed output (see module doc).
 
@@ -165,6 +166,8 @@ def verify_program(
             files the program opens by relative path; default an empty one.
         migrated_workdir: the folder copied for the migrated run instead (a migrated tree).
         args: the program's command-line arguments (``sys.argv[1:]``).
+        workdir_on_path: the working directory also goes on ``sys.path`` (``PYTHONPATH``), after the
+            program's folder: a project's packages import from its root.
     """
     if kind not in ("py", "ipynb"):
         raise ValueError(f"kind must be 'py' or 'ipynb', not {kind!r}")
@@ -180,7 +183,8 @@ def verify_program(
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tf-migrate-verify-") as tmp:
         workdirs = {"legacy": workdir, "migrated": migrated_workdir or workdir}
-        runner = _Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdirs, tuple(args))
+        runner = _Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdirs, tuple(args),
+                         workdir_on_path)
         with ThreadPoolExecutor(2) as pool:
             legacy_future = pool.submit(runner.run, "legacy", legacy_source, "pre")
             migrated = runner.run("migrated", migrated_source, None)
@@ -218,9 +222,9 @@ def run_program(source: str, *, path: pathlib.Path, mode: str, timeout: float = 
 class _Runner:
     """Starts the subprocesses of one verification inside its temporary folder."""
 
-    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdirs, args=()):
+    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdirs, args=(), workdir_on_path=False):
         self.tmp, self.programs, self.kind, self.use_kernel = tmp, programs, kind, use_kernel
-        self.timeout, self.workdirs, self.args = timeout, workdirs, args
+        self.timeout, self.workdirs, self.args, self.workdir_on_path = timeout, workdirs, args, workdir_on_path
         self.count = 0
 
     def run(self, mode, source, fetch_order):
@@ -278,6 +282,8 @@ class _Runner:
         )
         env.pop("TF_USE_LEGACY_KERAS", None)
         env.pop("PYTHONSTARTUP", None)
+        if self.workdir_on_path:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "work"), env.get("PYTHONPATH")]))
         if mode == "legacy" and _tf_keras_installed():
             env["TF_USE_LEGACY_KERAS"] = "1"
         return env

@@ -2,8 +2,8 @@
 
 The original tree runs under TF1 graph semantics and the migrated tree under plain TF2, each
 in a temporary copy of its tree as working directory (so a run that writes checkpoints or logs
-leaves the user's folders alone), with the entry script's folder first on ``sys.path`` and the tree's root as the
-working directory; then what they print is compared, as ``--verify`` does for one file
+leaves the user's folders alone), with the entry script's folder first on ``sys.path``, then
+the tree's root; then what they print is compared, as ``--verify`` does for one file
 (``tf_migrate.verify.verify_program``). The migrated tree is the original with every migrated
 file replaced by its new text, whether or not the migration was written anywhere.
 """
@@ -52,13 +52,22 @@ def migrated_tree(root: Path, outcomes: List[FileOutcome], destination: Path) ->
 
 def verify_entry(command: str, root: Path, outcomes: List[FileOutcome], timeout: float) -> verify.VerifyResult:
     """Run ``command`` in the original tree (TF1 semantics) and in the migrated one (TF2), compare output."""
-    script, args = parse_entry(command, root)
-    relative = script.relative_to(root.resolve())
+    parse_entry(command, root)  # a bad command fails before any copy
     with tempfile.TemporaryDirectory(prefix="tf-migrate-entry-") as tmp:
         new_root = Path(tmp) / "migrated"
         migrated_tree(root, outcomes, new_root)
-        # The verifier runs each side in a copy of its workdir; the original's modules are only read.
-        return verify.verify_program(script.read_text(encoding="utf-8"),
-                                     (new_root / relative).read_text(encoding="utf-8"), path=script,
-                                     migrated_path=new_root / relative, workdir=root, migrated_workdir=new_root,
-                                     args=args, timeout=timeout)
+        return verify_trees(command, root, new_root, timeout)
+
+
+def verify_trees(command: str, original: Path, migrated: Path, timeout: float) -> verify.VerifyResult:
+    """Run ``command`` in ``original`` under TF1 semantics and in ``migrated`` under TF2; compare output.
+
+    Each run's working directory is a copy of its tree, which is also on ``sys.path`` after the
+    script's folder (``cd TREE && PYTHONPATH=. python SCRIPT ARGS``: a project's packages import
+    from its root); the original's modules are only read.
+    """
+    script, args = parse_entry(command, original)
+    relative = script.relative_to(original.resolve())
+    return verify.verify_program(script.read_text(encoding="utf-8"), (migrated / relative).read_text(encoding="utf-8"),
+                                 path=script, migrated_path=migrated / relative, workdir=original,
+                                 migrated_workdir=migrated, args=args, timeout=timeout, workdir_on_path=True)
