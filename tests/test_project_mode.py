@@ -47,7 +47,7 @@ def test_a_star_imported_helper_stays_compat_with_the_compat_module_that_imports
     result = run(tmp_path, {"ops.py": OPS, "model.py": MODEL, "alone.py": ALONE}, "-o", str(tmp_path / "out"))
     files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
     assert files == {"ops.py": "compat", "model.py": "compat", "alone.py": "eager"}
-    tie = [f for f in result["findings"] if f["rule"] == "project-mode"]
+    tie = [f for f in result["findings"] if f["rule"] == "project-mode" and f["severity"] == "warning"]
     assert len(tie) == 1 and tie[0]["path"].endswith("ops.py")
     assert "model.py:3 from ops import *" in tie[0]["message"]
     assert (tmp_path / "out" / "ops.py").read_text().startswith("import tensorflow.compat.v1 as tf\n")
@@ -84,3 +84,10 @@ def test_two_programs_sharing_nothing_keep_their_own_modes(tmp_path):
     result = run(tmp_path, {"ops.py": OPS, "model.py": MODEL, "helper.py": helper, "other.py": other})
     files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
     assert files["other.py"] == "eager" and files["model.py"] == "compat"
+
+
+def test_a_compat_module_names_the_graph_builders_it_imports_from_the_tree(tmp_path):
+    result = run(tmp_path, {"ops.py": OPS, "model.py": MODEL})
+    cross = [f for f in result["findings"] if f["rule"] == "project-mode" and f["path"].endswith("model.py")]
+    assert [(f["line"], f["severity"]) for f in cross] == [(3, "info")]
+    assert "graph built across modules: `linear` of" in cross[0]["message"]

@@ -149,7 +149,34 @@ def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Pat
             outcome.compat_reason = why
     untied = run_all([p for p in paths if p not in tied], options)
     rest = dict(zip([p for p in paths if p not in tied], untied))
-    return [again.get(p) or first.get(p) or rest[p] for p in paths]
+    outcomes = [again.get(p) or first.get(p) or rest[p] for p in paths]
+    for path, outcome in zip(paths, outcomes):
+        if outcome.outcome == report.COMPAT:
+            outcome.findings[:0] = cross_module_graphs(project, path)
+    return outcomes
+
+
+def cross_module_graphs(project: ProjectPlan, path: Path) -> List[report.Finding]:
+    """For a compat module: each import of graph-building names from another module of the tree.
+
+    The per-file analysis cannot see into them, so a graph built there and run here keeps both
+    modules compat; the finding says where the graph comes from (cross-module conversion is not
+    done yet)."""
+    modules = project.index.modules
+    name = next((n for n, info in modules.items() if info.path == path), None)
+    found = []
+    for edge in project.index.imports_of(name) if name else ():
+        provider = modules[edge.target]
+        builders = sorted(provider.graph_builders & (provider.star_exports() if edge.star else set(edge.names)))
+        if not edge.names:
+            builders = sorted(provider.graph_builders)
+        if builders:
+            shown = ", ".join(f"`{b}`" for b in builders[:4]) + (" ..." if len(builders) > 4 else "")
+            found.append(report.Finding(str(path), edge.line, 0, RULE, report.INFO,
+                                        f"graph built across modules: {shown} of {provider.path} build TF graph "
+                                        "code used here; a graph built in one module and run in another is not "
+                                        "converted yet, so both stay compat"))
+    return found
 
 
 def forced_compat(project: ProjectPlan, outcomes: Dict[Path, Tuple[str, str]]) -> Dict[Path, str]:

@@ -26,6 +26,7 @@ PROJECT_SETS = {
     "cv2": {"cv2": "cv2"},
     "bunch": {"bunch": "bunch"},
     "tqdm": {"tqdm": "tqdm"},
+    "pandas": {"pandas": "pandas"},
 }
 
 
