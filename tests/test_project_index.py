@@ -65,3 +65,15 @@ def test_a_module_without_tensorflow_costs_under_two_milliseconds():
         info = scan_module("helpers", Path("helpers.py"), text)
     assert (time.perf_counter() - start) / 20 < 0.002
     assert not info.imports_tensorflow and not info.mentions_tensorflow
+
+
+def test_a_module_without_tensorflow_never_reaches_libcst(tmp_path, monkeypatch):
+    from tf_migrate import engine, report, runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("LibCST parsed a module without TensorFlow")
+
+    monkeypatch.setattr(engine.cst, "parse_module", refuse)
+    path = tmp_path / "helpers.py"
+    path.write_text("import numpy as np\n\n\ndef scale(values):\n    return np.asarray(values) * 2\n")
+    assert runner.process(path, runner.Options()).outcome == report.SKIPPED
