@@ -4,8 +4,9 @@
 public trial's own hook (``trial_stubs/sitecustomize.py``: the stub sets named in
 ``TRIAL_STUBS``, seeded global generators, no network), then serves the project stub sets
 named in ``PROJECT_STUBS`` from ``modules/`` (see ``modules/README.md``) ahead of every other
-finder. Set ``numpy_aliases`` puts back numpy's removed ``np.float`` / ``np.int`` aliases,
-which 2017-era code still uses, in both runs alike.
+finder. Set ``numpy_legacy`` gives numpy < 1.24's behaviour that 2017-era code relies on
+(``np.float`` / ``np.int`` aliases; ``np.array`` of ragged rows as an object array), in both
+runs alike.
 """
 import importlib.util
 import os
@@ -45,19 +46,35 @@ class ProjectStubFinder(trial.StubFinder):
 
 
 def install(sets):
-    unknown = [s for s in sets if s not in PROJECT_SETS and s != "numpy_aliases"]
+    unknown = [s for s in sets if s not in PROJECT_SETS and s != "numpy_legacy"]
     if unknown:
-        raise ValueError(f"unknown project stub set(s) {unknown}; known: {sorted(PROJECT_SETS)}, numpy_aliases")
+        raise ValueError(f"unknown project stub set(s) {unknown}; known: {sorted(PROJECT_SETS)}, numpy_legacy")
     names = {}
     for stub_set in sets:
         names.update(PROJECT_SETS.get(stub_set, {}))
     sys.meta_path.insert(0, ProjectStubFinder(names))
-    if "numpy_aliases" in sets:
-        import numpy
+    if "numpy_legacy" in sets:
+        _old_numpy()
 
-        for alias, kind in (("float", float), ("int", int), ("bool", bool), ("object", object)):
-            if not hasattr(numpy, alias):
-                setattr(numpy, alias, kind)
+
+def _old_numpy():
+    """numpy < 1.24 as 2017-era code expects it: the type aliases, and ragged ``np.array`` as object arrays."""
+    import numpy
+
+    for alias, kind in (("float", float), ("int", int), ("bool", bool), ("object", object)):
+        if not hasattr(numpy, alias):
+            setattr(numpy, alias, kind)
+    array = numpy.array
+
+    def ragged_array(obj, *args, **kwargs):
+        try:
+            return array(obj, *args, **kwargs)
+        except ValueError as error:
+            if "inhomogeneous" not in str(error) or args or kwargs:
+                raise
+            return array(obj, dtype=object)
+
+    numpy.array = ragged_array
 
 
 _SETS = [s for s in os.environ.get("PROJECT_STUBS", "").split(",") if s]
