@@ -91,3 +91,13 @@ def test_a_compat_module_names_the_graph_builders_it_imports_from_the_tree(tmp_p
     cross = [f for f in result["findings"] if f["rule"] == "project-mode" and f["path"].endswith("model.py")]
     assert [(f["line"], f["severity"]) for f in cross] == [(3, "info")]
     assert "graph built across modules: `linear` of" in cross[0]["message"]
+
+
+def test_unreadable_and_latin1_modules_do_not_stop_the_project_pass(tmp_path):
+    latin1 = "# -*- coding: latin-1 -*-\n# caf\xe9\nfrom ops import *\n\nx = tf.placeholder(tf.float32, [None, 3])\n"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "user.py").write_bytes(latin1.encode("latin-1"))
+    (tmp_path / "src" / "broken.py").write_bytes(b"import tensorflow as tf\x00\n")
+    result = run(tmp_path, {"ops.py": OPS})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files == {"ops.py": "compat", "user.py": "skipped", "broken.py": "failed"}

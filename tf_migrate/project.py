@@ -20,7 +20,7 @@ from collections import deque
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from tf_migrate import engine, report
+from tf_migrate import engine, files, report
 from tf_migrate.analysis.project_index import ImportEdge, ProjectIndex, build_index
 from tf_migrate.runner import FileOutcome, Options
 
@@ -99,7 +99,7 @@ class ProjectPlan:
 
 
 def plan(root: Path, paths: Sequence[Path]) -> ProjectPlan:
-    index = build_index(root, paths)
+    index = build_index(root, paths, read=_source_text)
     users: Dict[str, ImportEdge] = {}
     for edge in index.edges:
         importer, provider = index.modules[edge.importer], index.modules[edge.target]
@@ -111,10 +111,18 @@ def plan(root: Path, paths: Sequence[Path]) -> ProjectPlan:
     return ProjectPlan(index, users)
 
 
+def _source_text(path: Path) -> str:
+    """The module's text decoded as Python does (coding cookie, BOM); OSError when it cannot be read."""
+    try:
+        return files.read_source(path).text
+    except files.ReadError as error:
+        raise OSError(str(error)) from None
+
+
 def _reads_any(path: Path, names: Set[str]) -> bool:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeError):
+        text = _source_text(path)
+    except OSError:
         return False
     return any(re.search(rf"\b{re.escape(name)}\.", text) for name in names)
 
