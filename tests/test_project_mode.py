@@ -101,3 +101,13 @@ def test_unreadable_and_latin1_modules_do_not_stop_the_project_pass(tmp_path):
     result = run(tmp_path, {"ops.py": OPS})
     files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
     assert files == {"ops.py": "compat", "user.py": "skipped", "broken.py": "failed"}
+
+
+def test_modules_tied_through_a_module_without_tensorflow_share_a_mode(tmp_path):
+    bridge = "import ops\n\n\ndef build(x):\n    return ops.linear(x, 2)\n"
+    model = MODEL.replace("from ops import *", "from bridge import build as linear")
+    result = run(tmp_path, {"ops.py": OPS, "bridge.py": bridge, "model.py": model})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files == {"ops.py": "compat", "bridge.py": "skipped", "model.py": "compat"}
+    tie = [f for f in result["findings"] if f["rule"] == "project-mode" and f["path"].endswith("ops.py")]
+    assert "model.py:3 imports bridge" in tie[0]["message"] and "bridge.py:1 imports ops" in tie[0]["message"]

@@ -9,8 +9,10 @@ import it (directly or through others), and everything those import. A module of
 uses ``tf`` only through a star import (it never imports TensorFlow itself, so the per-file
 pass skips it and its TF1 calls stay) needs its provider in compat mode.
 
-The per-file engine runs first; this module only reruns the files a tie forces into compat mode,
-with a finding at the first line of each that names the import chain to the compat module.
+The per-file engine runs first on the tied files, writing nothing; the files a tie forces into
+compat mode are migrated again in compat mode, with a finding at their first line that names the
+import chain to the compat module, and when the run writes, the other tied files are migrated
+again to be written. Untied files (the common case: a folder of unrelated scripts) run once.
 """
 from __future__ import annotations
 
@@ -33,42 +35,40 @@ class ProjectPlan:
 
     index: ProjectIndex
     star_tf_users: Dict[str, ImportEdge]  # module using star-imported ``tf`` -> its star import
+    _imports: Optional[Dict[str, List[str]]] = None  # module -> modules it imports (built on first use)
+    _importers: Optional[Dict[str, List[str]]] = None
 
     def tied(self) -> Set[Path]:
-        """Files whose mode may depend on another file's (they share a process with a TF module)."""
+        """Files whose mode may depend on another file's: TF modules that can share a program with
+        another TF module (through modules without TF too), and the providers of star-imported ``tf``."""
         tf_modules = {name for name, info in self.index.modules.items() if info.imports_tensorflow}
-        tied = set(self.star_tf_users)
-        for edge in self.index.edges:
-            if edge.importer in tf_modules and edge.target in tf_modules:
-                tied |= {edge.importer, edge.target}
-        for name in list(tied):
-            tied |= self._closure(name) & tf_modules
+        linked = {name for edge in self.index.edges for name in (edge.importer, edge.target)}
+        tied = {edge.target for edge in self.star_tf_users.values()}
+        for name in tf_modules & linked:
+            if (self.same_process(name) & tf_modules) - {name}:
+                tied.add(name)
         return {self.index.modules[name].path for name in tied}
 
-    def _closure(self, name: str) -> Set[str]:
+    def _reach(self, name: str, step: Dict[str, List[str]]) -> Set[str]:
         seen, todo = {name}, [name]
         while todo:
-            for edge in self.index.imports_of(todo.pop()):
-                if edge.target not in seen:
-                    seen.add(edge.target)
-                    todo.append(edge.target)
-        return seen
-
-    def _importers(self, name: str) -> Set[str]:
-        seen, todo = {name}, [name]
-        while todo:
-            current = todo.pop()
-            for edge in self.index.edges:
-                if edge.target == current and edge.importer not in seen:
-                    seen.add(edge.importer)
-                    todo.append(edge.importer)
+            for following in step.get(todo.pop(), ()):
+                if following not in seen:
+                    seen.add(following)
+                    todo.append(following)
         return seen
 
     def same_process(self, name: str) -> Set[str]:
-        """Every module that can be imported into one program together with ``name``."""
+        """Every module that can be imported into one program together with ``name``: what imports it
+        (directly or not), and everything those import."""
+        if self._imports is None:
+            self._imports, self._importers = {}, {}
+            for edge in self.index.edges:
+                self._imports.setdefault(edge.importer, []).append(edge.target)
+                self._importers.setdefault(edge.target, []).append(edge.importer)
         together: Set[str] = set()
-        for importer in self._importers(name):
-            together |= self._closure(importer)
+        for importer in self._reach(name, self._importers):
+            together |= self._reach(importer, self._imports)
         return together
 
     def chain(self, start: str, goal: str) -> str:
