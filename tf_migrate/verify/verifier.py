@@ -91,7 +91,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from tf_migrate.verify import draw_match, output_compare, state_compare
 from tf_migrate.verify.child import notebook as child_notebook
@@ -161,6 +161,9 @@ def verify_program(
     notebook_runner: str = "auto",
     migrated_path: Optional[pathlib.Path] = None,
     workdir: Optional[pathlib.Path] = None,
+    migrated_workdir: Optional[pathlib.Path] = None,
+    args: Sequence[str] = (),
+    workdir_on_path: bool = False,
 ) -> VerifyResult:
     """Runs both programs and compares their printed output (see module doc).
 
@@ -177,6 +180,10 @@ def verify_program(
             modules were migrated too (``-o OUT``); default ``path``.
         workdir: a folder copied into each run's working directory, for data
             files the program opens by relative path; default an empty one.
+        migrated_workdir: the folder copied for the migrated run instead (a migrated tree).
+        args: the program's command-line arguments (``sys.argv[1:]``).
+        workdir_on_path: the working directory also goes on ``sys.path`` (``PYTHONPATH``), after the
+            program's folder: a project's packages import from its root.
     """
     if kind not in ("py", "ipynb"):
         raise ValueError(f"kind must be 'py' or 'ipynb', not {kind!r}")
@@ -191,7 +198,9 @@ def verify_program(
     programs = {"legacy": path, "migrated": pathlib.Path(migrated_path).resolve() if migrated_path else path}
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tf-migrate-verify-") as tmp:
-        runner = _Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdir)
+        workdirs = {"legacy": workdir, "migrated": migrated_workdir or workdir}
+        runner = _Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdirs, tuple(args),
+                         workdir_on_path)
         with ThreadPoolExecutor(2) as pool:
             legacy_future = pool.submit(runner.run, "legacy", legacy_source, "pre")
             migrated = runner.run("migrated", migrated_source, None)
@@ -221,24 +230,26 @@ def run_program(source: str, *, path: pathlib.Path, mode: str, timeout: float = 
     fetch_order = "pre" if mode == "legacy" and pin_fetch_order else None
     with tempfile.TemporaryDirectory(prefix="tf-migrate-run-") as tmp:
         program = pathlib.Path(path).resolve()
-        runner = _Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout, None,
-                         record_state=False)
+        runner = _Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout,
+                         {"legacy": None, "migrated": None}, record_state=False)
         return runner.run(mode, source, fetch_order)
 
 
 class _Runner:
     """Starts the subprocesses of one verification inside its temporary folder."""
 
-    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdir, record_state=True):
+    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdirs, args=(), workdir_on_path=False,
+                 record_state=True):
         self.tmp, self.programs, self.kind, self.use_kernel = tmp, programs, kind, use_kernel
-        self.timeout, self.workdir, self.record_state = timeout, workdir, record_state
+        self.timeout, self.workdirs, self.args, self.workdir_on_path = timeout, workdirs, args, workdir_on_path
+        self.record_state = record_state
         self.count = 0
 
     def run(self, mode, source, fetch_order):
         self.count += 1
         root = self.tmp / f"{mode}-{self.count}"
-        if self.workdir is not None:
-            shutil.copytree(self.workdir, root / "work", symlinks=True)
+        if self.workdirs[mode] is not None:
+            shutil.copytree(self.workdirs[mode], root / "work", symlinks=True)
         for folder in ("work", "tmp", "home"):
             (root / folder).mkdir(parents=True, exist_ok=True)
         log = root / "events.jsonl"
@@ -266,7 +277,7 @@ class _Runner:
                 config = {
                     "mode": mode, "cells": cells, "interactive": self.kind == "ipynb",
                     "program_dir": str(path.parent), "display_path": str(path),
-                    "log": str(log), "fetch_order": fetch_order,
+                    "log": str(log), "fetch_order": fetch_order, "args": list(self.args),
                     "state": str(root / "state") if self.record_state else None,
                 }
                 script = _CHILD / "boot.py"
@@ -291,6 +302,8 @@ class _Runner:
         )
         env.pop("TF_USE_LEGACY_KERAS", None)
         env.pop("PYTHONSTARTUP", None)
+        if self.workdir_on_path:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "work"), env.get("PYTHONPATH")]))
         if mode == "legacy" and _tf_keras_installed():
             env["TF_USE_LEGACY_KERAS"] = "1"
         return env

@@ -138,7 +138,7 @@ def main(config_path):
     main_module.__file__ = config["display_path"]
     main_module.__builtins__ = __builtins__
     sys.modules["__main__"] = main_module
-    sys.argv = [config["display_path"]]
+    sys.argv = [config["display_path"]] + config.get("args", [])
     try:
         for cell in cells:
             run_cell(cell["source"], cell["filename"], main_module.__dict__, config["interactive"])
