@@ -61,6 +61,11 @@ class Widths:
                 for name in writes(small):
                     self.known.pop(name, None)
                     self.constants.pop(name, None)
+                if isinstance(target, cst.Tuple) and isinstance(small.value, cst.Tuple) \
+                        and len(target.elements) == len(small.value.elements):  # n_in, n_hidden = 3, 8
+                    for name, value in zip(target.elements, small.value.elements):
+                        if isinstance(name.value, cst.Name) and isinstance(value.value, cst.Integer):
+                            self.constants[name.value.value] = int(value.value.value)
 
     def _dimension(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
         if isinstance(node, cst.Integer) or (isinstance(node, cst.Name) and node.value in self.constants):
