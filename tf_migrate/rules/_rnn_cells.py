@@ -81,8 +81,10 @@ def is_literal_false(node: cst.BaseExpression) -> bool:
 class CellReader:
     """Reads cell expressions; ``known`` resolves a name to the cell bound to it earlier."""
 
-    def __init__(self, names: TFNames, known: Callable[[str], Optional[Cell]], int_value: Callable[[cst.BaseExpression], Optional[int]]) -> None:
+    def __init__(self, names: TFNames, known: Callable[[str], Optional[Cell]],
+                 int_value: Callable[[cst.BaseExpression], Optional[int]]) -> None:
         self.names, self.known, self.int_value = names, known, int_value
+        self.lists: Dict[str, List[Cell]] = {}  # cells = [GRUCell(4) for _ in range(2)], for MultiRNNCell(cells)
 
     def cell_class(self, call: cst.Call) -> Optional[str]:
         qualname = self.names.call_name(call) or ""
@@ -141,8 +143,18 @@ class CellReader:
         if "state_is_tuple" in bound and code(bound["state_is_tuple"]) != "True":
             raise Unsupported("MultiRNNCell with state_is_tuple=False (one concatenated state tensor)")
         cells = bound["cells"]
+        if isinstance(cells, cst.Name) and cells.value in self.lists:
+            return Multi(list(self.lists[cells.value]))
+        return Multi(self.cell_list(cells))
+
+    def is_cell_list(self, expr: cst.BaseExpression) -> bool:
+        element = expr.elt if isinstance(expr, cst.ListComp) else (
+            expr.elements[0].value if isinstance(expr, cst.List) and expr.elements else None)
+        return isinstance(element, cst.Call) and self.cell_class(element) is not None
+
+    def cell_list(self, cells: cst.BaseExpression) -> List[Cell]:
         if isinstance(cells, cst.List):
-            return Multi([self.read(element.value) for element in cells.elements])
+            return [self.read(element.value) for element in cells.elements]
         if isinstance(cells, cst.ListComp) and cells.for_in.inner_for_in is None and not cells.for_in.ifs:
             iterable = cells.for_in.iter
             count = None
@@ -152,7 +164,7 @@ class CellReader:
             target_names = {n.value for n in _names(cells.for_in.target)}
             if count is None or target_names & {n.value for n in _names(cells.elt)}:
                 raise Unsupported("MultiRNNCell over a comprehension that is not `[cell for _ in range(N)]`")
-            return Multi([self.read(cells.elt) for _ in range(count)])
+            return [self.read(cells.elt) for _ in range(count)]
         raise Unsupported("MultiRNNCell of cells that are not a list literal or a comprehension")
 
     def _dropout(self, call: cst.Call) -> Dropout:

@@ -39,8 +39,8 @@ class RNNCheckpoints(Rule):
     TRIGGERS = ("rnn",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if f"{KERAS_WEIGHTS}(" not in module.code:
-            return module
+        if f"{KERAS_WEIGHTS}(" not in module.code or f"def {KERAS_WEIGHTS}(" in module.code:
+            return module  # no converted rnn, or a file migrated before
         checkpoints = [c for c in ctx.rnn_checkpoints if isinstance(c, RNNCheckpoint)]
         if checkpoints:
             savers = _saver_names(module, ctx)

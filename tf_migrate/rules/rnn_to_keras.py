@@ -121,8 +121,14 @@ class _Converter:
             target, value = small.targets[0].target, small.value
             if isinstance(value, cst.Call) and self.ctx.names.call_name(value) in RNN_CALLS:
                 return self._rnn(stmt, target, value)
-            if isinstance(target, cst.Name) and self._is_cell(value):
-                self.cells[target.value] = self._read(value, stmt)
+            if isinstance(target, cst.Name) and (self._is_cell(value) or self.reader.is_cell_list(value)):
+                if self._is_cell(value):
+                    self.cells[target.value] = self._read(value, stmt)
+                else:
+                    try:
+                        self.reader.lists[target.value] = self.reader.cell_list(value)
+                    except Unsupported as why:
+                        raise _Refused(stmt, str(why)) from None
                 self.pending_lines.extend(stmt.leading_lines)  # the cell's comments go to the next line
                 return []
             zero = self._zero_state(value)
@@ -178,7 +184,7 @@ class _Converter:
         """Cells used other than by the converted calls and zero_state: their TF1 object is gone."""
         module = cst.Module(body=body)
         used = reads(module)
-        for name in self.cells:
+        for name in [*self.cells, *self.reader.lists]:
             if name in used:
                 raise _Refused(self.rnn_lines[0] if self.rnn_lines else module, f"the cell `{name}` is used "
                                "other than by the rnn call and zero_state")
