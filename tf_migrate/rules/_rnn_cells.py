@@ -85,6 +85,7 @@ class CellReader:
                  int_value: Callable[[cst.BaseExpression], Optional[int]]) -> None:
         self.names, self.known, self.int_value = names, known, int_value
         self.lists: Dict[str, List[Cell]] = {}  # cells = [GRUCell(4) for _ in range(2)], for MultiRNNCell(cells)
+        self.factories: Dict[str, cst.Call] = {}  # def lstm_cell(): return LSTMCell(64)
 
     def cell_class(self, call: cst.Call) -> Optional[str]:
         qualname = self.names.call_name(call) or ""
@@ -99,6 +100,9 @@ class CellReader:
             if cell is None:
                 raise Unsupported(f"the cell `{expr.value}` is not built by a cell constructor the rule reads")
             return cell
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in self.factories \
+                and not expr.args:
+            return self.read(self.factories[expr.func.value])
         if not isinstance(expr, cst.Call):
             raise Unsupported(f"the cell `{code(expr)}` is not a cell constructor")
         cls = self.cell_class(expr)
@@ -150,7 +154,8 @@ class CellReader:
     def is_cell_list(self, expr: cst.BaseExpression) -> bool:
         element = expr.elt if isinstance(expr, cst.ListComp) else (
             expr.elements[0].value if isinstance(expr, cst.List) and expr.elements else None)
-        return isinstance(element, cst.Call) and self.cell_class(element) is not None
+        return isinstance(element, cst.Call) and (self.cell_class(element) is not None or (
+            isinstance(element.func, cst.Name) and element.func.value in self.factories))
 
     def cell_list(self, cells: cst.BaseExpression) -> List[Cell]:
         if isinstance(cells, cst.List):

@@ -41,6 +41,7 @@ from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
+from tf_migrate.rules._hoisting import call_counts
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes
 from tf_migrate.rules._rnn_statements import RNN_CALLS, Widths, rewrite_state_fields, \
@@ -83,7 +84,14 @@ class _Converter:
     def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
         self.ctx, self.tf = ctx, ctx.tf
         self.taken: Set[str] = {k.split(".")[-1] for k in reads(module)} | set(writes(module))
+        self.module_widths = Widths(ctx.names)
+        for stmt in _top_lines(module.body):
+            self.module_widths.record(stmt)  # widths of the arguments a function building an rnn is called with
         self.widths = Widths(ctx.names)
+        self.call_counts = call_counts(module)
+        self.calls = _calls_by_name(module)
+        self.function: Optional[str] = None  # the function whose rnn is being converted
+        self.hoisted: List[cst.BaseStatement] = []  # its layers' set-up, placed before it
         self.cells: Dict[str, Cell] = {}
         self.pending_lines: List[cst.EmptyLine] = []
         self.reader = CellReader(ctx.names, self.cells.get, self.widths.int_value)
@@ -98,13 +106,22 @@ class _Converter:
     def block(self, body: List[cst.BaseStatement], top: bool) -> List[cst.BaseStatement]:
         out: List[cst.BaseStatement] = []
         for stmt in body:
-            if isinstance(stmt, cst.With) and top:
-                inner = self.block(list(stmt.body.body), top=True)
+            if isinstance(stmt, cst.With):
+                if self.function is not None and self.with_saver:
+                    raise _Refused(stmt, "an rnn under a scope inside a function, where a Saver needs its TF1 names")
+                inner = self.block(list(stmt.body.body), top=top)
                 out.append(stmt.with_changes(body=stmt.body.with_changes(body=inner)))
+                continue
+            if isinstance(stmt, cst.FunctionDef) and self._factory(stmt):
+                self.pending_lines.extend(stmt.leading_lines)
+                continue
+            if isinstance(stmt, cst.FunctionDef) and top and self._mentions_rnn(stmt):
+                out.extend(self._function(stmt))
                 continue
             if not isinstance(stmt, cst.SimpleStatementLine):
                 if self._mentions_rnn(stmt):
-                    raise _Refused(stmt, "rnn cells built or run inside a function, class, loop or branch")
+                    raise _Refused(stmt, "rnn cells built or run inside a class, loop or branch, or a function "
+                                         "nested in another")
                 out.append(stmt)
                 continue
             new = self.line(stmt)
@@ -113,6 +130,49 @@ class _Converter:
                 self.pending_lines = []
             out.extend(new)
         return out
+
+    def _factory(self, func: cst.FunctionDef) -> bool:
+        """``def lstm_cell(): return tf.nn.rnn_cell.LSTMCell(64)``: read where it is called."""
+        body = func.body.body
+        if func.params.params or func.params.kwonly_params or isinstance(func.params.star_arg, cst.Param) \
+                or func.params.star_kwarg or len(body) != 1 \
+                or not isinstance(body[0], cst.SimpleStatementLine) or not isinstance(body[0].body[0], cst.Return):
+            return False
+        value = body[0].body[0].value
+        if not (isinstance(value, cst.Call) and self.reader.cell_class(value) is not None):
+            return False
+        self.reader.factories[func.name.value] = value
+        return True
+
+    def _function(self, func: cst.FunctionDef) -> List[cst.BaseStatement]:
+        """A function called once that builds an rnn: its layers are built once, before it, as reuse did."""
+        name = func.name.value
+        if self.call_counts.get(name, 0) != 1:
+            raise _Refused(func, f"`{name}` builds rnn cells and is called {self.call_counts.get(name, 0)} times: "
+                                 "each call made new variables in TF1")
+        params = func.params.params
+        if isinstance(func.params.star_arg, cst.Param) or func.params.kwonly_params or func.params.star_kwarg:
+            raise _Refused(func, f"`{name}` builds rnn cells and takes *args / keyword-only parameters")
+        widths = Widths(self.ctx.names)
+        widths.constants = dict(self.module_widths.constants)
+        call = self.calls.get(name)
+        for index, param in enumerate(params):
+            arg = call.args[index] if call is not None and index < len(call.args) else None
+            if arg is not None and arg.keyword is None and not arg.star:
+                widths.known[param.name.value] = self.module_widths.of(arg.value)
+        saved = (self.widths, dict(self.cells), dict(self.reader.lists), self.function)
+        self.widths, self.function, self.hoisted = widths, name, []
+        try:
+            body = self.block(list(func.body.body), top=False)
+            self.check_leftovers(body, set(self.cells) - set(saved[1]))
+        finally:
+            self.widths, self.cells, self.reader.lists, self.function = saved[0], saved[1], saved[2], saved[3]
+        hoisted, self.hoisted = self.hoisted, []
+        new_func = func.with_changes(body=func.body.with_changes(body=body))
+        if hoisted:
+            hoisted[0] = hoisted[0].with_changes(leading_lines=list(func.leading_lines))
+            new_func = new_func.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
+        return hoisted + [new_func]
 
     def line(self, stmt: cst.SimpleStatementLine) -> List[cst.BaseStatement]:
         stmt = visit(stmt, _StateTuples(self.ctx))
@@ -155,7 +215,8 @@ class _Converter:
         return bool(found)
 
     def _is_cell(self, value: cst.BaseExpression) -> bool:
-        return isinstance(value, cst.Call) and self.reader.cell_class(value) is not None
+        return isinstance(value, cst.Call) and (self.reader.cell_class(value) is not None or (
+            isinstance(value.func, cst.Name) and value.func.value in self.reader.factories))
 
     def _read(self, value: cst.BaseExpression, stmt: cst.CSTNode) -> Cell:
         try:
@@ -180,11 +241,11 @@ class _Converter:
             return self._state_source(cell.inner, one)
         return "(" + "".join(self._state_source(child, one) + ", " for child in cell.cells) + ")"
 
-    def check_leftovers(self, body: List[cst.BaseStatement]) -> None:
+    def check_leftovers(self, body: List[cst.BaseStatement], names=None) -> None:
         """Cells used other than by the converted calls and zero_state: their TF1 object is gone."""
         module = cst.Module(body=body)
         used = reads(module)
-        for name in [*self.cells, *self.reader.lists]:
+        for name in (names if names is not None else [*self.cells, *self.reader.lists, *self.reader.factories]):
             if name in used:
                 raise _Refused(self.rnn_lines[0] if self.rnn_lines else module, f"the cell `{name}` is used "
                                "other than by the rnn call and zero_state")
@@ -216,7 +277,12 @@ class _Converter:
         self.rnn_lines.append(stmt)
         self.ctx.report(call, RULE_ID, INFO, f"{qualname} -> Keras RNN layers with TF1's gate layout and initial "
                         "values")
-        new = [cst.parse_statement(line + "\n") for line in self.setup + lines]
+        setup = [cst.parse_statement(line + "\n") for line in self.setup]
+        new = [cst.parse_statement(line + "\n") for line in lines]
+        if self.function is not None:  # the layers are built once, before the function
+            self.hoisted.extend(setup)
+        else:
+            new = setup + new
         new[0] = new[0].with_changes(leading_lines=stmt.leading_lines)
         return new
 
@@ -354,3 +420,25 @@ class _StateTuples(cst.CSTTransformer):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         return state_tuple_to_tuple(self.ctx.names, updated) or updated
+
+
+def _top_lines(body) -> List[cst.SimpleStatementLine]:
+    lines = []
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            lines.append(stmt)
+        elif isinstance(stmt, cst.With):
+            lines.extend(_top_lines(stmt.body.body))
+    return lines
+
+
+def _calls_by_name(module: cst.Module) -> Dict[str, cst.Call]:
+    calls: Dict[str, cst.Call] = {}
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if isinstance(call.func, cst.Name):
+                calls[call.func.value] = call
+
+    visit(module, _Calls())
+    return calls
