@@ -352,8 +352,10 @@ class _Converter:
     def _stack(self, cell: Cell, sequence: str, width: str, mask: str, initial: Optional[str], layers,
                lines: List[str]) -> Tuple[str, str]:
         if isinstance(cell, Dropout):
-            if cell.input_keep:
-                lines.append(f"{sequence} = {self.tf}.nn.dropout({sequence}, rate=1 - ({cell.input_keep}))")
+            if cell.input_keep:  # a new name: the input may be a fed placeholder
+                dropped = fresh("rnn_dropped", self.taken)
+                lines.append(f"{dropped} = {self.tf}.nn.dropout({sequence}, rate=1 - ({cell.input_keep}))")
+                sequence = dropped
             outputs, state = self._stack(cell.inner, sequence, width, mask, initial, layers, lines)
             if cell.output_keep:
                 lines.append(f"{outputs} = {self.tf}.nn.dropout({outputs}, rate=1 - ({cell.output_keep}))")
