@@ -67,3 +67,28 @@ def test_checkpoints_cross_between_tf1_cells_and_keras_layers(name, tmp_path):
     saved = _numbers(run_program(migrated_save.new_source, path=tmp_path / "save2.py", mode="migrated"))
     legacy_restored = _numbers(run_program(_program(name, restore), path=tmp_path / "restore2.py", mode="legacy"))
     np.testing.assert_allclose(legacy_restored, saved, atol=1e-5)
+
+
+NAMES = '''\
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 5, 3])
+a, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.LSTMCell(4), x, dtype=tf.float32)
+b, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.LSTMCell(4), x, dtype=tf.float32, scope="second")
+cells = [tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.GRUCell(2), output_keep_prob=0.5) for _ in range(2)]
+c, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.MultiRNNCell(cells), x, dtype=tf.float32, scope="multi")
+d, _ = tf.nn.bidirectional_dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(2), tf.nn.rnn_cell.BasicRNNCell(2), x,
+                                       dtype=tf.float32)
+e, _ = tf.nn.static_rnn(tf.nn.rnn_cell.GRUCell(2, name="named"), tf.unstack(x, 5, 1), dtype=tf.float32)
+saver = tf.train.Saver()
+print(sorted(v.name[:-2] for v in tf.global_variables()))
+'''
+
+
+def test_saver_keys_are_the_names_tf1_gave_the_cells(tmp_path):
+    legacy = run_program(NAMES, path=tmp_path / "names.py", mode="legacy")
+    assert legacy.returncode == 0, legacy.stderr[-2000:]
+    migrated = migrate_source(NAMES.partition("print(")[0], "names.py")  # reading TF1 names needs TF1
+    assert migrated.outcome == "eager", migrated.findings
+    saver_line = next(line for line in migrated.new_source.splitlines() if "train.Saver(" in line)
+    assert sorted(re.findall(r'"([^"]+)": ', saver_line)) == eval(legacy.stdout.strip().splitlines()[-1])

@@ -208,22 +208,15 @@ def leaves(cell: Cell) -> List[Leaf]:
     return [leaf for child in cell.cells for leaf in leaves(child)]
 
 
-def tf1_prefixes(cell: Cell, scope: str, counts: Dict[str, int]) -> List[str]:
+def tf1_prefixes(cell: Cell, scope: str) -> List[str]:
     """TF1 variable-scope prefix of each leaf's weights ("rnn/multi_rnn_cell/cell_0/lstm_cell"), leaf order.
 
-    A default layer name is made unique within its scope as TF1's ``variable_scope(default_name=...)``
-    made it (``lstm_cell``, ``lstm_cell_1``, ...); ``counts`` carries that across rnn calls."""
+    (Two rnns under one scope with default-named cells were an error in TF1: "already exists".)"""
     if isinstance(cell, Leaf):
-        if cell.name is not None:
-            return [f"{scope}/{cell.name}"]
-        base = CELLS[cell.cell_class][2]
-        key = f"{scope}/{base}"
-        seen = counts.get(key, 0)
-        counts[key] = seen + 1
-        return [key if seen == 0 else f"{key}_{seen}"]
+        return [f"{scope}/{cell.name or CELLS[cell.cell_class][2]}"]
     if isinstance(cell, Dropout):
-        return tf1_prefixes(cell.inner, scope, counts)
+        return tf1_prefixes(cell.inner, scope)
     prefixes: List[str] = []
     for index, child in enumerate(cell.cells):
-        prefixes.extend(tf1_prefixes(child, f"{scope}/multi_rnn_cell/cell_{index}", counts))
+        prefixes.extend(tf1_prefixes(child, f"{scope}/multi_rnn_cell/cell_{index}"))
     return prefixes

@@ -60,6 +60,8 @@ class RNNToKeras(Rule):
     TRIGGERS = ("rnn",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        original = module
+        module = visit(module, _StateTuples(ctx))
         converter = _Converter(module, ctx)
         try:
             body = converter.block(list(module.body), top=True)
@@ -67,9 +69,9 @@ class RNNToKeras(Rule):
         except _Refused as refused:
             ctx.report(refused.node, RULE_ID, WARNING, f"rnn not converted: {refused}")
             ctx.block(refused.node, f"rnn cells kept: {refused}")
-            return module
+            return original
         if not converter.converted:
-            return module
+            return original
         module = module.with_changes(body=body)
         return rewrite_state_fields(module, converter.state_names)
 
@@ -96,7 +98,6 @@ class _Converter:
         self.pending_lines: List[cst.EmptyLine] = []
         self.reader = CellReader(ctx.names, self.cells.get, self.widths.int_value)
         self.with_saver = "Saver" in code(module)
-        self.name_counts: Dict[str, int] = {}
         self.converted = 0
         self.state_names: Set[str] = set()
         self.rnn_lines: List[cst.CSTNode] = []
@@ -175,7 +176,6 @@ class _Converter:
         return hoisted + [new_func]
 
     def line(self, stmt: cst.SimpleStatementLine) -> List[cst.BaseStatement]:
-        stmt = visit(stmt, _StateTuples(self.ctx))
         small = stmt.body[0] if len(stmt.body) == 1 else None
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             target, value = small.targets[0].target, small.value
@@ -344,7 +344,7 @@ class _Converter:
             mask_name = fresh("rnn_mask", self.taken)
             lines.append(f"{mask_name} = {self.tf}.sequence_mask({code(lengths)}, {self.tf}.shape({sequence})[1])")
             mask = mask_name
-        prefixes = tf1_prefixes(cell, scope, self.name_counts)
+        prefixes = tf1_prefixes(cell, scope)
         layers = iter(zip(leaves(cell), prefixes))
         initial_code = code(initial) if initial is not None else None
         return self._stack(cell, sequence, width, mask, initial_code, layers, lines)
@@ -395,7 +395,7 @@ class _Converter:
             for name, shape in tf1_variables(kind, prefix, width, leaf.units):
                 mirror = fresh(f"{layer}_{name[len(prefix) + 1:].replace('/', '_')}", self.taken)
                 self.setup.append(f"{mirror} = {tf}.Variable({tf}.zeros({shape}), trainable=False, "
-                             f"name={json.dumps(name)})  # {layer}'s weights in TF1's layout, for the Saver")
+                             f"name={json.dumps(name)})  # TF1's layout, for the Saver")
                 checkpoint.mirrors.append(mirror)
             self.ctx.rnn_checkpoints.append(checkpoint)
         call_args = [sequence]
