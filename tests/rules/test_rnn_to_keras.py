@@ -52,7 +52,8 @@ def _reasons(result):
                  id="MultiRNNCell stacks layers, each fed the last one's width"),
     pytest.param("cell = tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.GRUCell(4), input_keep_prob=0.9, "
                  "output_keep_prob=0.5)\noutputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
-                 ["rnn_dropped = tf.nn.dropout(x, rate=1 - (0.9))", "gru_outputs = tf.nn.dropout(gru_outputs, rate=1 - (0.5))"],
+                 ["rnn_dropped = tf.nn.dropout(x, rate=1 - (0.9))",
+                  "gru_outputs = tf.nn.dropout(gru_outputs, rate=1 - (0.5))"],
                  id="DropoutWrapper: dropout on the sequence in and out"),
     pytest.param("lengths = tf.constant([3])\ncell = tf.nn.rnn_cell.GRUCell(4)\n"
                  "outputs, state = tf.nn.dynamic_rnn(cell, x, sequence_length=lengths, dtype=tf.float32)\n",
@@ -89,7 +90,8 @@ def test_rewrite(body, expected):
     pytest.param("for i in range(2):\n    cell = tf.nn.rnn_cell.GRUCell(4)\n"
                  "outputs, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(4), x, dtype=tf.float32)\n", "loop",
                  id="cell in a loop"),
-    pytest.param("def build(inputs):\n    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(4), inputs, dtype=tf.float32)\n"
+    pytest.param("def build(inputs):\n"
+                 "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(4), inputs, dtype=tf.float32)\n"
                  "outputs, state = build(x)\nmore, _ = build(x)\n", "called 2 times", id="function called twice"),
 ])
 def test_what_keras_cannot_match_stays_compat(body, why):

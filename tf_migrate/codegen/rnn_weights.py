@@ -18,7 +18,8 @@ mapping: to the initial values drawn as TF1 drew them, and to checkpoint values.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Tuple
+import json
+from typing import Dict, List, Optional, Tuple
 
 # TF1 cell class -> (mapping kind, Keras layer class, TF1 default layer name)
 CELLS: Dict[str, Tuple[str, str, str]] = {
@@ -54,6 +55,23 @@ def tf1_initial_values(kind: str, input_size: str, units: str, tf: str, kernel_i
         else:  # TF1's GRU gates start at 1.0 (no reset, no update); every other bias at zero
             values.append(f"{tf}.{'ones' if name.endswith('gates/bias') else 'zeros'}({shape})")
     return "[" + ", ".join(values) + "]"
+
+
+def layer_setup(layer: str, cell: Tuple[str, str, str], units: str, activation: Optional[str], width: str, tf: str,
+                kernel_init: Optional[str], bias_init: Optional[str], forget_bias: str) -> Tuple[str, List[str]]:
+    """(constructor source, statements) that build the Keras layer ``layer`` with TF1's initial values mapped in."""
+    kind, keras_class, _ = cell
+    args = [f"units={units}"]
+    if activation is not None:
+        args.append(f"activation={activation}")
+    if kind == "gru":
+        args.append("reset_after=False")  # TF1 applies the reset gate before the candidate's matmul
+    args += ["return_sequences=True", "return_state=True", "zero_output_for_mask=True"]
+    constructor = f"{tf}.keras.layers.{keras_class}({', '.join(args)})"
+    initial = tf1_initial_values(kind, width, units, tf, kernel_init or f"{tf}.keras.initializers.GlorotUniform()",
+                                 bias_init)
+    return constructor, [f"{layer} = {constructor}", f"{layer}.build((None, None, {width}))",
+                         f"{layer}.set_weights({KERAS_WEIGHTS}({json.dumps(kind)}, {initial}, {width}, {forget_bias}))"]
 
 
 @dataclass

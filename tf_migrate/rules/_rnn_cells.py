@@ -163,8 +163,8 @@ class CellReader:
         if isinstance(cells, cst.ListComp) and cells.for_in.inner_for_in is None and not cells.for_in.ifs:
             iterable = cells.for_in.iter
             count = None
-            if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "range" \
-                    and len(iterable.args) == 1:
+            if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) \
+                    and iterable.func.value == "range" and len(iterable.args) == 1:
                 count = self.int_value(iterable.args[0].value)
             target_names = {n.value for n in _names(cells.for_in.target)}
             if count is None or target_names & {n.value for n in _names(cells.elt)}:

@@ -6,7 +6,7 @@ and literal ``tf.reshape`` shapes. Anything else is unknown, and the rnn is not 
 """
 from __future__ import annotations
 
-from typing import Dict, Optional, Set
+from typing import Dict, List, Optional, Set
 
 import libcst as cst
 
@@ -162,3 +162,37 @@ def insert_helpers(module: cst.Module, source: str) -> cst.Module:
         kept = [line for line in rest.leading_lines if line.comment is not None]
         body[position] = rest.with_changes(leading_lines=two_blank + kept)
     return module.with_changes(body=body[:position] + helpers + body[position:])
+
+
+class StateTuples(cst.CSTTransformer):
+    """``LSTMStateTuple(c, h)`` -> ``(c, h)``, the structure the converted rnn takes and returns."""
+
+    def __init__(self, names: TFNames) -> None:
+        self.names = names
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        return state_tuple_to_tuple(self.names, updated) or updated
+
+
+def top_lines(body) -> List[cst.SimpleStatementLine]:
+    """The simple statements of a module body and of its ``with`` blocks, in order."""
+    lines = []
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            lines.append(stmt)
+        elif isinstance(stmt, cst.With):
+            lines.extend(top_lines(stmt.body.body))
+    return lines
+
+
+def calls_by_name(module: cst.Module) -> Dict[str, cst.Call]:
+    """A call of each plain function name (the last one): where a function building an rnn gets its input."""
+    calls: Dict[str, cst.Call] = {}
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if isinstance(call.func, cst.Name):
+                calls[call.func.value] = call
+
+    visit(module, _Calls())
+    return calls

@@ -8,24 +8,21 @@ becomes
     lstm.set_weights(keras_rnn_weights("lstm", [<TF1's initial kernel and bias>], 3, 1.0))
     lstm_outputs, lstm_h, lstm_c = lstm(x, mask=tf.sequence_mask(lengths, tf.shape(x)[1]))
     outputs, state = lstm_outputs, (lstm_c, lstm_h)
-
-- Initial values are drawn as TF1 drew them (its initializer over the whole ``[in+units, k*units]``
-  kernel, its bias) and mapped into the layer by ``keras_rnn_weights``
-  (tf_migrate/codegen/rnn_weights.py says how each cell's layout and gate order map).
+- Initial values are drawn as TF1 drew them and mapped into the layer by ``keras_rnn_weights``
+  (tf_migrate/codegen/rnn_weights.py: each cell's layout and gate order).
 - ``sequence_length`` becomes a mask with zero outputs past each length and the state held, as
   TF1 did; ``time_major`` transposes in and out; ``initial_state`` goes to the layer (an LSTM state
   is TF1's ``(c, h)``, Keras' ``[h, c]``); ``cell.zero_state(...)`` becomes zeros of its structure.
-- A final LSTM state is the tuple ``(c, h)``; ``state.c`` / ``state.h`` on it (and on the values
-  fetched from it) become ``state[0]`` / ``state[1]``.
+- A final LSTM state is the tuple ``(c, h)``: ``state.c`` / ``.h`` -> ``[0]`` / ``[1]``, on fetches too.
 - ``MultiRNNCell`` stacks layers; ``DropoutWrapper``'s input / output dropout is ``tf.nn.dropout``
   on the layer's input / output sequence (TF1 drew a new mask at every step, as dropout over the
   whole sequence does).
 - Where the file has a ``tf.train.Saver``, each layer gets TF1-layout mirror variables under
   TF1's names (``rnn/lstm_cell/kernel``), which saver-var-list keys and rnn-checkpoints syncs.
 
-Everything is converted or nothing: a cell or call the rule cannot reproduce (peepholes, projections,
-rnn built in functions or loops, an input width the text does not give) keeps the file in compat mode,
-with the reason at its line.
+- An rnn built in a function called once has its layers built once, before the function.
+Everything or nothing: what the layers cannot reproduce (peepholes, projections, rnns in loops or
+classes, an input width the text does not give) keeps the file compat, with the reason at its line.
 """
 from __future__ import annotations
 
@@ -35,8 +32,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, writes
-from tf_migrate.codegen.rnn_weights import CELLS, KERAS_WEIGHTS, RNNCheckpoint, tf1_initial_values, \
-    tf1_variables
+from tf_migrate.codegen.rnn_weights import CELLS, RNNCheckpoint, layer_setup, tf1_variables
 from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
@@ -44,8 +40,8 @@ from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules._hoisting import call_counts
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes
-from tf_migrate.rules._rnn_statements import RNN_CALLS, Widths, rewrite_state_fields, \
-    state_tuple_to_tuple
+from tf_migrate.rules._rnn_statements import RNN_CALLS, StateTuples, Widths, calls_by_name, rewrite_state_fields, \
+    top_lines
 from tf_migrate.traversal import visit
 
 RULE_ID = "rnn-to-keras"
@@ -61,7 +57,7 @@ class RNNToKeras(Rule):
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         original = module
-        module = visit(module, _StateTuples(ctx))
+        module = visit(module, StateTuples(ctx.names))
         converter = _Converter(module, ctx)
         try:
             body = converter.block(list(module.body), top=True)
@@ -87,16 +83,17 @@ class _Converter:
         self.ctx, self.tf = ctx, ctx.tf
         self.taken: Set[str] = {k.split(".")[-1] for k in reads(module)} | set(writes(module))
         self.module_widths = Widths(ctx.names)
-        for stmt in _top_lines(module.body):
+        for stmt in top_lines(module.body):
             self.module_widths.record(stmt)  # widths of the arguments a function building an rnn is called with
         self.widths = Widths(ctx.names)
         self.call_counts = call_counts(module)
-        self.calls = _calls_by_name(module)
+        self.calls = calls_by_name(module)
         self.function: Optional[str] = None  # the function whose rnn is being converted
         self.hoisted: List[cst.BaseStatement] = []  # its layers' set-up, placed before it
         self.cells: Dict[str, Cell] = {}
         self.pending_lines: List[cst.EmptyLine] = []
-        self.reader = CellReader(ctx.names, self.cells.get, self.widths.int_value)
+        self.reader = CellReader(ctx.names, lambda name: self.cells.get(name),
+                                 lambda node: self.widths.int_value(node))
         self.with_saver = "Saver" in code(module)
         self.converted = 0
         self.state_names: Set[str] = set()
@@ -167,7 +164,8 @@ class _Converter:
             body = self.block(list(func.body.body), top=False)
             self.check_leftovers(body, set(self.cells) - set(saved[1]))
         finally:
-            self.widths, self.cells, self.reader.lists, self.function = saved[0], saved[1], saved[2], saved[3]
+            self.widths, self.reader.lists, self.function = saved[0], saved[2], saved[3]
+            self.cells = saved[1]
         hoisted, self.hoisted = self.hoisted, []
         new_func = func.with_changes(body=func.body.with_changes(body=body))
         if hoisted:
@@ -323,8 +321,7 @@ class _Converter:
         else:
             reverse = f"{self.tf}.reverse({{}}, [1])"
         backward_bound = {"initial_state": bound.pop("initial_state_bw", None), "sequence_length": lengths}
-        forward_bound = {**bound, "initial_state": bound.pop("initial_state_fw", None), "sequence_length": lengths}
-        forward_bound.pop("initial_state_fw", None)
+        forward_bound = {"initial_state": bound.pop("initial_state_fw", None), "sequence_length": lengths, **bound}
         fw_out, fw_state = self._run(stmt, forward, inputs, width, forward_bound, f"{prefix}/fw", lines)
         reversed_in = fresh("rnn_reversed", self.taken)
         lines.append(f"{reversed_in} = {reverse.format(inputs)}")
@@ -373,23 +370,13 @@ class _Converter:
 
     def _layer(self, leaf: Leaf, prefix: str, sequence: str, width: str, mask: str, initial: Optional[str],
                lines: List[str]) -> Tuple[str, str]:
-        kind, keras_class, _ = CELLS[leaf.cell_class]
+        kind = CELLS[leaf.cell_class][0]
         layer = fresh({"lstm": "lstm", "gru": "gru", "rnn": "simple_rnn"}[kind], self.taken)
-        args = [f"units={leaf.units}"]
-        if leaf.activation is not None:
-            args.append(f"activation={leaf.activation}")
-        if kind == "gru":
-            args.append("reset_after=False")  # TF1 applies the reset gate before the candidate's matmul
-        args += ["return_sequences=True", "return_state=True", "zero_output_for_mask=True"]
-        tf = self.tf
-        kernel_init = leaf.kernel_init or f"{tf}.keras.initializers.GlorotUniform()"
         forget_bias = leaf.forget_bias if kind == "lstm" else "0.0"
-        constructor = f"{tf}.keras.layers.{keras_class}({', '.join(args)})"
-        self.setup += [f"{layer} = {constructor}",
-                  f"{layer}.build((None, None, {width}))",
-                  f"{layer}.set_weights({KERAS_WEIGHTS}({json.dumps(kind)}, "
-                  f"{tf1_initial_values(kind, width, leaf.units, tf, kernel_init, leaf.bias_init)}, {width}, "
-                  f"{forget_bias}))"]
+        constructor, setup = layer_setup(layer, CELLS[leaf.cell_class], leaf.units, leaf.activation, width, self.tf,
+                                         leaf.kernel_init, leaf.bias_init, forget_bias)
+        self.setup += setup
+        tf = self.tf
         if self.with_saver:
             checkpoint = RNNCheckpoint(layer, kind, width, forget_bias, constructor)
             for name, shape in tf1_variables(kind, prefix, width, leaf.units):
@@ -413,34 +400,3 @@ class _Converter:
         lines.append(f"{outputs}, {state} = {layer}({', '.join(call_args)})")
         return outputs, state
 
-
-class _StateTuples(cst.CSTTransformer):
-    """``LSTMStateTuple(c, h)`` -> ``(c, h)``, the structure the converted rnn takes and returns."""
-
-    def __init__(self, ctx: RuleContext) -> None:
-        self.ctx = ctx
-
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        return state_tuple_to_tuple(self.ctx.names, updated) or updated
-
-
-def _top_lines(body) -> List[cst.SimpleStatementLine]:
-    lines = []
-    for stmt in body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            lines.append(stmt)
-        elif isinstance(stmt, cst.With):
-            lines.extend(_top_lines(stmt.body.body))
-    return lines
-
-
-def _calls_by_name(module: cst.Module) -> Dict[str, cst.Call]:
-    calls: Dict[str, cst.Call] = {}
-
-    class _Calls(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            if isinstance(call.func, cst.Name):
-                calls[call.func.value] = call
-
-    visit(module, _Calls())
-    return calls
