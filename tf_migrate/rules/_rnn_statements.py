@@ -40,6 +40,7 @@ class Widths:
         self.names = names
         self.known: Dict[str, Optional[str]] = {}
         self.constants: Dict[str, int] = {}
+        self.python: Set[str] = set()  # names bound to values no TF call made (module-level Python values)
 
     def int_value(self, node: cst.BaseExpression) -> Optional[int]:
         if isinstance(node, cst.Integer):
@@ -50,6 +51,9 @@ class Widths:
 
     def record(self, stmt: cst.SimpleStatementLine) -> None:
         for small in stmt.body:
+            if isinstance(small, cst.Assign) and len(small.targets) > 1:  # n_input = n_class = dic_len
+                for target in small.targets:
+                    self._python_value(target.target, small.value)
             if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
                 continue
             target = small.targets[0].target
@@ -57,18 +61,30 @@ class Widths:
                 if isinstance(small.value, cst.Integer):
                     self.constants[target.value] = int(small.value.value)
                 self.known[target.value] = self.of(small.value)
+                self._python_value(target, small.value)
             else:
                 for name in writes(small):
                     self.known.pop(name, None)
                     self.constants.pop(name, None)
+                    self.python.discard(name)
                 if isinstance(target, cst.Tuple) and isinstance(small.value, cst.Tuple) \
                         and len(target.elements) == len(small.value.elements):  # n_in, n_hidden = 3, 8
                     for name, value in zip(target.elements, small.value.elements):
                         if isinstance(name.value, cst.Name) and isinstance(value.value, cst.Integer):
                             self.constants[name.value.value] = int(value.value.value)
 
+    def _python_value(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """``dic_len = len(chars)``: a Python value (no TF call), usable as a width where it is bound."""
+        if isinstance(target, cst.Name):
+            tf_calls = [c for c in _calls(value) if (self.names.call_name(c) or "").startswith("tf.")]
+            if tf_calls:
+                self.python.discard(target.value)
+            else:
+                self.python.add(target.value)
+
     def _dimension(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
-        if isinstance(node, cst.Integer) or (isinstance(node, cst.Name) and node.value in self.constants):
+        if isinstance(node, cst.Integer) or (isinstance(node, cst.Name) and (
+                node.value in self.constants or node.value in self.python)):
             return code(node)
         return None
 
@@ -196,3 +212,14 @@ def calls_by_name(module: cst.Module) -> Dict[str, cst.Call]:
 
     visit(module, _Calls())
     return calls
+
+
+def _calls(node: cst.CSTNode) -> List[cst.Call]:
+    found: List[cst.Call] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    visit(node, _Calls())
+    return found

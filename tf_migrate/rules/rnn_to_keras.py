@@ -145,6 +145,10 @@ class _Converter:
     def _function(self, func: cst.FunctionDef) -> List[cst.BaseStatement]:
         """A function called once that builds an rnn: its layers are built once, before it, as reuse did."""
         name = func.name.value
+        if self.call_counts.get(name, 0) == 0:  # a library function: its callers are in other files
+            self.ctx.report(func, RULE_ID, INFO, f"`{name}` builds rnn cells but is not called in this file: "
+                            "left as it is")
+            return [func]
         if self.call_counts.get(name, 0) != 1:
             raise _Refused(func, f"`{name}` builds rnn cells and is called {self.call_counts.get(name, 0)} times: "
                                  "each call made new variables in TF1")
@@ -152,7 +156,7 @@ class _Converter:
         if isinstance(func.params.star_arg, cst.Param) or func.params.kwonly_params or func.params.star_kwarg:
             raise _Refused(func, f"`{name}` builds rnn cells and takes *args / keyword-only parameters")
         widths = Widths(self.ctx.names)
-        widths.constants = dict(self.module_widths.constants)
+        widths.constants, widths.python = dict(self.module_widths.constants), set(self.module_widths.python)
         call = self.calls.get(name)
         for index, param in enumerate(params):
             arg = call.args[index] if call is not None and index < len(call.args) else None
