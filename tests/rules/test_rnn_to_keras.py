@@ -63,6 +63,10 @@ def _reasons(result):
                  "outputs, state = tf.nn.dynamic_rnn(cell, x, initial_state=init)\n",
                  ["init = (tf.zeros([1, 4]), tf.zeros([1, 4]))", "lstm(x, initial_state=[init[1], init[0]])"],
                  id="zero_state is zeros of the state; LSTM's (c, h) goes to Keras as [h, c]"),
+    pytest.param("def build(inputs):\n"
+                 "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(4), inputs, dtype=tf.float32)\n"
+                 "outputs, state = build(x)\n", ["gru.build((None, None, 3))", "    return gru_outputs, gru_state"],
+                 id="returned from a function called once"),
 ])
 def test_rewrite(body, expected):
     result = _migrate(body)
@@ -93,6 +97,9 @@ def test_rewrite(body, expected):
     pytest.param("def build(inputs):\n"
                  "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(4), inputs, dtype=tf.float32)\n"
                  "outputs, state = build(x)\nmore, _ = build(x)\n", "called 2 times", id="function called twice"),
+    pytest.param("def build(inputs, size):\n"
+                 "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(size), inputs, dtype=tf.float32)\n"
+                 "outputs, state = build(x, 4)\n", "local to `build`", id="units from a parameter"),
 ])
 def test_what_keras_cannot_match_stays_compat(body, why):
     result = _migrate(body)

@@ -90,6 +90,7 @@ class _Converter:
         self.calls = calls_by_name(module)
         self.function: Optional[str] = None  # the function whose rnn is being converted
         self.hoisted: List[cst.BaseStatement] = []  # its layers' set-up, placed before it
+        self.function_locals: Set[str] = set()
         self.cells: Dict[str, Cell] = {}
         self.pending_lines: List[cst.EmptyLine] = []
         self.reader = CellReader(ctx.names, lambda name: self.cells.get(name),
@@ -162,6 +163,7 @@ class _Converter:
             arg = call.args[index] if call is not None and index < len(call.args) else None
             if arg is not None and arg.keyword is None and not arg.star:
                 widths.known[param.name.value] = self.module_widths.of(arg.value)
+        self.function_locals = {p.name.value for p in params} | set(writes(func.body))
         saved = (self.widths, dict(self.cells), dict(self.reader.lists), self.function)
         self.widths, self.function, self.hoisted = widths, name, []
         try:
@@ -182,7 +184,7 @@ class _Converter:
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             target, value = small.targets[0].target, small.value
             if isinstance(value, cst.Call) and self.ctx.names.call_name(value) in RNN_CALLS:
-                return self._rnn(stmt, target, value)
+                return self._rnn(stmt, f"{code(target)} = ", value)
             if isinstance(target, cst.Name) and (self._is_cell(value) or self.reader.is_cell_list(value)):
                 if self._is_cell(value):
                     self.cells[target.value] = self._read(value, stmt)
@@ -197,6 +199,9 @@ class _Converter:
             if zero is not None:
                 self.widths.record(stmt)
                 return [stmt.with_changes(body=[small.with_changes(value=cst.parse_expression(zero))])]
+        if isinstance(small, cst.Return) and isinstance(small.value, cst.Call) \
+                and self.ctx.names.call_name(small.value) in RNN_CALLS:
+            return self._rnn(stmt, "return ", small.value)
         if self._mentions_rnn(stmt):
             raise _Refused(stmt, "an rnn cell or call the rule cannot place (not `name = cell` or "
                                  "`outputs, state = tf.nn.dynamic_rnn(...)`)")
@@ -253,7 +258,8 @@ class _Converter:
                                "other than by the rnn call and zero_state")
 
     # -- one rnn call --------------------------------------------------------------------
-    def _rnn(self, stmt: cst.SimpleStatementLine, target: cst.BaseExpression, call: cst.Call):
+    def _rnn(self, stmt: cst.SimpleStatementLine, target: str, call: cst.Call):
+        """The statements that replace ``stmt``, whose ``call`` result goes to ``target`` ("x, s = ", "return ")."""
         qualname = self.ctx.names.call_name(call)
         params = RNN_CALLS[qualname]
         bound = bind(call, params)
@@ -273,7 +279,7 @@ class _Converter:
             result = self._bidirectional(stmt, bound, scope, lines)
         else:
             result = self._one_way(stmt, bound, scope, qualname.endswith("static_rnn"), lines)
-        lines.append(f"{code(target)} = {result}")
+        lines.append(f"{target}{result}")
         self.state_names |= {n for n in writes(cst.Module(body=[stmt]))}
         self.converted += 1
         self.rnn_lines.append(stmt)
@@ -282,6 +288,10 @@ class _Converter:
         setup = [cst.parse_statement(line + "\n") for line in self.setup]
         new = [cst.parse_statement(line + "\n") for line in lines]
         if self.function is not None:  # the layers are built once, before the function
+            local = reads(cst.Module(body=setup)) & self.function_locals
+            if local:
+                raise _Refused(stmt, f"rnn layers configured from values local to `{self.function}` "
+                                     f"({', '.join(sorted(local))}): they cannot be built once before it")
             self.hoisted.extend(setup)
         else:
             new = setup + new
