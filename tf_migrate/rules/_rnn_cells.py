@@ -114,6 +114,19 @@ class CellReader:
             return self._dropout(expr)
         raise Unsupported(f"`{code(expr.func)}` is not a cell with a Keras layer of the same math")
 
+    def factory(self, func: cst.FunctionDef) -> bool:
+        """``def lstm_cell(): return tf.nn.rnn_cell.LSTMCell(64)``: read where it is called."""
+        body = func.body.body
+        if func.params.params or func.params.kwonly_params or isinstance(func.params.star_arg, cst.Param) \
+                or func.params.star_kwarg or len(body) != 1 \
+                or not isinstance(body[0], cst.SimpleStatementLine) or not isinstance(body[0].body[0], cst.Return):
+            return False
+        value = body[0].body[0].value
+        if not (isinstance(value, cst.Call) and self.cell_class(value) is not None):
+            return False
+        self.factories[func.name.value] = value
+        return True
+
     def _leaf(self, cls: str, call: cst.Call) -> Leaf:
         bound = bind(call, _PARAMS[cls])
         if bound is None or "num_units" not in bound:
@@ -220,3 +233,13 @@ def tf1_prefixes(cell: Cell, scope: str) -> List[str]:
     for index, child in enumerate(cell.cells):
         prefixes.extend(tf1_prefixes(child, f"{scope}/multi_rnn_cell/cell_{index}"))
     return prefixes
+
+
+def zero_state_source(cell: Cell, batch: str, tf: str) -> str:
+    """Source of TF1's ``cell.zero_state(batch, float32)``: zeros in its state structure, LSTM states ``(c, h)``."""
+    if isinstance(cell, Leaf):
+        zeros = f"{tf}.zeros([{batch}, {cell.units}])"
+        return f"({zeros}, {zeros})" if cell.kind == "lstm" else zeros
+    if isinstance(cell, Dropout):
+        return zero_state_source(cell.inner, batch, tf)
+    return "(" + "".join(zero_state_source(child, batch, tf) + ", " for child in cell.cells) + ")"

@@ -31,7 +31,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.analysis.symbols import reads, target_keys, writes
 from tf_migrate.codegen.rnn_weights import CELLS, RNNCheckpoint, layer_setup, tf1_variables
 from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import fresh
@@ -39,7 +39,8 @@ from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules._hoisting import call_counts
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes
+from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes, \
+    zero_state_source
 from tf_migrate.rules._rnn_statements import RNN_CALLS, StateTuples, Widths, calls_by_name, rewrite_state_fields, \
     top_lines
 from tf_migrate.traversal import visit
@@ -111,7 +112,7 @@ class _Converter:
                 inner = self.block(list(stmt.body.body), top=top)
                 out.append(stmt.with_changes(body=stmt.body.with_changes(body=inner)))
                 continue
-            if isinstance(stmt, cst.FunctionDef) and self._factory(stmt):
+            if isinstance(stmt, cst.FunctionDef) and self.reader.factory(stmt):
                 self.pending_lines.extend(stmt.leading_lines)
                 continue
             if isinstance(stmt, cst.FunctionDef) and top and self._mentions_rnn(stmt):
@@ -129,19 +130,6 @@ class _Converter:
                 self.pending_lines = []
             out.extend(new)
         return out
-
-    def _factory(self, func: cst.FunctionDef) -> bool:
-        """``def lstm_cell(): return tf.nn.rnn_cell.LSTMCell(64)``: read where it is called."""
-        body = func.body.body
-        if func.params.params or func.params.kwonly_params or isinstance(func.params.star_arg, cst.Param) \
-                or func.params.star_kwarg or len(body) != 1 \
-                or not isinstance(body[0], cst.SimpleStatementLine) or not isinstance(body[0].body[0], cst.Return):
-            return False
-        value = body[0].body[0].value
-        if not (isinstance(value, cst.Call) and self.reader.cell_class(value) is not None):
-            return False
-        self.reader.factories[func.name.value] = value
-        return True
 
     def _function(self, func: cst.FunctionDef) -> List[cst.BaseStatement]:
         """A function called once that builds an rnn: its layers are built once, before it, as reuse did."""
@@ -237,16 +225,7 @@ class _Converter:
                 and value.func.attr.value == _ZERO_STATE and isinstance(value.func.value, cst.Name)
                 and value.func.value.value in self.cells and value.args):
             return None
-        batch = code(value.args[0].value)
-        return self._state_source(self.cells[value.func.value.value],
-                                  lambda leaf: f"{self.tf}.zeros([{batch}, {leaf.units}])")
-
-    def _state_source(self, cell: Cell, one) -> str:
-        if isinstance(cell, Leaf):
-            return f"({one(cell)}, {one(cell)})" if cell.kind == "lstm" else one(cell)
-        if isinstance(cell, Dropout):
-            return self._state_source(cell.inner, one)
-        return "(" + "".join(self._state_source(child, one) + ", " for child in cell.cells) + ")"
+        return zero_state_source(self.cells[value.func.value.value], code(value.args[0].value), self.tf)
 
     def check_leftovers(self, body: List[cst.BaseStatement], names=None) -> None:
         """Cells used other than by the converted calls and zero_state: their TF1 object is gone."""
@@ -280,7 +259,12 @@ class _Converter:
         else:
             result = self._one_way(stmt, bound, scope, qualname.endswith("static_rnn"), lines)
         lines.append(f"{target}{result}")
-        self.state_names |= {n for n in writes(cst.Module(body=[stmt]))}
+        assigned = stmt.body[0]
+        if isinstance(assigned, cst.Assign):  # the names the state goes to: `.c` / `.h` on them become indices
+            target_node = assigned.targets[0].target
+            state_part = target_node.elements[1].value if isinstance(target_node, cst.Tuple) \
+                and len(target_node.elements) == 2 else target_node
+            self.state_names |= set(target_keys(state_part))
         self.converted += 1
         self.rnn_lines.append(stmt)
         self.ctx.report(call, RULE_ID, INFO, f"{qualname} -> Keras RNN layers with TF1's gate layout and initial "
