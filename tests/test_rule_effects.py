@@ -30,6 +30,8 @@ COVERED_BY = {
                    "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
                    "    print(sess.run(bump))\n"),
     "layers-to-keras": "tests/golden/layers_mlp_dropout.py",
+    "rnn-to-keras": "tests/golden/rnn_gru_stacked_sequence_length.py",
+    "rnn-checkpoints": "tests/golden/rnn_gru_stacked_sequence_length.py",  # the weight-mapping helpers
     "summaries": "samples/28_summary_file_writer.py",
     "graph-function-inputs": "tests/golden/layers_mlp_dropout.py",
     "unwrap-scopes": "tests/golden/layers_mlp_dropout.py",

@@ -126,7 +126,7 @@ class Classifier:
         record_callables(st, targets, value, self.scope, self.names)
         if self._is_layer_build(value) and not st.defines:
             self.scope.symbols[symbol_key(value.func.value)].built = True
-            st.role = pm.KEEP  # dense.build((None, 8)): the layer's variables exist from here on
+            st.role = pm.KEEP  # dense.build((None, 8)) / set_weights: the layer's variables exist from here on
             return st
         if value is not None and st.defines and not isinstance(value, cst.Call) and self.is_session(value):
             self.scope.sessions.update(st.defines)  # self.sess = sess
@@ -152,7 +152,7 @@ class Classifier:
 
     def _is_layer_build(self, value) -> bool:
         return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
-                and value.func.attr.value == "build" and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
+                and value.func.attr.value in ("build", "set_weights") and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
 
     def _resolve_collections(self, st, calls) -> None:
         for call in calls:
