@@ -91,3 +91,13 @@ def test_writer_only_for_the_graph_becomes_an_eager_writer():
     assert result.outcome == "eager"
     assert "writer = tf.summary.create_file_writer('logs')" in result.new_source
     assert any("graph argument dropped" in f.message for f in result.findings)
+
+
+def test_bare_graph_writer_becomes_an_eager_writer():
+    """`tf.summary.FileWriter("logs/", sess.graph)` as a statement (RL code's OUTPUT_GRAPH) writes only the graph."""
+    source = ("import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = x * 2.0\nsess = tf.Session()\n"
+              "if True:\n    tf.summary.FileWriter('logs/', sess.graph)\nprint(sess.run(y, {x: 1.0}))\n")
+    result = migrate_source(source, "bare_graph_writer.py")
+    assert result.outcome == "eager", result.findings
+    assert "    tf.summary.create_file_writer('logs/')\n" in result.new_source
+    assert not any("tensorboard package" in f.message for f in result.findings)

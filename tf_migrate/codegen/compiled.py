@@ -137,7 +137,7 @@ def _is_static(expr: cst.BaseExpression, scope: "pm.Scope", index: int) -> bool:
     """An expression a decorator can evaluate where the function is defined: literals, TF dtypes, and
     names bound once, before the placeholder (as TF1 read them when it built the placeholder)."""
     for key in reads(expr):
-        if "." in key:
+        if "." in key or (scope.is_class and key in scope.params):  # __init__'s parameters: gone at class level
             return False
         bindings = scope.bindings.get(key, [])
         if bindings and (len(bindings) > 1 or bindings[0].index >= index or bindings[0].kind in pm.DEFERRED_KINDS):

@@ -63,7 +63,7 @@ class SummariesToTF2(Rule):
         survey = _Survey(ctx)
         try:
             visit(module, survey)
-            if not survey.registered and not survey.merges and not survey.writers:
+            if not (survey.registered or survey.merges or survey.writers or survey.graph_writers):
                 return module
             survey.check()
         except _Unsupported as why:
@@ -71,8 +71,9 @@ class SummariesToTF2(Rule):
             # TF2's tf.summary.* write to a default writer and return a bool: TF1's must stay TF1.
             ctx.block(None, f"TF1 summaries kept (not converted: {why})")
             return module
-        ctx.report(None, RULE_ID, INFO, "eager tf.summary writes need the tensorboard package "
-                                        "(TF 2.21 no longer installs it: pip install tensorboard)")
+        if survey.registered or survey.merges:  # create_file_writer alone is TF's own
+            ctx.report(None, RULE_ID, INFO, "eager tf.summary writes need the tensorboard package "
+                                            "(TF 2.21 no longer installs it: pip install tensorboard)")
         return visit(module, _Rewrite(ctx, survey))
 
 
@@ -90,6 +91,7 @@ class _Survey(cst.CSTVisitor):
         self.merges: Dict[str, List[_Summary]] = {}  # merged name -> summaries
         self.merge_statements: Dict[int, str] = {}
         self.writers: set = set()
+        self.graph_writers = 0  # `tf.summary.FileWriter(logdir, sess.graph)` as a statement: writes the graph only
         self.tf2_writers: set = set()  # w = tf.summary.create_file_writer(...): its as_default() writes
         self.fetched: Dict[str, str] = {}  # variable holding a fetched merge -> merge name
         self.add_calls: List[cst.Call] = []
@@ -184,6 +186,8 @@ class _Survey(cst.CSTVisitor):
             self.merge_statements[id(node)] = target_key
         elif qualname == "tf.summary.FileWriter" and target_key:
             self.writers.add(target_key)
+        elif qualname == "tf.summary.FileWriter" and isinstance(small, cst.Expr):
+            self.graph_writers += 1
         elif qualname == "tf.summary.create_file_writer" and target_key:
             self.tf2_writers.add(target_key)
         elif target is not None and isinstance(value.func, cst.Attribute) and value.func.attr.value == "run":
