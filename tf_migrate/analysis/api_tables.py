@@ -79,7 +79,7 @@ COMPAT_ONLY_PREFIXES = (
     "tf.train.shuffle_batch", "tf.train.slice_input_producer", "tf.train.start_queue_runners",
     "tf.train.Coordinator", "tf.train.QueueRunner", "tf.train.limit_epochs", "tf.TextLineReader",
     "tf.TFRecordReader", "tf.WholeFileReader", "tf.FIFOQueue", "tf.RandomShuffleQueue",
-    "tf.PaddingFIFOQueue", "tf.py_func", "tf.make_template",
+    "tf.PaddingFIFOQueue", "tf.make_template",
     "tf.add_to_collection", "tf.summary.FileWriter", "tf.summary.merge_all", "tf.summary.merge",
     "tf.summary.FileWriterCache", "tf.summary.tensor_summary", "tf.summary.audio", "tf.summary.get_summary_description",
     "tf.layers.", "tf.nn.rnn_cell.", "tf.nn.dynamic_rnn", "tf.get_variable_scope",
