@@ -53,8 +53,9 @@ class Critic(object):
         optimizer = tf.keras.optimizers.SGD(learning_rate=lr)
         self.optimizer = optimizer
 
-    @tf.function(input_signature=[tf.TensorSpec([1, None], tf.float32)])
+    @tf.function
     def run_train_op_v(self, s):
+        s = tf.cast(s, tf.float32)
         with tf.GradientTape(persistent=True) as tape:
             v = tf.matmul(s, self.w)
             gradients = tape.gradient(tf.reduce_sum(tf.square(v - 1.0)), [self.w])

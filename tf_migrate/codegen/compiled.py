@@ -128,20 +128,9 @@ def _spec(symbol: Optional["pm.Symbol"], scope: "pm.Scope", names: TFNames, tf: 
         return None
     if "shape" not in bound:
         return None if with_default else f"{tf}.TensorSpec(None, {dtype})"
-    shape = _without_init_parameters(bound["shape"], scope)
-    if not _is_static(shape, scope, symbol.index):
+    if not _is_static(bound["shape"], scope, symbol.index):
         return None
-    return f"{tf}.TensorSpec({code(shape)}, {dtype})"
-
-
-def _without_init_parameters(shape: cst.BaseExpression, scope: "pm.Scope") -> cst.BaseExpression:
-    """A class's placeholder shape with the dimensions ``__init__``'s parameters gave (``[1, n_features]``)
-    left open: the generated method's decorator runs at class level, where those names do not exist."""
-    if not (scope.is_class and isinstance(shape, (cst.List, cst.Tuple))):
-        return shape
-    return shape.with_changes(elements=[
-        e.with_changes(value=cst.Name("None")) if set(reads(e.value)) & scope.params else e
-        for e in shape.elements])
+    return f"{tf}.TensorSpec({code(bound['shape'])}, {dtype})"
 
 
 def _is_static(expr: cst.BaseExpression, scope: "pm.Scope", index: int) -> bool:
