@@ -31,6 +31,8 @@ COVERED_BY = {
                    "    print(sess.run(bump))\n"),
     "layers-to-keras": "tests/golden/layers_mlp_dropout.py",
     "summaries": "samples/28_summary_file_writer.py",
+    "cast-shorthands": "tests/golden/cast_shorthands_numpy_function.py",
+    "numpy-function": "tests/golden/cast_shorthands_numpy_function.py",
     "graph-function-inputs": "tests/golden/layers_mlp_dropout.py",
     "unwrap-scopes": "tests/golden/layers_mlp_dropout.py",
     "dataset-iterators": "samples/27_dataset_one_shot_iterator.py",
