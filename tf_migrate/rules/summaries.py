@@ -26,7 +26,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.analysis.symbols import reads, symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
@@ -34,7 +34,6 @@ from tf_migrate.rules._summary_helpers import (
     KINDS, Helper, NameScopes, SummaryCall, Unsupported as _Unsupported, find_helpers, op_names, replay,
     scope_name, summary_call,
 )
-from tf_migrate.analysis.symbols import reads
 from tf_migrate.traversal import visit
 
 RULE_ID = "summaries"
