@@ -45,6 +45,9 @@ def why_eager(plan: RunPlan, scope: "pm.Scope") -> Optional[str]:
     """Why this run's function stays eager (None: it can be compiled)."""
     if plan.dynamic_feed:
         return "its feed dict is built at run time, so it has no input signature"
+    underscored = [key for key, _ in plan.fed if key.split(".")[-1].startswith("_")]
+    if underscored:  # TF renames such a parameter (`arg__inputs`), and the keyword call no longer binds
+        return f"`{underscored[0]}` starts with an underscore, which tf.function rejects as a keyword argument"
     for st in plan.statements:
         if any(scope.kind(key) == pm.ITERATOR for key in st.reads):
             return "it advances a dataset iterator, whose end of data is a Python exception"
