@@ -33,6 +33,7 @@ COVERED_BY = {
     "summaries": "samples/28_summary_file_writer.py",
     "cast-shorthands": "tests/golden/cast_shorthands_numpy_function.py",
     "numpy-function": "tests/golden/cast_shorthands_numpy_function.py",
+    "contrib-layers": "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\nh = tf.contrib.layers.flatten(x)\n",
     "graph-function-inputs": "tests/golden/layers_mlp_dropout.py",
     "unwrap-scopes": "tests/golden/layers_mlp_dropout.py",
     "dataset-iterators": "samples/27_dataset_one_shot_iterator.py",
