@@ -69,3 +69,8 @@ def test_contrib_program_goes_eager_with_the_numbers_of_its_core_twin(tmp_path):
     assert "+ tf.add_n([*dense.losses])" in result.new_source
     verdict = verify_program(core, result.new_source, path=tmp_path / "contrib.py", timeout=240)
     assert verdict.status == "equivalent", verdict.detail
+
+
+def test_name_filter_on_contribs_scope_is_left_alone():
+    source = HEAD + "h = tf.contrib.layers.fully_connected(x, 8)\nw = tf.trainable_variables('fully_connected')\n"
+    assert migrate_source(source, "case.py", select={"contrib-layers"}).new_source == source

@@ -18,9 +18,10 @@ tensorflow/tensorflow@1681cd91): relu activation, Xavier (Glorot uniform)
 weights, zero biases, ``padding='SAME'``, dropout ``is_training=True``.
 ``scope=`` becomes ``name=``. Calls with ``normalizer_fn``, collections or
 arguments past these are left alone (the file stays in compat mode), and so
-is every contrib layer of a file with a ``tf.train.Saver``: variables are
-named ``dense/kernel`` where contrib wrote ``fully_connected/weights``, so
-the legacy checkpoints would not restore.
+is every contrib layer of a file with a ``tf.train.Saver`` or a string naming
+contrib's default scopes: variables are named ``dense/kernel`` where contrib
+wrote ``fully_connected/weights``, so legacy checkpoints would not restore and
+name filters would match nothing.
 """
 from __future__ import annotations
 
@@ -67,8 +68,8 @@ class ContribLayersToCore(Rule):
     TRIGGERS = ("contrib",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if "Saver" in module.code:
-            return module
+        if "Saver" in module.code or any(f"{q}{n}" in module.code for q in "'\"" for n in ("fully_connected", "Conv")):
+            return module  # variable names read back: contrib's scopes were not tf.layers' (dense, conv2d)
         return visit(module, _Contrib(ctx))
 
 
