@@ -185,3 +185,11 @@ def test_summary_helper_it_cannot_follow_stays_compat(change, why):
     result = migrate_source(HELPER_PROGRAM.replace(*change), "helper.py")
     assert result.outcome == "compat"
     assert any(f.rule == "summaries" and why in f.message for f in result.findings), result.findings
+
+
+def test_summary_helper_not_called_here_stays_compat():
+    """A module that only defines the helper: its callers elsewhere register the summaries, TF1's way."""
+    source = HELPER_PROGRAM.replace("    variable_summaries(w)\n", "").replace("    variable_summaries(b)\n", "")
+    result = migrate_source(source, "helper.py")
+    assert result.outcome == "compat"
+    assert any("is not called in this file" in f.message for f in result.findings), result.findings

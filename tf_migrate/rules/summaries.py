@@ -61,7 +61,7 @@ class SummariesToTF2(Rule):
         try:
             survey = _Survey(ctx, find_helpers(module, ctx.names))
             visit(module, survey)
-            if not (survey.registered or survey.merges or survey.writers or survey.graph_writers):
+            if not (survey.registered or survey.merges or survey.writers or survey.graph_writers or survey.helpers):
                 return module
             survey.check()
         except _Unsupported as why:
@@ -240,6 +240,10 @@ class _Survey(cst.CSTVisitor):
                     self.fetched[symbol_key(slot.value)] = symbol_key(element.value)
 
     def check(self) -> None:
+        called = {group.value.func.value for group in self.helper_calls.values()}
+        for name in self.helpers:
+            if name not in called:  # its TF1 summaries stay in it, and TF2's would write nothing
+                raise _Unsupported(f"summary helper `{name}` is not called in this file")
         for group in self.helper_calls.values():
             if any(self.module_bindings.get(k, 0) > 1 for k in reads(group.value)):
                 # the call moves to the merged summary: its arguments must mean there what they meant at the call
