@@ -33,6 +33,9 @@ COVERED_BY = {
     "rnn-to-keras": "tests/golden/rnn_gru_stacked_sequence_length.py",
     "rnn-checkpoints": "tests/golden/rnn_gru_stacked_sequence_length.py",  # the weight-mapping helpers
     "summaries": "samples/28_summary_file_writer.py",
+    "cast-shorthands": "tests/golden/cast_shorthands_numpy_function.py",
+    "numpy-function": "tests/golden/cast_shorthands_numpy_function.py",
+    "contrib-layers": "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\nh = tf.contrib.layers.flatten(x)\n",
     "graph-function-inputs": "tests/golden/layers_mlp_dropout.py",
     "unwrap-scopes": "tests/golden/layers_mlp_dropout.py",
     "dataset-iterators": "samples/27_dataset_one_shot_iterator.py",

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from tf_migrate.engine import migrate_source
-from tests.twins import run_legacy, run_migrated
+from tests.twins import assert_same_output, run_legacy, run_migrated
 
 PROGRAM = '''
 import numpy as np
@@ -91,3 +91,105 @@ def test_writer_only_for_the_graph_becomes_an_eager_writer():
     assert result.outcome == "eager"
     assert "writer = tf.summary.create_file_writer('logs')" in result.new_source
     assert any("graph argument dropped" in f.message for f in result.findings)
+
+
+def test_bare_graph_writer_becomes_an_eager_writer():
+    """`tf.summary.FileWriter("logs/", sess.graph)` as a statement (RL code's OUTPUT_GRAPH) writes only the graph."""
+    source = ("import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = x * 2.0\nsess = tf.Session()\n"
+              "if True:\n    tf.summary.FileWriter('logs/', sess.graph)\nprint(sess.run(y, {x: 1.0}))\n")
+    result = migrate_source(source, "bare_graph_writer.py")
+    assert result.outcome == "eager", result.findings
+    assert "    tf.summary.create_file_writer('logs/')\n" in result.new_source
+    assert not any("tensorboard package" in f.message for f in result.findings)
+
+
+HELPER_PROGRAM = '''
+import numpy as np
+import tensorflow as tf
+
+
+def variable_summaries(var):
+    """TF's documentation's helper: summaries of a tensor, under the caller's name scope."""
+    with tf.name_scope("summaries"):
+        mean = tf.reduce_mean(var)
+        tf.summary.scalar("mean", mean)
+        with tf.name_scope("stddev"):
+            stddev = tf.sqrt(tf.reduce_mean(tf.square(var - mean)))
+        tf.summary.scalar("stddev", stddev)
+        tf.summary.scalar("max", tf.reduce_max(var))
+        tf.summary.histogram("histogram", var)
+
+
+x = tf.placeholder(tf.float32, [None, 2])
+with tf.name_scope("layer"):
+    w = tf.Variable([[0.5], [-1.0]], name="weights")
+    variable_summaries(w)
+    tf.summary.histogram("weights", w)
+with tf.name_scope("layer"):
+    b = tf.Variable([0.25])
+    variable_summaries(b)
+y = tf.matmul(x, w) + b
+loss = tf.reduce_mean(tf.square(y - 1.0))
+tf.summary.scalar("loss", loss)
+train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+merged = tf.summary.merge_all()
+with tf.Session() as sess:
+    writer = tf.summary.FileWriter(LOGDIR, sess.graph)
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        summary, l = sess.run([merged, loss], {x: np.ones((4, 2))})
+        sess.run(train_op, {x: np.ones((4, 2))})
+        writer.add_summary(summary, step)
+        print(step, l)
+    writer.close()
+'''
+
+
+def test_summary_helper_is_folded_into_the_merged_summary():
+    result = migrate_source(HELPER_PROGRAM, "helper.py")
+    assert result.outcome == "eager", result.findings
+    code = result.new_source
+    assert "    return {'mean': mean, 'stddev': stddev, 'max': tf.reduce_max(var), 'histogram': var}\n" in code
+    assert "merged = {'variable_summaries(w)': variable_summaries(w), 'layer/weights_1': w, " in code
+    # TF1's unique names: the second scope "layer", a summary after the scope "stddev" or the op "Max" (lower-cased)
+    assert "tf.summary.scalar('layer_1/summaries/stddev_1', summary['variable_summaries(b)']['stddev'])" in code
+    assert "tf.summary.scalar('layer/summaries/max_1', summary['variable_summaries(w)']['max'])" in code
+
+
+def test_summary_helper_events_match_the_legacy_program(tmp_path):
+    legacy_dir, migrated_dir = tmp_path / "legacy", tmp_path / "migrated"
+    migrated = migrate_source(HELPER_PROGRAM, "helper.py").new_source
+    assert_same_output(run_legacy(HELPER_PROGRAM.replace("LOGDIR", repr(str(legacy_dir)))),
+                       run_migrated(migrated.replace("LOGDIR", repr(str(migrated_dir)))))
+    before, after = _events(legacy_dir), _events(migrated_dir)
+    assert len(before) == 3 * 10 and set(before) == set(after)
+    for key, (kind, number) in before.items():
+        assert after[key][0] == kind
+        if number is not None:
+            assert after[key][1] == pytest.approx(number, rel=1e-5)
+
+
+@pytest.mark.parametrize("change, why", [
+    pytest.param(("    variable_summaries(w)\n", "    variable_summaries(w)\n    w = tf.identity(w)\n"),
+                 "reads a name bound again", id="argument bound again"),
+    pytest.param(("y = tf.matmul(x, w) + b\n", "def build():\n    variable_summaries(b)\n\n\nbuild()\n"
+                                                 "y = tf.matmul(x, w) + b\n"),
+                 "called inside a function", id="called in a function"),
+    pytest.param(("        tf.summary.histogram(\"histogram\", var)\n",
+                  "        tf.summary.histogram(\"histogram\", var)\n        tf.Variable(1.0)\n"),
+                 "other than a summary helper", id="helper creates a variable"),
+    pytest.param(("    variable_summaries(w)\n", "    summarize = variable_summaries\n    summarize(w)\n"),
+                 "used other than called", id="helper passed around"),
+])
+def test_summary_helper_it_cannot_follow_stays_compat(change, why):
+    result = migrate_source(HELPER_PROGRAM.replace(*change), "helper.py")
+    assert result.outcome == "compat"
+    assert any(f.rule == "summaries" and why in f.message for f in result.findings), result.findings
+
+
+def test_summary_helper_not_called_here_stays_compat():
+    """A module that only defines the helper: its callers elsewhere register the summaries, TF1's way."""
+    source = HELPER_PROGRAM.replace("    variable_summaries(w)\n", "").replace("    variable_summaries(b)\n", "")
+    result = migrate_source(source, "helper.py")
+    assert result.outcome == "compat"
+    assert any("is not called in this file" in f.message for f in result.findings), result.findings

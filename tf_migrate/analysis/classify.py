@@ -157,7 +157,15 @@ class Classifier:
     def _resolve_collections(self, st, calls) -> None:
         for call in calls:
             qualname = self.names.call_name(call)
-            if qualname in api.VARIABLE_COLLECTIONS:
+            if qualname is not None and collections.reads_regularization(call, qualname, self.names):
+                code, why, layers = collections.resolve_regularization(
+                    call, qualname, self.scope, self.names.tf_alias or "tf", st.index)
+                if code is None:
+                    self.block(call, why)
+                else:
+                    self.scope.replacements[id(call)] = cst.parse_expression(code)
+                    st.reads |= set(layers)  # computed from the layers' weights at each run, as TF1 did
+            elif qualname in api.VARIABLE_COLLECTIONS:
                 code, why = collections.resolve(call, qualname, self.scope, self.names, st.index)
                 if code is not None and collections.name_filter_breaks(st.node, code, self.scope):
                     code, why = None, ("variables filtered by their TF1 names (`.name`): eager variables are "
@@ -269,7 +277,7 @@ class Classifier:
             if deferred_reads:
                 self.block(call, "a Saver of per-run tensors")
             return True
-        if qualname in api.VARIABLE_COLLECTIONS:
+        if qualname in api.VARIABLE_COLLECTIONS and not collections.reads_regularization(call, qualname, self.names):
             if id(call) in self.scope.lazy_collections:
                 st.role = pm.DEFER  # holds layer variables, which exist once the layers have run
                 self.define(st, pm.STRUCT)

@@ -6,11 +6,18 @@
 creation order (optimizer slots and printed outputs depend on it), filtered
 as TF1 filters (``re.match`` of the scope on the variable's scoped name).
 ``UPDATE_OPS`` is empty: eager code has no deferred update ops to collect.
+
+Regularization losses (``tf.losses.get_regularization_loss()``,
+``get_regularization_losses()``, ``get_collection(REGULARIZATION_LOSSES)``)
+become the Keras layers' ``losses``, which compute each regularizer on the
+current weights when read, as TF1's graph did at each run; the total is their
+``tf.add_n`` (``0.0`` when there are none). An eager program has no collections:
+left as they were, these calls would read nothing and drop the term silently.
 """
 from __future__ import annotations
 
 import re
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 import libcst as cst
 
@@ -22,7 +29,48 @@ from tf_migrate.tfnames import TFNames
 _TRAINABLE_KEYS = {"tf.GraphKeys.TRAINABLE_VARIABLES"}
 _GLOBAL_KEYS = {"tf.GraphKeys.GLOBAL_VARIABLES", "tf.GraphKeys.VARIABLES"}
 _EMPTY_KEYS = {"tf.GraphKeys.UPDATE_OPS"}
-_STRING_KEYS = {"trainable_variables": "trainable", "variables": "all", "update_ops": "empty"}
+_STRING_KEYS = {"trainable_variables": "trainable", "variables": "all", "update_ops": "empty",
+                "regularization_losses": "regularization"}
+_REGULARIZATION_KEYS = {"tf.GraphKeys.REGULARIZATION_LOSSES"}
+REGULARIZATION_READS = {"tf.losses.get_regularization_loss", "tf.losses.get_regularization_losses"}
+_LAYER_REGULARIZERS = ("kernel_regularizer", "bias_regularizer", "depthwise_regularizer", "pointwise_regularizer",
+                       "beta_regularizer", "gamma_regularizer")
+
+
+def reads_regularization(call: cst.Call, qualname: str, names: TFNames) -> bool:
+    """Whether ``call`` reads TF1's regularization losses."""
+    if qualname in REGULARIZATION_READS:
+        return True
+    key = argument(call, "key", 0) if qualname == "tf.get_collection" else None
+    return key is not None and (names.qualname(key) in _REGULARIZATION_KEYS or (
+        isinstance(key, cst.SimpleString) and key.evaluated_value == "regularization_losses"))
+
+
+def resolve_regularization(call: cst.Call, qualname: str, scope: "pm.Scope", tf: str,
+                           before: int) -> Tuple[Optional[str], str, List[str]]:
+    """(code of the losses or their total, "", the layers it reads) or (None, why not, [])."""
+    filter_arg = argument(call, "scope", 1 if qualname == "tf.get_collection" else 0)
+    if filter_arg is not None and not isinstance(filter_arg, cst.SimpleString):
+        return None, "regularization losses filtered by a computed scope", []
+    pattern = filter_arg.evaluated_value if filter_arg is not None else None
+    layers = []
+    for key in scope.trainable_order:
+        symbol = scope.symbol_at(key, before)
+        if symbol is None or symbol.kind not in (pm.LAYER, pm.VARIABLE) or symbol.call is None:
+            continue
+        given = {a.keyword.value for a in symbol.call.args if a.keyword is not None}
+        if "activity_regularizer" in given:
+            return None, f"`{key}` has an activity regularizer, whose loss TF1 collected at each call", []
+        if symbol.kind == pm.VARIABLE or not given & set(_LAYER_REGULARIZERS):
+            continue
+        if pattern is None or re.match(pattern, symbol.tf_name):
+            if not symbol.built:
+                return None, f"the regularization losses of `{key}`, a layer whose variables do not exist yet", []
+            layers.append(key)
+    losses = ", ".join(f"*{key}.losses" for key in dict.fromkeys(layers))
+    if qualname == "tf.losses.get_regularization_loss":
+        return (f"{tf}.add_n([{losses}])" if layers else f"{tf}.constant(0.0)"), "", layers
+    return f"[{losses}]", "", layers
 
 
 def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
@@ -41,7 +89,7 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
                 which = "empty"
             elif isinstance(key, cst.SimpleString):
                 which = _STRING_KEYS.get(key.evaluated_value)
-        if which is None:
+        if which is None or which == "regularization":
             return None, "tf.get_collection of a collection other than variables or UPDATE_OPS"
         filter_arg = argument(call, "scope", 1)
     else:

@@ -45,6 +45,9 @@ def why_eager(plan: RunPlan, scope: "pm.Scope") -> Optional[str]:
     """Why this run's function stays eager (None: it can be compiled)."""
     if plan.dynamic_feed:
         return "its feed dict is built at run time, so it has no input signature"
+    underscored = [key for key, _ in plan.fed if key.split(".")[-1].startswith("_")]
+    if underscored:  # TF renames such a parameter (`arg__inputs`), and the keyword call no longer binds
+        return f"`{underscored[0]}` starts with an underscore, which tf.function rejects as a keyword argument"
     for st in plan.statements:
         if any(scope.kind(key) == pm.ITERATOR for key in st.reads):
             return "it advances a dataset iterator, whose end of data is a Python exception"
@@ -137,7 +140,7 @@ def _is_static(expr: cst.BaseExpression, scope: "pm.Scope", index: int) -> bool:
     """An expression a decorator can evaluate where the function is defined: literals, TF dtypes, and
     names bound once, before the placeholder (as TF1 read them when it built the placeholder)."""
     for key in reads(expr):
-        if "." in key:
+        if "." in key or (scope.is_class and key in scope.params):  # __init__'s parameters: gone at class level
             return False
         bindings = scope.bindings.get(key, [])
         if bindings and (len(bindings) > 1 or bindings[0].index >= index or bindings[0].kind in pm.DEFERRED_KINDS):

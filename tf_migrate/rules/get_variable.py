@@ -20,6 +20,7 @@ _ORDER = ["name", "shape", "dtype", "initializer", "regularizer", "trainable", "
           "caching_device", "partitioner", "validate_shape", "use_resource", "custom_getter",
           "constraint", "synchronization", "aggregation"]
 _INT_DTYPES = ("int", "bool", "uint")
+_REGULARIZATION_READS = ("get_regularization_loss", "REGULARIZATION_LOSSES", "regularization_losses", "get_total_loss")
 
 
 class GetVariableToVariable(Rule):
@@ -60,6 +61,10 @@ class _GetVariable(cst.CSTTransformer):
         else:
             dtype_arg = f", dtype={dtype_code}" if dtype_code else ""
             value = f"{init_code}({code(shape)}{dtype_arg})"
+        if "regularizer" in bound and any(read in self.ctx.original_source for read in _REGULARIZATION_READS):
+            # tf.Variable has no regularizer: the losses the program reads back would lose this term
+            self.ctx.block(original, "tf.get_variable(regularizer=...) whose regularization loss the program reads")
+            return updated
         extra = "".join(f", {k}={code(bound[k])}" for k in ("name", "trainable") if k in bound)
         if shape is None and dtype_code:
             extra += f", dtype={dtype_code}"

@@ -16,38 +16,36 @@ passed none). Tags keep their name-scope prefix. The event files are
 TensorBoard's, as before.
 
 The rule is all-or-nothing for a file: a summary it cannot trace to its
-``add_summary`` (merged lists, summaries built in functions, ``family=``)
+``add_summary`` (merged lists, summaries built in functions other than summary helpers, ``family=``)
 leaves the file as it was, so the TF1 summary APIs keep it in compat mode.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Dict, List, Optional
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.analysis.symbols import reads, symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._summary_helpers import (
+    KINDS, Helper, NameScopes, SummaryCall, Unsupported as _Unsupported, find_helpers, op_names, replay,
+    scope_name, summary_call,
+)
 from tf_migrate.traversal import visit
 
 RULE_ID = "summaries"
-_KINDS = {"tf.summary.scalar": "scalar", "tf.summary.histogram": "histogram", "tf.summary.image": "image",
-          "tf.summary.text": "text"}
-_EXTRA = {"image": ["max_outputs"]}  # keyword arguments TF2 keeps
 
 
 @dataclass
 class _Summary:
-    kind: str
-    tag: str
+    kind: str  # "group": the summaries one call of a summary helper registered (``members``)
+    tag: str  # the key of the merged dict
     value: cst.BaseExpression
     extra: List[cst.Arg]
-
-
-class _Unsupported(Exception):
-    pass
+    members: List[Tuple[str, str, SummaryCall]] = field(default_factory=list)  # (key in its return, tag, call)
 
 
 class SummariesToTF2(Rule):
@@ -60,10 +58,10 @@ class SummariesToTF2(Rule):
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         if "tf.summary" not in module.code and "summary." not in module.code:
             return module
-        survey = _Survey(ctx)
         try:
+            survey = _Survey(ctx, find_helpers(module, ctx.names))
             visit(module, survey)
-            if not survey.registered and not survey.merges and not survey.writers:
+            if not (survey.registered or survey.merges or survey.writers or survey.graph_writers or survey.helpers):
                 return module
             survey.check()
         except _Unsupported as why:
@@ -71,17 +69,22 @@ class SummariesToTF2(Rule):
             # TF2's tf.summary.* write to a default writer and return a bool: TF1's must stay TF1.
             ctx.block(None, f"TF1 summaries kept (not converted: {why})")
             return module
-        ctx.report(None, RULE_ID, INFO, "eager tf.summary writes need the tensorboard package "
-                                        "(TF 2.21 no longer installs it: pip install tensorboard)")
+        if survey.registered or survey.merges:  # create_file_writer alone is TF's own
+            ctx.report(None, RULE_ID, INFO, "eager tf.summary writes need the tensorboard package "
+                                            "(TF 2.21 no longer installs it: pip install tensorboard)")
         return visit(module, _Rewrite(ctx, survey))
 
 
 class _Survey(cst.CSTVisitor):
     """Where summaries are registered, merged, fetched and written."""
 
-    def __init__(self, ctx: RuleContext) -> None:
+    def __init__(self, ctx: RuleContext, helpers: Dict[str, Helper]) -> None:
         self.ctx = ctx
-        self.scopes: List[str] = []
+        self.helpers = helpers
+        self.helper_calls: Dict[int, _Summary] = {}  # statement line id -> the summaries its helper call registered
+        self.helper_defs: List[cst.FunctionDef] = []
+        self.module_bindings: Dict[str, int] = {}  # how often module code binds each name
+        self.scopes = NameScopes()
         self.depth = 0  # inside a def: summaries there are not traced
         self.writing = 0  # inside `with writer.as_default(...)`: TF2 writes, not TF1 registrations
         self.registered: Dict[int, _Summary] = {}  # statement line id -> summary
@@ -90,12 +93,17 @@ class _Survey(cst.CSTVisitor):
         self.merges: Dict[str, List[_Summary]] = {}  # merged name -> summaries
         self.merge_statements: Dict[int, str] = {}
         self.writers: set = set()
+        self.graph_writers = 0  # `tf.summary.FileWriter(logdir, sess.graph)` as a statement: writes the graph only
         self.tf2_writers: set = set()  # w = tf.summary.create_file_writer(...): its as_default() writes
         self.fetched: Dict[str, str] = {}  # variable holding a fetched merge -> merge name
         self.add_calls: List[cst.Call] = []
 
-    def visit_FunctionDef(self, node) -> None:
+    def visit_FunctionDef(self, node) -> Optional[bool]:
         self.depth += 1
+        if self.depth == 1 and node.name.value in self.helpers:
+            self.helper_defs.append(node)
+            return False
+        return None
 
     def leave_FunctionDef(self, node) -> None:
         self.depth -= 1
@@ -119,12 +127,7 @@ class _Survey(cst.CSTVisitor):
         if self._writes_tf2(node):
             self.writing += 1
         for item in node.items:
-            call = item.item
-            pushed = None
-            if isinstance(call, cst.Call) and self.ctx.names.call_name(call) in ("tf.name_scope", "tf.variable_scope"):
-                first = call.args[0].value if call.args else None
-                pushed = first.evaluated_value if isinstance(first, cst.SimpleString) else None
-            self.scopes.append(pushed or "")
+            self.scopes.push(scope_name(item.item, self.ctx.names))
 
     def leave_With(self, node: cst.With) -> None:
         if self._writes_tf2(node):
@@ -132,26 +135,51 @@ class _Survey(cst.CSTVisitor):
         for _ in node.items:
             self.scopes.pop()
 
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in self.helpers and not any(node is s.value.func for s in self.helper_calls.values()):
+            raise _Unsupported(f"summary helper `{node.value}` used other than called as a statement")
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._binds(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._binds(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._binds(node.target)
+
+    def _binds(self, target: cst.BaseExpression) -> None:
+        if not self.depth:
+            for key in reads(target):
+                self.module_bindings[key] = self.module_bindings.get(key, 0) + 1
+
+
     def _summary(self, call: cst.Call) -> Optional[_Summary]:
-        kind = _KINDS.get(self.ctx.names.call_name(call) or "")
-        if kind is None or self.writing:
+        if self.writing or self.ctx.names.call_name(call) not in KINDS:
             return None
         if self.depth:
-            raise _Unsupported("a summary built inside a function")
-        positional = [a for a in call.args if a.keyword is None]
-        keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
-        if set(keywords) - {"name", "tensor", "values", "max_outputs"} or len(positional) > 2:
-            raise _Unsupported("summary arguments other than name, tensor and max_outputs (collections=, family=)")
-        name = positional[0].value if positional else getattr(keywords.get("name"), "value", None)
-        value = positional[1].value if len(positional) > 1 else getattr(
-            keywords.get("tensor", keywords.get("values")), "value", None)
-        if not isinstance(name, cst.SimpleString) or value is None:
-            raise _Unsupported("a summary whose name is not a string literal")
-        tag = "/".join([s for s in self.scopes if s] + [name.evaluated_value])
-        extra = [keywords[k] for k in _EXTRA.get(kind, []) if k in keywords]
-        return _Summary(kind, tag, value, extra)
+            raise _Unsupported("a summary built inside a function other than a summary helper")
+        found = summary_call(call, self.ctx.names)
+        return _Summary(found.kind, self.scopes.unique(found.name), found.value, found.extra)
+
+    def _helper_call(self, call: cst.Call) -> _Summary:
+        """The summaries a statement ``helper(args)`` registers, as one group of the merged dict."""
+        if self.depth:
+            raise _Unsupported("a summary helper called inside a function")
+        if any(a.star or isinstance(n, cst.Call) for a in call.args for n in [a.value]):
+            raise _Unsupported("a summary helper called with computed arguments")
+        helper = self.helpers[call.func.value]
+        key, taken, count = code(call), {s.tag for s in self.order}, 1
+        while key in taken:  # the same call twice: its summaries are registered twice, under other tags
+            count += 1
+            key = f"{code(call)} #{count}"
+        members = [(inner, tag, helper.summaries[inner]) for inner, tag in replay(helper, self.scopes)]
+        return _Summary("group", key, call, [], members)
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        if not self.depth and not self.writing:  # the ops' names come first: a summary named alike gets `_1`
+            for name in op_names(node, self.ctx.names):
+                self.scopes.unique(name)
         if len(node.body) != 1:
             return
         small = node.body[0]
@@ -161,6 +189,11 @@ class _Survey(cst.CSTVisitor):
         qualname = self.ctx.names.call_name(value) or ""
         target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
         target_key = symbol_key(target) if target is not None else None
+        if isinstance(small, cst.Expr) and isinstance(value.func, cst.Name) and value.func.value in self.helpers:
+            group = self._helper_call(value)
+            self.helper_calls[id(node)] = group
+            self.order.append(group)
+            return
         summary = self._summary(value)
         if summary is not None:
             self.registered[id(node)] = summary
@@ -184,6 +217,8 @@ class _Survey(cst.CSTVisitor):
             self.merge_statements[id(node)] = target_key
         elif qualname == "tf.summary.FileWriter" and target_key:
             self.writers.add(target_key)
+        elif qualname == "tf.summary.FileWriter" and isinstance(small, cst.Expr):
+            self.graph_writers += 1
         elif qualname == "tf.summary.create_file_writer" and target_key:
             self.tf2_writers.add(target_key)
         elif target is not None and isinstance(value.func, cst.Attribute) and value.func.attr.value == "run":
@@ -205,6 +240,14 @@ class _Survey(cst.CSTVisitor):
                     self.fetched[symbol_key(slot.value)] = symbol_key(element.value)
 
     def check(self) -> None:
+        called = {group.value.func.value for group in self.helper_calls.values()}
+        for name in self.helpers:
+            if name not in called:  # its TF1 summaries stay in it, and TF2's would write nothing
+                raise _Unsupported(f"summary helper `{name}` is not called in this file")
+        for group in self.helper_calls.values():
+            if any(self.module_bindings.get(k, 0) > 1 for k in reads(group.value)):
+                # the call moves to the merged summary: its arguments must mean there what they meant at the call
+                raise _Unsupported(f"`{code(group.value)}` reads a name bound again in the program")
         for merge in self.fetched.values():
             if merge in self.merges and not self.merges[merge]:
                 # TF1's merge_all() of nothing is None, which sess.run rejects: keep TF1's behaviour, error included
@@ -223,6 +266,7 @@ class _Rewrite(cst.CSTTransformer):
         self.ctx, self.survey, self.tf = ctx, survey, ctx.tf
 
     def _dict(self, summaries: List[_Summary]) -> cst.BaseExpression:
+        """The merged summary: tag -> tensor (a helper call's group: its key -> the dict it returns)."""
         items = ", ".join(f"{s.tag!r}: {code(s.value)}" for s in summaries)
         return cst.parse_expression("{" + items + "}")
 
@@ -234,6 +278,11 @@ class _Rewrite(cst.CSTTransformer):
                 and symbol_key(small.value.func.value) in survey.writers):
             self.ctx.report(original, RULE_ID, INFO, "add_graph dropped: eager code has no graph to write")
             return cst.RemoveFromParent()
+        if id(original) in survey.helper_calls:
+            self.ctx.report(original, RULE_ID, INFO, "summary helper call folded into the merged summary")
+            return cst.RemoveFromParent()
+        if any(id(original) in helper.lines for helper in survey.helpers.values()):
+            return cst.RemoveFromParent()  # the helper returns the value instead
         if id(original) in survey.registered:
             small = original.body[0]
             if isinstance(small, cst.Assign):
@@ -250,6 +299,15 @@ class _Rewrite(cst.CSTTransformer):
             self.ctx.report(original, RULE_ID, INFO, "merged summary -> a dict of the summarized tensors")
             return updated.with_changes(body=[updated.body[0].with_changes(value=self._dict(survey.merges[name]))])
         return updated
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        helper = self.survey.helpers.get(original.name.value)
+        if helper is None or not any(f is original for f in self.survey.helper_defs):
+            return updated
+        items = ", ".join(f"{key!r}: {code(s.value)}" for key, s in helper.summaries.items())
+        self.ctx.report(original, RULE_ID, INFO, "summary helper returns its summaries' values, keyed by tag")
+        body = [*updated.body.body, cst.parse_statement(f"return {{{items}}}\n")]
+        return updated.with_changes(body=updated.body.with_changes(body=body))
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if self.ctx.names.call_name(original) == "tf.summary.FileWriter":
@@ -275,7 +333,13 @@ class _Rewrite(cst.CSTTransformer):
         writer = code(call.func.value)
         lines = [f"with {writer}.as_default(step={step}):"]
         for s in summaries:
+            for key, tag, call in s.members:
+                extra = "".join(f", {a.keyword.value}={code(a.value)}" for a in call.extra)
+                lines.append(f"    {self.tf}.summary.{call.kind}({tag!r}, {fetched}[{s.tag!r}][{key!r}]{extra})")
+            if s.members:
+                continue
             extra = "".join(f", {a.keyword.value}={code(a.value)}" for a in s.extra)
             lines.append(f"    {self.tf}.summary.{s.kind}({s.tag!r}, {fetched}[{s.tag!r}]{extra})")
-        self.ctx.report(line, RULE_ID, INFO, f"add_summary -> tf.summary writes of {len(summaries)} value(s)")
+        count = sum(len(s.members) or 1 for s in summaries)
+        self.ctx.report(line, RULE_ID, INFO, f"add_summary -> tf.summary writes of {count} value(s)")
         return cst.parse_statement("\n".join(lines) + "\n").with_changes(leading_lines=line.leading_lines)

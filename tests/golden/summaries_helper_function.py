@@ -1,0 +1,101 @@
+# numeric
+import tempfile
+import numpy as np
+import tensorflow as tf
+
+LOGDIR = tempfile.mkdtemp()
+
+
+def variable_summaries(var):
+    """TF's documentation's helper: summaries of a tensor, under the caller's name scope."""
+    with tf.name_scope("summaries"):
+        mean = tf.reduce_mean(var)
+        tf.summary.scalar("mean", mean)
+        with tf.name_scope("stddev"):
+            stddev = tf.sqrt(tf.reduce_mean(tf.square(var - mean)))
+        tf.summary.scalar("stddev", stddev)
+        tf.summary.scalar("max", tf.reduce_max(var))
+        tf.summary.histogram("histogram", var)
+
+
+x = tf.placeholder(tf.float32, [None, 2])
+with tf.name_scope("layer"):
+    w = tf.Variable([[0.5], [-1.0]], name="weights")
+    variable_summaries(w)
+    tf.summary.histogram("weights", w)
+with tf.name_scope("layer"):
+    b = tf.Variable([0.25])
+    variable_summaries(b)
+y = tf.matmul(x, w) + b
+loss = tf.reduce_mean(tf.square(y - 1.0))
+tf.summary.scalar("loss", loss)
+train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+merged = tf.summary.merge_all()
+with tf.Session() as sess:
+    writer = tf.summary.FileWriter(LOGDIR, sess.graph)
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        summary, l = sess.run([merged, loss], {x: np.ones((4, 2))})
+        sess.run(train_op, {x: np.ones((4, 2))})
+        writer.add_summary(summary, step)
+        print(step, l)
+    writer.close()
+# output
+# numeric
+import tempfile
+import numpy as np
+import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+LOGDIR = tempfile.mkdtemp()
+
+
+def variable_summaries(var):
+    """TF's documentation's helper: summaries of a tensor, under the caller's name scope."""
+    mean = tf.reduce_mean(var)
+    stddev = tf.sqrt(tf.reduce_mean(tf.square(var - mean)))
+    return {'mean': mean, 'stddev': stddev, 'max': tf.reduce_max(var), 'histogram': var}
+w = tf.Variable([[0.5], [-1.0]], name="weights")
+b = tf.Variable([0.25])
+optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+def run_train_op(x):
+    with tf.GradientTape() as tape:
+        y = tf.matmul(x, w) + b
+        loss = tf.reduce_mean(tf.square(y - 1.0))
+    gradients = tape.gradient(loss, [w, b])
+    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [w, b]) if grad is not None])
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+def run_merged_loss(x):
+    y = tf.matmul(x, w) + b
+    loss = tf.reduce_mean(tf.square(y - 1.0))
+    merged = {'variable_summaries(w)': variable_summaries(w), 'layer/weights_1': w, 'variable_summaries(b)': variable_summaries(b), 'loss': loss}
+    return [merged, loss]
+
+
+writer = tf.summary.create_file_writer(LOGDIR)
+for step in range(3):
+    summary, l = to_numpy(run_merged_loss(x=np.ones((4, 2))))
+    run_train_op(x=np.ones((4, 2)))
+    with writer.as_default(step=step):
+        tf.summary.scalar('layer/summaries/mean_1', summary['variable_summaries(w)']['mean'])
+        tf.summary.scalar('layer/summaries/stddev_1', summary['variable_summaries(w)']['stddev'])
+        tf.summary.scalar('layer/summaries/max_1', summary['variable_summaries(w)']['max'])
+        tf.summary.histogram('layer/summaries/histogram', summary['variable_summaries(w)']['histogram'])
+        tf.summary.histogram('layer/weights_1', summary['layer/weights_1'])
+        tf.summary.scalar('layer_1/summaries/mean_1', summary['variable_summaries(b)']['mean'])
+        tf.summary.scalar('layer_1/summaries/stddev_1', summary['variable_summaries(b)']['stddev'])
+        tf.summary.scalar('layer_1/summaries/max_1', summary['variable_summaries(b)']['max'])
+        tf.summary.histogram('layer_1/summaries/histogram', summary['variable_summaries(b)']['histogram'])
+        tf.summary.scalar('loss', summary['loss'])
+    print(step, l)
+writer.close()

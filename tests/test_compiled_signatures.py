@@ -1,0 +1,24 @@
+"""Compiled run functions whose signature or keyword call TF would reject stay callable."""
+from tf_migrate.engine import migrate_source
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+UNDERSCORED = '''
+import numpy as np
+import tensorflow as tf
+
+_inputs = tf.placeholder(tf.float32, [None, 2], name="inputs")
+w = tf.Variable([[1.0], [2.0]])
+y = tf.matmul(_inputs, w)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(y, {_inputs: np.ones((3, 2))}))
+'''
+
+
+def test_underscored_placeholder_keeps_the_run_eager():
+    """TF renames a tf.function parameter `_inputs` to `arg__inputs`: the call `f(_inputs=...)` would fail."""
+    result = migrate_source(UNDERSCORED, "underscored.py")
+    assert result.outcome == "eager", result.findings
+    assert "@tf.function" not in result.new_source
+    assert any("starts with an underscore" in f.message for f in result.findings)
+    assert_same_output(run_legacy(UNDERSCORED), run_migrated(result.new_source))
