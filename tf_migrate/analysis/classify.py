@@ -16,6 +16,7 @@ from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.escapes import escaped_reads
+from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
                                                  check_feed_objects, only_initializer_assignments,
                                                  single, targets_single)
@@ -283,6 +284,14 @@ class Classifier:
             weightless = qualname.rsplit(".", 1)[-1] in api.WEIGHTLESS_LAYERS
             self.define(st, pm.LAYER, call, tf_name=tf_name, built=weightless, weightless=weightless)
             self.scope.trainable_order.extend(st.defines)
+            return True
+        members = instance_members(call, self.scope, self.names) if targets_single(st) else None
+        if members is not None:
+            st.role = pm.KEEP  # a tf.Module whose variables exist from its construction
+            self.define(st, pm.LAYER, call, built=True, members=members)
+            self.scope.trainable_order.extend(st.defines)
+            if deferred_reads:
+                self.block(call, "a tf.Module built from per-run tensors")
             return True
         if qualname in api.VARIABLE_CONSTRUCTORS:
             st.role = pm.KEEP
