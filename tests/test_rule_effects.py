@@ -33,6 +33,7 @@ COVERED_BY = {
     "summaries": "samples/28_summary_file_writer.py",
     "graph-function-inputs": "tests/golden/layers_mlp_dropout.py",
     "unwrap-scopes": "tests/golden/layers_mlp_dropout.py",
+    "helper-modules": "tests/golden/value_helper_module_per_call.py",
     "dataset-iterators": "samples/27_dataset_one_shot_iterator.py",
     "compat-mode": "tests/golden/compat_fallback_contrib.py",
     "session-to-functions": "tests/golden/class_actor_grad_ys.py",

@@ -366,7 +366,8 @@ class Classifier:
             return
         if calls_variable_fn and (deferred_reads or tf_calls):
             self.block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "
-                        "time it is called on graph tensors; needs the tf.Module rewrite")
+                        "time it is called on graph tensors; the helper-modules rule did not make it a tf.Module "
+                        "(it does so for helpers defined at module level)")
         targets, value = single(st.node)
         alias_of = symbol_key(value) if value is not None else None
         if alias_of is not None and self.scope.kind(alias_of) in (pm.VARIABLE, pm.LAYER, pm.OPTIMIZER, pm.VARIABLES):
