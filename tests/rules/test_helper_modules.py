@@ -111,6 +111,12 @@ def dense(x, n):
     v = tf.Variable(tf.ones([n, h.shape[1]]))
     return tf.matmul(h, v)
 ''', "y = dense(x, 2)"), "the tensor argument `x` through `h`", id="variable shaped by the forward"),
+    pytest.param(_program('''
+def dense(x, n):
+    n = int(n)
+    w = tf.Variable(tf.ones([2, n]))
+    return tf.matmul(x, w)
+''', "y = dense(x, 3.0)"), "`n` is bound more than once", id="parameter rebound"),
 ])
 def test_stays_compat_with_the_reason(source, reason):
     result = migrate_source(source, "case.py")

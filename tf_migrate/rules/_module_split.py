@@ -148,9 +148,10 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
             raise SplitRefused(f"its variable `{name}` depends on `{unknown[0]}`, which the helper computes "
                                "apart from its variables")
     rebound = {key for line in forward for key in writes(line)} & (set(state_names) | set(python_params))
-    rebound |= {n for n in state_names if state_names.count(n) > 1}
+    rebound |= {n for n in state_names if state_names.count(n) > 1} | (set(state_names) & set(params))
     if rebound:
-        raise SplitRefused(f"`{sorted(rebound)[0]}` is bound again after the variables are made")
+        raise SplitRefused(f"`{sorted(rebound)[0]}` is bound more than once (a parameter or a value the variables "
+                           "need, rebound)")
     forward_reads = set().union(*(reads(line) for line in forward)) if forward else set()
     stored_params = [p for p in python_params if p in forward_reads]
     renamed = {n: _attribute(n) for n in state_names + stored_params}
