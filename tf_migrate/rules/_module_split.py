@@ -27,6 +27,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import all_calls, reads, value_reads, writes
+from tf_migrate.cst.names import fresh
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -41,13 +42,7 @@ class SplitRefused(Exception):
 
 def class_name(function: str, taken: Set[str]) -> str:
     """``add_layer`` -> ``AddLayer``, ``build_CNN_classifier`` -> ``BuildCNNClassifier`` (not in ``taken``)."""
-    stem = "".join(part[:1].upper() + part[1:] for part in function.split("_") if part) or "Helper"
-    name, n = stem, 1
-    while name in taken:
-        n += 1
-        name = f"{stem}{n}"
-    taken.add(name)
-    return name
+    return fresh("".join(part[:1].upper() + part[1:] for part in function.split("_") if part) or "Helper", taken)
 
 
 def _attribute(name: str) -> str:
