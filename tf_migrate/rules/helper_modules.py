@@ -176,7 +176,7 @@ class _Rewrite:
             self.ctx.report(helper.func, RULE_ID, INFO, f"`{name}` became the tf.Module `{cls}`: one instance "
                                                         "per call, its variables made once in __init__")
             params = [p.name.value for p in helper.func.params.params]
-            for number, site in enumerate(helper.sites, 1):
+            for number, site in enumerate(sorted(helper.sites, key=lambda s: s.order), 1):  # as Python calls them
                 instance = name if len(helper.sites) == 1 else fresh(f"{name}_{number}", taken)
                 given = [a.keyword.value if a.keyword is not None else params[i] for i, a in enumerate(site.call.args)]
                 python_args = [a for a, p in zip(site.call.args, given) if p not in tensor_params]
