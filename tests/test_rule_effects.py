@@ -38,6 +38,7 @@ COVERED_BY = {
     "contrib-layers": "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\nh = tf.contrib.layers.flatten(x)\n",
     "graph-function-inputs": "tests/golden/layers_mlp_dropout.py",
     "unwrap-scopes": "tests/golden/layers_mlp_dropout.py",
+    "helper-modules": "tests/golden/value_helper_module_per_call.py",
     "dataset-iterators": "samples/27_dataset_one_shot_iterator.py",
     "compat-mode": "tests/golden/compat_fallback_contrib.py",
     "session-to-functions": "tests/golden/class_actor_grad_ys.py",

@@ -16,6 +16,7 @@ from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.escapes import escaped_reads
+from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
                                                  check_feed_objects, only_initializer_assignments,
                                                  single, targets_single)
@@ -292,6 +293,14 @@ class Classifier:
             self.define(st, pm.LAYER, call, tf_name=tf_name, built=weightless, weightless=weightless)
             self.scope.trainable_order.extend(st.defines)
             return True
+        members = instance_members(call, self.scope, self.names) if targets_single(st) else None
+        if members is not None:
+            st.role = pm.KEEP  # a tf.Module whose variables exist from its construction
+            self.define(st, pm.LAYER, call, built=True, members=members)
+            self.scope.trainable_order.extend(st.defines)
+            if deferred_reads:
+                self.block(call, "a tf.Module built from per-run tensors")
+            return True
         if qualname in api.VARIABLE_CONSTRUCTORS:
             st.role = pm.KEEP
             trainable = argument(call, "trainable")
@@ -365,7 +374,8 @@ class Classifier:
             return
         if calls_variable_fn and (deferred_reads or tf_calls):
             self.block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "
-                        "time it is called on graph tensors; needs the tf.Module rewrite")
+                        "time it is called on graph tensors; the helper-modules rule did not make it a tf.Module "
+                        "(it does so for helpers defined at module level)")
         targets, value = single(st.node)
         alias_of = symbol_key(value) if value is not None else None
         if alias_of is not None and self.scope.kind(alias_of) in (pm.VARIABLE, pm.LAYER, pm.OPTIMIZER, pm.VARIABLES):

@@ -25,6 +25,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
+from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.codegen import gradients as grads
@@ -136,6 +137,8 @@ class FunctionBuilder:
                 continue
             if symbol.kind == pm.VARIABLE:
                 parts.append(key)
+            elif symbol.kind == pm.LAYER and symbol.members:
+                parts.extend(member_list(key, symbol, trainable_only=True))
             elif symbol.kind == pm.LAYER and not symbol.weightless:
                 parts.append(f"*{key}.trainable_variables")
             elif symbol.kind == pm.VARIABLES:
