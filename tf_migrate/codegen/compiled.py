@@ -43,7 +43,7 @@ def to_numpy_helper(tf: str, name: str = TO_NUMPY) -> str:
 
 def why_eager(plan: RunPlan, scope: "pm.Scope") -> Optional[str]:
     """Why this run's function stays eager (None: it can be compiled)."""
-    if plan.dynamic_feed:
+    if plan.open_feed:
         return "its feed dict is built at run time, so it has no input signature"
     for st in plan.statements:
         if any(scope.kind(key) == pm.ITERATOR for key in st.reads):
