@@ -30,7 +30,12 @@ import tensorflow as tf
 
 def to_numpy(fetched):
     """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
 
 
 hidden = tf.keras.layers.Dense(units=16, activation=tf.nn.relu, name="hidden")
@@ -38,6 +43,7 @@ hidden.build((None, 4))
 dropout = tf.keras.layers.Dropout(rate=0.3)
 logits_2 = tf.keras.layers.Dense(units=3, name="logits")
 logits_2.build((None, 16))
+
 
 def model(inputs, reuse=False, *, training):
     h = hidden(inputs)

@@ -26,10 +26,16 @@ import tensorflow as tf
 
 def to_numpy(fetched):
     """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
 
 
-tower_w = tf.Variable(tf.compat.v1.constant_initializer(0.5)([3, 2]), name="w")
+tower_w = tf.Variable(tf.constant_initializer(0.5)([3, 2]), name="w")
+
 
 def tower(inputs, reuse=False):
     w = tower_w
