@@ -45,7 +45,7 @@ logits_2 = tf.keras.layers.Dense(units=3, name="logits")
 logits_2.build((None, 16))
 
 
-def model(inputs, reuse=False, *, training):
+def model(inputs, *, training):
     h = hidden(inputs)
     h = dropout(h, training=training)
     return logits_2(h)
@@ -54,7 +54,7 @@ def model(inputs, reuse=False, *, training):
 @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
 def run_eval_logits(x):
     training = False
-    eval_logits = model(x, reuse=True, training=training)
+    eval_logits = model(x, training=training)
     return eval_logits
 
 
