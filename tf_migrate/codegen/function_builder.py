@@ -99,7 +99,7 @@ class FunctionBuilder:
                 required.append(name)
                 if converted(name):
                     prologue.append(self._conversion(key, symbol))
-            elif plan.dynamic_feed:
+            elif plan.open_feed:
                 optional.append(name)
                 prologue.append(f"{name} = {code(default)} if {name} is None else {name}")
                 prologue.append(self._conversion(key, symbol))
@@ -110,7 +110,7 @@ class FunctionBuilder:
         params = [cst.Param(cst.Name(n)) for n in required]
         params += [cst.Param(cst.Name(n), default=cst.Name("None"), equal=cst.AssignEqual(
             cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) for n in optional]
-        star = cst.Param(cst.Name("unused_feeds")) if plan.dynamic_feed else None
+        star = cst.Param(cst.Name("unused_feeds")) if plan.open_feed else None
         return cst.Parameters(params=params, star_kwarg=star), prologue
 
     # -- body ------------------------------------------------------------------------------

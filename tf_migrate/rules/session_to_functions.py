@@ -54,7 +54,7 @@ class SessionToFunctions(Rule):
         body = drop_session_params(body, rewriter.sessions)
         module = module.with_changes(body=body)
         if rewriter.compiled_any:
-            module = _with_helper(module, compiled.to_numpy_helper(ctx.tf, rewriter.to_numpy))
+            module = _with_helper(module, compiled.to_numpy_helper(rewriter.to_numpy))
         return module
 
 
