@@ -38,6 +38,7 @@ COVERED_BY = {
     "session-to-functions": "tests/golden/class_actor_grad_ys.py",
     "symbol-renames": "tests/golden/compat_v1_alias.py",
     "eager-imports": "tests/golden/compat_v1_alias.py",
+    "case-pairs": "tests/golden/case_dict_exclusive.py",
     "legacy-keras-eager": ("import tensorflow as tf\ndef rnn(x):\n    cell = tf.nn.rnn_cell.BasicRNNCell(4)\n"
                            "    return tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)[0]\n"),
 }
