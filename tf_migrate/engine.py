@@ -251,13 +251,17 @@ def _graph_only_call(code: str, tf: str):
 def _unconverted_eval(code: str):
     """A ``x.eval()`` the session rule left (on a value the analysis did not know: a loop or comprehension
     variable over tensors): it raises in eager mode. None when the file defines its own ``eval``."""
-    found = _EVAL_CALL.search(code)
-    if found is None or re.search(rf"\bdef\s+{found.group(1)}\b", code):
+    if not _EVAL_CALL.search(code):
+        return None  # the common case, without tokenizing
+    names = " ".join(t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
+                     if t.type in (tokenize.NAME, tokenize.OP))  # comments and strings do not count
+    found = _EVAL_CALL.search(re.sub(r"\s*([.()])\s*", r"\1", names))
+    if found is None or re.search(r"\bdef eval\b", names):
         return None
     return found
 
 
-_EVAL_CALL = re.compile(r"\.(eval)\(\s*\)")
+_EVAL_CALL = re.compile(r"\.\s*eval\s*\(\s*\)")
 
 
 SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and later ones finish the job
