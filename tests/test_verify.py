@@ -289,6 +289,16 @@ def test_unshared_random_ops_are_not_comparable(tmp_path):
     assert "RandomShuffle" in result.detail or "random_shuffle" in result.detail, result.detail
 
 
+def test_candidate_samplers_of_nce_loss_are_not_comparable(tmp_path):
+    """nce_loss draws its negative classes with a sampler whose values cannot be shared between runs."""
+    sampled = ("tf.nn.log_uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 3, True, 10)[0]")
+    legacy = f"import tensorflow as tf\nwith tf.Session() as s:\n    print(s.run({sampled}))\n"
+    migrated = f"import tensorflow as tf\nprint({sampled.replace('tf.nn.', 'tf.random.')}.numpy())\n"
+    result = verify(legacy, migrated, tmp_path)
+    assert result.status == "not-comparable", result.detail
+    assert "log_uniform_candidate_sampler" in result.detail, result.detail
+
+
 LEGACY_AMBIGUOUS = _src(
     """
     import tensorflow as tf

@@ -26,7 +26,7 @@ all draw from numpy instead:
   i.e. both runs drew the same values; if not (eager draws the same op on every
   step, an op is missing or extra): not comparable;
 * random ops whose values are not shared (shuffles, multinomial, gamma, Poisson,
-  ``tf.random.Generator``) make a run not comparable as soon as they are built.
+  the candidate samplers of ``nce_loss``/``sampled_softmax_loss``, ``tf.random.Generator``) make a run not comparable as soon as they are built.
 """
 
 import inspect
@@ -64,6 +64,11 @@ _UNSHARED = {
     ),
     "gen_stateless_random_ops_v2": (
         "stateless_shuffle", "stateless_random_uniform_full_int_v2", "stateless_random_gamma_v3",
+    ),
+    # nce_loss / sampled_softmax_loss draw their negative classes here: a sampler inside the training step
+    "gen_candidate_sampling_ops": (
+        "log_uniform_candidate_sampler", "uniform_candidate_sampler", "learned_unigram_candidate_sampler",
+        "fixed_unigram_candidate_sampler", "thread_unsafe_unigram_candidate_sampler", "all_candidate_sampler",
     ),
     "gen_stateful_random_ops": (
         "stateful_standard_normal_v2", "stateful_uniform", "stateful_truncated_normal",
