@@ -289,6 +289,16 @@ def test_unshared_random_ops_are_not_comparable(tmp_path):
     assert "RandomShuffle" in result.detail or "random_shuffle" in result.detail, result.detail
 
 
+def test_a_program_that_takes_a_port_runs_each_side_alone_when_its_twin_holds_the_port(tmp_path):
+    """Both sides run at once; a gRPC server on a fixed port fails in the side that comes second."""
+    program = ("import time\nimport tensorflow as tf\n"
+               "cluster = tf.train.ClusterSpec({'local': ['localhost:23457']})\n"
+               "server = tf.train.Server(cluster, job_name='local', task_index=0)\ntime.sleep(4)\nprint(42)\n")
+    migrated = program.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()")
+    result = verify(program, migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+
+
 def test_candidate_samplers_of_nce_loss_are_not_comparable(tmp_path):
     """nce_loss draws its negative classes with a sampler whose values cannot be shared between runs."""
     sampled = ("tf.nn.log_uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 3, True, 10)[0]")
