@@ -44,6 +44,11 @@ COVERED_BY = {
     "session-to-functions": "tests/golden/class_actor_grad_ys.py",
     "symbol-renames": "tests/golden/compat_v1_alias.py",
     "eager-imports": "tests/golden/compat_v1_alias.py",
+    "distributed-runtime": ("import tensorflow as tf\nserver = tf.train.Server.create_local_server()\n"
+                            "x = tf.constant(1.0)\nwith tf.Session(server.target) as sess:\n    print(sess.run(x))\n"),
+    "case-pairs": "tests/golden/case_dict_exclusive.py",
+    "legacy-keras-eager": ("import tensorflow as tf\ndef rnn(x):\n    cell = tf.nn.rnn_cell.BasicRNNCell(4)\n"
+                           "    return tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)[0]\n"),
 }
 
 

@@ -324,6 +324,26 @@ def test_unshared_random_ops_are_not_comparable(tmp_path):
     assert "the legacy program uses the random op multinomial" in result.detail, result.detail
 
 
+def test_a_program_that_takes_a_port_runs_each_side_alone_when_its_twin_holds_the_port(tmp_path):
+    """Both sides run at once; a gRPC server on a fixed port fails in the side that comes second."""
+    program = ("import time\nimport tensorflow as tf\n"
+               "cluster = tf.train.ClusterSpec({'local': ['localhost:23457']})\n"
+               "server = tf.train.Server(cluster, job_name='local', task_index=0)\ntime.sleep(4)\nprint(42)\n")
+    migrated = program.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()")
+    result = verify(program, migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+
+
+def test_candidate_samplers_of_nce_loss_are_not_comparable(tmp_path):
+    """nce_loss draws its negative classes with a sampler whose values cannot be shared between runs."""
+    sampled = ("tf.nn.log_uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 3, True, 10)[0]")
+    legacy = f"import tensorflow as tf\nwith tf.Session() as s:\n    print(s.run({sampled}))\n"
+    migrated = f"import tensorflow as tf\nprint({sampled.replace('tf.nn.', 'tf.random.')}.numpy())\n"
+    result = verify(legacy, migrated, tmp_path)
+    assert result.status == "not-comparable", result.detail
+    assert "log_uniform_candidate_sampler" in result.detail, result.detail
+
+
 LEGACY_AMBIGUOUS = _src(
     """
     import tensorflow as tf
@@ -371,6 +391,50 @@ def test_unordered_read_and_update_is_not_tolerant_elsewhere(tmp_path):
     result = verify(LEGACY_AMBIGUOUS, _migrated_ambiguous(True).replace("0.25", "0.3"), tmp_path)
     assert result.status == "different"
     assert "matches neither order" in result.detail
+
+
+LEGACY_RACING = _src(
+    """
+    import tensorflow as tf
+
+    W = tf.Variable(1.0)
+    loss = tf.square(W - 3.0)
+    train = tf.train.GradientDescentOptimizer(0.25).minimize(loss)
+    clip = W.assign(tf.clip_by_value(W, -1.2, 1.2))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(3):
+            _, l, _ = sess.run([train, loss, clip])
+        print("W", sess.run(W))
+    """
+)
+
+
+def _migrated_racing(clip_last):
+    update, clip = "opt.apply_gradients([(tape.gradient(loss, W), W)])", "W.assign(tf.clip_by_value(W, -1.2, 1.2))"
+    return _src(
+        """
+        import tensorflow as tf
+
+        W = tf.Variable(1.0)
+        opt = tf.keras.optimizers.SGD(0.25)
+        for step in range(3):
+            with tf.GradientTape() as tape:
+                loss = tf.square(W - 3.0)
+            FIRST
+            SECOND
+        print("W", W.numpy())
+        """
+    ).replace("FIRST", update if clip_last else clip).replace("SECOND", clip if clip_last else update)
+
+
+def test_two_unordered_writes_of_a_variable_are_not_comparable_when_the_outputs_differ(tmp_path):
+    legacy_order = verify(LEGACY_RACING, _migrated_racing(clip_last=True), tmp_path)
+    other_order = verify(LEGACY_RACING, _migrated_racing(clip_last=False), tmp_path)
+    verdicts = {legacy_order.status, other_order.status}
+    assert verdicts == {"equivalent", "not-comparable"}, (legacy_order.detail, other_order.detail)
+    racing = legacy_order if legacy_order.status == "not-comparable" else other_order
+    assert "updates Variable twice with no order" in racing.detail and "prog.py:10" in racing.detail
 
 
 def _notebook(*cells):

@@ -30,9 +30,10 @@ from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen import compiled
+from tf_migrate.codegen.fetch_reads import plan_reads
 from tf_migrate.codegen.fetches import to_numpy, to_tensors
 from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
-from tf_migrate.codegen.replace import replace_nodes
+from tf_migrate.codegen.replace import rename_keys, replace_nodes
 from tf_migrate.cst.arguments import bind_known
 from tf_migrate.cst.names import fresh as fresh_name
 from tf_migrate.cst.text import code
@@ -216,10 +217,16 @@ class FunctionBuilder:
             local_names.add(name)
             return name
 
+        fetch = plan.site.fetch
+        view = self.scope.at(plan.limit)  # the fetch names the values bound before the run site
+        reads_at_start, reads_after, read_names = plan_reads(
+            statements, fetch, view, self.names, fresh) if plan.site.style != "op_run" else ([], {}, {})
+        body.extend(_stmt(line) for line in reads_at_start)
         gradient_positions = [i for i, s in enumerate(statements) if s.gradient]
         if not gradient_positions:
             for st in statements:
                 body.extend(self._lower(st, fresh))
+                body.extend(_stmt(line) for line in reads_after.get(st.index, []))
         else:
             clean = self._is_clean(statements)
             count = sum(self._gradient_count(s) for s in statements)
@@ -238,16 +245,17 @@ class FunctionBuilder:
                     block.append(_stmt(f"{key} = {self.tf}.stop_gradient({key})"))
                 for key in after.get(st.index, []):
                     block.append(_stmt(f"{self.tape}.watch({key})"))
+                block.extend(_stmt(line) for line in reads_after.get(st.index, []))
             tape_args = "persistent=True" if persistent else ""
             with_stmt = _stmt(f"with {self.tf}.GradientTape({tape_args}) as {self.tape}:\n    pass\n")
             body.append(with_stmt.with_changes(body=with_stmt.body.with_changes(body=block or with_stmt.body.body)))
             for st in statements[split:]:
                 body.extend(self._lower(st, fresh))
-        fetch = plan.site.fetch
+                body.extend(_stmt(line) for line in reads_after.get(st.index, []))
         if plan.site.style != "op_run":
-            view = self.scope.at(plan.limit)  # the fetch names the values bound before the run site
             kind_of = Classifier(view, self.names).kind_of
             value = to_tensors(fetch, view, kind_of) if compile_it else to_numpy(fetch, view, kind_of, self.tf)
+            value = rename_keys(value, read_names)
             if not (isinstance(value, cst.Name) and value.value == "None"):
                 body.append(cst.SimpleStatementLine([cst.Return(value)]))
         if not body:

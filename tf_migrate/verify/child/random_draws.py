@@ -83,6 +83,11 @@ _UNSHARED = {
         "stateless_random_uniform_full_int_v2", "stateless_random_gamma_v3",
     ),
     "gen_stateful_random_ops": ("stateful_uniform_full_int", "stateful_random_binomial"),
+    # nce_loss / sampled_softmax_loss draw their negative classes here: a sampler inside the training step
+    "gen_candidate_sampling_ops": (
+        "log_uniform_candidate_sampler", "uniform_candidate_sampler", "learned_unigram_candidate_sampler",
+        "fixed_unigram_candidate_sampler", "thread_unsafe_unigram_candidate_sampler", "all_candidate_sampler",
+    ),
     # tf.data shuffles seed from TF's op seeds, which graph and eager number differently
     "gen_dataset_ops": (
         "shuffle_dataset", "shuffle_dataset_v2", "shuffle_dataset_v3", "shuffle_and_repeat_dataset",
