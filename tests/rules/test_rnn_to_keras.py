@@ -149,6 +149,14 @@ def test_saver_gets_tf1_named_mirrors():
         assert f'"{name}": gru_' in result.new_source
 
 
+def test_saver_of_trainable_variables_keeps_the_rnn_weights():
+    result = _migrate("cell = tf.nn.rnn_cell.LSTMCell(4)\n"
+                      "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n"
+                      "saver = tf.train.Saver(tf.trainable_variables())\n")
+    assert result.outcome == "eager", result.findings
+    assert '"rnn/lstm_cell/kernel": lstm_kernel, "rnn/lstm_cell/bias": lstm_bias' in result.new_source
+
+
 def test_weight_mapping_helpers_invert_each_other():
     namespace = {}
     from tf_migrate.codegen.rnn_weights import HELPERS

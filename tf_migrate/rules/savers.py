@@ -132,7 +132,9 @@ def _entries(call: cst.Call, variables: List[_Variable], ctx: RuleContext):
         return [], ""  # the program's own names: kept as written
     qualname = ctx.names.call_name(value)
     if qualname in ("tf.trainable_variables", "tf.global_variables") and not value.args:
-        chosen = [v for v in variables if v.trainable or qualname == "tf.global_variables"]
+        # rnn-to-keras' mirrors hold trainable TF1 weights; they are kept out of the gradient lists only
+        mirrors = {m for c in ctx.rnn_checkpoints for m in getattr(c, "mirrors", ())}
+        chosen = [v for v in variables if v.trainable or qualname == "tf.global_variables" or v.expr in mirrors]
         return [(v.tf_name, v.expr) for v in chosen], ""
     if isinstance(value, (cst.List, cst.Tuple)):
         by_expr = {v.expr: v for v in variables}
