@@ -142,13 +142,15 @@ def test_values_depend_on_the_draw_key_and_shape_only():
 
 class _Log:
     user_files = ("prog.py",)
+    line = 1
 
     def stack(self):
-        return (("prog.py", 1),)
+        return (("prog.py", self.line),)
 
 
 def test_the_e_th_evaluation_of_site_c_of_m_draws_index_e_times_m_plus_c():
-    sites = random_draws._Sites(None, _Log())
+    log = _Log()
+    sites = random_draws._Sites(None, log)
     dropout = ("dropout", "uniform", ("?", 16))
 
     class Graph:
@@ -160,8 +162,9 @@ def test_the_e_th_evaluation_of_site_c_of_m_draws_index_e_times_m_plus_c():
     assert retraced == first and first != second
     assert [sites.graph_index(first), sites.graph_index(second), sites.graph_index(first)] == [0, 1, 2]
     assert sites.eager_index(dropout) == 3
+    log.line = 9
     late = sites.graph_site(dropout, Graph())  # built after the class was evaluated: draws next
-    assert [sites.graph_index(late), sites.graph_index(second)] == [4, 3]
+    assert [sites.graph_index(late), sites.graph_index(second), sites.graph_index(first)] == [4, 5, 6]
 
 
 def test_the_purpose_of_a_draw_comes_from_tf_frames_not_the_programs():

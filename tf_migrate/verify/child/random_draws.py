@@ -169,6 +169,7 @@ class _Class:
         self.m = None  # sites when the class's graph sites were first evaluated; later ones are late
         self.base = 0  # the first index of the m sites' draws
         self.next = 0  # the index after the highest drawn so far
+        self.late = False  # a late site was evaluated: every draw takes the next index from then on
 
 
 class _Sites:
@@ -207,15 +208,17 @@ class _Sites:
         """``base + e * m + c`` for the e-th evaluation of site c of m; a late site draws the next index.
 
         A site built after its class was first evaluated (an evaluation function
-        traced after training) is late: it cannot join the ``e * m + c`` pattern
-        without moving the indices drawn so far, so it draws after them, as an
-        eager call would.
+        traced after training, a notebook that builds and runs op after op) is
+        late: it cannot join the ``e * m + c`` pattern without moving the indices
+        drawn so far, so from its first evaluation on every draw of the class
+        takes the next index, as eager calls do.
         """
         bookkeeping = self._class(identity[0])
         if bookkeeping.m is None:
             bookkeeping.m, bookkeeping.base = len(bookkeeping.sites), bookkeeping.next
         c = bookkeeping.sites.index(identity)
-        if c < bookkeeping.m:
+        bookkeeping.late = bookkeeping.late or c >= bookkeeping.m
+        if not bookkeeping.late:
             e = bookkeeping.evaluations.get(identity, 0)
             bookkeeping.evaluations[identity] = e + 1
             n = bookkeeping.base + e * bookkeeping.m + c
