@@ -180,3 +180,10 @@ class Net(tf.Module):
 ])
 def test_module_members_unknown(body):
     assert _members(HEADER + "class Net(tf.Module):\n" + body) is None
+
+
+def test_helper_in_a_program_that_runs_no_graph_is_left_alone():
+    source = HEADER + _DENSE + "\n\ndef build(x):\n    return dense(x, 2)\n\n\nlogits = build(tf.ones([1, 2]))\n"
+    result = migrate_source(source, "case.py")
+    assert "tf.Module" not in result.new_source
+    assert result.new_source == migrate_source(source, "case.py", ignore=["helper-modules"]).new_source

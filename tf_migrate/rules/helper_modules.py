@@ -152,7 +152,9 @@ class _Rewrite:
         classes: Dict[int, cst.ClassDef] = {}
         built: Dict[int, List[Tuple[int, cst.SimpleStatementLine]]] = {}  # statement -> (call order, build)
         calls: Dict[int, Tuple[str, List[int]]] = {}  # call -> (instance, positions of its tensor arguments)
-        tensor_params_of = {name: self._tensor_params(name, helper) for name, helper in helpers.items()}
+        # Helpers called only where no graph is run (no session, no placeholder) are not the session rule's work.
+        tensor_params_of = {name: self._tensor_params(name, helper) for name, helper in helpers.items()
+                            if any(self._scope(site.function).is_graph_program for site in helper.sites)}
         candidates = {name for name, params in tensor_params_of.items() if params is not None}
         for name in candidates:
             helper, tensor_params = helpers[name], tensor_params_of[name]
