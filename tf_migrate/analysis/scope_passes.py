@@ -142,9 +142,19 @@ def _outer_values(scope: "pm.Scope", node) -> List[str]:
 
 def _view_at(scope: "pm.Scope", st) -> "pm.Scope":
     """The bindings a statement reads: those made before it, and for a compound statement (a loop
-    may read on its next pass what it binds later) those made inside it too."""
+    may read on its next pass what it binds later) those made inside it too; a definition's body
+    may read any of them."""
+    if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) or _declares_outer_names(st.node):
+        # A body runs when called, and `global x` hands every later binding of x to other code:
+        # both read what the names hold then, any later binding too.
+        return scope
     compound = isinstance(st.node, cst.BaseCompoundStatement)
     return scope.at(st.index + 1 if compound else st.index)
+
+
+def _declares_outer_names(node) -> bool:
+    return isinstance(node, cst.SimpleStatementLine) and any(
+        isinstance(small, (cst.Global, cst.Nonlocal)) for small in node.body)
 
 
 def check_escapes(c: Classifier) -> None:
