@@ -26,3 +26,17 @@ def test_output_that_does_not_compile_keeps_the_input(monkeypatch):
 def test_the_same_program_migrates_without_the_bug():
     result = engine.migrate_source(LEGACY, "fine.py")
     assert result.outcome == report.EAGER and "def run_y(x)" in result.new_source
+
+
+def test_eval_on_a_value_the_analysis_did_not_know_keeps_the_file_in_compat_mode():
+    """`each.eval()` over a list of tensors: left as is by the session rule, it raises in eager mode."""
+    source = ("import tensorflow as tf\nsess = tf.InteractiveSession()\nout = tf.split(tf.ones([2, 4]), 2, axis=1)\n"
+              "print([each.eval() for each in out])\n")
+    result = engine.migrate_source(source, "case.py")
+    assert result.outcome == report.COMPAT
+    assert any("graph-only `.eval()`" in f.message for f in result.findings)
+
+
+def test_a_class_defining_eval_is_not_mistaken_for_a_tensor():
+    source = LEGACY + "class Model:\n    def eval(self):\n        return 1\nprint(Model().eval())\n"
+    assert engine.migrate_source(source, "case.py").outcome == report.EAGER

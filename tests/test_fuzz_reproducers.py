@@ -93,10 +93,7 @@ h = h * 2.0
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     print(sess.run(h))
-""", "eager", id="helper-result-rebound", marks=_open(
-        "stays compat since the value model (correct output, not eager): a name rebound after graph code reads it; was: "
-        "R1/R4: `h = dense(constant)` is taken for a variable built by a helper (analysis/classify.py) and kept "
-        "at module level; `h = h * 2.0` moves into run_h, where assigning h makes it local (UnboundLocalError)")),
+""", "eager", id="helper-result-rebound"),
     # -- R2: unpacked variables -----------------------------------------------------------------------
     pytest.param("""
 w, b = [tf.Variable(v) for v in (0.5, -0.5)]
@@ -165,9 +162,7 @@ def main():
         sess.run(tf.global_variables_initializer())
         print(sess.run(grads, {x: [1.0, 2.0, 3.0]}))
 main()
-""", "eager", id="helper-variables-in-main-and-trainable-variables", marks=_open(
-        "R4: dense() is called inside the generated run function (new variables at each call) and "
-        "tf.trainable_variables() becomes [] (prints [] where TF1 prints two gradients)")),
+""", "eager", id="helper-variables-in-main-and-trainable-variables"),
     pytest.param("""
 def dense(inp):
     w = tf.Variable([0.5, -1.0, 2.0])
@@ -177,9 +172,7 @@ h = dense(x)
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     print(sess.run(h, {x: [1.0, 2.0, 3.0]}))
-""", "eager", id="helper-creating-a-variable-at-module-level", marks=_open(
-        "R4: compat ('`dense` creates variables each time it is called on graph tensors; needs the tf.Module "
-        "rewrite'), where the variable is knowable: one per TF1 call, created at build time")),
+""", "eager", id="helper-creating-a-variable-at-module-level"),
     pytest.param("""
 def dense(inp):
     w = tf.Variable(np.array([0.5, -1.0, 2.0], np.float32))
@@ -193,9 +186,7 @@ def main():
         sess.run(tf.global_variables_initializer())
         sess.run(train_op, {x: [0.0, 1.0, 2.0]})
 main()
-""", "eager", id="minimize-over-helper-variables-in-main", marks=_open(
-        "R4: the optimizer's variable list is [w], the only variable main() names, not the helper's: no "
-        "gradient, so apply_gradients gets [] (ValueError: not enough values to unpack)")),
+""", "eager", id="minimize-over-helper-variables-in-main"),
     pytest.param("""
 def main():
     print(len(tf.trainable_variables()))

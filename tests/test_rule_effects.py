@@ -30,17 +30,25 @@ COVERED_BY = {
                    "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
                    "    print(sess.run(bump))\n"),
     "layers-to-keras": "tests/golden/layers_mlp_dropout.py",
+    "rnn-to-keras": "tests/golden/rnn_gru_stacked_sequence_length.py",
+    "rnn-checkpoints": "tests/golden/rnn_gru_stacked_sequence_length.py",  # the weight-mapping helpers
     "summaries": "samples/28_summary_file_writer.py",
     "cast-shorthands": "tests/golden/cast_shorthands_numpy_function.py",
     "numpy-function": "tests/golden/cast_shorthands_numpy_function.py",
     "contrib-layers": "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\nh = tf.contrib.layers.flatten(x)\n",
     "graph-function-inputs": "tests/golden/layers_mlp_dropout.py",
     "unwrap-scopes": "tests/golden/layers_mlp_dropout.py",
+    "helper-modules": "tests/golden/value_helper_module_per_call.py",
     "dataset-iterators": "samples/27_dataset_one_shot_iterator.py",
     "compat-mode": "tests/golden/compat_fallback_contrib.py",
     "session-to-functions": "tests/golden/class_actor_grad_ys.py",
     "symbol-renames": "tests/golden/compat_v1_alias.py",
     "eager-imports": "tests/golden/compat_v1_alias.py",
+    "distributed-runtime": ("import tensorflow as tf\nserver = tf.train.Server.create_local_server()\n"
+                            "x = tf.constant(1.0)\nwith tf.Session(server.target) as sess:\n    print(sess.run(x))\n"),
+    "case-pairs": "tests/golden/case_dict_exclusive.py",
+    "legacy-keras-eager": ("import tensorflow as tf\ndef rnn(x):\n    cell = tf.nn.rnn_cell.BasicRNNCell(4)\n"
+                           "    return tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)[0]\n"),
 }
 
 

@@ -2,7 +2,7 @@
 
 TensorFlow's import costs ~3 s a process, so the samples share two worker
 processes (one per core), each prepared once like a legacy ``--verify`` run
-(``_verify_boot.prepare``) and running its samples one after another, each in
+(``verify/child/boot.py``: ``prepare``) and running its samples one after another, each in
 a fresh default graph, working directory and temp dir, with stdout captured.
 """
 import json
@@ -15,7 +15,7 @@ import textwrap
 
 import pytest
 
-from tf_migrate import _verify_notebook
+from tf_migrate.verify.child import notebook as child_notebook
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SAMPLES_DIR = ROOT / "samples"
@@ -27,9 +27,9 @@ _WORKER = textwrap.dedent(
     """
     import contextlib, importlib.util, io, json, os, sys, tempfile, traceback, types
     config = json.load(open(sys.argv[1]))
-    spec = importlib.util.spec_from_file_location("_verify_boot", config["boot"])
+    spec = importlib.util.spec_from_file_location("_tf_migrate_verify_boot", config["boot"])
     boot = importlib.util.module_from_spec(spec)
-    sys.modules["_verify_boot"] = boot
+    sys.modules["_tf_migrate_verify_boot"] = boot
     spec.loader.exec_module(boot)
     boot.prepare("legacy", program_dir=config["program_dir"],
                  user_files=[c["filename"] for s in config["samples"] for c in s["cells"]])
@@ -60,7 +60,7 @@ _WORKER = textwrap.dedent(
 def _sample_config(path):
     source = path.read_text(encoding="utf-8")
     if path.suffix == ".ipynb":
-        cells, interactive = _verify_notebook.script_cells(source, str(path)), True
+        cells, interactive = child_notebook.script_cells(source, str(path)), True
     else:
         cells, interactive = [{"filename": str(path), "source": source}], False
     return {"name": path.name, "path": str(path), "cells": cells, "interactive": interactive}
@@ -78,7 +78,7 @@ def legacy_runs(tmp_path_factory):
     workers = []
     for index in range(2):
         config = {
-            "boot": str(ROOT / "tf_migrate" / "_verify_boot.py"),
+            "boot": str(ROOT / "tf_migrate" / "verify" / "child" / "boot.py"),
             "program_dir": str(SAMPLES_DIR),
             "samples": [_sample_config(p) for p in runnable[index::2]],
             "out": str(tmp / f"results-{index}.json"),

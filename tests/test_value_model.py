@@ -88,7 +88,6 @@ def test_feed_replacing_a_rebound_name_needed_twice_stays_compat():
 
 @pytest.mark.parametrize("name, reason", [
     pytest.param("value_injected_optimizer_stays_compat.py", "does not know", id="R3 injected optimizer class"),
-    pytest.param("value_helper_creates_variables_stays_compat.py", "creates variables", id="R4 helper variables"),
 ])
 def test_unknown_values_stay_compat_and_still_run(name, reason, tmp_path):
     source = _before(name)

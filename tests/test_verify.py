@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from tf_migrate import _verify_notebook
+from tf_migrate.verify.child import notebook as child_notebook
 from tf_migrate.verify import verify_program
 
 
@@ -267,10 +267,37 @@ MIGRATED_DROPOUT = _src(
 )
 
 
-def test_per_step_random_ops_are_not_comparable(tmp_path):
+MIGRATED_DROPOUT_COMPILED = _src(
+    """
+    import numpy as np
+    import tensorflow as tf
+
+    w = tf.Variable(tf.ones([4, 1]))
+    opt = tf.keras.optimizers.SGD(0.01)
+
+    @tf.function
+    def train(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.matmul(tf.nn.dropout(x, rate=0.5), w))
+        opt.apply_gradients([(tape.gradient(loss, w), w)])
+        return loss
+
+    for step in range(STEPS):
+        print(train(np.ones((2, 4), np.float32)).numpy())
+    """
+)
+
+
+def test_a_dropout_mask_drawn_every_step_is_aligned_with_eager_calls(tmp_path):
     result = verify(LEGACY_DROPOUT.replace("STEPS", "3"), MIGRATED_DROPOUT.replace("STEPS", "3"), tmp_path)
-    assert result.status == "not-comparable"
-    assert "per-step random op" in result.detail and "evaluated 3 times" in result.detail, result.detail
+    assert result.status == "equivalent", result.detail
+    assert result.detail == "equal output, 1 trained variable equal", result.detail
+
+
+def test_a_dropout_mask_drawn_every_step_is_aligned_with_a_compiled_step(tmp_path):
+    legacy = LEGACY_DROPOUT.replace("STEPS", "3")
+    result = verify(legacy, MIGRATED_DROPOUT_COMPILED.replace("STEPS", "3"), tmp_path)
+    assert result.status == "equivalent", result.detail
 
 
 def test_one_step_of_dropout_is_comparable_but_eager_redraws_are_not(tmp_path):
@@ -281,12 +308,40 @@ def test_one_step_of_dropout_is_comparable_but_eager_redraws_are_not(tmp_path):
     assert "the legacy program drew 1 random tensors, the migrated one 2" in result.detail, result.detail
 
 
+def test_shuffles_are_shared(tmp_path):
+    legacy = "import tensorflow as tf\nwith tf.Session() as s:\n    print(s.run(tf.random_shuffle(tf.range(9))))\n"
+    migrated = "import tensorflow as tf\nprint(tf.random.shuffle(tf.range(9)).numpy())\n"
+    result = verify(legacy, migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert result.legacy_output.split() != ["[0", "1", "2", "3", "4", "5", "6", "7", "8]"]
+
+
 def test_unshared_random_ops_are_not_comparable(tmp_path):
-    legacy = "import tensorflow as tf\nwith tf.Session() as s:\n    print(s.run(tf.random_shuffle(tf.range(5))))\n"
-    migrated = "import tensorflow as tf\nprint(tf.random.shuffle(tf.range(5)).numpy())\n"
+    legacy = "import tensorflow as tf\nwith tf.Session() as s:\n    print(s.run(tf.multinomial([[0.0, 0.0]], 5)))\n"
+    migrated = "import tensorflow as tf\nprint(tf.random.categorical([[0.0, 0.0]], 5).numpy())\n"
     result = verify(legacy, migrated, tmp_path)
     assert result.status == "not-comparable"
-    assert "RandomShuffle" in result.detail or "random_shuffle" in result.detail, result.detail
+    assert "the legacy program uses the random op multinomial" in result.detail, result.detail
+
+
+def test_a_program_that_takes_a_port_runs_each_side_alone_when_its_twin_holds_the_port(tmp_path):
+    """Both sides run at once; a gRPC server on a fixed port fails in the side that comes second."""
+    program = ("import time\nimport tensorflow as tf\n"
+               "cluster = tf.train.ClusterSpec({'local': ['localhost:23457']})\n"
+               "server = tf.train.Server(cluster, job_name='local', task_index=0)\ntime.sleep(4)\nprint(42)\n")
+    migrated = program.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()")
+    result = verify(program, migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+
+
+def test_candidate_samplers_of_nce_loss_are_not_comparable(tmp_path):
+    """nce_loss draws its negative classes with a sampler whose values cannot be shared between runs."""
+    sampled = ("tf.nn.log_uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 3, True, 10)[0]")
+    legacy = f"import tensorflow as tf\nwith tf.Session() as s:\n    print(s.run({sampled}))\n"
+    migrated = f"import tensorflow as tf\nprint({sampled.replace('tf.nn.', 'tf.random.')}.numpy())\n"
+    result = verify(legacy, migrated, tmp_path)
+    assert result.status == "not-comparable", result.detail
+    assert "log_uniform_candidate_sampler" in result.detail, result.detail
 
 
 LEGACY_AMBIGUOUS = _src(
@@ -338,6 +393,50 @@ def test_unordered_read_and_update_is_not_tolerant_elsewhere(tmp_path):
     assert "matches neither order" in result.detail
 
 
+LEGACY_RACING = _src(
+    """
+    import tensorflow as tf
+
+    W = tf.Variable(1.0)
+    loss = tf.square(W - 3.0)
+    train = tf.train.GradientDescentOptimizer(0.25).minimize(loss)
+    clip = W.assign(tf.clip_by_value(W, -1.2, 1.2))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(3):
+            _, l, _ = sess.run([train, loss, clip])
+        print("W", sess.run(W))
+    """
+)
+
+
+def _migrated_racing(clip_last):
+    update, clip = "opt.apply_gradients([(tape.gradient(loss, W), W)])", "W.assign(tf.clip_by_value(W, -1.2, 1.2))"
+    return _src(
+        """
+        import tensorflow as tf
+
+        W = tf.Variable(1.0)
+        opt = tf.keras.optimizers.SGD(0.25)
+        for step in range(3):
+            with tf.GradientTape() as tape:
+                loss = tf.square(W - 3.0)
+            FIRST
+            SECOND
+        print("W", W.numpy())
+        """
+    ).replace("FIRST", update if clip_last else clip).replace("SECOND", clip if clip_last else update)
+
+
+def test_two_unordered_writes_of_a_variable_are_not_comparable_when_the_outputs_differ(tmp_path):
+    legacy_order = verify(LEGACY_RACING, _migrated_racing(clip_last=True), tmp_path)
+    other_order = verify(LEGACY_RACING, _migrated_racing(clip_last=False), tmp_path)
+    verdicts = {legacy_order.status, other_order.status}
+    assert verdicts == {"equivalent", "not-comparable"}, (legacy_order.detail, other_order.detail)
+    racing = legacy_order if legacy_order.status == "not-comparable" else other_order
+    assert "updates Variable twice with no order" in racing.detail and "prog.py:10" in racing.detail
+
+
 def _notebook(*cells):
     return json.dumps({
         "cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None}
@@ -370,7 +469,7 @@ def test_notebook_as_one_script(tmp_path):
     assert result.legacy_output == "y = 6.0\narray([0., 1., 2.], dtype=float32)\n"
 
 
-@pytest.mark.skipif(not _verify_notebook.kernel_available(), reason="needs nbclient and ipykernel")
+@pytest.mark.skipif(not child_notebook.kernel_available(), reason="needs nbclient and ipykernel")
 def test_notebook_in_a_jupyter_kernel(tmp_path):
     result = verify_program(LEGACY_NOTEBOOK, MIGRATED_NOTEBOOK, path=tmp_path / "nb.ipynb", kind="ipynb",
                             notebook_runner="kernel")
@@ -426,7 +525,7 @@ def test_migrated_siblings_and_a_data_folder(tmp_path):
 
 
 def test_run_summaries_say_how_a_run_ended():
-    from tf_migrate.verify import _Run
+    from tf_migrate.verify.verifier import _Run
 
     crashed = _Run(1, "", "Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: bad\n", False, 60.0, 2.5)
     assert crashed.summary().failed and not crashed.summary().timed_out and crashed.summary().seconds == 2.5
@@ -448,7 +547,56 @@ def test_run_program_runs_one_legacy_program_alone_with_or_without_the_fetch_ord
     pinned = run_program(source, path=tmp_path / "p.py", mode="legacy")
     plain = run_program(source, path=tmp_path / "p.py", mode="legacy", pin_fetch_order=False)
     assert not pinned.failed and not plain.failed, pinned.stderr + plain.stderr
-    assert pinned.stdout.split() == ["False", "_verify_fetch_order"]
+    assert pinned.stdout.split() == ["False", "_tf_migrate_verify_fetch_order"]
     assert plain.stdout.split() == ["False", "tensorflow.python.client.session"]
     with pytest.raises(ValueError):
         run_program(source, path=tmp_path / "p.py", mode="graph")
+
+
+LEGACY_TRAINED = _src(
+    """
+    import numpy as np
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 3])
+    W1 = tf.Variable(tf.random_normal([3, 4]), name="W1")
+    W2 = tf.Variable(tf.zeros([4, 2]), name="W2")
+    loss = tf.reduce_mean(tf.square(tf.matmul(tf.matmul(x, W1), W2) - 1.0))
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(3):
+            sess.run(train, {x: np.ones((2, 3))})
+    print("done")
+    """
+)
+
+MIGRATED_TRAINED = _src(
+    """
+    import numpy as np
+    import tensorflow as tf
+
+    W1 = tf.Variable(tf.random.normal([3, 4]), name="W1")
+    W2 = tf.Variable(tf.zeros([4, 2]), name="W2")
+    opt = tf.keras.optimizers.SGD(0.1)
+    x = np.ones((2, 3), np.float32)
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(tf.matmul(tf.matmul(x, W1), W2) - 1.0))
+        opt.apply_gradients(zip(tape.gradient(loss, [W1, W2]), [W1, W2]))
+    print("done")
+    """
+)
+
+
+def test_trained_variables_are_compared_after_both_runs(tmp_path):
+    result = verify(LEGACY_TRAINED, MIGRATED_TRAINED, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert result.detail == "equal output, 2 trained variables equal"
+
+
+def test_a_flipped_initializer_is_caught_at_its_variable(tmp_path):
+    broken = MIGRATED_TRAINED.replace("tf.zeros([4, 2])", "tf.ones([4, 2])")
+    result = verify(LEGACY_TRAINED, broken, tmp_path)
+    assert result.status == "different", result.detail
+    assert result.detail.startswith("equal output, but initial value of W2 differs: 0.0 != 1.0 at W2[0, 0]"), result.detail

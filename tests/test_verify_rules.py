@@ -1,11 +1,12 @@
 """The verifier's rules, in-process: output comparison, magics, random draws, fetch order."""
 import pytest
 
-from tf_migrate import _verify_compare, _verify_fetch_order, _verify_notebook, _verify_random
+from tf_migrate.verify import draw_match, output_compare
+from tf_migrate.verify.child import fetch_order, notebook, random_draws
 
 
 def diff(a, b, rtol=1e-5, atol=1e-6):
-    return _verify_compare.first_difference(a, b, rtol=rtol, atol=atol)
+    return output_compare.first_difference(a, b, rtol=rtol, atol=atol)
 
 
 @pytest.mark.parametrize(
@@ -65,55 +66,114 @@ def test_tolerance_is_configurable():
     ],
 )
 def test_magics_are_neutralized(cell, expected):
-    assert _verify_notebook.neutralize(cell) == expected
+    assert notebook.neutralize(cell) == expected
 
 
 def test_writefile_and_capture_cells_keep_their_effect(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace = {}
-    exec(_verify_notebook.neutralize("%%writefile helper.py\nVALUE = 7"), namespace)
+    exec(notebook.neutralize("%%writefile helper.py\nVALUE = 7"), namespace)
     assert (tmp_path / "helper.py").read_text() == "VALUE = 7\n"
-    exec(_verify_notebook.neutralize("%%capture\nprint('hidden')\nz = 3"), namespace)
+    exec(notebook.neutralize("%%capture\nprint('hidden')\nz = 3"), namespace)
     assert capsys.readouterr().out == ""
     assert namespace["z"] == 3
 
 
-def _draw(site, shape, ordinal, graph=False, distribution="normal"):
-    return {"event": "draw", "site": site, "distribution": distribution, "shape": list(shape),
-            "ordinal": ordinal, "where": f"prog.py:{site}", "graph": graph}
+def _draw(n, shape, graph=False, distribution="normal", purpose="random", line=1):
+    shape_key = ["?", *shape[1:]] if purpose != "init" and shape else list(shape)
+    return {"event": "draw", "draw_class": [purpose, distribution, shape_key], "n": n, "shape": list(shape),
+            "where": f"prog.py:{line}", "graph": graph}
 
 
-def test_random_draws_reconcile_by_distribution_shape_and_order():
-    legacy = [_draw(1, (3, 4), 0, graph=True), _draw(2, (4,), 0, graph=True)]
-    migrated = [_draw(1, (4,), 0), _draw(2, (3, 4), 0)]
-    assert _verify_random.reconcile(legacy, migrated) is None
+def test_random_draws_reconcile_by_class_and_index_in_any_order():
+    legacy = [_draw(0, (3, 4), graph=True, purpose="init"), _draw(0, (4,), graph=True, purpose="init")]
+    migrated = [_draw(0, (4,), purpose="init"), _draw(0, (3, 4), purpose="init")]
+    assert draw_match.reconcile(legacy, migrated) is None
 
 
-def test_a_graph_site_drawn_on_every_step_is_not_comparable():
-    legacy = [_draw(1, (2, 4), 0, graph=True, distribution="uniform")] * 3
-    migrated = [_draw(i, (2, 4), i - 1, distribution="uniform") for i in (1, 2, 3)]
-    reason = _verify_random.reconcile(legacy, migrated)
-    assert "per-step random op" in reason and "evaluated 3 times" in reason and "prog.py:1" in reason
+def test_a_graph_site_drawn_on_every_step_matches_an_eager_call_per_step():
+    legacy = [_draw(n, (2, 4), graph=True, distribution="uniform", purpose="dropout") for n in range(3)]
+    migrated = [_draw(n, (2, 4), distribution="uniform", purpose="dropout") for n in range(3)]
+    assert draw_match.reconcile(legacy, migrated) is None
+    reason = draw_match.reconcile(legacy, migrated[:2])
+    assert "drew 3 random tensors, the migrated one 2" in reason and "dropout uniform[2, 4] #2" in reason
+
+
+def test_object_addresses_are_equal_whatever_their_value():
+    assert diff("<Graph object at 0x7f77f270e340>", "<Graph object at 0x7fb9970cecc0>") is None
+    assert diff("0x10", "0x11") is not None  # short hex numbers are values
+
+
+def test_draws_inside_a_graph_while_loop_are_not_comparable():
+    legacy = [dict(_draw(0, (2,), graph=True, purpose="dropout"), loop=True)]
+    reason = draw_match.reconcile(legacy, [_draw(0, (2,), purpose="dropout")])
+    assert "legacy program draws random values inside a while loop at prog.py:1" in reason
+
+
+def test_a_repeated_draw_is_not_comparable():
+    legacy = [_draw(0, (2,), graph=True), _draw(0, (2,), graph=True, line=7)]
+    reason = draw_match.reconcile(legacy, [_draw(0, (2,)), _draw(1, (2,))])
+    assert "legacy program drew random normal[2] #0 at prog.py:7 more than once" in reason
+
+
+def test_draws_of_a_program_whose_counterpart_drew_nothing_do_not_matter():
+    assert draw_match.reconcile([], [_draw(0, (2,), purpose="init")]) is None
 
 
 def test_unmatched_draws_are_not_comparable():
-    reason = _verify_random.reconcile([_draw(1, (2,), 0, graph=True)], [_draw(1, (2,), 0), _draw(2, (2,), 1)])
+    reason = draw_match.reconcile([_draw(0, (2,), graph=True)], [_draw(0, (2,)), _draw(1, (2,), line=2)])
     assert "drew 1 random tensors, the migrated one 2" in reason
-    assert "normal[2] #1 at prog.py:2" in reason
+    assert "random normal[2] #1 at prog.py:2" in reason
 
 
-def test_values_depend_on_distribution_shape_and_ordinal_only():
+def test_values_depend_on_the_draw_key_and_shape_only():
     import numpy as np
 
-    first = _verify_random._values("normal", (3,), 0, [], np.float32)
-    assert np.array_equal(first, _verify_random._values("normal", (3,), 0, [], np.float32))
-    assert not np.array_equal(first, _verify_random._values("normal", (3,), 1, [], np.float32))
-    truncated = _verify_random._values("truncated_normal", (1000,), 0, [], np.float64)
+    first = random_draws._values(("random", "normal", ("?",), 0), (3,), np.float32)
+    assert np.array_equal(first, random_draws._values(("random", "normal", ("?",), 0), (3,), np.float32))
+    assert not np.array_equal(first, random_draws._values(("random", "normal", ("?",), 1), (3,), np.float32))
+    truncated = random_draws._values(("init", "truncated_normal", (1000,), 0), (1000,), np.float64)
     assert np.abs(truncated).max() <= 2
-    uniform = _verify_random._values("uniform", (1000,), 0, [], np.float32)
+    uniform = random_draws._values(("random", "uniform", ("?",), 0), (1000,), np.float32)
     assert uniform.min() >= 0 and uniform.max() < 1
-    ints = _verify_random._values("uniform_int", (100,), 0, [3, 5], np.int32)
+    ints = random_draws._values(("random", "uniform_int", ("?",), 0), (100,), np.int32, [3, 5])
     assert set(ints.tolist()) == {3, 4}
+
+
+class _Log:
+    user_files = ("prog.py",)
+
+    def stack(self):
+        return (("prog.py", 1),)
+
+
+def test_the_e_th_evaluation_of_site_c_of_m_draws_index_e_times_m_plus_c():
+    sites = random_draws._Sites(None, _Log())
+    dropout = ("dropout", "uniform", ("?", 16))
+
+    class Graph:
+        pass
+
+    graph = Graph()
+    first, second = sites.graph_site(dropout, graph), sites.graph_site(dropout, graph)
+    retraced = sites.graph_site(dropout, Graph())  # a new trace of the same function: the same site
+    assert retraced == first and first != second
+    assert [sites.graph_index(first), sites.graph_index(second), sites.graph_index(first)] == [0, 1, 2]
+    assert sites.eager_index(dropout) == 3
+    late = sites.graph_site(dropout, Graph())  # built after the class was evaluated: draws next
+    assert [sites.graph_index(late), sites.graph_index(second)] == [4, 3]
+
+
+def test_the_purpose_of_a_draw_comes_from_tf_frames_not_the_programs():
+    import sys
+
+    def dropout_helper():  # a program function named like dropout does not count: it is a user frame
+        return random_draws._purpose(sys._getframe(), (__file__,))
+
+    assert dropout_helper() == "random"
+    assert random_draws._shape_key("init", [784, 10]) == (784, 10)
+    assert random_draws._shape_key("dropout", [None, 10]) == ("?", 10)
+    assert random_draws._shape_key("random", []) == ()
 
 
 @pytest.fixture
@@ -130,7 +190,7 @@ def _fetch_plan(tf1, build):
     train = tf1.train.GradientDescentOptimizer(0.1).minimize(loss)
     fetches = build(W, loss, train)
     graph = tf1.get_default_graph()
-    return _verify_fetch_order.find_ambiguous([graph.as_graph_element(f) for f in fetches])
+    return fetch_order.find_ambiguous([graph.as_graph_element(f) for f in fetches])
 
 
 def test_reading_an_updated_variable_is_ambiguous(tf1):
@@ -154,7 +214,7 @@ def test_reads_after_a_control_dependency_are_ordered(tf1):
 
 
 def test_unknown_dimension_prints_alike_in_tf1_and_tf2():
-    from tf_migrate._verify_compare import first_difference
+    from tf_migrate.verify.output_compare import first_difference
 
     assert first_difference("shape (?, 3) [?, 10]", "shape (None, 3) [None, 10]", rtol=1e-5, atol=1e-6) is None
     assert first_difference("what? (?, 3)", "what! (None, 3)", rtol=1e-5, atol=1e-6) is not None

@@ -19,16 +19,23 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 def run_legacy(source: str) -> str:
     import tensorflow as tf
 
+    from tensorflow.python.framework import ops
+
     saved = {name: sys.modules.get(name) for name in ("tensorflow",)}
     out = io.StringIO()
+    reset = ops.reset_default_graph
     try:
         sys.modules["tensorflow"] = tf.compat.v1
+        # The program runs in a fresh graph nested in this process's, which TF refuses to reset; the
+        # programs here reset only before they build, so a reset has nothing to clear.
+        ops.reset_default_graph = tf.compat.v1.reset_default_graph = lambda: None
         # What disable_v2_behavior switches besides eager execution, undone afterwards.
         tf.compat.v1.disable_v2_tensorshape()
         tf.compat.v1.disable_control_flow_v2()
         with tf.Graph().as_default(), contextlib.redirect_stdout(out):
             exec(compile(source, "<legacy>", "exec"), {"__name__": "__main__"})
     finally:
+        ops.reset_default_graph = tf.compat.v1.reset_default_graph = reset
         tf.compat.v1.enable_v2_tensorshape()
         tf.compat.v1.enable_control_flow_v2()
         for name, module in saved.items():

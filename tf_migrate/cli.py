@@ -16,7 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from tf_migrate import engine, files, report
+from tf_migrate import engine, files, project, report
 from tf_migrate.rules import all_rules
 from tf_migrate.runner import FileOutcome, Options, process
 
@@ -53,7 +53,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--verify", action="store_true",
                         help="RUNS YOUR CODE: run each legacy program under TF1 graph semantics and its migration "
                              "under TF2 eager, in subprocesses, and compare what they print")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per program run with --verify")
+    parser.add_argument("--verify-entry", metavar="COMMAND",
+                        help="RUNS YOUR CODE: with one folder, run COMMAND (a script of the folder and its arguments, "
+                             "such as \"train.py --steps 5\") in the original tree under TF1 semantics and in the "
+                             "migrated tree under TF2, in temporary copies, and compare what they print")
+    parser.add_argument("--timeout", type=float, default=120.0,
+                        help="seconds per program run with --verify or --verify-entry")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     return parser
 
@@ -78,6 +83,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     why = _output_dir_problem(args.output_dir, args.paths)
     if args.html_report and args.html_report.exists() and not args.html_report.is_dir():
         why = f"--html-report {args.html_report}: exists and is not a folder"
+    if args.verify_entry and (len(args.paths) != 1 or not os.path.isdir(args.paths[0]) or args.write):
+        why = "--verify-entry needs one folder to migrate, and not -w (the original tree must stay to run it)"
     if why:
         print(f"tf-migrate: error: {why}", file=sys.stderr)
         return EXIT_USAGE
@@ -93,7 +100,11 @@ def _migrate(args: argparse.Namespace) -> int:
     paths, problems = files.discover(args.paths, exclude)
     options = Options(args.mode, tuple(args.select), tuple(args.ignore), args.write and not args.check,
                       None if args.check else args.output_dir, _input_root(args.paths), args.functions)
-    outcomes = _run_all(paths, options, args.jobs)
+    if any(os.path.isdir(p) for p in args.paths):  # a tree: modules that share a process share a mode
+        outcomes = project.migrate_tree(paths, options, lambda chosen, opts: _run_all(chosen, opts, args.jobs),
+                                        _input_root(args.paths))
+    else:
+        outcomes = _run_all(paths, options, args.jobs)
     summary = report.Summary()
     for problem in problems:
         if problem.fatal:
@@ -109,8 +120,12 @@ def _migrate(args: argparse.Namespace) -> int:
     verify_failed = False
     verdicts = {} if args.verify else None
     if args.verify:
-        from tf_migrate.verify_cli import verify_outcomes
+        from tf_migrate.verify.cli import verify_outcomes
         verify_failed = not verify_outcomes(outcomes, args.timeout, summary, verdicts)
+    if args.verify_entry:
+        from tf_migrate.verify_cli import verify_entry_command
+        verify_failed |= not verify_entry_command(args.verify_entry, Path(args.paths[0]), outcomes, args.timeout,
+                                                  summary)
     text = summary.text() if not args.quiet else summary.text().splitlines()[-1]
     _emit(sys.stderr, text + "\n")
     if args.report:

@@ -166,7 +166,7 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str) 
             if not blockers:
                 new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER, steps)
                 eager_code = new_module.code
-                leftover = _graph_only_call(eager_code, ctx.tf)
+                leftover = _graph_only_call(eager_code, ctx.tf) or _unconverted_eval(eager_code)
                 faults = [] if leftover else selfcheck.check(path, source, eager_code, steps,
                                                              after=_SELF_CHECK_FALLBACK[mode])
                 if leftover is not None:  # a safety net: eager code must not call what only works in graph mode
@@ -246,6 +246,22 @@ def _graph_only_call(code: str, tf: str):
                      if t.type in (tokenize.NAME, tokenize.OP))
     names = re.sub(r"\s*\.\s*", ".", names)
     return _GRAPH_ONLY.search(names) or top.search(names)
+
+
+def _unconverted_eval(code: str):
+    """A ``x.eval()`` the session rule left (on a value the analysis did not know: a loop or comprehension
+    variable over tensors): it raises in eager mode. None when the file defines its own ``eval``."""
+    if not _EVAL_CALL.search(code):
+        return None  # the common case, without tokenizing
+    names = " ".join(t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
+                     if t.type in (tokenize.NAME, tokenize.OP))  # comments and strings do not count
+    found = _EVAL_CALL.search(re.sub(r"\s*([.()])\s*", r"\1", names))
+    if found is None or re.search(r"\bdef eval\b", names):
+        return None
+    return found
+
+
+_EVAL_CALL = re.compile(r"\.\s*eval\s*\(\s*\)")
 
 
 SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and later ones finish the job

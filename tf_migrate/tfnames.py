@@ -24,6 +24,16 @@ _PREFIXES = (
     ("tensorflow.", "tf."),
 )
 
+# TF's internal modules that tutorials import (`from tensorflow.python.framework import ops`)
+# re-export public symbols under other paths; these reach the same object as the public name.
+_INTERNAL_MODULES = {
+    "tf.python.framework.ops.": ("reset_default_graph", "get_default_graph", "Graph", "convert_to_tensor",
+                                 "control_dependencies", "device", "Tensor", "Operation"),
+    "tf.python.framework.dtypes.": ("float16", "float32", "float64", "int32", "int64", "uint8", "bool",
+                                    "string", "DType"),
+    "tf.python.framework.constant_op.": ("constant",),
+}
+
 
 def dotted_name(node: cst.BaseExpression) -> Optional[str]:
     """``a.b.c`` for a Name/Attribute chain, else None."""
@@ -45,6 +55,9 @@ def canonical(full: str) -> str:
             break
     while full.startswith("tf.compat.v1.") or full.startswith("tf.compat.v2."):
         full = "tf." + full[len("tf.compat.v1."):]
+    for module, public in _INTERNAL_MODULES.items():
+        if full.startswith(module) and full[len(module):] in public:
+            return "tf." + full[len(module):]
     return full
 
 

@@ -2,7 +2,7 @@
 
 The trial puts this folder on ``PYTHONPATH`` of both runs of every program
 (legacy under TF1 semantics, migrated under plain TF2), so Python imports this
-module at start-up, before ``tf_migrate/_verify_boot.py`` imports TensorFlow.
+module at start-up, before ``tf_migrate/verify/child/boot.py`` imports TensorFlow.
 It does nothing unless ``TRIAL_STUBS`` names stub sets (comma-separated); then:
 
 * the stub modules of those sets (``modules/``, see ``modules/README.md``) are

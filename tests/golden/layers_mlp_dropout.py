@@ -30,7 +30,12 @@ import tensorflow as tf
 
 def to_numpy(fetched):
     """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
 
 
 hidden = tf.keras.layers.Dense(units=16, activation=tf.nn.relu, name="hidden")
@@ -39,7 +44,8 @@ dropout = tf.keras.layers.Dropout(rate=0.3)
 logits_2 = tf.keras.layers.Dense(units=3, name="logits")
 logits_2.build((None, 16))
 
-def model(inputs, reuse=False, *, training):
+
+def model(inputs, *, training):
     h = hidden(inputs)
     h = dropout(h, training=training)
     return logits_2(h)
@@ -48,7 +54,7 @@ def model(inputs, reuse=False, *, training):
 @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
 def run_eval_logits(x):
     training = False
-    eval_logits = model(x, reuse=True, training=training)
+    eval_logits = model(x, training=training)
     return eval_logits
 
 

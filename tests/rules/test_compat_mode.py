@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from tf_migrate import tf_tables
-from tf_migrate._verify_compare import first_difference
+from tf_migrate.verify.output_compare import first_difference
 from tf_migrate.engine import migrate_source
 from tf_migrate.notebook import migrate_notebook
 from tf_migrate.rules._compat_contrib import contrib_renames
@@ -81,6 +81,15 @@ def compat(source: str):
                  "v = tf.contrib.framework.load_variable(checkpoint_dir=p, name='w')\n",
                  COMPAT_IMPORT + "d = d.map(f, tf.data.experimental.AUTOTUNE)\n"
                  "v = tf.train.load_variable(ckpt_dir_or_file=p, name='w')\n", id="table renames with keywords"),
+    pytest.param("from tensorflow.examples.tutorials.mnist import input_data\nimport tensorflow as tf\n"
+                 "x = tf.placeholder(tf.float32)\n",
+                 "from tensorflow.examples.tutorials.mnist import input_data\n" + COMPAT_IMPORT
+                 + "x = tf.placeholder(tf.float32)\n",
+                 id="disable call after the import that binds the alias, not the first tensorflow import"),
+    pytest.param("import tensorflow as tf\nfrom ops import *\nfrom math import *\nx = tf.placeholder(tf.float32)\n",
+                 COMPAT_IMPORT + "from ops import *\nimport tensorflow.compat.v1 as tf\nfrom math import *\n"
+                 "x = tf.placeholder(tf.float32)\n",
+                 id="alias bound again after a helper's star import (it may bind plain TF2 as tf)"),
 ])
 def test_rewrite(before, after):
     result = compat(before)

@@ -50,6 +50,11 @@ CASES = [
      "s = tf.reduce_sum(x, axis=[1], keepdims=True)\n", "renamed keywords"),
     ("symbol-renames", "i = tf.argmax(x, 1)\n", "i = tf.argmax(x, 1)\n", "noop argmax positional"),
     ("symbol-renames", "d = tf.keras.layers.Dense(3)\n", "d = tf.keras.layers.Dense(3)\n", "noop keras names"),
+    ("symbol-renames", "a = tf.constant_initializer(-0.5)\nz = tf.zeros_initializer()\n",
+     "a = tf.constant_initializer(-0.5)\nz = tf.zeros_initializer()\n", "noop initializers same in TF2"),
+    ("symbol-renames", "a = tf.constant_initializer(1)\nb = tf.constant_initializer([1.0, 2.0])\n",
+     "a = tf.compat.v1.constant_initializer(1)\nb = tf.compat.v1.constant_initializer([1.0, 2.0])\n",
+     "constant initializer of an int or a list stays v1"),
     # unwrap-scopes
     ("unwrap-scopes", "def f(x):\n    with tf.name_scope('block'):\n        return tf.nn.relu(x)\n",
      "def f(x):\n    return tf.nn.relu(x)\n", "scope in function"),

@@ -92,3 +92,12 @@ def test_rate_read_from_a_placeholder_is_left_to_compat_mode():
     result = migrate_source(source, "case.py")
     assert result.outcome == "compat"
     assert any(f.rule == "lr-schedules" and "`base`" in f.message for f in result.findings)
+
+
+def test_a_keyword_named_like_a_scheduled_rate_is_not_inlined():
+    """`SGD(learning_rate=learning_rate)`: only the value is the per-step rate, not the keyword (crashed)."""
+    source = (HEADER + "gs = tf.Variable(0, trainable=False)\nlearning_rate = tf.train.exponential_decay(0.8, gs, 10, 0.9)\n"
+              "train_step = tf.train.GradientDescentOptimizer(learning_rate).minimize(loss, global_step=gs)\n")
+    result = migrate_source(source, "case.py", select=["optimizers", "lr-schedules"])
+    assert result.outcome != "failed"
+    assert "SGD(learning_rate=lambda: learning_rate_schedule(gs)).minimize" in result.new_source

@@ -62,7 +62,17 @@ EAGER_CONFIG_CALLS = {"tf.set_random_seed", "tf.random.set_seed", "tf.logging.se
                       "tf.debugging.set_log_device_placement"}
 
 # TF1 APIs that act in Python when called (files, logging, flags), not graph ops: kept where they are.
-HOST_CALL_PREFIXES = ("tf.gfile.", "tf.io.gfile.", "tf.logging.", "tf.flags.", "tf.app.flags.")
+HOST_CALL_PREFIXES = ("tf.gfile.", "tf.io.gfile.", "tf.logging.", "tf.flags.", "tf.app.flags.",
+                      "tf.examples.")  # tensorflow.examples...input_data.read_data_sets: numpy datasets
+
+# TF ops whose value is a tuple, list or namedtuple of tensors: a fetch of one converts each member.
+STRUCTURE_CALLS = {"tf.self_adjoint_eig", "tf.linalg.eigh", "tf.linalg.eig", "tf.svd", "tf.linalg.svd",
+                   "tf.qr", "tf.linalg.qr", "tf.linalg.lu", "tf.nn.moments", "tf.nn.weighted_moments",
+                   "tf.nn.sufficient_statistics", "tf.nn.top_k", "tf.math.top_k", "tf.unique",
+                   "tf.unique_with_counts", "tf.unstack", "tf.split", "tf.meshgrid", "tf.setdiff1d",
+                   "tf.nn.max_pool_with_argmax", "tf.dynamic_partition", "tf.identity_n", "tf.tuple",
+                   "tf.gradients", "tf.nn.dynamic_rnn", "tf.nn.bidirectional_dynamic_rnn", "tf.nn.static_rnn",
+                   "tf.nn.ctc_greedy_decoder", "tf.nn.ctc_beam_search_decoder"}
 
 # Calls that only configure TF1 graph mode: removed from eager output.
 GRAPH_MODE_CONFIG_CALLS = {"tf.reset_default_graph", "tf.disable_v2_behavior", "tf.disable_eager_execution",

@@ -16,6 +16,7 @@ from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.escapes import escaped_reads
+from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
                                                  check_feed_objects, only_initializer_assignments,
                                                  single, targets_single)
@@ -65,7 +66,10 @@ class Classifier:
                 return "op"
             if qualname is not None and api.is_optimizer_constructor(qualname):
                 return "optimizer"
-            if qualname is not None and qualname.startswith("tf."):
+            if qualname in api.STRUCTURE_CALLS:
+                return "structure"
+            if qualname is not None and qualname.startswith("tf.") and not qualname.startswith(
+                    api.HOST_CALL_PREFIXES):
                 return "tensor"
             if isinstance(expr.func, cst.Attribute):
                 owner = self.kind_of(expr.func.value)
@@ -78,7 +82,7 @@ class Classifier:
                 return "tensor"
             return None
         if isinstance(expr, (cst.Subscript, cst.Attribute)):
-            return "tensor" if self.kind_of(expr.value) == "tensor" else None
+            return "tensor" if self.kind_of(expr.value) in ("tensor", "structure") else None
         if isinstance(expr, cst.BinaryOperation):
             if "tensor" in (self.kind_of(expr.left), self.kind_of(expr.right)):
                 return "tensor"
@@ -123,7 +127,7 @@ class Classifier:
         record_callables(st, targets, value, self.scope, self.names)
         if self._is_layer_build(value) and not st.defines:
             self.scope.symbols[symbol_key(value.func.value)].built = True
-            st.role = pm.KEEP  # dense.build((None, 8)): the layer's variables exist from here on
+            st.role = pm.KEEP  # dense.build((None, 8)) / set_weights: the layer's variables exist from here on
             return st
         if value is not None and st.defines and not isinstance(value, cst.Call) and self.is_session(value):
             self.scope.sessions.update(st.defines)  # self.sess = sess
@@ -149,7 +153,7 @@ class Classifier:
 
     def _is_layer_build(self, value) -> bool:
         return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
-                and value.func.attr.value == "build" and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
+                and value.func.attr.value in ("build", "set_weights") and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
 
     def _resolve_collections(self, st, calls) -> None:
         for call in calls:
@@ -289,6 +293,14 @@ class Classifier:
             self.define(st, pm.LAYER, call, tf_name=tf_name, built=weightless, weightless=weightless)
             self.scope.trainable_order.extend(st.defines)
             return True
+        members = instance_members(call, self.scope, self.names) if targets_single(st) else None
+        if members is not None:
+            st.role = pm.KEEP  # a tf.Module whose variables exist from its construction
+            self.define(st, pm.LAYER, call, built=True, members=members)
+            self.scope.trainable_order.extend(st.defines)
+            if deferred_reads:
+                self.block(call, "a tf.Module built from per-run tensors")
+            return True
         if qualname in api.VARIABLE_CONSTRUCTORS:
             st.role = pm.KEEP
             trainable = argument(call, "trainable")
@@ -362,7 +374,8 @@ class Classifier:
             return
         if calls_variable_fn and (deferred_reads or tf_calls):
             self.block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "
-                        "time it is called on graph tensors; needs the tf.Module rewrite")
+                        "time it is called on graph tensors; the helper-modules rule did not make it a tf.Module "
+                        "(it does so for helpers defined at module level)")
         targets, value = single(st.node)
         alias_of = symbol_key(value) if value is not None else None
         if alias_of is not None and self.scope.kind(alias_of) in (pm.VARIABLE, pm.LAYER, pm.OPTIMIZER, pm.VARIABLES):

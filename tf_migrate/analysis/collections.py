@@ -22,6 +22,7 @@ from typing import List, Optional, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.statement_facts import reads_names, string_literals
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
@@ -114,6 +115,10 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
             if pattern is not None and not re.match(pattern, symbol.tf_name):
                 continue
             parts.append(key)
+        elif symbol.kind == pm.LAYER and symbol.members:
+            if pattern is not None:
+                return None, f"the variables of `{key}` (a tf.Module) have no scoped names to filter on"
+            parts.extend(member_list(key, symbol, trainable_only=which == "trainable"))
         elif symbol.kind == pm.LAYER and not symbol.weightless:
             if pattern is not None and not re.match(pattern, symbol.tf_name):
                 continue

@@ -59,6 +59,7 @@ class Symbol:
     built: bool = False  # a layer whose variables exist from its construction (layer.build(...))
     dtype: Optional[str] = None  # "float32"..., where the program text settles it (analysis.dtypes)
     weightless: bool = False  # a Keras layer without variables (Dropout, Flatten, pooling)
+    members: Tuple[Tuple[str, bool], ...] = ()  # a tf.Module's variables: (attribute, trainable), creation order
 
 
 @dataclass

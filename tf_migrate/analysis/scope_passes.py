@@ -26,7 +26,7 @@ def settle_eager(c: Classifier) -> None:
             for earlier in c.scope.statements[:st.index]:
                 if (earlier.role == pm.KEEP and earlier.kind == pm.PYTHON and not earlier.run_sites
                         and isinstance(earlier.node, cst.SimpleStatementLine)
-                        and set(earlier.defines) & set(st.defines)):
+                        and _read_in_runs(c.scope, earlier, set(earlier.defines) & set(st.defines))):
                     earlier.role = pm.DEFER
                     c.define(earlier, pm.STRUCT)
                     c.define(st, st.kind)
@@ -48,6 +48,23 @@ def settle_eager(c: Classifier) -> None:
                 st.role = pm.DEFER
                 c.define(st, pm.TENSOR)
                 changed = True
+
+
+def _read_in_runs(scope: "pm.Scope", earlier: "pm.Statement", keys) -> bool:
+    """Whether per-run code reads the binding ``earlier`` makes of one of ``keys``: ``h = 3`` then
+    ``h = tf.constant(h) * x`` moves ``h = 3`` into the run (there ``h`` is local to the function)."""
+    for st in scope.statements[earlier.index + 1:]:
+        if st.role != pm.DEFER:
+            continue
+        for key in keys & st.reads:
+            symbol = scope.symbol_at(key, st.index + (1 if isinstance(st.node, cst.BaseCompoundStatement) else 0))
+            if symbol is not None and symbol.index == earlier.index:
+                return True
+            if symbol is not None and symbol.index == st.index:  # read and rebound in one statement
+                before = scope.symbol_at(key, st.index)
+                if before is not None and before.index == earlier.index:
+                    return True
+    return False
 
 
 def _fed_bindings(scope: "pm.Scope"):
@@ -123,6 +140,13 @@ def _outer_values(scope: "pm.Scope", node) -> List[str]:
     return sorted(keys)
 
 
+def _view_at(scope: "pm.Scope", st) -> "pm.Scope":
+    """The bindings a statement reads: those made before it, and for a compound statement (a loop
+    may read on its next pass what it binds later) those made inside it too."""
+    compound = isinstance(st.node, cst.BaseCompoundStatement)
+    return scope.at(st.index + 1 if compound else st.index)
+
+
 def check_escapes(c: Classifier) -> None:
     """Per-run values read where no run provides them."""
     for st in c.scope.statements:
@@ -135,7 +159,7 @@ def check_escapes(c: Classifier) -> None:
                                      f"placeholders) uses {', '.join(f'`{k}`' for k in outer)} from the graph "
                                      "built outside it")
             continue
-        found = finder(st.node, st.run_sites, c.scope)
+        found = finder(st.node, st.run_sites, _view_at(c.scope, st))
         for node_id, (key, attribute) in found.static.items():
             why = static_read_problem(c.scope, key, st.index)
             if why is None:

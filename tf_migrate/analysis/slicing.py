@@ -7,6 +7,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.feed_dicts import named_feed_keys
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import reads
 
@@ -18,12 +19,18 @@ class RunPlan:
     site: RunSite
     statements: List["pm.Statement"]  # deferred statements, in program order
     fed: List[Tuple[str, Optional[cst.BaseExpression]]]  # (key, value) in feed order; value None if dynamic
-    dynamic_feed: bool
+    dynamic_feed: bool  # the feed is not a dict literal: the call passes it as ``**feed``
     unfed_placeholders: List["pm.Statement"] = field(default_factory=list)
     reads: Set[str] = field(default_factory=set)  # every key the function reads
     conflicts: List[str] = field(default_factory=list)  # why this run has no faithful function (empty: it has)
     fed_symbols: Dict[str, "pm.Symbol"] = field(default_factory=dict)  # the binding each feed replaces
     limit: int = 0  # the run site's statement: the bindings it sees are those before it
+    keys_known: bool = False  # a dynamic feed whose keys are known (see feed_dicts): no ``**unused_feeds``
+
+    @property
+    def open_feed(self) -> bool:
+        """Whether the function must take feeds it does not know (``**unused_feeds``)."""
+        return self.dynamic_feed and not self.keys_known
 
     @property
     def needs_function(self) -> bool:
@@ -40,8 +47,12 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     """
     literal = site.literal_feeds
     dynamic = literal is None
-    # A key given twice in the feed dict literal: Python keeps the last value, in the first one's place.
-    fed = [] if dynamic else list({key: value for key, _, value in literal}.items())
+    named_keys = named_feed_keys(scope, site.feed) if dynamic else None
+    if named_keys is not None:
+        fed = [(key, None) for key in named_keys]
+    else:
+        # A key given twice in the feed dict literal: Python keeps the last value, in the first one's place.
+        fed = [] if dynamic else list({key: value for key, _, value in literal}.items())
     fed_symbols = {key: scope.symbol_at(key, limit) for key, _ in fed}
     fed_at = {key: symbol.index if symbol is not None else -2 for key, symbol in fed_symbols.items()}
     needed: Set[Tuple[str, int]] = set()
@@ -89,7 +100,8 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     for st in chosen + placeholders:
         all_reads |= st.reads
     return RunPlan(site, chosen, fed, dynamic, placeholders, all_reads, conflicts,
-                   {key: symbol for key, symbol in fed_symbols.items() if symbol is not None}, limit)
+                   {key: symbol for key, symbol in fed_symbols.items() if symbol is not None}, limit,
+                   named_keys is not None)
 
 
 def _parameter_conflicts(chosen, placeholders, fed) -> List[str]:

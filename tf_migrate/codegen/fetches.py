@@ -54,6 +54,8 @@ def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst
         return expr.with_changes(args=args)
     if kind_of(expr) in ("op", "init"):
         return _NONE
+    if kind_of(expr) == "structure":  # tf.linalg.eigh(d), tf.nn.moments(x, [0]): a tuple of tensors
+        return _parse(f"{tf}.nest.map_structure(lambda value: value.numpy(), {code(expr)})")
     return _method(expr, "numpy")
 
 

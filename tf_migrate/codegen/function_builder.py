@@ -25,13 +25,15 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
+from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen import compiled
+from tf_migrate.codegen.fetch_reads import plan_reads
 from tf_migrate.codegen.fetches import to_numpy, to_tensors
 from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
-from tf_migrate.codegen.replace import replace_nodes
+from tf_migrate.codegen.replace import rename_keys, replace_nodes
 from tf_migrate.cst.arguments import bind_known
 from tf_migrate.cst.names import fresh as fresh_name
 from tf_migrate.cst.text import code
@@ -98,7 +100,7 @@ class FunctionBuilder:
                 required.append(name)
                 if converted(name):
                     prologue.append(self._conversion(key, symbol))
-            elif plan.dynamic_feed:
+            elif plan.open_feed:
                 optional.append(name)
                 prologue.append(f"{name} = {code(default)} if {name} is None else {name}")
                 prologue.append(self._conversion(key, symbol))
@@ -109,7 +111,7 @@ class FunctionBuilder:
         params = [cst.Param(cst.Name(n)) for n in required]
         params += [cst.Param(cst.Name(n), default=cst.Name("None"), equal=cst.AssignEqual(
             cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) for n in optional]
-        star = cst.Param(cst.Name("unused_feeds")) if plan.dynamic_feed else None
+        star = cst.Param(cst.Name("unused_feeds")) if plan.open_feed else None
         return cst.Parameters(params=params, star_kwarg=star), prologue
 
     # -- body ------------------------------------------------------------------------------
@@ -136,6 +138,8 @@ class FunctionBuilder:
                 continue
             if symbol.kind == pm.VARIABLE:
                 parts.append(key)
+            elif symbol.kind == pm.LAYER and symbol.members:
+                parts.extend(member_list(key, symbol, trainable_only=True))
             elif symbol.kind == pm.LAYER and not symbol.weightless:
                 parts.append(f"*{key}.trainable_variables")
             elif symbol.kind == pm.VARIABLES:
@@ -213,10 +217,16 @@ class FunctionBuilder:
             local_names.add(name)
             return name
 
+        fetch = plan.site.fetch
+        view = self.scope.at(plan.limit)  # the fetch names the values bound before the run site
+        reads_at_start, reads_after, read_names = plan_reads(
+            statements, fetch, view, self.names, fresh) if plan.site.style != "op_run" else ([], {}, {})
+        body.extend(_stmt(line) for line in reads_at_start)
         gradient_positions = [i for i, s in enumerate(statements) if s.gradient]
         if not gradient_positions:
             for st in statements:
                 body.extend(self._lower(st, fresh))
+                body.extend(_stmt(line) for line in reads_after.get(st.index, []))
         else:
             clean = self._is_clean(statements)
             count = sum(self._gradient_count(s) for s in statements)
@@ -235,16 +245,17 @@ class FunctionBuilder:
                     block.append(_stmt(f"{key} = {self.tf}.stop_gradient({key})"))
                 for key in after.get(st.index, []):
                     block.append(_stmt(f"{self.tape}.watch({key})"))
+                block.extend(_stmt(line) for line in reads_after.get(st.index, []))
             tape_args = "persistent=True" if persistent else ""
             with_stmt = _stmt(f"with {self.tf}.GradientTape({tape_args}) as {self.tape}:\n    pass\n")
             body.append(with_stmt.with_changes(body=with_stmt.body.with_changes(body=block or with_stmt.body.body)))
             for st in statements[split:]:
                 body.extend(self._lower(st, fresh))
-        fetch = plan.site.fetch
+                body.extend(_stmt(line) for line in reads_after.get(st.index, []))
         if plan.site.style != "op_run":
-            view = self.scope.at(plan.limit)  # the fetch names the values bound before the run site
             kind_of = Classifier(view, self.names).kind_of
             value = to_tensors(fetch, view, kind_of) if compile_it else to_numpy(fetch, view, kind_of, self.tf)
+            value = rename_keys(value, read_names)
             if not (isinstance(value, cst.Name) and value.value == "None"):
                 body.append(cst.SimpleStatementLine([cst.Return(value)]))
         if not body:

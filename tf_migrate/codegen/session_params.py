@@ -26,7 +26,29 @@ def _session_param(params: cst.Parameters, sessions: Set[str], skip_self: bool):
 
 
 def drop_session_params(body: List[cst.BaseStatement], sessions: Set[str]) -> List[cst.BaseStatement]:
-    """Remove unused session parameters of module-level defs/classes and the matching call arguments."""
+    """Remove unused session parameters of defs/classes and the matching call arguments, in every scope.
+
+    A helper defined inside ``main()`` and called there (``def evaluate(sess)`` + ``evaluate(sess)``)
+    is handled in ``main``'s body, as module-level ones are in the module's.
+    """
+    body = [visit(stmt, _NestedScopes(sessions)) for stmt in body]
+    return _drop_in_scope(body, sessions)
+
+
+class _NestedScopes(cst.CSTTransformer):
+    """Runs the drop on the body of every function, innermost first."""
+
+    def __init__(self, sessions: Set[str]) -> None:
+        self.sessions = sessions
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        if not isinstance(updated.body, cst.IndentedBlock):
+            return updated
+        new_body = _drop_in_scope(list(updated.body.body), self.sessions)
+        return updated.with_changes(body=updated.body.with_changes(body=new_body))
+
+
+def _drop_in_scope(body: List[cst.BaseStatement], sessions: Set[str]) -> List[cst.BaseStatement]:
     dropped: Dict[str, tuple] = {}  # callable name -> (position, keyword)
     new_body = []
     for stmt in body:

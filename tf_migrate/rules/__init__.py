@@ -37,6 +37,8 @@ class RuleContext:
     blockers: List[Tuple[Optional[cst.CSTNode], str]] = field(default_factory=list)
     # Hoisted layer objects -> the TF1 scoped name their variables had ("generator/dense").
     layer_scopes: Dict[str, str] = field(default_factory=dict)
+    # Keras rnn layers whose weights a Saver keeps under TF1's names (codegen.rnn_weights.RNNCheckpoint).
+    rnn_checkpoints: List[object] = field(default_factory=list)
     # The parsed input: its nodes that survive the rules (unchanged subtrees keep their identity) are
     # reported at their position in the user's file, computed once.
     original_module: Optional[cst.Module] = None

@@ -52,9 +52,14 @@ def is_keras2(qualname: str) -> bool:
     return any(map(under, KERAS2_APIS)) and not any(map(under, _KERAS3_IS_FINE))
 
 
-def select_legacy_keras(module: cst.Module, ctx: RuleContext) -> cst.Module:
-    """Sets TF_USE_LEGACY_KERAS before TensorFlow is imported when the module uses Keras 2; reports it."""
-    refs = [r for r in references(module, TFNames.scan(module)) if is_keras2(r.qualname)]
+def select_legacy_keras(module: cst.Module, ctx: RuleContext, compat_spelled_only: bool = False,
+                        rule: str = "compat-mode") -> cst.Module:
+    """Sets TF_USE_LEGACY_KERAS before TensorFlow is imported when the module uses Keras 2; reports it.
+
+    ``compat_spelled_only``: only references spelled ``tf.compat.v1.`` count (eager output, where
+    ``tf.keras`` is the TF2 Keras and works with Keras 3)."""
+    refs = [r for r in references(module, TFNames.scan(module)) if is_keras2(r.qualname)
+            and (not compat_spelled_only or ".compat.v1." in code(r.node))]
     if not refs:
         return module
     body = list(module.body)
@@ -67,7 +72,7 @@ def select_legacy_keras(module: cst.Module, ctx: RuleContext) -> cst.Module:
     if any(isinstance(r.node, (cst.Import, cst.ImportFrom)) and _is_under_keras(r) for r in refs):
         message += (". `tensorflow.keras` imported as a module is routed when TensorFlow is first imported: if "
                     f"another module imports TensorFlow before this file, set {SWITCH}=1 in the environment")
-    ctx.report(refs[0].node, "compat-mode", WARNING, message)
+    ctx.report(refs[0].node, rule, WARNING, message)
     if position is None or _sets_switch(module):
         return module
     lines = [f'os.environ.setdefault("{SWITCH}", "1")  {_COMMENT}']

@@ -10,11 +10,12 @@ legacy Keras before TensorFlow is imported (:mod:`._legacy_keras`).
 """
 from __future__ import annotations
 
+import sys
 from typing import List, Optional
 
 import libcst as cst
 
-from tf_migrate.report import WARNING
+from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import COMPAT, Rule, RuleContext
 from tf_migrate.rules._compat_contrib import rename_contrib
 from tf_migrate.rules._legacy_keras import select_legacy_keras
@@ -33,6 +34,7 @@ class CompatMode(Rule):
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         module, v1_alias = _compat_imports(module, ctx)
+        module = _rebind_after_star_imports(module, ctx, v1_alias)
         ctx.use_module(module)
         module = rename_contrib(module, ctx, v1_alias)
         ctx.use_module(module)
@@ -53,20 +55,58 @@ def _compat_imports(module: cst.Module, ctx: RuleContext):
     if rewriter.bare_names_only or alias not in rewriter.v1_aliases:
         alias = "tf_v1" if ctx.names.tf_alias is None else alias
         lines.append(f"import tensorflow.compat.v1 as {alias}")
+    else:  # the call needs its alias bound: `from tensorflow.examples... import x` may come first
+        position = max(position, _first_tensorflow_import(body, binding=alias))
     lines.append(f"{alias}.disable_v2_behavior()")
     body[position + 1:position + 1] = [cst.parse_statement(line) for line in lines]
     ctx.report(None, RULE_ID, WARNING, "kept in compat mode: TF1 graph semantics via tensorflow.compat.v1")
     return module.with_changes(body=body), alias
 
 
+def _rebind_after_star_imports(module: cst.Module, ctx: RuleContext, alias: str) -> cst.Module:
+    """``import tensorflow.compat.v1 as tf`` again after each ``from helpers import *`` that follows it.
+
+    A sibling module's ``tf`` (its own ``import tensorflow as tf``, plain TF2 once migrated or run on
+    TF2) comes in with the star and would replace this file's compat alias: ``tf.placeholder`` then
+    fails. Modules of the standard library bind no ``tf``.
+    """
+    body: List[cst.BaseStatement] = list(module.body)
+    bound = _first_tensorflow_import(body, binding=alias)
+    if bound < 0:
+        return module
+    again = f"import tensorflow.compat.v1 as {alias}"
+    out = body[:bound + 1]
+    for index in range(bound + 1, len(body)):
+        stmt = body[index]
+        out.append(stmt)
+        if _star_import_of_other_module(stmt) and not (
+                index + 1 < len(body) and cst.Module([body[index + 1]]).code.strip() == again):
+            out.append(cst.parse_statement(again + "\n"))
+            ctx.report(stmt, RULE_ID, INFO, f"`{alias}` imported again after the star import, which may "
+                                            "bind the helper module's own `tf`")
+    return module.with_changes(body=out) if len(out) != len(body) else module
+
+
+def _star_import_of_other_module(stmt: cst.BaseStatement) -> bool:
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+        return False
+    node = stmt.body[0]
+    if not isinstance(node, cst.ImportFrom) or not isinstance(node.names, cst.ImportStar):
+        return False
+    name = dotted_name(node.module) if node.module is not None else ""
+    return bool(node.relative) or not (_is_tensorflow(node.module) or (name or "").split(".")[0] in
+                                       sys.stdlib_module_names)
+
+
 def _has_disable_call(module: cst.Module) -> bool:
     return "disable_v2_behavior()" in module.code or "disable_eager_execution()" in module.code
 
 
-def _first_tensorflow_import(body: List[cst.BaseStatement]) -> int:
-    """Index of the first top-level statement that imports TensorFlow (also inside ``try:``), else -1."""
+def _first_tensorflow_import(body: List[cst.BaseStatement], binding: Optional[str] = None) -> int:
+    """Index of the first top-level statement that imports TensorFlow (also inside ``try:``), else -1;
+    with ``binding``, the first that binds that local name to a TensorFlow module."""
     for index, stmt in enumerate(body):
-        found = _TensorFlowImport()
+        found = _TensorFlowImport(binding)
         visit(stmt, found)
         if found.seen:
             return index
@@ -74,14 +114,19 @@ def _first_tensorflow_import(body: List[cst.BaseStatement]) -> int:
 
 
 class _TensorFlowImport(cst.CSTVisitor):
-    def __init__(self) -> None:
+    def __init__(self, binding: Optional[str] = None) -> None:
         self.seen = False
+        self.binding = binding
 
     def visit_Import(self, node: cst.Import) -> None:
-        self.seen = self.seen or any(_is_tensorflow(alias.name) for alias in node.names)
+        self.seen = self.seen or any(_is_tensorflow(alias.name) and self._binds(alias) for alias in node.names)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        self.seen = self.seen or (node.module is not None and _is_tensorflow(node.module))
+        self.seen = self.seen or (self.binding is None and node.module is not None and _is_tensorflow(node.module))
+
+    def _binds(self, alias: cst.ImportAlias) -> bool:
+        local = alias.asname.name.value if alias.asname else (dotted_name(alias.name) or "").split(".")[0]
+        return self.binding is None or local == self.binding
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False  # runs when called, after the switch

@@ -270,6 +270,17 @@ class _Schedules:
         used = []
 
         class _Inline(cst.CSTTransformer):
+            def __init__(self) -> None:
+                super().__init__()
+                self.labels = set()  # ids of names that label, not read: `f(lr=...)`, `opt.lr`
+
+            def visit_Arg(self, node: cst.Arg) -> None:
+                if node.keyword is not None:
+                    self.labels.add(id(node.keyword))
+
+            def visit_Attribute(self, node: cst.Attribute) -> None:
+                self.labels.add(id(node.attr))
+
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
                 if id(original) in inline:
                     used.append(original)
@@ -278,7 +289,7 @@ class _Schedules:
 
             def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
                 code = valued.get((id(function), original.value), valued.get((id(None), original.value)))
-                if code is None:
+                if code is None or id(original) in self.labels:
                     return updated
                 used.append(original)
                 value = cst.parse_expression(code)

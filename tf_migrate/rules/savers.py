@@ -183,9 +183,11 @@ def _slots_warning(scope: "pm.Scope", ctx: RuleContext) -> str:
 
 
 def _hidden_variables(module: cst.Module, ctx: RuleContext) -> Optional[str]:
+    # rnn layers from rnn-to-keras: their weights are saved through TF1-named mirror variables
+    mirrored = {getattr(c, "constructor", None) for c in ctx.rnn_checkpoints}
     for call in all_calls(module):
         qualname = ctx.names.call_name(call) or ""
-        if qualname.startswith(_HIDDEN_VARIABLES):
+        if qualname.startswith(_HIDDEN_VARIABLES) and code(call) not in mirrored:
             return qualname
     return None
 

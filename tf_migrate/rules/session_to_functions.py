@@ -54,7 +54,7 @@ class SessionToFunctions(Rule):
         body = drop_session_params(body, rewriter.sessions)
         module = module.with_changes(body=body)
         if rewriter.compiled_any:
-            module = _with_helper(module, compiled.to_numpy_helper(ctx.tf, rewriter.to_numpy))
+            module = _with_helper(module, compiled.to_numpy_helper(rewriter.to_numpy))
         return module
 
 
@@ -318,6 +318,18 @@ class _SiteReplacer(cst.CSTTransformer):
         self.placeholders = placeholder_keys
         self.placeholder_calls = placeholder_calls or {}
         self.tf = tf
+        self.shadowed: List[Set[str]] = []  # names a user function binds: its `y` is not the placeholder `y`
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        params = node.params
+        names = {p.name.value for p in [*params.params, *params.kwonly_params, *params.posonly_params]}
+        names |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+        self.shadowed.append(names | set(writes(node.body)))
+        return True
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        self.shadowed.pop()
+        return updated
 
     def leave_DictElement(self, original: cst.DictElement, updated: cst.DictElement) -> cst.DictElement:
         key = symbol_key(original.key)
@@ -347,8 +359,9 @@ class _SiteReplacer(cst.CSTTransformer):
 
     def _static(self, expr, what: str):
         """tf.TensorShape(declared) / the declared dtype of a placeholder, or None."""
-        call = self.placeholder_calls.get(symbol_key(expr) or "")
-        if call is None:
+        key = symbol_key(expr) or ""
+        call = self.placeholder_calls.get(key)
+        if call is None or any(key.split(".")[0] in frame for frame in self.shadowed):
             return None
         positional = [a.value for a in call.args if a.keyword is None]
         keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}

@@ -4,7 +4,9 @@ Uses tf_upgrade_v2's tables from the installed wheel (:mod:`tf_migrate.tf_tables
 ``tf.random_normal`` -> ``tf.random.normal``, ``reduction_indices=`` ->
 ``axis=``, and positional arguments whose order changed in TF2 become
 keywords first. A symbol whose only TF2 home is ``tf.compat.v1`` is renamed
-there and reported: eager output should not keep it.
+there and reported: eager output should not keep it. The tables send every
+initializer to ``tf.compat.v1``; a call whose arguments mean the same to the
+TF2 initializer keeps the TF2 name (``tf.constant_initializer(0.1)``).
 """
 from __future__ import annotations
 
@@ -19,6 +21,24 @@ from tf_migrate.traversal import visit
 RULE_ID = "symbol-renames"
 # TF's table maps tf.keras.* to Keras 2 names (optimizers.legacy, ...) that Keras 3 lacks.
 _KEEP_PREFIXES = ("tf.keras.",)
+
+
+def _float(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node = node.expression
+    return isinstance(node, cst.Float)
+
+
+# TF1 names whose TF2 namesake does the same for the arguments a call gives: the v1 initializers
+# differ only in ``dtype`` (given by the caller in TF2) and ``verify_shape``, and the constant one
+# also in filling a shape from a shorter list, which a single number never needs. Called without a
+# dtype, the v1 constant initializer makes float32 and the TF2 one int32 from an int: floats only.
+_SAME_IN_TF2 = {
+    "tf.constant_initializer": lambda args: len(args) == 1 and not args[0].star and _float(args[0].value) and (
+        args[0].keyword is None or args[0].keyword.value == "value"),
+    "tf.zeros_initializer": lambda args: not args,
+    "tf.ones_initializer": lambda args: not args,
+}
 
 
 class SymbolRenames(Rule):
@@ -37,10 +57,16 @@ class SymbolRenames(Rule):
 class _Renamer(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext, tables: "tf_tables.Tables") -> None:
         self.ctx, self.tables = ctx, tables
+        self.kept: set = set()  # ids of callee names whose call means the same in TF2
+
+    def visit_Call(self, node: cst.Call) -> None:
+        same = _SAME_IN_TF2.get(self.ctx.names.call_name(node) or "")
+        if same is not None and same(list(node.args)):
+            self.kept.add(id(node.func))
 
     def _target(self, node: cst.BaseExpression):
         qualname = self.ctx.names.qualname(node)
-        if qualname is None or not isinstance(node, cst.Attribute) or ".compat.v1." in (dotted_name(node) or "") \
+        if qualname is None or id(node) in self.kept or not isinstance(node, cst.Attribute) or ".compat.v1." in (dotted_name(node) or "") \
                 or qualname.startswith(_KEEP_PREFIXES):
             return None, None
         return qualname, self.tables.symbol_renames.get(qualname)

@@ -94,6 +94,9 @@ class _Unlimited:
 
 
 class CartPole(Env):
+    x_threshold = 2.4  # gym's attributes, read by reward-shaping drivers
+    theta_threshold_radians = 12 * 2 * math.pi / 360
+
     def __init__(self, env_id, limit):
         super().__init__(env_id, limit)
         high = numpy.array([4.8, numpy.finfo(numpy.float32).max, 0.42, numpy.finfo(numpy.float32).max])
@@ -115,7 +118,7 @@ class CartPole(Env):
         x, x_dot = x + 0.02 * x_dot, x_dot + 0.02 * x_acc
         theta, theta_dot = theta + 0.02 * theta_dot, theta_dot + 0.02 * theta_acc
         self.state = (x, x_dot, theta, theta_dot)
-        done = abs(x) > 2.4 or abs(theta) > 12 * 2 * math.pi / 360
+        done = abs(x) > self.x_threshold or abs(theta) > self.theta_threshold_radians
         return numpy.array(self.state), 1.0, bool(done), {}
 
 

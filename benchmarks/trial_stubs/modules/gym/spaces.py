@@ -19,6 +19,9 @@ class Discrete:
     def contains(self, x):
         return 0 <= int(x) < self.n
 
+    def __repr__(self):  # gym's, so that programs printing a space print the same text in every run
+        return f"Discrete({self.n})"
+
 
 class Box:
     def __init__(self, low, high, shape=None, dtype=numpy.float32):
@@ -39,3 +42,6 @@ class Box:
 
     def contains(self, x):
         return bool(numpy.all(x >= self.low) and numpy.all(x <= self.high))
+
+    def __repr__(self):
+        return f"Box{self.shape}"

@@ -14,6 +14,10 @@ The verifier runs the legacy program with ``pre`` first and, only when such an
 event was logged, once more with ``post``; the migrated output is equivalent if
 it matches either. A program must pick one order throughout.
 
+Two writes of one variable in the same run with no order between them (an optimizer step and a
+clipping ``assign`` fetched together, as WGAN code does) leave the variable's value to the scheduler:
+no second run can pin that, so such a run logs ``racing`` and the verifier answers not comparable.
+
 Ambiguous tensors whose computation holds other stateful ops (random ops, queue
 dequeues, assignments) cannot be evaluated twice without changing the program:
 such a run logs ``unresolvable`` and the verifier answers not comparable.
@@ -99,6 +103,17 @@ def find_ambiguous(elements):
     return ambiguous
 
 
+def racing_writes(elements):
+    """Names of variables that two fetched writes update with no order between them."""
+    ancestors = set().union(*[_ancestors(getattr(e, "op", e)) for e in elements]) if elements else set()
+    racing = []
+    for variable, ops in _writes(ancestors).items():
+        before = {op: _ancestors(op) for op in ops}
+        if any(a is not b and a not in before[b] and b not in before[a] for a in ops for b in ops):
+            racing.append(variable.name)
+    return racing
+
+
 def _resolvable(element):
     return all(
         op.type in _READ_SAFE or not op.op_def.is_stateful
@@ -123,8 +138,10 @@ def install(tf, log, order):
             return original(self, fetches, feed_dict, options, run_metadata)
         key = (id(self.graph), tuple(e.name for e in elements))
         if key not in plans:
-            plans[key] = find_ambiguous(elements)
-        ambiguous = plans[key]
+            plans[key] = find_ambiguous(elements), racing_writes(elements)
+        ambiguous, racing = plans[key]
+        if racing:
+            log.write(event="racing", where=log.where(), variables=racing)
         if not ambiguous:
             return original(self, fetches, feed_dict, options, run_metadata)
         where = log.where()

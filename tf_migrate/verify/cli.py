@@ -1,11 +1,12 @@
-"""``--verify``: run every legacy program and its migration, report per file."""
+"""``--verify``: run every legacy program and its migration, report per file; ``--verify-entry``: one project
+command."""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from tf_migrate import report, verify
+from tf_migrate import report, verify, verify_entry
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
 from tf_migrate.runner import FileOutcome
 
@@ -37,3 +38,20 @@ def verify_outcomes(outcomes: List[FileOutcome], timeout: float, summary: "repor
             verdicts[outcome.path] = result
         all_good &= result.status in _ACCEPTED
     return all_good
+
+
+def verify_entry_command(command: str, root: Path, outcomes: List[FileOutcome], timeout: float,
+                         summary: "report.Summary") -> bool:
+    """Run the entry ``command`` in the original and the migrated tree; True when accepted (as --verify)."""
+    try:
+        result = verify_entry.verify_entry(command, root, outcomes, timeout)
+    except verify_entry.EntryError as error:
+        summary.findings.append(Finding(str(root), 0, 0, "verify-entry", ERROR, str(error)))
+        return False
+    detail = result.detail.strip().splitlines()[-1] if result.detail.strip() else ""
+    print(f"verify-entry {command!r} in {root}: {result.status} ({result.seconds:.1f} s)"
+          + (f": {detail}" if detail else ""), file=sys.stderr)
+    summary.findings.append(Finding(str(root), 0, 0, "verify-entry", _SEVERITY[result.status],
+                                    f"{command}: {result.status}" + (f": {detail}" if detail else "")))
+    summary.verify_counts[result.status] += 1
+    return result.status in _ACCEPTED

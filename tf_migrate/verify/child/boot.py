@@ -1,6 +1,6 @@
 """Runs one program for ``tf_migrate.verify`` inside its own process.
 
-Executed as a script (``python _verify_boot.py CONFIG.json``) for plain programs
+Executed as a script (``python boot.py CONFIG.json``) for plain programs
 and for notebooks run as one script, and loaded by file path from a hidden first
 cell for notebooks run in a Jupyter kernel. It never imports the ``tf_migrate``
 package, so it works wherever the interpreter can import TensorFlow.
@@ -11,10 +11,11 @@ package, so it works wherever the interpreter can import TensorFlow.
   ``sys.modules['tensorflow'] = tf.compat.v1``, so ``import tensorflow as tf``,
   ``import tensorflow.compat.v1 as tf`` and local modules that import TensorFlow
   all see TF1 graph semantics; ``Session.run`` is wrapped to pin the read/update
-  order of fetches that TF1 leaves unordered (``_verify_fetch_order``), unless
+  order of fetches that TF1 leaves unordered (``fetch_order``), unless
   ``fetch_order`` is None (measurements want TF1's own ``Session.run``).
 * ``migrated``: plain TF2, eager.
-* both: TF's random ops draw shared values (``_verify_random``).
+* both: TF's random ops draw shared values (``random_draws``); with ``state_path``,
+  the trained variables are saved at the end (``state_dump``).
 """
 
 import ast
@@ -30,12 +31,17 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _sibling(name):
-    """Loads a sibling helper module by path (the package may not be importable)."""
-    module = sys.modules.get(name)
+    """Loads a sibling helper module by path (the package may not be importable).
+
+    It is registered under a prefixed name, so a program's own ``fetch_order.py``
+    cannot collide with it.
+    """
+    key = "_tf_migrate_verify_" + name
+    module = sys.modules.get(key)
     if module is None:
-        spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, name + ".py"))
+        spec = importlib.util.spec_from_file_location(key, os.path.join(_HERE, name + ".py"))
         module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
+        sys.modules[key] = module
         spec.loader.exec_module(module)
     return module
 
@@ -45,16 +51,26 @@ class EventLog:
 
     def __init__(self, path, user_files=()):
         self._file = open(path, "a", encoding="utf-8") if path else None
-        self._user_files = tuple(user_files)
+        self.user_files = tuple(user_files)
 
     def where(self):
         """``file:line`` of the innermost frame in the program (files starting so)."""
         frame = sys._getframe(1)
         while frame is not None:
-            if frame.f_code.co_filename.startswith(self._user_files):
+            if frame.f_code.co_filename.startswith(self.user_files):
                 return f"{frame.f_code.co_filename}:{frame.f_lineno}"
             frame = frame.f_back
         return "?"
+
+    def stack(self):
+        """``(file, line)`` of every frame in the program, innermost first."""
+        frames = []
+        frame = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code.co_filename.startswith(self.user_files):
+                frames.append((frame.f_code.co_filename, frame.f_lineno))
+            frame = frame.f_back
+        return tuple(frames)
 
     def write(self, **event):
         if self._file is not None:
@@ -62,24 +78,30 @@ class EventLog:
             self._file.flush()
 
 
-def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=()):
+def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(), state_path=None):
     """Makes this process run a ``legacy`` or ``migrated`` program (see module doc).
 
     ``user_files``: prefixes of the program's code file names, for ``file:line`` in events.
     ``fetch_order``: ``pre``, ``post``, or None to leave ``Session.run`` as TF1 has it.
+    ``state_path``: where ``StateRecorder.save`` writes the trained variables (None: nowhere).
+    Returns the state recorder, or None.
     """
     if program_dir and program_dir not in sys.path:
         sys.path.insert(0, program_dir)
     import tensorflow as tf
 
     log = EventLog(log_path, user_files)
-    _sibling("_verify_random").install(tf, log)
+    _sibling("random_draws").install(tf, log)
     if mode == "legacy":
         tf.compat.v1.disable_v2_behavior()
         if fetch_order is not None:
-            _sibling("_verify_fetch_order").install(tf, log, fetch_order)
+            _sibling("fetch_order").install(tf, log, fetch_order)
         sys.modules["tensorflow"] = tf.compat.v1
-    return log
+    if state_path is None:
+        return None
+    recorder = _sibling("state_dump").StateRecorder(tf, log, state_path)
+    recorder.install()
+    return recorder
 
 
 def _display(value):
@@ -104,18 +126,19 @@ def main(config_path):
     with open(config_path, encoding="utf-8") as f:
         config = json.load(f)
     cells = config["cells"]
-    prepare(
+    recorder = prepare(
         config["mode"],
         program_dir=config["program_dir"],
         log_path=config["log"],
         fetch_order=config.get("fetch_order", "pre"),
         user_files=[cell["filename"] for cell in cells],
+        state_path=config.get("state"),
     )
     main_module = types.ModuleType("__main__")
     main_module.__file__ = config["display_path"]
     main_module.__builtins__ = __builtins__
     sys.modules["__main__"] = main_module
-    sys.argv = [config["display_path"]]
+    sys.argv = [config["display_path"]] + config.get("args", [])
     try:
         for cell in cells:
             run_cell(cell["source"], cell["filename"], main_module.__dict__, config["interactive"])
@@ -126,6 +149,8 @@ def main(config_path):
         sys.stdout.flush()
         return 1
     sys.stdout.flush()
+    if recorder is not None:
+        recorder.save()
     return 0
 
 

@@ -5,7 +5,8 @@ and runs of other non-blank characters. Whitespace, line breaks included, only
 separates tokens: numpy wraps and pads arrays by the width of their values, so
 ``[[ 8.  8. 50.]`` and ``[[8. 8. 50.]`` hold the same numbers. Text tokens must
 be equal (``?`` and ``None`` count as the same unknown dimension: TF1 prints
-``TensorShape`` as ``(?, 3)``, TF2 as ``(None, 3)``); numbers must satisfy ``|a - b| <= atol + rtol * |b|``, or differ by at
+``TensorShape`` as ``(?, 3)``, TF2 as ``(None, 3)``; object addresses such as
+``0x7f77f270e340`` count as the same address, since every run has others); numbers must satisfy ``|a - b| <= atol + rtol * |b|``, or differ by at
 most one unit in the last printed digit when printed with decimals (two values
 within tolerance can round to neighbours: ``0.1235`` and ``0.1236``). ``nan``
 equals ``nan``; infinities equal when their signs do.
@@ -25,6 +26,8 @@ _TOKEN = re.compile(
 
 # `?` where a dimension stands: "(?, 3)", "[?, 10]".
 _UNKNOWN_DIMENSION = re.compile(r"(?<=[(\[,\s])\?(?=\s*[,)\]])")
+# An object's address in its repr ("<... Graph object at 0x7f77f270e340>"): another in every run.
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,7 @@ def _quantum(text):
 def tokenize(output):
     tokens = []
     for number, line in enumerate(output.splitlines(), start=1):
-        line = _UNKNOWN_DIMENSION.sub("None", line)
+        line = _ADDRESS.sub("0xADDRESS", _UNKNOWN_DIMENSION.sub("None", line))
         for match in _TOKEN.finditer(line):
             text = match.group(0)
             if match.group("num") is not None:

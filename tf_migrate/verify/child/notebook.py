@@ -8,9 +8,9 @@ IPython syntax is neutralized: line magics (``%...``) and shell escapes
 (the latter silenced), write it for ``%%writefile``, and drop it otherwise
 (``%%bash``, ``%%html``, ...).
 
-Kernel path (``python _verify_notebook.py CONFIG.json``): nbclient runs the code
+Kernel path (``python notebook.py CONFIG.json``): nbclient runs the code
 cells in an ipykernel of this interpreter, after a hidden first cell that
-prepares the process as ``_verify_boot.prepare`` does, sends TF's log to stderr
+prepares the process as ``boot.prepare`` does, sends TF's log to stderr
 (in a kernel TF logs to stdout) and stubs ``%matplotlib`` where matplotlib is
 not installed. What the cells print to stdout and their
 ``text/plain`` results are written to stdout, so both paths compare the same way.
@@ -69,7 +69,7 @@ def _code_cells(notebook):
 
 
 def script_cells(notebook_text, label):
-    """The code cells of a notebook (JSON text) as runnable cells for ``_verify_boot``."""
+    """The code cells of a notebook (JSON text) as runnable cells for ``boot``."""
     notebook = json.loads(notebook_text)
     return [
         {"filename": f"{label} cell {index}", "source": neutralize(source)}
@@ -79,8 +79,8 @@ def script_cells(notebook_text, label):
 
 _HIDDEN_CELL = """\
 import importlib.util as _u, sys as _s
-_spec = _u.spec_from_file_location("_verify_boot", {boot!r})
-_boot = _u.module_from_spec(_spec); _s.modules["_verify_boot"] = _boot; _spec.loader.exec_module(_boot)
+_spec = _u.spec_from_file_location("_tf_migrate_verify_boot", {boot!r})
+_boot = _u.module_from_spec(_spec); _s.modules["_tf_migrate_verify_boot"] = _boot; _spec.loader.exec_module(_boot)
 _boot.prepare({mode!r}, program_dir={program_dir!r}, log_path={log!r}, fetch_order={order!r},
               user_files={user_files!r})
 from tensorflow.python.platform import tf_logging as _log  # TF logs to stdout in kernels: not output
@@ -93,7 +93,7 @@ del _u, _s, _spec, _boot, _log
 
 
 def hidden_cell(mode, *, program_dir, log, fetch_order, user_files):
-    boot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_verify_boot.py")
+    boot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "boot.py")
     return _HIDDEN_CELL.format(
         boot=boot, mode=mode, program_dir=program_dir, log=log, order=fetch_order, user_files=user_files
     )

@@ -20,26 +20,43 @@ How the two programs run
     ``TF_USE_LEGACY_KERAS=1`` when tf-keras is installed, for ``tf.layers``), the
     migrated program under plain TF2 (eager, Keras 3). Notebooks run either as
     one script with IPython magics neutralized or in a real Jupyter kernel
-    (``notebook_runner``; see ``_verify_notebook``).
+    (``notebook_runner``; see ``child/notebook.py``).
 
-How outputs compare (``_verify_compare``)
+How outputs compare (``output_compare``)
     Only stdout counts; TF's log noise and warnings go to stderr. Numbers match
     within ``rtol``/``atol`` (or one unit in their last printed digit), text must
     be equal, whitespace and line breaks only separate tokens.
 
-Random ops (``_verify_random``)
-    Both runs draw TF's random values from shared numpy streams keyed by
-    distribution, shape and build order, so initial weights drawn with
-    ``tf.random_normal(..., seed=1)``, ``truncated_normal`` or a Glorot
-    initializer agree. A random op that draws again on every step (dropout,
-    noise inside the training graph) cannot be matched between graph and eager
-    runs: the result is ``not-comparable``, never ``equivalent`` on a guess.
+Random ops (``child/random_draws.py``, ``draw_match``)
+    Both runs draw TF's random values from numpy, keyed by what the draw is for
+    (initializer, dropout, other), its distribution and shape, and its index
+    within that class: an eager call's count, or for an op in a graph (TF1, or
+    a ``tf.function`` trace) its evaluation count times the class's ops plus its
+    build position. So initial weights agree whatever the seeds, and so do
+    dropout masks and noise drawn anew at every training step, eager or
+    compiled, even when ops of other classes are built in another order. When
+    the two runs did not draw the same keys (an op drawn on every step in one
+    and once in the other) the result is ``not-comparable``, never a guess.
 
-Read/update order (``_verify_fetch_order``)
+Trained variables (``child/state_dump.py``, ``state_compare``)
+    After each ``.py`` run (or notebook run as one script) its trainable
+    variables are saved: a TF1 program's from its last session, just before it
+    closes; an eager program's live ``tf.Variable`` objects. They pair by TF1
+    name when the migration kept the names, else in creation order within a
+    shape; initial values are compared first (rtol 1e-5, atol 1e-6), then
+    trained ones, which may drift (by under 10% of their largest value, or in
+    under 10% of their values). A difference makes the verdict ``different`` and names the
+    variable, even when the printed output is equal; a legacy program that
+    prints nothing is judged on its variables alone.
+
+Read/update order (``child/fetch_order.py``)
     ``sess.run([train_op, W])`` has no defined order between the update and the
     read of ``W`` in TF1. The legacy run pins it (read first); when it met such a
     fetch it runs again with the update first, and the migrated output is
-    equivalent if it matches either order. Nowhere else is the check tolerant.
+    equivalent if it matches either order. Two unordered writes of one variable in
+    a run (an optimizer step fetched with a clipping ``assign``) cannot be pinned:
+    other output is then ``not-comparable``, equal output still ``equivalent``.
+    Nowhere else is the check tolerant.
 
 Limits
     Only stdout is compared, and only for one run of each program: output that
@@ -61,7 +78,7 @@ Results
     its output lines); ``legacy-fails`` / ``migrated-fails`` (detail: the error's
     traceback tail, or the timeout); ``not-comparable`` (detail: why: unmatched
     random draws, an ambiguous fetch that cannot be re-read, or a legacy program
-    that printed nothing). ``legacy`` and ``migrated`` say how each run ended
+    that printed nothing and whose variables cannot be compared). ``legacy`` and ``migrated`` say how each run ended
     (failed, timed out, seconds, error tail) whatever the verdict.
 """
 
@@ -77,16 +94,17 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
-from tf_migrate import _verify_compare, _verify_notebook, _verify_random
+from tf_migrate.verify import draw_match, output_compare, state_compare
+from tf_migrate.verify.child import notebook as child_notebook
 
 EQUIVALENT = "equivalent"
 DIFFERENT = "different"
 LEGACY_FAILS = "legacy-fails"
 MIGRATED_FAILS = "migrated-fails"
 NOT_COMPARABLE = "not-comparable"
-_HERE = pathlib.Path(__file__).resolve().parent
+_CHILD = pathlib.Path(__file__).resolve().parent / "child"
 
 
 @dataclass(frozen=True)
@@ -121,6 +139,7 @@ class _Run:
     timeout: float
     seconds: float = 0.0
     events: List[dict] = field(default_factory=list)
+    state: Optional[list] = None  # [(name, value)] of its trained variables at the end, when saved
 
     @property
     def failed(self):
@@ -145,6 +164,9 @@ def verify_program(
     notebook_runner: str = "auto",
     migrated_path: Optional[pathlib.Path] = None,
     workdir: Optional[pathlib.Path] = None,
+    migrated_workdir: Optional[pathlib.Path] = None,
+    args: Sequence[str] = (),
+    workdir_on_path: bool = False,
 ) -> VerifyResult:
     """Runs both programs and compares their printed output (see module doc).
 
@@ -161,13 +183,17 @@ def verify_program(
             modules were migrated too (``-o OUT``); default ``path``.
         workdir: a folder copied into each run's working directory, for data
             files the program opens by relative path; default an empty one.
+        migrated_workdir: the folder copied for the migrated run instead (a migrated tree).
+        args: the program's command-line arguments (``sys.argv[1:]``).
+        workdir_on_path: the working directory also goes on ``sys.path`` (``PYTHONPATH``), after the
+            program's folder: a project's packages import from its root.
     """
     if kind not in ("py", "ipynb"):
         raise ValueError(f"kind must be 'py' or 'ipynb', not {kind!r}")
     if notebook_runner not in ("auto", "script", "kernel"):
         raise ValueError(f"notebook_runner must be 'auto', 'script' or 'kernel', not {notebook_runner!r}")
     use_kernel = kind == "ipynb" and notebook_runner != "script"
-    if use_kernel and not _verify_notebook.kernel_available():
+    if use_kernel and not child_notebook.kernel_available():
         if notebook_runner == "kernel":
             raise ValueError("notebook_runner='kernel' needs nbclient, nbformat and ipykernel installed")
         use_kernel = False
@@ -175,11 +201,19 @@ def verify_program(
     programs = {"legacy": path, "migrated": pathlib.Path(migrated_path).resolve() if migrated_path else path}
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tf-migrate-verify-") as tmp:
-        runner = _Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdir)
+        workdirs = {"legacy": workdir, "migrated": migrated_workdir or workdir}
+        runner = _Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdirs, tuple(args),
+                         workdir_on_path)
         with ThreadPoolExecutor(2) as pool:
             legacy_future = pool.submit(runner.run, "legacy", legacy_source, "pre")
             migrated = runner.run("migrated", migrated_source, None)
             legacy = legacy_future.result()
+        # The two sides run at once: a program that starts a server (tf.train.Server) finds the port taken
+        # by its twin. Such a side runs again, alone.
+        if legacy.failed and _PORT_TAKEN.search(legacy.stderr or ""):
+            legacy = runner.run("legacy", legacy_source, "pre")
+        if migrated.failed and _PORT_TAKEN.search(migrated.stderr or ""):
+            migrated = runner.run("migrated", migrated_source, None)
         legacy_runs = [legacy]
         if not legacy.failed and legacy.events_of("ambiguous") and not migrated.failed:
             other_order = runner.run("legacy", legacy_source, "post")
@@ -190,6 +224,9 @@ def verify_program(
                         legacy.summary(), migrated.summary())
 
 
+_PORT_TAKEN = re.compile(r"Could not start gRPC server|[Aa]ddress already in use")
+
+
 def run_program(source: str, *, path: pathlib.Path, mode: str, timeout: float = 120.0,
                 pin_fetch_order: bool = True) -> "_Run":
     """Runs one ``.py`` program alone, as ``verify_program`` runs it; returns its run.
@@ -198,30 +235,33 @@ def run_program(source: str, *, path: pathlib.Path, mode: str, timeout: float = 
     The result has ``returncode``, ``stdout``, ``stderr``, ``timed_out`` and
     ``failed``. For measurements (``benchmarks/bench_migrated.py``): nothing else
     runs at the same time, and ``pin_fetch_order=False`` leaves the legacy
-    ``Session.run`` unwrapped, so its time is TF1's own.
+    ``Session.run`` unwrapped, so its time is TF1's own. Variables are not saved.
     """
     if mode not in ("legacy", "migrated"):
         raise ValueError(f"mode must be 'legacy' or 'migrated', not {mode!r}")
     fetch_order = "pre" if mode == "legacy" and pin_fetch_order else None
     with tempfile.TemporaryDirectory(prefix="tf-migrate-run-") as tmp:
         program = pathlib.Path(path).resolve()
-        runner = _Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout, None)
+        runner = _Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout,
+                         {"legacy": None, "migrated": None}, record_state=False)
         return runner.run(mode, source, fetch_order)
 
 
 class _Runner:
     """Starts the subprocesses of one verification inside its temporary folder."""
 
-    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdir):
+    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdirs, args=(), workdir_on_path=False,
+                 record_state=True):
         self.tmp, self.programs, self.kind, self.use_kernel = tmp, programs, kind, use_kernel
-        self.timeout, self.workdir = timeout, workdir
+        self.timeout, self.workdirs, self.args, self.workdir_on_path = timeout, workdirs, args, workdir_on_path
+        self.record_state = record_state
         self.count = 0
 
     def run(self, mode, source, fetch_order):
         self.count += 1
         root = self.tmp / f"{mode}-{self.count}"
-        if self.workdir is not None:
-            shutil.copytree(self.workdir, root / "work", symlinks=True)
+        if self.workdirs[mode] is not None:
+            shutil.copytree(self.workdirs[mode], root / "work", symlinks=True)
         for folder in ("work", "tmp", "home"):
             (root / folder).mkdir(parents=True, exist_ok=True)
         log = root / "events.jsonl"
@@ -235,23 +275,24 @@ class _Runner:
                     "timeout": self.timeout,
                     "cwd": str(root / "work"),
                     "jupyter_path": str(root / "home" / "jupyter"),
-                    "hidden": _verify_notebook.hidden_cell(
+                    "hidden": child_notebook.hidden_cell(
                         mode, program_dir=str(path.parent), log=str(log), fetch_order=fetch_order or "pre",
                         user_files=[str(root / "tmp" / "ipykernel_")],
                     ),
                 }
-                script = _HERE / "_verify_notebook.py"
+                script = _CHILD / "notebook.py"
             else:
                 if self.kind == "ipynb":
-                    cells = _verify_notebook.script_cells(source, label)
+                    cells = child_notebook.script_cells(source, label)
                 else:
                     cells = [{"filename": label, "source": source}]
                 config = {
                     "mode": mode, "cells": cells, "interactive": self.kind == "ipynb",
                     "program_dir": str(path.parent), "display_path": str(path),
-                    "log": str(log), "fetch_order": fetch_order,
+                    "log": str(log), "fetch_order": fetch_order, "args": list(self.args),
+                    "state": str(root / "state") if self.record_state else None,
                 }
-                script = _HERE / "_verify_boot.py"
+                script = _CHILD / "boot.py"
         except (ValueError, KeyError, TypeError) as error:
             return _Run(1, "", f"cannot read the notebook: {error}", False, self.timeout)
         config_path = root / "config.json"
@@ -259,6 +300,7 @@ class _Runner:
         run = _execute([sys.executable, str(script), str(config_path)], root / "work", env, self.timeout)
         if log.exists():
             run.events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+            run.state = state_compare.load(run.events)
         return run
 
     def _environment(self, mode, root):
@@ -272,6 +314,8 @@ class _Runner:
         )
         env.pop("TF_USE_LEGACY_KERAS", None)
         env.pop("PYTHONSTARTUP", None)
+        if self.workdir_on_path:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "work"), env.get("PYTHONPATH")]))
         if mode == "legacy" and _tf_keras_installed():
             env["TF_USE_LEGACY_KERAS"] = "1"
         return env
@@ -342,23 +386,48 @@ def _judge(legacy_runs, migrated, *, rtol, atol):
             "update of the variables they read; TF1 leaves that order open and these values "
             "cannot be re-read without side effects"
         )
-    reason = _verify_random.reconcile(legacy.events, migrated.events)
+    reason = draw_match.reconcile(legacy.events, migrated.events)
     if reason:
         return NOT_COMPARABLE, reason
-    if not _verify_compare.tokenize(legacy.stdout):
-        return NOT_COMPARABLE, "the legacy program printed nothing to compare"
+    states = [state_compare.compare(run.state, migrated.state) for run in legacy_runs]
+    printed = bool(output_compare.tokenize(legacy.stdout))
+    if not printed and (states[0] is None or states[0].status == state_compare.UNMATCHED):
+        why = f" and {states[0].detail}" if states[0] else " and no trained variables to compare"
+        return NOT_COMPARABLE, "the legacy program printed nothing to compare" + why
     differences = [
-        _verify_compare.first_difference(run.stdout, migrated.stdout, rtol=rtol, atol=atol)
+        output_compare.first_difference(run.stdout, migrated.stdout, rtol=rtol, atol=atol) if printed else None
         for run in legacy_runs
     ]
-    if None not in differences:
-        if len(legacy_runs) > 1:
-            return DIFFERENT, differences[0] + _order_note(legacy, "matches neither order")
-        return DIFFERENT, differences[0]
-    if len(legacy_runs) > 1:
-        order = "read-before-update" if differences[0] is None else "update-before-read"
-        return EQUIVALENT, "equal output" + _order_note(legacy, f"matches the {order} order")
-    return EQUIVALENT, "equal output"
+    racing = legacy.events_of("racing")
+    if printed and None not in differences and racing:  # equal output is still equal; other output proves nothing
+        return NOT_COMPARABLE, (
+            f"sess.run at {racing[0]['where']} updates {', '.join(racing[0]['variables'])} twice with no order "
+            f"between the updates, so TF1 leaves the result to its scheduler ({differences[0]})")
+    verdicts = [_verdict(difference, state, printed) for difference, state in zip(differences, states)]
+    matching = [i for i, (status, _) in enumerate(verdicts) if status == EQUIVALENT]
+    if len(legacy_runs) == 1:
+        return verdicts[0]
+    if not matching:
+        return DIFFERENT, verdicts[0][1] + _order_note(legacy, "matches neither order")
+    order = "read-before-update" if matching[0] == 0 else "update-before-read"
+    return EQUIVALENT, verdicts[matching[0]][1] + _order_note(legacy, f"matches the {order} order")
+
+
+def _verdict(difference, state, printed):
+    """The status and detail of one legacy run against the migrated one: output first, then state."""
+    state_note = ""
+    if state is not None and state.status == state_compare.DIFFERENT:
+        state_note = f"; {state.detail}"
+    if difference is not None:
+        return DIFFERENT, difference + state_note
+    output = "equal output" if printed else "nothing printed"
+    if state is not None and state.status == state_compare.DIFFERENT:
+        return DIFFERENT, f"{output}, but {state.detail}"
+    if state is None:
+        return EQUIVALENT, output
+    if state.status == state_compare.EQUAL:
+        return EQUIVALENT, f"{output}, {state.detail}"
+    return EQUIVALENT, f"{output} (trained variables not compared: {state.detail})"
 
 
 def _order_note(legacy, verdict):

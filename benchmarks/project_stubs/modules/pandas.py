@@ -1,0 +1,1 @@
+"""``pandas`` (stub set ``pandas``): imported at the top of a module that never uses it."""

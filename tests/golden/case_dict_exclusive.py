@@ -1,0 +1,34 @@
+# numeric
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [])
+y = tf.constant(5.0)
+out = tf.case({tf.less(x, y): lambda: tf.add(x, y),
+               tf.greater(x, y): lambda: tf.subtract(x, y)},
+              default=lambda: tf.constant(0.0), exclusive=True)
+with tf.Session() as sess:
+    for value in (3.0, 5.0, 8.0):
+        print(sess.run(out, {x: value}))
+# output
+# numeric
+import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+y = tf.constant(5.0)
+
+
+@tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+def run_out(x):
+    out = tf.case([(tf.less(x, y), lambda: tf.add(x, y)),
+                   (tf.greater(x, y), lambda: tf.subtract(x, y))],
+                  default=lambda: tf.constant(0.0), exclusive=True)
+    return out
+
+
+for value in (3.0, 5.0, 8.0):
+    print(to_numpy(run_out(x=value)))

@@ -1,0 +1,52 @@
+# TF1 leaves the read/update order open; tests/test_fetch_reads.py checks the numbers with --verify's pinned orders.
+import tensorflow as tf
+
+W = tf.Variable(5.0)
+X = tf.placeholder(tf.float32)
+cost = tf.reduce_mean(tf.square(X * W - 1.0))
+update = W.assign(W - 0.1 * tf.reduce_mean((W * X - 1.0) * X))
+optimizer = tf.train.GradientDescentOptimizer(0.01)
+gvs = optimizer.compute_gradients(cost, [W])
+apply_gradients = optimizer.apply_gradients(gvs)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        print(sess.run([update, cost, W], {X: [1.0, 2.0]}))
+        print(sess.run([gvs, apply_gradients], {X: [1.0, 2.0]}))
+# output
+# TF1 leaves the read/update order open; tests/test_fetch_reads.py checks the numbers with --verify's pinned orders.
+import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+W = tf.Variable(5.0)
+
+
+@tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+def run_update_cost_W(X):
+    W_read = W.read_value()
+    cost = tf.reduce_mean(tf.square(X * W - 1.0))
+    update = W.assign(W - 0.1 * tf.reduce_mean((W * X - 1.0) * X))
+    return [update, cost, W_read]
+
+
+optimizer = tf.keras.optimizers.SGD(learning_rate=0.01)
+
+
+@tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+def run_gvs_apply_gradients(X):
+    with tf.GradientTape() as tape:
+        cost = tf.reduce_mean(tf.square(X * W - 1.0))
+    gvs = list(zip(tape.gradient(cost, [W]), [W]))
+    gvs_read = [(grad, var.read_value()) for grad, var in gvs]
+    optimizer.apply_gradients([(grad, var) for grad, var in gvs if grad is not None])
+    return [gvs_read, None]
+
+
+for step in range(3):
+    print(to_numpy(run_update_cost_W(X=[1.0, 2.0])))
+    print(to_numpy(run_gvs_apply_gradients(X=[1.0, 2.0])))

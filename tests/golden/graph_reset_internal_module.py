@@ -1,0 +1,35 @@
+# numeric
+# Tutorials reset the graph through TF's internal module; it is the public tf.reset_default_graph.
+import numpy as np
+import tensorflow as tf
+from tensorflow.python.framework import ops
+ops.reset_default_graph()
+
+sess = tf.Session()
+x = tf.placeholder(shape=[None, 1], dtype=tf.float32)
+a = tf.Variable(tf.constant(2.0, shape=[1, 1]))
+y = tf.matmul(x, a)
+sess.run(tf.global_variables_initializer())
+print(sess.run(y, feed_dict={x: np.array([[1.0], [3.0]])}))
+# output
+# numeric
+# Tutorials reset the graph through TF's internal module; it is the public tf.reset_default_graph.
+import numpy as np
+import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+a = tf.Variable(tf.constant(2.0, shape=[1, 1]))
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 1], tf.float32)])
+def run_y(x):
+    y = tf.matmul(x, a)
+    return y
+
+
+print(to_numpy(run_y(x=np.array([[1.0], [3.0]]))))

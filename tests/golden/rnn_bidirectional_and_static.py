@@ -1,0 +1,121 @@
+# numeric, separate processes
+import numpy as np
+import tensorflow as tf
+
+steps, n_input, n_hidden = 4, 3, 2
+x = tf.placeholder(tf.float32, [None, steps, n_input])
+lengths = tf.placeholder(tf.int32, [None])
+forward = tf.nn.rnn_cell.BasicRNNCell(n_hidden)
+backward = tf.nn.rnn_cell.GRUCell(n_hidden, kernel_initializer=tf.constant_initializer(-0.2))
+(out_fw, out_bw), (state_fw, state_bw) = tf.nn.bidirectional_dynamic_rnn(
+    forward, backward, x, sequence_length=lengths, dtype=tf.float32)
+step_inputs = tf.unstack(x, steps, 1)
+lstm_cell = tf.nn.rnn_cell.BasicLSTMCell(n_hidden)
+step_outputs, last = tf.nn.static_rnn(lstm_cell, step_inputs, dtype=tf.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    data = np.cos(np.arange(24.0)).reshape(2, 4, 3)
+    fw, bw, sb = sess.run([out_fw, out_bw, state_bw], {x: data, lengths: [4, 2]})
+    print(fw.shape, np.round(bw, 5), np.round(sb, 5))
+    print(sess.run(step_outputs[-1], {x: data}).shape, sess.run(last.h, {x: data}).shape)
+# output
+# numeric, separate processes
+import numpy as np
+import tensorflow as tf
+
+
+def keras_rnn_weights(kind, tf1_weights, input_size, forget_bias=0.0):
+    """TF1 rnn cell weights (TF1's layout and gate order) as the Keras layer's [kernel, recurrent_kernel, bias]."""
+    import numpy
+
+    tf1_weights = [numpy.asarray(weight) for weight in tf1_weights]
+    if kind == "gru":  # gates r, u and a candidate kernel -> Keras z(=u), r, h with reset_after=False
+        gates_kernel, gates_bias, candidate_kernel, candidate_bias = tf1_weights
+        reset, update = numpy.split(gates_kernel, 2, axis=1)
+        kernel = numpy.concatenate([update, reset, candidate_kernel], axis=1)
+        reset_bias, update_bias = numpy.split(gates_bias, 2)
+        bias = numpy.concatenate([update_bias, reset_bias, candidate_bias])
+    else:
+        kernel, bias = tf1_weights
+        if kind == "lstm":  # i, j, f, o with forget_bias added at run time -> Keras i, f, c, o
+            i, j, f, o = numpy.split(kernel, 4, axis=1)
+            kernel = numpy.concatenate([i, f, j, o], axis=1)
+            bias_i, bias_j, bias_f, bias_o = numpy.split(bias, 4)
+            bias = numpy.concatenate([bias_i, bias_f + forget_bias, bias_j, bias_o])
+    return [kernel[:input_size], kernel[input_size:], bias]
+
+
+def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
+    """The inverse of keras_rnn_weights: a Keras layer's weights assigned, in TF1's layout, to TF1-named variables."""
+    import numpy
+
+    kernel, recurrent_kernel, bias = layer.get_weights()
+    kernel = numpy.concatenate([kernel, recurrent_kernel])
+    if kind == "gru":
+        update, reset, candidate = numpy.split(kernel, 3, axis=1)
+        update_bias, reset_bias, candidate_bias = numpy.split(bias, 3)
+        values = [numpy.concatenate([reset, update], axis=1), numpy.concatenate([reset_bias, update_bias]),
+                  candidate, candidate_bias]
+    elif kind == "lstm":
+        i, f, j, o = numpy.split(kernel, 4, axis=1)
+        bias_i, bias_f, bias_j, bias_o = numpy.split(bias, 4)
+        values = [numpy.concatenate([i, j, f, o], axis=1),
+                  numpy.concatenate([bias_i, bias_j, bias_f - forget_bias, bias_o])]
+    else:
+        values = [kernel, bias]
+    for variable, value in zip(variables, values):
+        variable.assign(value)
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+steps, n_input, n_hidden = 4, 3, 2
+simple_rnn = tf.keras.layers.SimpleRNN(units=n_hidden, return_sequences=True, return_state=True, zero_output_for_mask=True)
+simple_rnn.build((None, None, n_input))
+simple_rnn.set_weights(keras_rnn_weights("rnn", [tf.keras.initializers.GlorotUniform()(shape=[n_input + n_hidden, n_hidden], dtype=tf.float32), tf.zeros([n_hidden])], n_input, 0.0))
+gru = tf.keras.layers.GRU(units=n_hidden, reset_after=False, return_sequences=True, return_state=True, zero_output_for_mask=True)
+gru.build((None, None, n_input))
+gru.set_weights(keras_rnn_weights("gru", [tf.compat.v1.constant_initializer(-0.2)(shape=[n_input + n_hidden, 2 * n_hidden], dtype=tf.float32), tf.ones([2 * n_hidden]), tf.compat.v1.constant_initializer(-0.2)(shape=[n_input + n_hidden, n_hidden], dtype=tf.float32), tf.zeros([n_hidden])], n_input, 0.0))
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, steps, n_input], tf.float32), tf.TensorSpec([None], tf.int32)])
+def run_out_fw_out_bw_state_bw(x, lengths):
+    rnn_mask = tf.sequence_mask(lengths, tf.shape(x)[1])
+    simple_rnn_outputs, simple_rnn_state = simple_rnn(x, mask=rnn_mask)
+    rnn_reversed = tf.reverse_sequence(x, lengths, seq_axis=1, batch_axis=0)
+    rnn_mask_2 = tf.sequence_mask(lengths, tf.shape(rnn_reversed)[1])
+    gru_outputs, gru_state = gru(rnn_reversed, mask=rnn_mask_2)
+    (out_fw, out_bw), (state_fw, state_bw) = (simple_rnn_outputs, tf.reverse_sequence(gru_outputs, lengths, seq_axis=1, batch_axis=0)), (simple_rnn_state, gru_state)
+    return [out_fw, out_bw, state_bw]
+
+
+lstm = tf.keras.layers.LSTM(units=n_hidden, return_sequences=True, return_state=True, zero_output_for_mask=True)
+lstm.build((None, None, n_input))
+lstm.set_weights(keras_rnn_weights("lstm", [tf.keras.initializers.GlorotUniform()(shape=[n_input + n_hidden, 4 * n_hidden], dtype=tf.float32), tf.zeros([4 * n_hidden])], n_input, 1.0))
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, steps, n_input], tf.float32)])
+def run_fetches(x):
+    step_inputs = tf.unstack(x, steps, 1)
+    rnn_inputs = tf.stack(step_inputs, axis=1)
+    lstm_outputs, lstm_h, lstm_c = lstm(rnn_inputs)
+    step_outputs, last = tf.unstack(lstm_outputs, num=len(step_inputs), axis=1), (lstm_c, lstm_h)
+    return step_outputs[-1]
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, steps, n_input], tf.float32)])
+def run_fetches_2(x):
+    step_inputs = tf.unstack(x, steps, 1)
+    rnn_inputs = tf.stack(step_inputs, axis=1)
+    lstm_outputs, lstm_h, lstm_c = lstm(rnn_inputs)
+    step_outputs, last = tf.unstack(lstm_outputs, num=len(step_inputs), axis=1), (lstm_c, lstm_h)
+    return last[1]
+
+
+data = np.cos(np.arange(24.0)).reshape(2, 4, 3)
+fw, bw, sb = to_numpy(run_out_fw_out_bw_state_bw(x=data, lengths=[4, 2]))
+print(fw.shape, np.round(bw, 5), np.round(sb, 5))
+print(to_numpy(run_fetches(x=data)).shape, to_numpy(run_fetches_2(x=data)).shape)

@@ -1,0 +1,113 @@
+# numeric, separate processes
+import numpy as np
+import tensorflow as tf
+
+vocab, hidden, steps = 6, 8, 4
+inputs = tf.placeholder(tf.int32, [None, steps])
+targets = tf.placeholder(tf.int32, [None, steps])
+c_in = tf.placeholder(tf.float32, [None, hidden])
+h_in = tf.placeholder(tf.float32, [None, hidden])
+kernel_values = np.linspace(-0.3, 0.3, (vocab + hidden) * 4 * hidden)
+cell = tf.nn.rnn_cell.LSTMCell(hidden, initializer=tf.constant_initializer(kernel_values))
+initial_state = tf.nn.rnn_cell.LSTMStateTuple(c_in, h_in)
+outputs, final_state = tf.nn.dynamic_rnn(cell, tf.one_hot(inputs, vocab), initial_state=initial_state)
+logits = tf.layers.dense(tf.reshape(outputs, [-1, hidden]), vocab, kernel_initializer=tf.constant_initializer(0.05))
+loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.reshape(targets, [-1]), logits=logits))
+train_op = tf.train.AdamOptimizer(0.01).minimize(loss)
+text = np.arange(41) % vocab
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    # the final state of one window is the initial state of the next
+    state = tf.nn.rnn_cell.LSTMStateTuple(np.zeros((1, hidden)), np.zeros((1, hidden)))
+    for start in range(0, 40 - steps, steps):
+        x = text[None, start:start + steps]
+        y = text[None, start + 1:start + steps + 1]
+        l, state, _ = sess.run([loss, final_state, train_op], {inputs: x, targets: y, c_in: state.c, h_in: state.h})
+        print(round(float(l), 5))
+    print(np.round(state.h, 4))
+# output
+# numeric, separate processes
+import numpy as np
+import tensorflow as tf
+
+
+def keras_rnn_weights(kind, tf1_weights, input_size, forget_bias=0.0):
+    """TF1 rnn cell weights (TF1's layout and gate order) as the Keras layer's [kernel, recurrent_kernel, bias]."""
+    import numpy
+
+    tf1_weights = [numpy.asarray(weight) for weight in tf1_weights]
+    if kind == "gru":  # gates r, u and a candidate kernel -> Keras z(=u), r, h with reset_after=False
+        gates_kernel, gates_bias, candidate_kernel, candidate_bias = tf1_weights
+        reset, update = numpy.split(gates_kernel, 2, axis=1)
+        kernel = numpy.concatenate([update, reset, candidate_kernel], axis=1)
+        reset_bias, update_bias = numpy.split(gates_bias, 2)
+        bias = numpy.concatenate([update_bias, reset_bias, candidate_bias])
+    else:
+        kernel, bias = tf1_weights
+        if kind == "lstm":  # i, j, f, o with forget_bias added at run time -> Keras i, f, c, o
+            i, j, f, o = numpy.split(kernel, 4, axis=1)
+            kernel = numpy.concatenate([i, f, j, o], axis=1)
+            bias_i, bias_j, bias_f, bias_o = numpy.split(bias, 4)
+            bias = numpy.concatenate([bias_i, bias_f + forget_bias, bias_j, bias_o])
+    return [kernel[:input_size], kernel[input_size:], bias]
+
+
+def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
+    """The inverse of keras_rnn_weights: a Keras layer's weights assigned, in TF1's layout, to TF1-named variables."""
+    import numpy
+
+    kernel, recurrent_kernel, bias = layer.get_weights()
+    kernel = numpy.concatenate([kernel, recurrent_kernel])
+    if kind == "gru":
+        update, reset, candidate = numpy.split(kernel, 3, axis=1)
+        update_bias, reset_bias, candidate_bias = numpy.split(bias, 3)
+        values = [numpy.concatenate([reset, update], axis=1), numpy.concatenate([reset_bias, update_bias]),
+                  candidate, candidate_bias]
+    elif kind == "lstm":
+        i, f, j, o = numpy.split(kernel, 4, axis=1)
+        bias_i, bias_f, bias_j, bias_o = numpy.split(bias, 4)
+        values = [numpy.concatenate([i, j, f, o], axis=1),
+                  numpy.concatenate([bias_i, bias_j, bias_f - forget_bias, bias_o])]
+    else:
+        values = [kernel, bias]
+    for variable, value in zip(variables, values):
+        variable.assign(value)
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+vocab, hidden, steps = 6, 8, 4
+kernel_values = np.linspace(-0.3, 0.3, (vocab + hidden) * 4 * hidden)
+lstm = tf.keras.layers.LSTM(units=hidden, return_sequences=True, return_state=True, zero_output_for_mask=True)
+lstm.build((None, None, vocab))
+lstm.set_weights(keras_rnn_weights("lstm", [tf.compat.v1.constant_initializer(kernel_values)(shape=[vocab + hidden, 4 * hidden], dtype=tf.float32), tf.zeros([4 * hidden])], vocab, 1.0))
+dense = tf.keras.layers.Dense(units=vocab, kernel_initializer=tf.compat.v1.constant_initializer(0.05))
+optimizer = tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.9, beta_2=0.999, epsilon=1e-08)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, steps], tf.int32), tf.TensorSpec([None, steps], tf.int32), tf.TensorSpec([None, hidden], tf.float32), tf.TensorSpec([None, hidden], tf.float32)])
+def run_loss_final_state_train_op(inputs, targets, c_in, h_in):
+    with tf.GradientTape() as tape:
+        initial_state = (c_in, h_in)
+        rnn_inputs = tf.one_hot(inputs, vocab)
+        lstm_outputs, lstm_h, lstm_c = lstm(rnn_inputs, initial_state=[initial_state[1], initial_state[0]])
+        outputs, final_state = lstm_outputs, (lstm_c, lstm_h)
+        logits = dense(tf.reshape(outputs, [-1, hidden]))
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.reshape(targets, [-1]), logits=logits))
+    gradients = tape.gradient(loss, [*lstm.trainable_variables, *dense.trainable_variables])
+    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [*lstm.trainable_variables, *dense.trainable_variables]) if grad is not None])
+    return [loss, final_state, None]
+
+
+text = np.arange(41) % vocab
+# the final state of one window is the initial state of the next
+state = (np.zeros((1, hidden)), np.zeros((1, hidden)))
+for start in range(0, 40 - steps, steps):
+    x = text[None, start:start + steps]
+    y = text[None, start + 1:start + steps + 1]
+    l, state, _ = to_numpy(run_loss_final_state_train_op(inputs=x, targets=y, c_in=state[0], h_in=state[1]))
+    print(round(float(l), 5))
+print(np.round(state[1], 4))

@@ -1,0 +1,111 @@
+# numeric, separate processes
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 5, 3])
+lengths = tf.placeholder(tf.int32, [None])
+y = tf.placeholder(tf.float32, [None, 4])
+cells = [tf.nn.rnn_cell.GRUCell(4, kernel_initializer=tf.constant_initializer(0.1)) for _ in range(2)]
+stacked = tf.nn.rnn_cell.MultiRNNCell(cells)
+outputs, states = tf.nn.dynamic_rnn(stacked, x, sequence_length=lengths, dtype=tf.float32)
+loss = tf.reduce_mean(tf.square(states[-1] - y))
+train_op = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+data = np.linspace(-1.0, 1.0, 30).reshape(2, 5, 3)
+feed = {x: data, lengths: [5, 2], y: [[0.1, 0.2, 0.3, 0.4], [-0.1, 0.0, 0.1, 0.2]]}
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        _, l = sess.run([train_op, loss], feed)
+        print(l)
+    print(np.round(sess.run(outputs, feed), 5))
+# output
+# numeric, separate processes
+import numpy as np
+import tensorflow as tf
+
+
+def keras_rnn_weights(kind, tf1_weights, input_size, forget_bias=0.0):
+    """TF1 rnn cell weights (TF1's layout and gate order) as the Keras layer's [kernel, recurrent_kernel, bias]."""
+    import numpy
+
+    tf1_weights = [numpy.asarray(weight) for weight in tf1_weights]
+    if kind == "gru":  # gates r, u and a candidate kernel -> Keras z(=u), r, h with reset_after=False
+        gates_kernel, gates_bias, candidate_kernel, candidate_bias = tf1_weights
+        reset, update = numpy.split(gates_kernel, 2, axis=1)
+        kernel = numpy.concatenate([update, reset, candidate_kernel], axis=1)
+        reset_bias, update_bias = numpy.split(gates_bias, 2)
+        bias = numpy.concatenate([update_bias, reset_bias, candidate_bias])
+    else:
+        kernel, bias = tf1_weights
+        if kind == "lstm":  # i, j, f, o with forget_bias added at run time -> Keras i, f, c, o
+            i, j, f, o = numpy.split(kernel, 4, axis=1)
+            kernel = numpy.concatenate([i, f, j, o], axis=1)
+            bias_i, bias_j, bias_f, bias_o = numpy.split(bias, 4)
+            bias = numpy.concatenate([bias_i, bias_f + forget_bias, bias_j, bias_o])
+    return [kernel[:input_size], kernel[input_size:], bias]
+
+
+def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
+    """The inverse of keras_rnn_weights: a Keras layer's weights assigned, in TF1's layout, to TF1-named variables."""
+    import numpy
+
+    kernel, recurrent_kernel, bias = layer.get_weights()
+    kernel = numpy.concatenate([kernel, recurrent_kernel])
+    if kind == "gru":
+        update, reset, candidate = numpy.split(kernel, 3, axis=1)
+        update_bias, reset_bias, candidate_bias = numpy.split(bias, 3)
+        values = [numpy.concatenate([reset, update], axis=1), numpy.concatenate([reset_bias, update_bias]),
+                  candidate, candidate_bias]
+    elif kind == "lstm":
+        i, f, j, o = numpy.split(kernel, 4, axis=1)
+        bias_i, bias_f, bias_j, bias_o = numpy.split(bias, 4)
+        values = [numpy.concatenate([i, j, f, o], axis=1),
+                  numpy.concatenate([bias_i, bias_j, bias_f - forget_bias, bias_o])]
+    else:
+        values = [kernel, bias]
+    for variable, value in zip(variables, values):
+        variable.assign(value)
+
+
+gru = tf.keras.layers.GRU(units=4, reset_after=False, return_sequences=True, return_state=True, zero_output_for_mask=True)
+gru.build((None, None, 3))
+gru.set_weights(keras_rnn_weights("gru", [tf.compat.v1.constant_initializer(0.1)(shape=[3 + 4, 2 * 4], dtype=tf.float32), tf.ones([2 * 4]), tf.compat.v1.constant_initializer(0.1)(shape=[3 + 4, 4], dtype=tf.float32), tf.zeros([4])], 3, 0.0))
+gru_2 = tf.keras.layers.GRU(units=4, reset_after=False, return_sequences=True, return_state=True, zero_output_for_mask=True)
+gru_2.build((None, None, 4))
+gru_2.set_weights(keras_rnn_weights("gru", [tf.compat.v1.constant_initializer(0.1)(shape=[4 + 4, 2 * 4], dtype=tf.float32), tf.ones([2 * 4]), tf.compat.v1.constant_initializer(0.1)(shape=[4 + 4, 4], dtype=tf.float32), tf.zeros([4])], 4, 0.0))
+
+
+def run_outputs(x, lengths, **unused_feeds):
+    x = tf.cast(x, tf.float32)
+    lengths = tf.cast(lengths, tf.int32)
+    rnn_mask = tf.sequence_mask(lengths, tf.shape(x)[1])
+    gru_outputs, gru_state = gru(x, mask=rnn_mask)
+    gru_2_outputs, gru_2_state = gru_2(gru_outputs, mask=rnn_mask)
+    outputs, states = gru_2_outputs, (gru_state, gru_2_state, )
+    return tf.nest.map_structure(lambda value: value.numpy(), outputs)
+
+
+optimizer = tf.keras.optimizers.SGD(learning_rate=0.5)
+
+
+def run_train_op_loss(x, lengths, y, **unused_feeds):
+    x = tf.cast(x, tf.float32)
+    lengths = tf.cast(lengths, tf.int32)
+    y = tf.cast(y, tf.float32)
+    with tf.GradientTape() as tape:
+        rnn_mask = tf.sequence_mask(lengths, tf.shape(x)[1])
+        gru_outputs, gru_state = gru(x, mask=rnn_mask)
+        gru_2_outputs, gru_2_state = gru_2(gru_outputs, mask=rnn_mask)
+        outputs, states = gru_2_outputs, (gru_state, gru_2_state, )
+        loss = tf.reduce_mean(tf.square(states[-1] - y))
+    gradients = tape.gradient(loss, [*gru.trainable_variables, *gru_2.trainable_variables])
+    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [*gru.trainable_variables, *gru_2.trainable_variables]) if grad is not None])
+    return [None, loss.numpy()]
+
+
+data = np.linspace(-1.0, 1.0, 30).reshape(2, 5, 3)
+feed = {'x': data, 'lengths': [5, 2], 'y': [[0.1, 0.2, 0.3, 0.4], [-0.1, 0.0, 0.1, 0.2]]}
+for step in range(3):
+    _, l = run_train_op_loss(**feed)
+    print(l)
+print(np.round(run_outputs(**feed), 5))

@@ -1,0 +1,48 @@
+# numeric
+# A helper defined inside main() takes the session: in eager code it loses the parameter, and its caller the argument.
+import numpy as np
+import tensorflow as tf
+
+
+def main():
+    x = tf.placeholder(tf.float32, [None, 3])
+    w = tf.Variable(tf.ones([3, 1]))
+    y = tf.matmul(x, w)
+
+    def evaluate(sess, batch):
+        return sess.run(y, feed_dict={x: batch})
+
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(evaluate(sess, np.arange(6.0).reshape(2, 3)))
+
+
+if __name__ == "__main__":
+    main()
+# output
+# numeric
+# A helper defined inside main() takes the session: in eager code it loses the parameter, and its caller the argument.
+import numpy as np
+import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+
+
+def main():
+    w = tf.Variable(tf.ones([3, 1]))
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def run_y(x):
+        y = tf.matmul(x, w)
+        return y
+
+    def evaluate(batch):
+        return to_numpy(run_y(x=batch))
+    print(evaluate(np.arange(6.0).reshape(2, 3)))
+
+
+if __name__ == "__main__":
+    main()

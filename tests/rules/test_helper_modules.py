@@ -1,0 +1,182 @@
+"""helper-modules: a helper that makes variables and computes on graph tensors -> a tf.Module class,
+one instance per TF1 call; compat, with the reason, where the split would not be faithful."""
+import libcst as cst
+import pytest
+
+from tf_migrate.analysis.modules import module_members
+from tf_migrate.engine import migrate_source
+from tf_migrate.tfnames import TFNames
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+HEADER = "import numpy as np\nimport tensorflow as tf\n\n"
+
+ADD_LAYER = HEADER + '''
+def add_layer(inputs, in_size, out_size, activation_function=None):
+    Weights = tf.Variable(tf.reshape(tf.range(in_size * out_size, dtype=tf.float32), [in_size, out_size]) * 0.1)
+    biases = tf.Variable(tf.zeros([1, out_size]) + 0.1)
+    Wx_plus_b = tf.matmul(inputs, Weights) + biases
+    if activation_function is None:
+        outputs = Wx_plus_b
+    else:
+        outputs = activation_function(Wx_plus_b)
+    return outputs
+
+
+x_data = np.linspace(-1, 1, 8, dtype=np.float32)[:, np.newaxis]
+y_data = np.square(x_data) - 0.5
+xs = tf.placeholder(tf.float32, [None, 1])
+ys = tf.placeholder(tf.float32, [None, 1])
+l1 = add_layer(xs, 1, 4, activation_function=tf.nn.relu)
+prediction = add_layer(l1, 4, 1, activation_function=None)
+loss = tf.reduce_mean(tf.reduce_sum(tf.square(ys - prediction), axis=[1]))
+train_step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+for i in range(5):
+    sess.run(train_step, feed_dict={xs: x_data, ys: y_data})
+    print(sess.run(loss, feed_dict={xs: x_data, ys: y_data}))
+print([v.shape.as_list() for v in tf.trainable_variables()])
+'''
+
+
+def test_each_call_becomes_an_instance_built_where_the_call_stood():
+    result = migrate_source(ADD_LAYER, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    new = result.new_source
+    assert "class AddLayer(tf.Module):" in new
+    assert "    def __init__(self, in_size, out_size, activation_function=None):" in new
+    assert "        self.activation_function = activation_function\n" in new
+    assert "    def __call__(self, inputs):\n        Wx_plus_b = tf.matmul(inputs, self.Weights) + self.biases" in new
+    assert "add_layer_1 = AddLayer(1, 4, activation_function=tf.nn.relu)\n" in new
+    assert "add_layer_2 = AddLayer(4, 1, activation_function=None)\n" in new
+    assert "l1 = add_layer_1(xs)" in new and "prediction = add_layer_2(l1)" in new
+    # TF1's creation order: tf.Module.trainable_variables would sort them by attribute name
+    assert "[add_layer_1.Weights, add_layer_1.biases, add_layer_2.Weights, add_layer_2.biases]" in new
+
+
+@pytest.mark.parametrize("functions", ["compiled", "eager"])
+def test_numeric_twin(functions):
+    result = migrate_source(ADD_LAYER, "case.py", functions=functions)
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(ADD_LAYER), run_migrated(result.new_source))
+
+
+def test_idempotent():
+    once = migrate_source(ADD_LAYER, "case.py").new_source
+    assert migrate_source(once, "case.py").new_source == once
+
+
+def _program(helper: str, calls: str) -> str:
+    return HEADER + helper + "\n\nx = tf.placeholder(tf.float32, [None, 2])\n" + calls + (
+        "\nsess = tf.Session()\nsess.run(tf.global_variables_initializer())\n"
+        "print(sess.run(y, {x: np.ones((1, 2))}))\n")
+
+
+_DENSE = '''
+def dense(x, n):
+    w = tf.Variable(tf.ones([2, n]))
+    return tf.matmul(x, w)
+'''
+
+
+@pytest.mark.parametrize("source, reason", [
+    pytest.param(_program('''
+def dense(x, n):
+    in_dim = x.get_shape()[1]
+    w = tf.Variable(tf.ones([in_dim, n]))
+    return tf.matmul(x, w)
+''', "y = dense(x, 3)"), "depend on the tensor argument `x` through `in_dim`", id="shape read from the input"),
+    pytest.param(_program(_DENSE, "y = x\nfor n in (2, 2):\n    y = dense(y, n)"), "called in a loop",
+                 id="called in a loop"),
+    pytest.param(_program(_DENSE, "make = dense\ny = dense(x, 2)"), "used other than by calling it",
+                 id="used as a value"),
+    pytest.param(_program('''
+def scaled(x, s):
+    w = tf.Variable(tf.ones([2, 2]))
+    return tf.matmul(x, w) * s
+''', "y = scaled(x, 2.0)\ny = scaled(2.0, x)"), "tensors for different parameters", id="tensor parameters differ"),
+    pytest.param(_program('''
+def dense(x, n, bias=True):
+    w = tf.Variable(tf.ones([2, n]))
+    y = tf.matmul(x, w)
+    if bias:
+        b = tf.Variable(tf.zeros([n]))
+        y = y + b
+    return y
+''', "y = dense(x, 2)"), "makes variables inside a block", id="variables made in a block"),
+    pytest.param(_program('''
+def dense(x, n):
+    w = tf.Variable(tf.ones([2, n]))
+    h = tf.matmul(x, w)
+    v = tf.Variable(tf.ones([n, h.shape[1]]))
+    return tf.matmul(h, v)
+''', "y = dense(x, 2)"), "the tensor argument `x` through `h`", id="variable shaped by the forward"),
+    pytest.param(_program('''
+def dense(x, n):
+    n = int(n)
+    w = tf.Variable(tf.ones([2, n]))
+    return tf.matmul(x, w)
+''', "y = dense(x, 3.0)"), "`n` is bound more than once", id="parameter rebound"),
+])
+def test_stays_compat_with_the_reason(source, reason):
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert "has no tf.Module form here" in result.compat_reason and reason in result.compat_reason, \
+        result.compat_reason
+
+
+def test_helper_from_another_module_stays_compat():
+    source = HEADER.replace("import numpy as np\n", "import numpy as np\nfrom layers import dense\n") + (
+        "x = tf.placeholder(tf.float32, [None, 2])\ny = dense(x, 2)\n"
+        "sess = tf.Session()\nprint(sess.run(y, {x: np.ones((1, 2))}))\n")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert "`dense` is imported from `layers" in result.compat_reason
+
+
+def test_helper_of_python_values_only_is_left_alone():
+    source = HEADER + '''
+def weight_variable(shape):
+    return tf.Variable(tf.ones(shape))
+
+
+x = tf.placeholder(tf.float32, [None, 2])
+w = weight_variable([2, 1])
+y = tf.matmul(x, w)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+print(sess.run(y, {x: np.ones((1, 2))}))
+'''
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager"
+    assert "tf.Module" not in result.new_source and "def weight_variable(shape):" in result.new_source
+
+
+def _members(source: str):
+    module = cst.parse_module(source)
+    cls = next(s for s in module.body if isinstance(s, cst.ClassDef))
+    return module_members(cls, TFNames.scan(module), set())
+
+
+def test_module_members_in_creation_order():
+    assert _members(HEADER + '''
+class Net(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable(1.0)
+        self.step = tf.Variable(0, trainable=False)
+        self.b = tf.Variable(2.0)
+
+    def __call__(self, x):
+        return x * self.w + self.b
+''') == (("w", True), ("step", False), ("b", True))
+
+
+@pytest.mark.parametrize("body", [
+    pytest.param("    def __call__(self, x):\n        self.v = tf.Variable(1.0)\n        return x * self.v\n",
+                 id="variable made in __call__"),
+    pytest.param("    def __init__(self):\n        if True:\n            self.v = tf.Variable(1.0)\n",
+                 id="variable made in a block of __init__"),
+])
+def test_module_members_unknown(body):
+    assert _members(HEADER + "class Net(tf.Module):\n" + body) is None

@@ -1,0 +1,175 @@
+"""rnn-to-keras: TF1 rnn cells + dynamic_rnn / static_rnn / bidirectional_dynamic_rnn -> Keras RNN layers.
+
+Rewrites run through the engine (the layers must leave a file the session rule takes eager);
+the numbers are checked by the golden twins (tests/golden/rnn_*.py) and the checkpoint test
+(test_rnn_checkpoints.py). What the layers cannot reproduce keeps the file compat, with the reason.
+"""
+import numpy as np
+import pytest
+
+from tf_migrate.engine import migrate_source
+
+HEAD = '''\
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 5, 3])
+'''
+RUN = '''
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(outputs, {x: np.ones((1, 5, 3))}))
+'''
+
+
+def _migrate(body: str):
+    return migrate_source(HEAD + body + RUN, "case.py")
+
+
+def _reasons(result):
+    return " | ".join(f.message for f in result.findings if f.rule == "rnn-to-keras")
+
+
+@pytest.mark.parametrize("body, expected", [
+    pytest.param("cell = tf.nn.rnn_cell.LSTMCell(4)\noutputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
+                 ['lstm = tf.keras.layers.LSTM(units=4, return_sequences=True, return_state=True, '
+                  'zero_output_for_mask=True)', "lstm.build((None, None, 3))",
+                  'lstm.set_weights(keras_rnn_weights("lstm", [tf.keras.initializers.GlorotUniform()(shape=[3 + 4, '
+                  '4 * 4], dtype=tf.float32), tf.zeros([4 * 4])], 3, 1.0))',
+                  "outputs, state = lstm_outputs, (lstm_c, lstm_h)"], id="LSTMCell: TF1's draw mapped, (c, h) state"),
+    pytest.param("cell = tf.contrib.rnn.GRUCell(4)\noutputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
+                 ["tf.keras.layers.GRU(units=4, reset_after=False,", "tf.ones([2 * 4])"],
+                 id="contrib GRUCell: reset before the matmul, gates bias 1.0"),
+    pytest.param("cell = tf.nn.rnn_cell.BasicRNNCell(4, activation=tf.nn.relu)\n"
+                 "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
+                 ["tf.keras.layers.SimpleRNN(units=4, activation=tf.nn.relu,"], id="BasicRNNCell keeps its activation"),
+    pytest.param("cell = tf.nn.rnn_cell.BasicLSTMCell(4, forget_bias=0.0)\n"
+                 "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
+                 [", 3, 0.0))"], id="forget_bias goes into the mapped bias"),
+    pytest.param("cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.LSTMCell(4), tf.nn.rnn_cell.GRUCell(2)])\n"
+                 "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
+                 ["gru.build((None, None, 4))", "outputs, state = gru_outputs, ((lstm_c, lstm_h), gru_state, )"],
+                 id="MultiRNNCell stacks layers, each fed the last one's width"),
+    pytest.param("cell = tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.GRUCell(4), input_keep_prob=0.9, "
+                 "output_keep_prob=0.5)\noutputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
+                 ["rnn_dropped = tf.nn.dropout(x, rate=1 - (0.9))",
+                  "gru_outputs = tf.nn.dropout(gru_outputs, rate=1 - (0.5))"],
+                 id="DropoutWrapper: dropout on the sequence in and out"),
+    pytest.param("lengths = tf.constant([3])\ncell = tf.nn.rnn_cell.GRUCell(4)\n"
+                 "outputs, state = tf.nn.dynamic_rnn(cell, x, sequence_length=lengths, dtype=tf.float32)\n",
+                 ["rnn_mask = tf.sequence_mask(lengths, tf.shape(x)[1])", "gru(x, mask=rnn_mask)"],
+                 id="sequence_length becomes a mask"),
+    pytest.param("cell = tf.nn.rnn_cell.LSTMCell(4)\ninit = cell.zero_state(1, tf.float32)\n"
+                 "outputs, state = tf.nn.dynamic_rnn(cell, x, initial_state=init)\n",
+                 ["init = (tf.zeros([1, 4]), tf.zeros([1, 4]))", "lstm(x, initial_state=[init[1], init[0]])"],
+                 id="zero_state is zeros of the state; LSTM's (c, h) goes to Keras as [h, c]"),
+    pytest.param("def build(inputs):\n"
+                 "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(4), inputs, dtype=tf.float32)\n"
+                 "outputs, state = build(x)\n", ["gru.build((None, None, 3))", "    return gru_outputs, gru_state"],
+                 id="returned from a function called once"),
+])
+def test_rewrite(body, expected):
+    result = _migrate(body)
+    assert result.outcome == "eager", result.findings
+    for line in expected:
+        assert line in result.new_source
+    assert "rnn_cell" not in result.new_source and "contrib" not in result.new_source
+
+
+@pytest.mark.parametrize("body, why", [
+    pytest.param("cell = tf.nn.rnn_cell.LSTMCell(4, use_peepholes=True)\n"
+                 "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n", "peephole", id="peepholes"),
+    pytest.param("cell = tf.nn.rnn_cell.LSTMCell(4, num_proj=2)\n"
+                 "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n", "projection", id="projection"),
+    pytest.param("cell = tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.GRUCell(4), state_keep_prob=0.5)\n"
+                 "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n", "state_keep_prob",
+                 id="state dropout"),
+    pytest.param("z = tf.reshape(x, [-1, 5, tf.shape(x)[2]])\ncell = tf.nn.rnn_cell.GRUCell(4)\n"
+                 "outputs, state = tf.nn.dynamic_rnn(cell, z, dtype=tf.float32)\n", "input width", id="unknown width"),
+    pytest.param("cell = tf.nn.rnn_cell.GRUCell(4)\noutputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n"
+                 "size = cell.state_size\n", "used other than", id="cell used otherwise"),
+    pytest.param("cell = tf.nn.rnn_cell.LSTMCell(4, state_is_tuple=False)\n"
+                 "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n", "state_is_tuple",
+                 id="concatenated state"),
+    pytest.param("for i in range(2):\n    cell = tf.nn.rnn_cell.GRUCell(4)\n"
+                 "outputs, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(4), x, dtype=tf.float32)\n", "loop",
+                 id="cell in a loop"),
+    pytest.param("def build(inputs):\n"
+                 "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(4), inputs, dtype=tf.float32)\n"
+                 "outputs, state = build(x)\nmore, _ = build(x)\n", "called 2 times", id="function called twice"),
+    pytest.param("def build(inputs, size):\n"
+                 "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(size), inputs, dtype=tf.float32)\n"
+                 "outputs, state = build(x, 4)\n", "local to `build`", id="units from a parameter"),
+])
+def test_what_keras_cannot_match_stays_compat(body, why):
+    result = _migrate(body)
+    assert result.outcome == "compat"
+    assert why in _reasons(result)
+
+
+def test_state_fields_become_indices_on_states_and_fetched_values():
+    result = migrate_source(HEAD + "cell = tf.nn.rnn_cell.LSTMCell(4)\n"
+                            "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n"
+                            "top = tf.reduce_sum(state.h)\n"
+                            "with tf.Session() as s:\n"
+                            "    s.run(tf.global_variables_initializer())\n"
+                            "    fetched, total = s.run([state, top], {x: np.ones((1, 5, 3))})\n"
+                            "    print(fetched.c.shape, total)\n", "case.py")
+    assert result.outcome == "eager", result.findings
+    assert "tf.reduce_sum(state[1])" in result.new_source and "fetched[0].shape" in result.new_source
+
+
+def test_function_called_once_builds_its_layers_before_it():
+    result = migrate_source(HEAD + '''
+def lstm_cell():
+    return tf.nn.rnn_cell.BasicLSTMCell(4)
+
+
+def model(inputs):
+    stacked = tf.nn.rnn_cell.MultiRNNCell([lstm_cell() for _ in range(2)])
+    outputs, _ = tf.nn.dynamic_rnn(stacked, inputs, dtype=tf.float32)
+    return outputs[:, -1]
+
+
+outputs = model(x)
+''' + RUN, "case.py")
+    assert result.outcome == "eager", result.findings
+    source = result.new_source
+    assert source.index("lstm_2.build((None, None, 4))") < source.index("def model(inputs):")
+    assert "def lstm_cell" not in source
+
+
+def test_saver_gets_tf1_named_mirrors():
+    result = _migrate("cell = tf.nn.rnn_cell.GRUCell(4, name='enc')\n"
+                      "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32, scope='encoder')\n"
+                      "saver = tf.train.Saver()\n")
+    assert result.outcome == "eager", result.findings
+    for name in ("encoder/enc/gates/kernel", "encoder/enc/gates/bias", "encoder/enc/candidate/kernel",
+                 "encoder/enc/candidate/bias"):
+        assert f'"{name}": gru_' in result.new_source
+
+
+def test_weight_mapping_helpers_invert_each_other():
+    namespace = {}
+    from tf_migrate.codegen.rnn_weights import HELPERS
+    exec(HELPERS, namespace)
+
+    class _Layer:
+        def __init__(self, weights):
+            self.weights = weights
+
+        def get_weights(self):
+            return self.weights
+
+    class _Variable:
+        def assign(self, value):
+            self.value = value
+
+    rng = np.random.default_rng(0)
+    for kind, shapes in {"lstm": [(7, 16), (16,)], "gru": [(7, 8), (8,), (7, 4), (4,)], "rnn": [(7, 4), (4,)]}.items():
+        tf1 = [rng.normal(size=shape) for shape in shapes]
+        keras = namespace["keras_rnn_weights"](kind, tf1, 3, 0.7)
+        variables = [_Variable() for _ in tf1]
+        namespace["assign_tf1_rnn_weights"](kind, _Layer(keras), variables, 0.7)
+        for variable, value in zip(variables, tf1):
+            np.testing.assert_allclose(variable.value, value)

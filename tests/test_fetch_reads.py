@@ -1,0 +1,39 @@
+"""Generated functions read fetched variables before the run's updates (tf_migrate/codegen/fetch_reads.py).
+
+TF1 leaves ``sess.run([update, cost, W])``'s order open; the values computed from ``W`` come before the
+update in the generated function, so ``W`` itself must too, or one run mixes both orders. ``--verify``
+pins the legacy run to each order in turn: the output must match read-before-update.
+"""
+from pathlib import Path
+
+from tf_migrate.engine import migrate_source
+from tf_migrate.verify import EQUIVALENT, verify_program
+
+GOLDEN = Path(__file__).parent / "golden" / "fetch_variable_with_its_update.py"
+
+
+def _legacy() -> str:
+    return GOLDEN.read_text().partition("# output\n")[0]
+
+
+def test_fetched_variables_are_read_before_the_update():
+    out = migrate_source(_legacy(), "case.py")
+    assert out.outcome == "eager"
+    assert "    W_read = W.read_value()\n    cost = " in out.new_source
+    assert "return [update, cost, W_read]" in out.new_source
+    assert "gvs_read = [(grad, var.read_value()) for grad, var in gvs]\n    optimizer.apply_gradients" in out.new_source
+
+
+def test_a_run_without_updates_returns_the_variable_itself():
+    source = ("import tensorflow as tf\nW = tf.Variable(5.0)\ny = W * 2.0\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    print(sess.run([y, W]))\n")
+    out = migrate_source(source, "case.py")
+    assert "read_value" not in out.new_source
+
+
+def test_verify_finds_the_read_before_update_order(tmp_path):
+    legacy = _legacy()
+    result = verify_program(legacy, migrate_source(legacy, "case.py").new_source, path=tmp_path / "case.py")
+    assert result.status == EQUIVALENT, result.detail
+    assert "matches the read-before-update order" in result.detail

@@ -1,0 +1,79 @@
+"""The project pre-pass: module graph, TensorFlow imports, graph builders, sys.path edits; and its cost."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tf_migrate.analysis.project_index import build_index, scan_module
+
+
+def write_tree(root: Path, files: dict) -> list:
+    paths = []
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        paths.append(path)
+    return sorted(paths)
+
+
+def test_absolute_relative_and_star_imports_resolve_to_files_of_the_tree(tmp_path):
+    paths = write_tree(tmp_path, {
+        "ops.py": "import tensorflow as tf\ndef linear(x):\n    return tf.matmul(x, x)\n",
+        "model.py": "import tensorflow.compat.v1 as tf\nimport numpy as np\nfrom ops import *\n",
+        "pkg/__init__.py": "",
+        "pkg/base.py": "import tensorflow as tf\nclass Base:\n    def build(self):\n        self.x = tf.placeholder(tf.float32)\n",
+        "pkg/child.py": "from .base import Base\nfrom . import base\n",
+        "main.py": "import pkg.child\nfrom pkg.base import Base\n",
+    })
+    index = build_index(tmp_path, paths)
+    edges = {(e.importer, e.line, e.target, e.names) for e in index.edges}
+    assert ("model", 3, "ops", ("*",)) in edges
+    assert ("pkg.child", 1, "pkg.base", ("Base",)) in edges
+    assert ("pkg.child", 2, "pkg.base", ()) in edges
+    assert ("main", 1, "pkg.child", ()) in edges
+    assert ("main", 2, "pkg.base", ("Base",)) in edges
+    assert [line for line, module in index.outside["model"]] == [1, 2]  # tensorflow, numpy: not in the tree
+
+
+def test_tensorflow_aliases_and_graph_builders():
+    info = scan_module("ops", Path("ops.py"), (
+        "import tensorflow.compat.v1 as tf\n"
+        "def linear(x):\n    return tf.matmul(x, x)\n"
+        "def mlp(x):\n    return linear(linear(x))\n"
+        "def plain(x):\n    return x + 1\n"
+        "class Net:\n    def __init__(self):\n        self.y = mlp(1)\n"))
+    assert info.tf_aliases == {"tf": "tensorflow.compat.v1"}
+    assert info.imports_compat_v1
+    assert info.graph_builders == {"linear", "mlp", "Net"}
+    assert "tf" in info.star_exports() and "plain" in info.star_exports()
+
+
+def test_sys_path_edits_are_reported_not_followed(tmp_path):
+    paths = write_tree(tmp_path, {"run.py": "import sys, os\nsys.path.append('lib')\nsys.path.insert(0, '..')\n"
+                                            "import site\nsite.addsitedir('x')\nsys.path = ['y'] + sys.path\n"})
+    index = build_index(tmp_path, paths)
+    assert index.sys_path_edits() == [(tmp_path / "run.py", 2), (tmp_path / "run.py", 3), (tmp_path / "run.py", 5),
+                                      (tmp_path / "run.py", 6)]
+
+
+def test_a_module_without_tensorflow_costs_under_two_milliseconds():
+    text = "".join(f"def helper_{i}(values):\n    return [v * {i} for v in values if v]\n\n" for i in range(60))
+    scan_module("helpers", Path("helpers.py"), text)  # warm up
+    start = time.perf_counter()
+    for _ in range(20):
+        info = scan_module("helpers", Path("helpers.py"), text)
+    assert (time.perf_counter() - start) / 20 < 0.002
+    assert not info.imports_tensorflow and not info.mentions_tensorflow
+
+
+def test_a_module_without_tensorflow_never_reaches_libcst(tmp_path, monkeypatch):
+    from tf_migrate import engine, report, runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("LibCST parsed a module without TensorFlow")
+
+    monkeypatch.setattr(engine.cst, "parse_module", refuse)
+    path = tmp_path / "helpers.py"
+    path.write_text("import numpy as np\n\n\ndef scale(values):\n    return np.asarray(values) * 2\n")
+    assert runner.process(path, runner.Options()).outcome == report.SKIPPED

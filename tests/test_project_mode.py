@@ -1,0 +1,113 @@
+"""One mode per process: modules of a tree that can run in one program are migrated in the same mode."""
+from __future__ import annotations
+
+import json
+
+from tf_migrate.cli import main
+
+OPS = """import tensorflow as tf
+
+
+def linear(x, n):
+    w = tf.get_variable("w", [int(x.shape[1]), n], initializer=tf.constant_initializer(0.1))
+    return tf.matmul(x, w)
+"""
+
+# Compat on its own: a graph value goes into `linear`, a function of another module.
+MODEL = """import numpy as np
+import tensorflow as tf
+from ops import *
+
+x = tf.placeholder(tf.float32, [None, 3])
+y = linear(x, 2)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(y, {x: np.ones((1, 3))}))
+"""
+
+ALONE = """import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None])
+with tf.Session() as sess:
+    print(sess.run(tf.reduce_sum(x), {x: np.ones(3)}))
+"""
+
+
+def run(tmp_path, files, *extra):
+    for name, text in files.items():
+        (tmp_path / "src" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "src" / name).write_text(text)
+    report = tmp_path / "report.json"
+    main([str(tmp_path / "src"), "-q", "--report", str(report), *extra])
+    return json.loads(report.read_text())
+
+
+def test_a_star_imported_helper_stays_compat_with_the_compat_module_that_imports_it(tmp_path):
+    result = run(tmp_path, {"ops.py": OPS, "model.py": MODEL, "alone.py": ALONE}, "-o", str(tmp_path / "out"))
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files == {"ops.py": "compat", "model.py": "compat", "alone.py": "eager"}
+    tie = [f for f in result["findings"] if f["rule"] == "project-mode" and f["severity"] == "warning"]
+    assert len(tie) == 1 and tie[0]["path"].endswith("ops.py")
+    assert "model.py:3 from ops import *" in tie[0]["message"]
+    assert (tmp_path / "out" / "ops.py").read_text().startswith("import tensorflow.compat.v1 as tf\n")
+    assert (tmp_path / "out" / "model.py").read_text().startswith("import numpy as np\nimport tensorflow.compat.v1")
+
+
+def test_in_place_writes_the_tied_file_once_in_its_final_mode(tmp_path):
+    run(tmp_path, {"ops.py": OPS, "model.py": MODEL}, "-w")
+    ops = (tmp_path / "src" / "ops.py").read_text()
+    assert ops.startswith("import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n")
+    assert "tf.get_variable(" in ops
+
+
+def test_without_a_compat_module_the_helper_goes_eager(tmp_path):
+    driver = "from ops import linear\nimport tensorflow as tf\nprint(linear(tf.ones([1, 3]), 2))\n"
+    result = run(tmp_path, {"ops.py": OPS, "driver.py": driver})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files["ops.py"] == "eager"
+    assert not [f for f in result["findings"] if f["rule"] == "project-mode"]
+
+
+def test_a_module_using_tf_only_through_a_star_import_keeps_its_provider_compat(tmp_path):
+    user = "from ops import *\n\nx = tf.placeholder(tf.float32, [None, 3])\n"
+    result = run(tmp_path, {"ops.py": OPS, "user.py": user})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files == {"ops.py": "compat", "user.py": "skipped"}
+    tie = [f for f in result["findings"] if f["rule"] == "project-mode"]
+    assert "user.py:1 uses its `tf` through a star import" in tie[0]["message"]
+
+
+def test_two_programs_sharing_nothing_keep_their_own_modes(tmp_path):
+    helper = "def scale(v):\n    return v * 2\n"
+    other = "import tensorflow as tf\nimport helper\n" + ALONE.split("\n", 2)[2]
+    result = run(tmp_path, {"ops.py": OPS, "model.py": MODEL, "helper.py": helper, "other.py": other})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files["other.py"] == "eager" and files["model.py"] == "compat"
+
+
+def test_a_compat_module_names_the_graph_builders_it_imports_from_the_tree(tmp_path):
+    result = run(tmp_path, {"ops.py": OPS, "model.py": MODEL})
+    cross = [f for f in result["findings"] if f["rule"] == "project-mode" and f["path"].endswith("model.py")]
+    assert [(f["line"], f["severity"]) for f in cross] == [(3, "info")]
+    assert "graph built across modules: `linear` of" in cross[0]["message"]
+
+
+def test_unreadable_and_latin1_modules_do_not_stop_the_project_pass(tmp_path):
+    latin1 = "# -*- coding: latin-1 -*-\n# caf\xe9\nfrom ops import *\n\nx = tf.placeholder(tf.float32, [None, 3])\n"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "user.py").write_bytes(latin1.encode("latin-1"))
+    (tmp_path / "src" / "broken.py").write_bytes(b"import tensorflow as tf\x00\n")
+    result = run(tmp_path, {"ops.py": OPS})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files == {"ops.py": "compat", "user.py": "skipped", "broken.py": "failed"}
+
+
+def test_modules_tied_through_a_module_without_tensorflow_share_a_mode(tmp_path):
+    bridge = "import ops\n\n\ndef build(x):\n    return ops.linear(x, 2)\n"
+    model = MODEL.replace("from ops import *", "from bridge import build as linear")
+    result = run(tmp_path, {"ops.py": OPS, "bridge.py": bridge, "model.py": model})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files == {"ops.py": "compat", "bridge.py": "skipped", "model.py": "compat"}
+    tie = [f for f in result["findings"] if f["rule"] == "project-mode" and f["path"].endswith("ops.py")]
+    assert "model.py:3 imports bridge" in tie[0]["message"] and "bridge.py:1 imports ops" in tie[0]["message"]

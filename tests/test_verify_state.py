@@ -1,0 +1,58 @@
+"""Pairing and comparing trained variables (``tf_migrate.verify.state_compare``), in-process."""
+import numpy as np
+
+from tf_migrate.verify import state_compare
+
+
+def compare(legacy, migrated):
+    """Entries without initial values, unless given as (name, value, initial)."""
+    def entries(items):
+        return None if items is None else [item if len(item) == 3 else (*item, None) for item in items]
+
+    return state_compare.compare(entries(legacy), entries(migrated))
+
+
+def test_variables_pair_by_name_when_the_migration_kept_tf1_names():
+    legacy = [("W1", np.zeros((2, 2))), ("W2", np.ones((2, 2)))]
+    migrated = [("W2", np.ones((2, 2))), ("W1", np.zeros((2, 2)))]  # created in another order
+    assert compare(legacy, migrated) == state_compare.StateVerdict("equal", "2 trained variables equal")
+
+
+def test_otherwise_they_pair_in_creation_order_within_a_shape():
+    legacy = [("dense/kernel", np.zeros((4, 2))), ("conv2d/kernel", np.ones((3, 3)))]
+    migrated = [("kernel", np.ones((3, 3))), ("kernel", np.zeros((4, 2)))]
+    assert compare(legacy, migrated).status == "equal"
+    migrated[1] = ("kernel", np.full((4, 2), 0.5))
+    verdict = compare(legacy, migrated)
+    assert verdict.status == "different"
+    assert verdict.detail == (
+        "trained variable dense/kernel (migrated kernel) differs: 0.0 != 0.5 at dense/kernel[0, 0] (8 of 8 values differ)"
+    )
+
+
+def test_trained_values_may_drift_by_under_a_tenth_of_their_scale_or_in_under_a_tenth_of_the_values():
+    legacy = [("b", np.array([1.0, 2.0, 3.0]))]
+    assert compare(legacy, [("b", np.array([1.000001, 2.0, 3.0]))]).detail == "1 trained variable equal"
+    verdict = compare(legacy, [("b", np.array([1.2, 2.0, 3.0]))])
+    assert verdict.status == "equal"
+    assert verdict.detail == "1 trained variable equal within drift (b drifted)"
+    many = [("W", np.zeros(20))]
+    assert compare(many, [("W", np.eye(1, 20)[0])]).status == "equal"  # 1 value of 20 moved far
+    assert compare(many, [("W", np.eye(2, 20).sum(axis=0))]).status == "different"  # 2 of 20
+    verdict = compare(legacy, [("b", np.array([1.0, 2.0, 3.5]))])
+    assert verdict.detail == "trained variable b differs: 3.0 != 3.5 at b[2] (1 of 3 values differ)"
+
+
+def test_other_counts_or_shapes_are_unmatched_not_different():
+    legacy = [("W", np.zeros((2, 2))), ("b", np.zeros(2))]
+    verdict = compare(legacy, [("W", np.zeros((2, 2)))])
+    assert verdict.status == "unmatched"
+    assert verdict.detail == "the legacy program trained 2 variables, the migrated one 1; no migrated variable of the shape of b"
+    assert compare(legacy, None) is None
+
+
+def test_initial_values_are_compared_before_trained_ones():
+    legacy = [("W1", np.full(2, 9.0), np.zeros(2)), ("W2", np.full(2, 9.0), np.zeros(2))]
+    migrated = [("W1", np.full(2, 7.0), np.zeros(2)), ("W2", np.full(2, 7.0), np.ones(2))]
+    verdict = compare(legacy, migrated)
+    assert verdict.detail == "initial value of W2 differs: 0.0 != 1.0 at W2[0] (2 of 2 values differ)"

@@ -1,0 +1,131 @@
+"""TF1 rnn cells as Keras RNN layers: what each cell maps to, TF1's variable names, and the weight mapping.
+
+TF1's cells keep one kernel over ``concat([inputs, h])``; Keras layers keep ``kernel`` (input rows)
+and ``recurrent_kernel`` (state rows), so every mapping splits the rows at the input width.
+- ``LSTMCell`` / ``BasicLSTMCell``: columns ``i, j, f, o`` (``j`` the candidate) and
+  ``forget_bias`` (default 1.0) added to ``f`` at every step; Keras ``LSTM`` orders ``i, f, c, o``
+  and adds nothing (``unit_forget_bias`` only initialises). The Keras bias holds TF1's bias plus
+  ``forget_bias`` on the ``f`` slice: the same pre-activations, hence the same gradients.
+- ``GRUCell``: ``gates`` kernel ``[in+u, 2u]`` split ``r, u`` and a ``candidate`` kernel applied to
+  ``concat([inputs, r * h])``: Keras ``GRU(reset_after=False)`` with columns ``z(=u), r, h``.
+- ``BasicRNNCell``: ``tanh(concat([x, h]) @ W + b)``, Keras ``SimpleRNN``.
+Activations: TF1 cells default to tanh and sigmoid gates, as Keras layers do (recurrent_activation
+"sigmoid" in Keras 2 and 3).
+
+:data:`HELPERS` is the source of the numpy functions the migrated program carries to apply the
+mapping: to the initial values drawn as TF1 drew them, and to checkpoint values.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import json
+from typing import Dict, List, Optional, Tuple
+
+# TF1 cell class -> (mapping kind, Keras layer class, TF1 default layer name)
+CELLS: Dict[str, Tuple[str, str, str]] = {
+    "BasicRNNCell": ("rnn", "SimpleRNN", "basic_rnn_cell"),
+    "BasicLSTMCell": ("lstm", "LSTM", "basic_lstm_cell"),
+    "LSTMCell": ("lstm", "LSTM", "lstm_cell"),
+    "GRUCell": ("gru", "GRU", "gru_cell"),
+}
+GATES = {"rnn": 1, "lstm": 4, "gru": 3}  # Keras kernel columns per unit
+
+KERAS_WEIGHTS = "keras_rnn_weights"
+ASSIGN_TF1_WEIGHTS = "assign_tf1_rnn_weights"
+
+
+def tf1_variables(kind: str, prefix: str, input_size: str, units: str) -> List[Tuple[str, str]]:
+    """(TF1 variable name, shape source) of one cell under ``prefix`` ("rnn/lstm_cell"), in TF1's order."""
+    rows = f"{input_size} + {units}"
+    if kind == "gru":
+        return [(f"{prefix}/gates/kernel", f"[{rows}, 2 * {units}]"), (f"{prefix}/gates/bias", f"[2 * {units}]"),
+                (f"{prefix}/candidate/kernel", f"[{rows}, {units}]"), (f"{prefix}/candidate/bias", f"[{units}]")]
+    columns = f"4 * {units}" if kind == "lstm" else units
+    return [(f"{prefix}/kernel", f"[{rows}, {columns}]"), (f"{prefix}/bias", f"[{columns}]")]
+
+
+def tf1_initial_values(kind: str, input_size: str, units: str, tf: str, kernel_init: str, bias_init: str) -> str:
+    """Source of the list of TF1-layout initial values, drawn as TF1 drew them (initializer over the whole kernel)."""
+    values = []
+    for name, shape in tf1_variables(kind, "", input_size, units):
+        if name.endswith("kernel"):
+            values.append(f"{kernel_init}(shape={shape}, dtype={tf}.float32)")
+        elif bias_init:
+            values.append(f"{bias_init}(shape={shape}, dtype={tf}.float32)")
+        else:  # TF1's GRU gates start at 1.0 (no reset, no update); every other bias at zero
+            values.append(f"{tf}.{'ones' if name.endswith('gates/bias') else 'zeros'}({shape})")
+    return "[" + ", ".join(values) + "]"
+
+
+def layer_setup(layer: str, cell: Tuple[str, str, str], units: str, activation: Optional[str], width: str, tf: str,
+                kernel_init: Optional[str], bias_init: Optional[str], forget_bias: str) -> Tuple[str, List[str]]:
+    """(constructor source, statements) that build the Keras layer ``layer`` with TF1's initial values mapped in."""
+    kind, keras_class, _ = cell
+    args = [f"units={units}"]
+    if activation is not None:
+        args.append(f"activation={activation}")
+    if kind == "gru":
+        args.append("reset_after=False")  # TF1 applies the reset gate before the candidate's matmul
+    args += ["return_sequences=True", "return_state=True", "zero_output_for_mask=True"]
+    constructor = f"{tf}.keras.layers.{keras_class}({', '.join(args)})"
+    initial = tf1_initial_values(kind, width, units, tf, kernel_init or f"{tf}.keras.initializers.GlorotUniform()",
+                                 bias_init)
+    return constructor, [f"{layer} = {constructor}", f"{layer}.build((None, None, {width}))",
+                         f"{layer}.set_weights({KERAS_WEIGHTS}({json.dumps(kind)}, {initial}, {width}, {forget_bias}))"]
+
+
+@dataclass
+class RNNCheckpoint:
+    """One converted cell whose weights a Saver keeps under TF1's names, through TF1-layout mirror variables."""
+
+    layer: str  # the Keras layer's variable in the output
+    kind: str
+    input_size: str
+    forget_bias: str
+    constructor: str  # source of the layer's constructor call
+    mirrors: List[str] = field(default_factory=list)  # mirror variables, in TF1's order
+
+
+HELPERS = f'''
+def {KERAS_WEIGHTS}(kind, tf1_weights, input_size, forget_bias=0.0):
+    """TF1 rnn cell weights (TF1's layout and gate order) as the Keras layer's [kernel, recurrent_kernel, bias]."""
+    import numpy
+
+    tf1_weights = [numpy.asarray(weight) for weight in tf1_weights]
+    if kind == "gru":  # gates r, u and a candidate kernel -> Keras z(=u), r, h with reset_after=False
+        gates_kernel, gates_bias, candidate_kernel, candidate_bias = tf1_weights
+        reset, update = numpy.split(gates_kernel, 2, axis=1)
+        kernel = numpy.concatenate([update, reset, candidate_kernel], axis=1)
+        reset_bias, update_bias = numpy.split(gates_bias, 2)
+        bias = numpy.concatenate([update_bias, reset_bias, candidate_bias])
+    else:
+        kernel, bias = tf1_weights
+        if kind == "lstm":  # i, j, f, o with forget_bias added at run time -> Keras i, f, c, o
+            i, j, f, o = numpy.split(kernel, 4, axis=1)
+            kernel = numpy.concatenate([i, f, j, o], axis=1)
+            bias_i, bias_j, bias_f, bias_o = numpy.split(bias, 4)
+            bias = numpy.concatenate([bias_i, bias_f + forget_bias, bias_j, bias_o])
+    return [kernel[:input_size], kernel[input_size:], bias]
+
+
+def {ASSIGN_TF1_WEIGHTS}(kind, layer, variables, forget_bias=0.0):
+    """The inverse of {KERAS_WEIGHTS}: a Keras layer's weights assigned, in TF1's layout, to TF1-named variables."""
+    import numpy
+
+    kernel, recurrent_kernel, bias = layer.get_weights()
+    kernel = numpy.concatenate([kernel, recurrent_kernel])
+    if kind == "gru":
+        update, reset, candidate = numpy.split(kernel, 3, axis=1)
+        update_bias, reset_bias, candidate_bias = numpy.split(bias, 3)
+        values = [numpy.concatenate([reset, update], axis=1), numpy.concatenate([reset_bias, update_bias]),
+                  candidate, candidate_bias]
+    elif kind == "lstm":
+        i, f, j, o = numpy.split(kernel, 4, axis=1)
+        bias_i, bias_f, bias_j, bias_o = numpy.split(bias, 4)
+        values = [numpy.concatenate([i, j, f, o], axis=1),
+                  numpy.concatenate([bias_i, bias_j, bias_f - forget_bias, bias_o])]
+    else:
+        values = [kernel, bias]
+    for variable, value in zip(variables, values):
+        variable.assign(value)
+'''

@@ -1,0 +1,218 @@
+"""One mode per process: modules of a tree that can run in one program are migrated in the same mode.
+
+A compat module calls ``tf.disable_v2_behavior()`` when it is imported, and that switch is
+process-wide: every eager module imported into the same program then runs in graph mode, and
+its generated functions fail. A star import also rebinds ``tf``: a compat ``model.py`` that says
+``from ops import *`` gets ``ops``'s TF2 ``tf`` when ``ops.py`` went eager. So when a module
+stays compat, every module that can share a process with it stays compat too: the modules that
+import it (directly or through others), and everything those import. A module of the tree that
+uses ``tf`` only through a star import (it never imports TensorFlow itself, so the per-file
+pass skips it and its TF1 calls stay) needs its provider in compat mode.
+
+The per-file engine runs first on the tied files, writing nothing; the files a tie forces into
+compat mode are migrated again in compat mode, with a finding at their first line that names the
+import chain to the compat module, and when the run writes, the other tied files are migrated
+again to be written. Untied files (the common case: a folder of unrelated scripts) run once.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import deque
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+from tf_migrate import engine, files, report
+from tf_migrate.analysis.project_index import ImportEdge, ProjectIndex, build_index
+from tf_migrate.runner import FileOutcome, Options
+
+RULE = "project-mode"
+
+
+@dataclasses.dataclass
+class ProjectPlan:
+    """The tree's index and what follows from it before any file is migrated."""
+
+    index: ProjectIndex
+    star_tf_users: Dict[str, ImportEdge]  # module using star-imported ``tf`` -> its star import
+    _imports: Optional[Dict[str, List[str]]] = None  # module -> modules it imports (built on first use)
+    _importers: Optional[Dict[str, List[str]]] = None
+
+    def tied(self) -> Set[Path]:
+        """Files whose mode may depend on another file's: TF modules that can share a program with
+        another TF module (through modules without TF too), and the providers of star-imported ``tf``."""
+        tf_modules = {name for name, info in self.index.modules.items() if info.imports_tensorflow}
+        linked = {name for edge in self.index.edges for name in (edge.importer, edge.target)}
+        tied = {edge.target for edge in self.star_tf_users.values()}
+        for name in tf_modules & linked:
+            if (self.same_process(name) & tf_modules) - {name}:
+                tied.add(name)
+        return {self.index.modules[name].path for name in tied}
+
+    def _reach(self, name: str, step: Dict[str, List[str]]) -> Set[str]:
+        seen, todo = {name}, [name]
+        while todo:
+            for following in step.get(todo.pop(), ()):
+                if following not in seen:
+                    seen.add(following)
+                    todo.append(following)
+        return seen
+
+    def same_process(self, name: str) -> Set[str]:
+        """Every module that can be imported into one program together with ``name``: what imports it
+        (directly or not), and everything those import."""
+        if self._imports is None:
+            self._imports, self._importers = {}, {}
+            for edge in self.index.edges:
+                self._imports.setdefault(edge.importer, []).append(edge.target)
+                self._importers.setdefault(edge.target, []).append(edge.importer)
+        together: Set[str] = set()
+        for importer in self._reach(name, self._importers):
+            together |= self._reach(importer, self._imports)
+        return together
+
+    def chain(self, start: str, goal: str) -> str:
+        """The import edges from ``start`` to ``goal`` (either direction), as ``file:line imports file``."""
+        links: Dict[str, List[Tuple[str, ImportEdge]]] = {}
+        for edge in self.index.edges:
+            links.setdefault(edge.importer, []).append((edge.target, edge))
+            links.setdefault(edge.target, []).append((edge.importer, edge))
+        came: Dict[str, Optional[Tuple[str, ImportEdge]]] = {start: None}
+        todo = deque([start])
+        while todo and goal not in came:
+            current = todo.popleft()
+            for neighbour, edge in links.get(current, []):
+                if neighbour not in came:
+                    came[neighbour] = (current, edge)
+                    todo.append(neighbour)
+        steps, current = [], goal
+        while came.get(current):
+            previous, edge = came[current]
+            steps.append(self._edge_text(edge))
+            current = previous
+        return ", ".join(reversed(steps))
+
+    def _edge_text(self, edge: ImportEdge) -> str:
+        modules = self.index.modules
+        what = "from {} import *".format(edge.target) if edge.star else "imports {}".format(edge.target)
+        return f"{modules[edge.importer].path}:{edge.line} {what} ({modules[edge.target].path})"
+
+
+def plan(root: Path, paths: Sequence[Path]) -> ProjectPlan:
+    index = build_index(root, paths, read=_source_text)
+    users: Dict[str, ImportEdge] = {}
+    for edge in index.edges:
+        importer, provider = index.modules[edge.importer], index.modules[edge.target]
+        if not edge.star or importer.imports_tensorflow:
+            continue
+        leaked = set(provider.tf_aliases) & provider.star_exports()
+        if leaked and _reads_any(importer.path, leaked):
+            users[edge.importer] = edge
+    return ProjectPlan(index, users)
+
+
+def _source_text(path: Path) -> str:
+    """The module's text decoded as Python does (coding cookie, BOM); OSError when it cannot be read."""
+    try:
+        return files.read_source(path).text
+    except files.ReadError as error:
+        raise OSError(str(error)) from None
+
+
+def _reads_any(path: Path, names: Set[str]) -> bool:
+    try:
+        text = _source_text(path)
+    except OSError:
+        return False
+    return any(re.search(rf"\b{re.escape(name)}\.", text) for name in names)
+
+
+RunAll = Callable[[List[Path], Options], List[FileOutcome]]
+
+
+def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Path) -> List[FileOutcome]:
+    """Every file migrated, tied files in one mode; the outcomes in the order of ``paths``.
+
+    Tied files are first migrated without writing; the ones a tie forces into compat mode are then
+    migrated again in compat mode, the others written as they came out.
+    """
+    if options.mode != engine.AUTO:
+        return run_all(paths, options)
+    project = plan(root, paths)
+    tied = project.tied()
+    if not tied:
+        return run_all(paths, options)
+    writes = options.write or options.output_dir is not None
+    dry = dataclasses.replace(options, write=False, output_dir=None)
+    first = dict(zip([p for p in paths if p in tied], run_all([p for p in paths if p in tied], dry)))
+    forced = forced_compat(project, {path: (o.outcome, o.compat_reason) for path, o in first.items()})
+    forced_paths = [p for p in paths if p in forced]
+    kept_paths = [p for p in paths if p in tied and p not in forced] if writes else []
+    again = dict(zip(forced_paths, run_all(forced_paths, dataclasses.replace(options, mode=engine.COMPAT))))
+    again.update(zip(kept_paths, run_all(kept_paths, options)))
+    for path, why in forced.items():
+        outcome = again[path]
+        outcome.findings.insert(0, report.Finding(str(path), 1, 0, RULE, report.WARNING, why))
+        if outcome.outcome == report.COMPAT:
+            outcome.compat_reason = why
+    untied = run_all([p for p in paths if p not in tied], options)
+    rest = dict(zip([p for p in paths if p not in tied], untied))
+    outcomes = [again.get(p) or first.get(p) or rest[p] for p in paths]
+    for path, outcome in zip(paths, outcomes):
+        if outcome.outcome == report.COMPAT:
+            outcome.findings[:0] = cross_module_graphs(project, path)
+    return outcomes
+
+
+def cross_module_graphs(project: ProjectPlan, path: Path) -> List[report.Finding]:
+    """For a compat module: each import of graph-building names from another module of the tree.
+
+    The per-file analysis cannot see into them, so a graph built there and run here keeps both
+    modules compat; the finding says where the graph comes from (cross-module conversion is not
+    done yet)."""
+    modules = project.index.modules
+    name = next((n for n, info in modules.items() if info.path == path), None)
+    found = []
+    for edge in project.index.imports_of(name) if name else ():
+        provider = modules[edge.target]
+        builders = sorted(provider.graph_builders & (provider.star_exports() if edge.star else set(edge.names)))
+        if not edge.names:
+            builders = sorted(provider.graph_builders)
+        if builders:
+            shown = ", ".join(f"`{b}`" for b in builders[:4]) + (" ..." if len(builders) > 4 else "")
+            found.append(report.Finding(str(path), edge.line, 0, RULE, report.INFO,
+                                        f"graph built across modules: {shown} of {provider.path} build TF graph "
+                                        "code used here; a graph built in one module and run in another is not "
+                                        "converted yet, so both stay compat"))
+    return found
+
+
+def forced_compat(project: ProjectPlan, outcomes: Dict[Path, Tuple[str, str]]) -> Dict[Path, str]:
+    """Files that went eager but share a process with a compat module: path -> why, naming the tie.
+
+    ``outcomes``: path -> (outcome, compat reason) of the per-file pass."""
+    modules = project.index.modules
+    by_path = {info.path: name for name, info in modules.items()}
+    compat: Dict[str, str] = {}  # module -> why it is compat
+    for path, (outcome, why) in outcomes.items():
+        if outcome == report.COMPAT and path in by_path:
+            compat[by_path[path]] = f"compat: {why}"
+    forced: Dict[Path, str] = {}
+    for user, edge in project.star_tf_users.items():
+        provider = modules[edge.target].path
+        if edge.target not in compat and outcomes.get(provider, ("",))[0] == report.EAGER:
+            compat[edge.target] = f"{modules[user].path}:{edge.line} uses its `tf` through a star import"
+            forced[provider] = (f"kept in compat mode: {compat[edge.target]} and imports no TensorFlow of its own "
+                                "(it is not migrated, so its TF1 calls need this module's compat `tf`)")
+    todo = list(compat)
+    while todo:
+        source = todo.pop(0)
+        for name in sorted(project.same_process(source)):
+            path = modules[name].path
+            if name in compat or outcomes.get(path, ("",))[0] != report.EAGER:
+                continue
+            compat[name] = f"tied to {modules[source].path}"
+            forced[path] = (f"kept in compat mode with {modules[source].path} ({compat[source]}): "
+                            f"{project.chain(name, source)}; TF1 compat mode is process-wide")
+            todo.append(name)
+    return forced

@@ -1,0 +1,267 @@
+"""Helpers that make variables and compute on graph tensors -> ``tf.Module`` classes, one instance per call.
+
+    def add_layer(inputs, in_size, out_size, activation_function=None): ...   # tf.Variable + matmul
+    l1 = add_layer(xs, 1, 10, activation_function=tf.nn.relu)
+    prediction = add_layer(l1, 10, 1)
+becomes
+    class AddLayer(tf.Module): ...          # variables in __init__, the forward in __call__
+    add_layer_1 = AddLayer(1, 10, activation_function=tf.nn.relu)
+    l1 = add_layer_1(xs)
+    add_layer_2 = AddLayer(10, 1)
+    prediction = add_layer_2(l1)
+
+In TF1 each call made its own variables, once, at build time, and returned a
+tensor that every run recomputed. Here each call site builds its instance
+where the call stood (so variables are made in TF1's order, before any run
+function traces) and the run functions call the instance on the fed tensors.
+Which arguments are tensors is read from the call sites: every call must pass
+tensors for the same parameters. The helper is left as it was, with the
+reason as an eager blocker, when a call sits in a loop or a nested function,
+the helper is used other than by calling it, or its variables depend on its
+tensor arguments (see ``_module_split``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.scope_analysis import analyze_scope
+from tf_migrate.analysis.symbols import all_calls, reads
+from tf_migrate.cst.arguments import bind
+from tf_migrate.cst.names import all_names, fresh
+from tf_migrate.report import INFO
+from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._module_split import SplitRefused, class_name, split
+from tf_migrate.traversal import visit
+
+RULE_ID = "helper-modules"
+# Kinds of values that are graph tensors when handed to a helper.
+_TENSOR_KINDS = pm.DEFERRED_KINDS | {pm.VARIABLE, pm.VARIABLES, pm.EAGER, pm.LAYER}
+_LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_NESTED = (cst.Lambda, cst.ClassDef)
+
+
+class HelperModules(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = ("helpers that make variables and compute on graph tensors -> tf.Module classes, "
+                   "one instance per TF1 call")
+    ORDER = 95
+    TRIGGERS = ("Variable", "variable")
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        return _Rewrite(module, ctx).run()
+
+
+@dataclass
+class _Site:
+    call: cst.Call
+    statement: Optional[cst.SimpleStatementLine]  # where the instance is built (None: not a plain statement)
+    function: Optional[cst.FunctionDef]  # the module-level function it is in (None: module code)
+    trouble: str = ""  # why this call cannot become an instance call
+    order: int = 0  # when Python evaluates it among the statement's calls (inner calls first)
+
+
+@dataclass
+class _Helper:
+    func: cst.FunctionDef
+    sites: List[_Site] = field(default_factory=list)
+    other_uses: int = 0
+
+
+class _Finder(cst.CSTVisitor):
+    """Every use of the candidate helpers, with the block it sits in."""
+
+    def __init__(self, helpers: Dict[str, _Helper]) -> None:
+        self.helpers = helpers
+        self.function: Optional[cst.FunctionDef] = None
+        self.statement: Optional[cst.SimpleStatementLine] = None
+        self.context: List[cst.CSTNode] = []
+        self.open: Dict[int, _Site] = {}
+        self.finished = 0
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if self.function is None and not self.context:
+            self.function = node
+        else:
+            self.context.append(node)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if node is self.function:
+            self.function = None
+        else:
+            self.context.pop()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, _LOOPS + _NESTED):
+            self.context.append(node)
+        if isinstance(node, cst.SimpleStatementLine):
+            self.statement = node
+        elif isinstance(node, cst.BaseCompoundStatement):
+            self.statement = None
+        return super().on_visit(node)
+
+    def on_leave(self, node: cst.CSTNode) -> None:
+        if isinstance(node, _LOOPS + _NESTED):
+            self.context.pop()
+        if isinstance(node, cst.SimpleStatementLine):
+            self.statement = None
+        super().on_leave(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        helper = self.helpers.get(node.func.value) if isinstance(node.func, cst.Name) else None
+        if helper is None:
+            return
+        site = _Site(node, self.statement, self.function)
+        if any(isinstance(c, _LOOPS) for c in self.context):
+            site.trouble = "it is called in a loop (each iteration made new variables in TF1)"
+        elif self.context:
+            site.trouble = "it is called inside a nested function, lambda or class"
+        elif self.statement is None:
+            site.trouble = "it is called in the header of a compound statement"
+        helper.sites.append(site)
+        self.open[id(node)] = site
+
+    def leave_Call(self, node: cst.Call) -> None:
+        site = self.open.pop(id(node), None)
+        if site is not None:
+            self.finished += 1
+            site.order = self.finished
+
+    def visit_Name(self, node: cst.Name) -> None:
+        helper = self.helpers.get(node.value)
+        if helper is not None:
+            helper.other_uses += 1
+
+
+class _Rewrite:
+    def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
+        self.module, self.ctx = module, ctx
+        self.module_scope = analyze_scope(list(module.body), ctx.names, layer_scopes=ctx.layer_scopes)
+        self.scopes: Dict[int, "pm.Scope"] = {}
+
+    def run(self) -> cst.Module:
+        helpers = {s.name.value: _Helper(s) for s in self.module.body
+                   if isinstance(s, cst.FunctionDef) and s.name.value in self.module_scope.variable_functions}
+        if not helpers:
+            return self.module
+        visit(self.module, _Finder(helpers))
+        taken = all_names(self.module)
+        classes: Dict[int, cst.ClassDef] = {}
+        built: Dict[int, List[Tuple[int, cst.SimpleStatementLine]]] = {}  # statement -> (call order, build)
+        calls: Dict[int, Tuple[str, List[int]]] = {}  # call -> (instance, positions of its tensor arguments)
+        tensor_params_of = {name: self._tensor_params(name, helper) for name, helper in helpers.items()}
+        candidates = {name for name, params in tensor_params_of.items() if params is not None}
+        for name in candidates:
+            helper, tensor_params = helpers[name], tensor_params_of[name]
+            try:
+                for site in helper.sites:
+                    if site.trouble:
+                        raise SplitRefused(site.trouble)
+                    if site.function is not None and site.function.name.value in candidates:
+                        raise SplitRefused(f"it is called inside `{site.function.name.value}`, another helper "
+                                           "called on graph tensors")
+                if helper.other_uses != len(helper.sites) + 1:
+                    raise SplitRefused("it is used other than by calling it (passed or stored as a value)")
+                cls = class_name(name, taken)
+                classes[id(helper.func)] = split(helper.func, tensor_params, cls, self.ctx.tf, self.ctx.names,
+                                                 self.module_scope.variable_functions)
+            except SplitRefused as refused:
+                for site in helper.sites:
+                    self.ctx.block(site.call, f"`{name}` creates variables each time it is called on graph "
+                                              f"tensors, and has no tf.Module form here: {refused}")
+                continue
+            self.ctx.report(helper.func, RULE_ID, INFO, f"`{name}` became the tf.Module `{cls}`: one instance "
+                                                        "per call, its variables made once in __init__")
+            params = [p.name.value for p in helper.func.params.params]
+            for number, site in enumerate(sorted(helper.sites, key=lambda s: s.order), 1):  # as Python calls them
+                instance = name if len(helper.sites) == 1 else fresh(f"{name}_{number}", taken)
+                given = [a.keyword.value if a.keyword is not None else params[i] for i, a in enumerate(site.call.args)]
+                python_args = [a for a, p in zip(site.call.args, given) if p not in tensor_params]
+                build = cst.SimpleStatementLine([cst.Assign(
+                    [cst.AssignTarget(cst.Name(instance))], cst.Call(cst.Name(cls), args=_tidy_args(python_args)))])
+                built.setdefault(id(site.statement), []).append((site.order, build))
+                calls[id(site.call)] = (instance, [i for i, p in enumerate(given) if p in tensor_params])
+        if not classes:
+            return self.module
+        return visit(self.module, _Apply(classes, built, calls))
+
+    def _tensor_params(self, name: str, helper: _Helper) -> Optional[List[str]]:
+        """The parameters every call passes tensors for (None: no call passes a tensor; blocked if they differ)."""
+        params = [p.name.value for p in helper.func.params.params]
+        seen: List[Optional[Set[str]]] = []
+        why = ""
+        for site in helper.sites:
+            bound = bind(site.call, params)
+            if bound is None:
+                seen.append(None)
+                why = "a call passes *args or **kwargs, or an unknown keyword"
+                continue
+            kinds = {p: self._arg_kind(value, site) for p, value in bound.items()}
+            unknown = [p for p, kind in kinds.items() if kind is None]
+            if unknown:
+                seen.append(None)
+                why = f"the analysis cannot tell whether `{unknown[0]}` is given a tensor or a Python value"
+                continue
+            seen.append({p for p, kind in kinds.items() if kind == "tensor"})
+        if not any(seen):
+            return None  # a helper that only makes variables from Python values: W = weight_variable(shape)
+        first = next(s for s in seen if s)
+        if not why and any(s != first for s in seen):
+            why = "its calls pass tensors for different parameters"
+        if why:
+            for site in helper.sites:
+                self.ctx.block(site.call, f"`{name}` creates variables each time it is called on graph tensors, "
+                                          f"and has no tf.Module form here: {why}")
+            return None
+        return [p for p in params if p in first]
+
+    def _arg_kind(self, value: cst.BaseExpression, site: _Site) -> Optional[str]:
+        """"tensor", "python", or None when the analysis does not know."""
+        scope = self._scope(site.function)
+        if any(self.ctx.names.call_name(c) is not None for c in all_calls(value)):
+            return "tensor"
+        kinds = set()
+        for key in reads(value):
+            bindings = scope.bindings.get(key) or self.module_scope.bindings.get(key)
+            if bindings:
+                kinds |= {b.kind for b in bindings}
+            elif key in scope.params:
+                return None
+        return "tensor" if kinds & _TENSOR_KINDS else "python"
+
+    def _scope(self, function: Optional[cst.FunctionDef]) -> "pm.Scope":
+        if function is None:
+            return self.module_scope
+        if id(function) not in self.scopes:
+            self.scopes[id(function)] = analyze_scope(
+                list(function.body.body), self.ctx.names, tuple(p.name.value for p in function.params.params),
+                layer_scopes=self.ctx.layer_scopes, parent=self.module_scope)
+        return self.scopes[id(function)]
+
+
+def _tidy_args(args: List[cst.Arg]) -> List[cst.Arg]:
+    return [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args]
+
+
+class _Apply(cst.CSTTransformer):
+    def __init__(self, classes, built, calls) -> None:
+        self.classes, self.built, self.calls = classes, built, calls
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef):
+        return self.classes.get(id(original), updated)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call):
+        if id(original) not in self.calls:
+            return updated
+        instance, positions = self.calls[id(original)]
+        return updated.with_changes(func=cst.Name(instance), args=_tidy_args([updated.args[i] for i in positions]))
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+        builds = [build for _, build in sorted(self.built.get(id(original), []), key=lambda pair: pair[0])]
+        if not builds:
+            return updated
+        first = builds[0].with_changes(leading_lines=original.leading_lines)
+        return cst.FlattenSentinel([first] + builds[1:] + [updated.with_changes(leading_lines=[])])

@@ -1,0 +1,400 @@
+"""TF1 rnn cells run by dynamic_rnn / static_rnn / bidirectional_dynamic_rnn -> Keras RNN layers, same math.
+
+    cell = tf.nn.rnn_cell.LSTMCell(64)
+    outputs, state = tf.nn.dynamic_rnn(cell, x, sequence_length=lengths, dtype=tf.float32)
+becomes
+    lstm = tf.keras.layers.LSTM(units=64, return_sequences=True, return_state=True, zero_output_for_mask=True)
+    lstm.build((None, None, 3))
+    lstm.set_weights(keras_rnn_weights("lstm", [<TF1's initial kernel and bias>], 3, 1.0))
+    lstm_outputs, lstm_h, lstm_c = lstm(x, mask=tf.sequence_mask(lengths, tf.shape(x)[1]))
+    outputs, state = lstm_outputs, (lstm_c, lstm_h)
+- Initial values are drawn as TF1 drew them and mapped into the layer by ``keras_rnn_weights``
+  (tf_migrate/codegen/rnn_weights.py: each cell's layout and gate order).
+- ``sequence_length`` becomes a mask with zero outputs past each length and the state held, as
+  TF1 did; ``time_major`` transposes in and out; ``initial_state`` goes to the layer (an LSTM state
+  is TF1's ``(c, h)``, Keras' ``[h, c]``); ``cell.zero_state(...)`` becomes zeros of its structure.
+- A final LSTM state is the tuple ``(c, h)``: ``state.c`` / ``.h`` -> ``[0]`` / ``[1]``, on fetches too.
+- ``MultiRNNCell`` stacks layers; ``DropoutWrapper``'s input / output dropout is ``tf.nn.dropout``
+  on the layer's input / output sequence (TF1 drew a new mask at every step, as dropout over the
+  whole sequence does).
+- Where the file has a ``tf.train.Saver``, each layer gets TF1-layout mirror variables under
+  TF1's names (``rnn/lstm_cell/kernel``), which saver-var-list keys and rnn-checkpoints syncs.
+
+- An rnn built in a function called once has its layers built once, before the function.
+Everything or nothing: what the layers cannot reproduce (peepholes, projections, rnns in loops or
+classes, an input width the text does not give) keeps the file compat, with the reason at its line.
+"""
+from __future__ import annotations
+
+import json
+from typing import Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis.symbols import reads, target_keys, writes
+from tf_migrate.codegen.rnn_weights import CELLS, RNNCheckpoint, layer_setup, tf1_variables
+from tf_migrate.cst.arguments import bind
+from tf_migrate.cst.names import fresh
+from tf_migrate.cst.text import code
+from tf_migrate.report import INFO, WARNING
+from tf_migrate.rules._hoisting import call_counts
+from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes, \
+    zero_state_source
+from tf_migrate.rules._rnn_statements import RNN_CALLS, StateTuples, Widths, calls_by_name, rewrite_state_fields, \
+    top_lines
+from tf_migrate.traversal import visit
+
+RULE_ID = "rnn-to-keras"
+_ZERO_STATE = "zero_state"
+
+
+class RNNToKeras(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = ("tf.nn.rnn_cell / tf.contrib.rnn cells + dynamic_rnn / static_rnn / bidirectional_dynamic_rnn "
+                   "-> Keras LSTM / GRU / SimpleRNN layers with TF1's math, initial values and checkpoint names")
+    ORDER = 3  # before saver-var-list, which keys the mirror variables by their TF1 names
+    TRIGGERS = ("rnn",)
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        original = module
+        module = visit(module, StateTuples(ctx.names))
+        converter = _Converter(module, ctx)
+        try:
+            body = converter.block(list(module.body), top=True)
+            converter.check_leftovers(body)
+        except _Refused as refused:
+            ctx.report(refused.node, RULE_ID, WARNING, f"rnn not converted: {refused}")
+            ctx.block(refused.node, f"rnn cells kept: {refused}")
+            return original
+        if not converter.converted:
+            return original
+        module = module.with_changes(body=body)
+        return rewrite_state_fields(module, converter.state_names)
+
+
+class _Refused(Exception):
+    def __init__(self, node: cst.CSTNode, why: str) -> None:
+        super().__init__(why)
+        self.node = node
+
+
+class _Converter:
+    def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
+        self.ctx, self.tf = ctx, ctx.tf
+        self.taken: Set[str] = {k.split(".")[-1] for k in reads(module)} | set(writes(module))
+        self.module_widths = Widths(ctx.names)
+        for stmt in top_lines(module.body):
+            self.module_widths.record(stmt)  # widths of the arguments a function building an rnn is called with
+        self.widths = Widths(ctx.names)
+        self.call_counts = call_counts(module)
+        self.calls = calls_by_name(module)
+        self.function: Optional[str] = None  # the function whose rnn is being converted
+        self.hoisted: List[cst.BaseStatement] = []  # its layers' set-up, placed before it
+        self.function_locals: Set[str] = set()
+        self.cells: Dict[str, Cell] = {}
+        self.pending_lines: List[cst.EmptyLine] = []
+        self.reader = CellReader(ctx.names, lambda name: self.cells.get(name),
+                                 lambda node: self.widths.int_value(node))
+        self.with_saver = "Saver" in code(module)
+        self.converted = 0
+        self.state_names: Set[str] = set()
+        self.rnn_lines: List[cst.CSTNode] = []
+        self.setup: List[str] = []  # statements that build the layers of the rnn call being converted
+
+    # -- statements ----------------------------------------------------------------------
+    def block(self, body: List[cst.BaseStatement], top: bool) -> List[cst.BaseStatement]:
+        out: List[cst.BaseStatement] = []
+        for stmt in body:
+            if isinstance(stmt, cst.With):
+                if self.function is not None and self.with_saver:
+                    raise _Refused(stmt, "an rnn under a scope inside a function, where a Saver needs its TF1 names")
+                inner = self.block(list(stmt.body.body), top=top)
+                out.append(stmt.with_changes(body=stmt.body.with_changes(body=inner)))
+                continue
+            if isinstance(stmt, cst.FunctionDef) and self.reader.factory(stmt):
+                self.pending_lines.extend(stmt.leading_lines)
+                continue
+            if isinstance(stmt, cst.FunctionDef) and top and self._mentions_rnn(stmt):
+                out.extend(self._function(stmt))
+                continue
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                if self._mentions_rnn(stmt):
+                    raise _Refused(stmt, "rnn cells built or run inside a class, loop or branch, or a function "
+                                         "nested in another")
+                out.append(stmt)
+                continue
+            new = self.line(stmt)
+            if new and self.pending_lines:
+                new[0] = new[0].with_changes(leading_lines=self.pending_lines + list(new[0].leading_lines))
+                self.pending_lines = []
+            out.extend(new)
+        return out
+
+    def _function(self, func: cst.FunctionDef) -> List[cst.BaseStatement]:
+        """A function called once that builds an rnn: its layers are built once, before it, as reuse did."""
+        name = func.name.value
+        if self.call_counts.get(name, 0) == 0:  # a library function: its callers are in other files
+            self.ctx.report(func, RULE_ID, INFO, f"`{name}` builds rnn cells but is not called in this file: "
+                            "left as it is")
+            return [func]
+        if self.call_counts.get(name, 0) != 1:
+            raise _Refused(func, f"`{name}` builds rnn cells and is called {self.call_counts.get(name, 0)} times: "
+                                 "each call made new variables in TF1")
+        params = func.params.params
+        if isinstance(func.params.star_arg, cst.Param) or func.params.kwonly_params or func.params.star_kwarg:
+            raise _Refused(func, f"`{name}` builds rnn cells and takes *args / keyword-only parameters")
+        widths = Widths(self.ctx.names)
+        widths.constants, widths.python = dict(self.module_widths.constants), set(self.module_widths.python)
+        call = self.calls.get(name)
+        for index, param in enumerate(params):
+            arg = call.args[index] if call is not None and index < len(call.args) else None
+            if arg is not None and arg.keyword is None and not arg.star:
+                widths.known[param.name.value] = self.module_widths.of(arg.value)
+        self.function_locals = {p.name.value for p in params} | set(writes(func.body))
+        saved = (self.widths, dict(self.cells), dict(self.reader.lists), self.function)
+        self.widths, self.function, self.hoisted = widths, name, []
+        try:
+            body = self.block(list(func.body.body), top=False)
+            self.check_leftovers(body, set(self.cells) - set(saved[1]))
+        finally:
+            self.widths, self.reader.lists, self.function = saved[0], saved[2], saved[3]
+            self.cells = saved[1]
+        hoisted, self.hoisted = self.hoisted, []
+        new_func = func.with_changes(body=func.body.with_changes(body=body))
+        if hoisted:
+            hoisted[0] = hoisted[0].with_changes(leading_lines=list(func.leading_lines))
+            new_func = new_func.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
+        return hoisted + [new_func]
+
+    def line(self, stmt: cst.SimpleStatementLine) -> List[cst.BaseStatement]:
+        small = stmt.body[0] if len(stmt.body) == 1 else None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target, value = small.targets[0].target, small.value
+            if isinstance(value, cst.Call) and self.ctx.names.call_name(value) in RNN_CALLS:
+                return self._rnn(stmt, f"{code(target)} = ", value)
+            if isinstance(target, cst.Name) and (self._is_cell(value) or self.reader.is_cell_list(value)):
+                if self._is_cell(value):
+                    self.cells[target.value] = self._read(value, stmt)
+                else:
+                    try:
+                        self.reader.lists[target.value] = self.reader.cell_list(value)
+                    except Unsupported as why:
+                        raise _Refused(stmt, str(why)) from None
+                self.pending_lines.extend(stmt.leading_lines)  # the cell's comments go to the next line
+                return []
+            zero = self._zero_state(value)
+            if zero is not None:
+                self.widths.record(stmt)
+                return [stmt.with_changes(body=[small.with_changes(value=cst.parse_expression(zero))])]
+        if isinstance(small, cst.Return) and isinstance(small.value, cst.Call) \
+                and self.ctx.names.call_name(small.value) in RNN_CALLS:
+            return self._rnn(stmt, "return ", small.value)
+        if self._mentions_rnn(stmt):
+            raise _Refused(stmt, "an rnn cell or call the rule cannot place (not `name = cell` or "
+                                 "`outputs, state = tf.nn.dynamic_rnn(...)`)")
+        self.widths.record(stmt)
+        return [stmt]
+
+    def _mentions_rnn(self, node: cst.CSTNode) -> bool:
+        names = self.ctx.names
+        found = []
+
+        class _Find(cst.CSTVisitor):
+            def visit_Call(inner, call: cst.Call) -> None:
+                qualname = names.call_name(call) or ""
+                if qualname in RNN_CALLS or self.reader.cell_class(call) is not None:
+                    found.append(call)
+
+        visit(node, _Find())
+        return bool(found)
+
+    def _is_cell(self, value: cst.BaseExpression) -> bool:
+        return isinstance(value, cst.Call) and (self.reader.cell_class(value) is not None or (
+            isinstance(value.func, cst.Name) and value.func.value in self.reader.factories))
+
+    def _read(self, value: cst.BaseExpression, stmt: cst.CSTNode) -> Cell:
+        try:
+            return self.reader.read(value)
+        except Unsupported as why:
+            raise _Refused(stmt, str(why)) from None
+
+    def _zero_state(self, value: cst.BaseExpression) -> Optional[str]:
+        """``cell.zero_state(batch, dtype)`` as zeros of TF1's state structure."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value == _ZERO_STATE and isinstance(value.func.value, cst.Name)
+                and value.func.value.value in self.cells and value.args):
+            return None
+        return zero_state_source(self.cells[value.func.value.value], code(value.args[0].value), self.tf)
+
+    def check_leftovers(self, body: List[cst.BaseStatement], names=None) -> None:
+        """Cells used other than by the converted calls and zero_state: their TF1 object is gone."""
+        module = cst.Module(body=body)
+        used = reads(module)
+        for name in (names if names is not None else [*self.cells, *self.reader.lists, *self.reader.factories]):
+            if name in used:
+                raise _Refused(self.rnn_lines[0] if self.rnn_lines else module, f"the cell `{name}` is used "
+                               "other than by the rnn call and zero_state")
+
+    # -- one rnn call --------------------------------------------------------------------
+    def _rnn(self, stmt: cst.SimpleStatementLine, target: str, call: cst.Call):
+        """The statements that replace ``stmt``, whose ``call`` result goes to ``target`` ("x, s = ", "return ")."""
+        qualname = self.ctx.names.call_name(call)
+        params = RNN_CALLS[qualname]
+        bound = bind(call, params)
+        if bound is None:
+            raise _Refused(stmt, f"{qualname} with arguments the rule does not read")
+        for param in ("parallel_iterations", "swap_memory"):
+            bound.pop(param, None)  # scheduling only: no effect on the values
+        dtype = bound.pop("dtype", None)
+        if dtype is not None and not code(dtype).endswith("float32"):
+            raise _Refused(stmt, f"{qualname} in {code(dtype)} (the layers' weights are float32)")
+        scope = bound.pop("scope", None)
+        if scope is not None and not isinstance(scope, cst.SimpleString):
+            raise _Refused(stmt, f"{qualname} with a scope that is not a literal string")
+        lines: List[str] = []
+        self.setup = []
+        if qualname.endswith("bidirectional_dynamic_rnn"):
+            result = self._bidirectional(stmt, bound, scope, lines)
+        else:
+            result = self._one_way(stmt, bound, scope, qualname.endswith("static_rnn"), lines)
+        lines.append(f"{target}{result}")
+        assigned = stmt.body[0]
+        if isinstance(assigned, cst.Assign):  # the names the state goes to: `.c` / `.h` on them become indices
+            target_node = assigned.targets[0].target
+            state_part = target_node.elements[1].value if isinstance(target_node, cst.Tuple) \
+                and len(target_node.elements) == 2 else target_node
+            self.state_names |= set(target_keys(state_part))
+        self.converted += 1
+        self.rnn_lines.append(stmt)
+        self.ctx.report(call, RULE_ID, INFO, f"{qualname} -> Keras RNN layers with TF1's gate layout and initial "
+                        "values")
+        setup = [cst.parse_statement(line + "\n") for line in self.setup]
+        new = [cst.parse_statement(line + "\n") for line in lines]
+        if self.function is not None:  # the layers are built once, before the function
+            local = reads(cst.Module(body=setup)) & self.function_locals
+            if local:
+                raise _Refused(stmt, f"rnn layers configured from values local to `{self.function}` "
+                                     f"({', '.join(sorted(local))}): they cannot be built once before it")
+            self.hoisted.extend(setup)
+        else:
+            new = setup + new
+        new[0] = new[0].with_changes(leading_lines=stmt.leading_lines)
+        return new
+
+    def _one_way(self, stmt, bound, scope, static: bool, lines: List[str]) -> str:
+        cell = self._read(bound.pop("cell"), stmt)
+        bound_inputs = bound.pop("inputs")
+        inputs = code(bound_inputs)
+        width = self.widths.of(bound_inputs)
+        if width is None:
+            raise _Refused(stmt, f"the input width of `{inputs}` is not given by the program text")
+        time_major = code(bound.pop("time_major", cst.Name("False"))) == "True"
+        sequence = inputs
+        if static or time_major or not isinstance(bound_inputs, cst.Name):
+            sequence = fresh("rnn_inputs", self.taken)
+            batch_major = f"{self.tf}.stack({inputs}, axis=1)" if static else (
+                f"{self.tf}.transpose({inputs}, [1, 0, 2])" if time_major else inputs)
+            lines.append(f"{sequence} = {batch_major}")
+        outputs, state = self._run(stmt, cell, sequence, width, bound, (scope.evaluated_value if scope else "rnn"),
+                                   lines)
+        if static:
+            return f"{self.tf}.unstack({outputs}, num=len({inputs}), axis=1), {state}"
+        if time_major:
+            return f"{self.tf}.transpose({outputs}, [1, 0, 2]), {state}"
+        return f"{outputs}, {state}"
+
+    def _bidirectional(self, stmt, bound, scope, lines: List[str]) -> str:
+        forward, backward = self._read(bound.pop("cell_fw"), stmt), self._read(bound.pop("cell_bw"), stmt)
+        inputs = code(bound.pop("inputs"))
+        width = self.widths.of(cst.parse_expression(inputs))
+        if width is None:
+            raise _Refused(stmt, f"the input width of `{inputs}` is not given by the program text")
+        if code(bound.pop("time_major", cst.Name("False"))) == "True":
+            raise _Refused(stmt, "bidirectional_dynamic_rnn with time_major=True")
+        prefix = scope.evaluated_value if scope else "bidirectional_rnn"
+        lengths = bound.pop("sequence_length", None)
+        if lengths is not None:  # TF1 reverses only the first `length` steps of each sequence
+            reverse = f"{self.tf}.reverse_sequence({{}}, {code(lengths)}, seq_axis=1, batch_axis=0)"
+        else:
+            reverse = f"{self.tf}.reverse({{}}, [1])"
+        backward_bound = {"initial_state": bound.pop("initial_state_bw", None), "sequence_length": lengths}
+        forward_bound = {"initial_state": bound.pop("initial_state_fw", None), "sequence_length": lengths, **bound}
+        fw_out, fw_state = self._run(stmt, forward, inputs, width, forward_bound, f"{prefix}/fw", lines)
+        reversed_in = fresh("rnn_reversed", self.taken)
+        lines.append(f"{reversed_in} = {reverse.format(inputs)}")
+        bw_out, bw_state = self._run(stmt, backward, reversed_in, width, backward_bound, f"{prefix}/bw", lines)
+        return f"({fw_out}, {reverse.format(bw_out)}), ({fw_state}, {bw_state})"
+
+    def _run(self, stmt, cell: Cell, sequence: str, width: str, bound, scope: str, lines: List[str]
+             ) -> Tuple[str, str]:
+        """Run ``cell`` over ``sequence``; returns (outputs, TF1 state structure) source."""
+        lengths = bound.pop("sequence_length", None)
+        initial = bound.pop("initial_state", None)
+        extra = {k: v for k, v in bound.items() if v is not None}
+        if extra:
+            raise _Refused(stmt, f"rnn call arguments the rule does not map: {', '.join(sorted(extra))}")
+        mask = ""
+        if lengths is not None:
+            mask_name = fresh("rnn_mask", self.taken)
+            lines.append(f"{mask_name} = {self.tf}.sequence_mask({code(lengths)}, {self.tf}.shape({sequence})[1])")
+            mask = mask_name
+        prefixes = tf1_prefixes(cell, scope)
+        layers = iter(zip(leaves(cell), prefixes))
+        initial_code = code(initial) if initial is not None else None
+        return self._stack(cell, sequence, width, mask, initial_code, layers, lines)
+
+    def _stack(self, cell: Cell, sequence: str, width: str, mask: str, initial: Optional[str], layers,
+               lines: List[str]) -> Tuple[str, str]:
+        if isinstance(cell, Dropout):
+            if cell.input_keep:  # a new name: the input may be a fed placeholder
+                dropped = fresh("rnn_dropped", self.taken)
+                lines.append(f"{dropped} = {self.tf}.nn.dropout({sequence}, rate=1 - ({cell.input_keep}))")
+                sequence = dropped
+            outputs, state = self._stack(cell.inner, sequence, width, mask, initial, layers, lines)
+            if cell.output_keep:
+                lines.append(f"{outputs} = {self.tf}.nn.dropout({outputs}, rate=1 - ({cell.output_keep}))")
+            return outputs, state
+        if isinstance(cell, Multi):
+            states = []
+            for index, child in enumerate(cell.cells):
+                child_initial = f"{initial}[{index}]" if initial is not None else None
+                sequence, state = self._stack(child, sequence, width, mask, child_initial, layers, lines)
+                width = leaves(child)[-1].units
+                states.append(state)
+            return sequence, "(" + "".join(s + ", " for s in states) + ")"
+        leaf, prefix = next(layers)
+        return self._layer(leaf, prefix, sequence, width, mask, initial, lines)
+
+    def _layer(self, leaf: Leaf, prefix: str, sequence: str, width: str, mask: str, initial: Optional[str],
+               lines: List[str]) -> Tuple[str, str]:
+        kind = CELLS[leaf.cell_class][0]
+        layer = fresh({"lstm": "lstm", "gru": "gru", "rnn": "simple_rnn"}[kind], self.taken)
+        forget_bias = leaf.forget_bias if kind == "lstm" else "0.0"
+        constructor, setup = layer_setup(layer, CELLS[leaf.cell_class], leaf.units, leaf.activation, width, self.tf,
+                                         leaf.kernel_init, leaf.bias_init, forget_bias)
+        self.setup += setup
+        tf = self.tf
+        if self.with_saver:
+            checkpoint = RNNCheckpoint(layer, kind, width, forget_bias, constructor)
+            for name, shape in tf1_variables(kind, prefix, width, leaf.units):
+                mirror = fresh(f"{layer}_{name[len(prefix) + 1:].replace('/', '_')}", self.taken)
+                self.setup.append(f"{mirror} = {tf}.Variable({tf}.zeros({shape}), trainable=False, "
+                             f"name={json.dumps(name)})  # TF1's layout, for the Saver")
+                checkpoint.mirrors.append(mirror)
+            self.ctx.rnn_checkpoints.append(checkpoint)
+        call_args = [sequence]
+        if mask:
+            call_args.append(f"mask={mask}")
+        if initial is not None:
+            call_args.append(f"initial_state=[{initial}[1], {initial}[0]]" if kind == "lstm"
+                             else f"initial_state=[{initial}]")
+        outputs = fresh(f"{layer}_outputs", self.taken)
+        if kind == "lstm":
+            h, c = fresh(f"{layer}_h", self.taken), fresh(f"{layer}_c", self.taken)
+            lines.append(f"{outputs}, {h}, {c} = {layer}({', '.join(call_args)})")
+            return outputs, f"({c}, {h})"
+        state = fresh(f"{layer}_state", self.taken)
+        lines.append(f"{outputs}, {state} = {layer}({', '.join(call_args)})")
+        return outputs, state
+

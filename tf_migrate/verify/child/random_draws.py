@@ -1,0 +1,314 @@
+"""Shared random draws for ``tf_migrate.verify``: the rule, inside each program's process.
+
+TensorFlow's random ops give different values in graph and eager mode, even with
+the same seeds. In both runs ``install`` replaces the kernels that every public
+random entry point ends in (``gen_random_ops``, the stateless ops that Keras 3
+uses, and the stateful ops of ``tf.random.Generator``), so ``tf.random_normal``,
+``tf.random.uniform``, ``truncated_normal``, initializers, dropout and generators
+all draw from numpy instead. TF seeds play no part.
+
+Which values a draw gets (the *draw key*, logged with every draw)
+    * its **class**: ``purpose`` (``init`` when an initializer drew it, ``dropout``
+      when a dropout did, else ``random``: read from TF's and Keras' own frames on
+      the stack), ``distribution`` and a **shape key**: the whole static shape for
+      initializers (weights have fixed shapes), the shape without its first
+      dimension otherwise (a batch dimension is ``?`` in a TF1 graph and a number
+      in eager code);
+    * its **index** ``n`` within the class: an eager call is the n-th draw of its
+      class. A graph op (legacy graph, or a ``tf.function`` trace) is a *site*;
+      the class's sites are numbered ``c = 0 .. m-1`` in build order, and the
+      ``e``-th evaluation of site ``c`` draws index ``e * m + c``: a dropout op
+      evaluated at every step of a TF1 loop draws the same values as the
+      migrated program's dropout called once a step, eager or compiled (a site
+      built after its class was first evaluated draws the next index instead,
+      see ``_Sites.graph_index``);
+    * the concrete shape, which the values are drawn in.
+
+    Sites are identified by the program's own frames on the stack where they were
+    built and their count there within one graph, so a ``tf.function`` traced
+    again (a new batch size, the variable-creating first trace) reuses its sites
+    instead of adding some. Draws of other classes (other shapes, other purposes)
+    never shift each other: ops may be built in another order across classes.
+
+A shuffle (``tf.random.shuffle``, ``tf.random_shuffle``) gathers its input
+along a permutation drawn the same way (distribution ``shuffle``). Ops whose
+values are not shared (multinomial, gamma, Poisson, full-range integers,
+``tf.data`` shuffles and ``tf.train.shuffle_batch``'s ``RandomShuffleQueue``) are logged as ``unshared`` when built; ``draw_match`` decides whether
+the two runs' draws match.
+"""
+
+import inspect
+import sys
+import weakref
+import zlib
+
+_SHARED = {
+    # module: {function: (distribution, names of its extra value arguments)}
+    "gen_random_ops": {
+        "random_standard_normal": ("normal", ()),
+        "random_uniform": ("uniform", ()),
+        "truncated_normal": ("truncated_normal", ()),
+        "random_uniform_int": ("uniform_int", ("minval", "maxval")),
+    },
+    "gen_stateless_random_ops": {
+        "stateless_random_normal": ("normal", ()),
+        "stateless_random_uniform": ("uniform", ()),
+        "stateless_truncated_normal": ("truncated_normal", ()),
+        "stateless_random_uniform_int": ("uniform_int", ("minval", "maxval")),
+    },
+    "gen_stateless_random_ops_v2": {
+        "stateless_random_normal_v2": ("normal", ()),
+        "stateless_random_uniform_v2": ("uniform", ()),
+        "stateless_truncated_normal_v2": ("truncated_normal", ()),
+        "stateless_random_uniform_int_v2": ("uniform_int", ("minval", "maxval")),
+    },
+    "gen_stateful_random_ops": {
+        "stateful_standard_normal_v2": ("normal", ()),
+        "stateful_uniform": ("uniform", ()),
+        "stateful_truncated_normal": ("truncated_normal", ()),
+        "stateful_uniform_int": ("uniform_int", ("minval", "maxval")),
+    },
+}
+_SHUFFLES = {"gen_random_ops": "random_shuffle", "gen_stateless_random_ops_v2": "stateless_shuffle"}
+_UNSHARED = {
+    "gen_random_ops": (
+        "multinomial", "random_gamma", "random_poisson_v2",
+        "parameterized_truncated_normal",
+    ),
+    "gen_stateless_random_ops": (
+        "stateless_multinomial", "stateless_random_binomial", "stateless_random_poisson",
+        "stateless_parameterized_truncated_normal",
+    ),
+    "gen_stateless_random_ops_v2": (
+        "stateless_random_uniform_full_int_v2", "stateless_random_gamma_v3",
+    ),
+    "gen_stateful_random_ops": ("stateful_uniform_full_int", "stateful_random_binomial"),
+    # nce_loss / sampled_softmax_loss draw their negative classes here: a sampler inside the training step
+    "gen_candidate_sampling_ops": (
+        "log_uniform_candidate_sampler", "uniform_candidate_sampler", "learned_unigram_candidate_sampler",
+        "fixed_unigram_candidate_sampler", "thread_unsafe_unigram_candidate_sampler", "all_candidate_sampler",
+    ),
+    # tf.data shuffles seed from TF's op seeds, which graph and eager number differently
+    "gen_dataset_ops": (
+        "shuffle_dataset", "shuffle_dataset_v2", "shuffle_dataset_v3", "shuffle_and_repeat_dataset",
+        "shuffle_and_repeat_dataset_v2",
+    ),
+}
+_INIT_FILES = ("init_ops", "initializers")
+
+
+def _values(draw_key, shape, np_dtype, extra=()):
+    """The values of one draw: a function of its key and concrete shape only."""
+    import numpy as np
+
+    distribution = draw_key[1]
+    rng = np.random.RandomState(zlib.crc32(f"{draw_key}|{tuple(shape)}".encode()))
+    if distribution == "shuffle":
+        return rng.permutation(shape[0]).astype(np_dtype)
+    if distribution == "uniform_int":
+        return rng.randint(int(extra[0]), int(extra[1]), size=shape).astype(np_dtype)
+    if distribution == "uniform":
+        values = rng.random_sample(shape).astype(np_dtype)
+        return np.where(values >= 1, np.nextafter(np.asarray(1, np_dtype), 0), values)
+    values = rng.standard_normal(shape)
+    if distribution == "truncated_normal":
+        out_of_range = np.abs(values) > 2
+        while out_of_range.any():
+            values[out_of_range] = rng.standard_normal(int(out_of_range.sum()))
+            out_of_range = np.abs(values) > 2
+    return values.astype(np_dtype)
+
+
+def _in_loop(graph):
+    """Whether ops built now sit in a while loop, whose iterations may run in any order."""
+    context = graph._get_control_flow_context()
+    while context is not None:
+        if context.IsWhileContext():
+            return True
+        context = context.outer_context
+    while graph is not None:
+        name = getattr(graph, "name", "")  # a FuncGraph's; a plain Graph has none
+        if "while_body" in name or "while_cond" in name:
+            return True
+        graph = getattr(graph, "outer_graph", None)
+    return False
+
+
+def _permutation_kernel(shape, dtype):
+    """The signature ``random_op`` reads a shuffle's permutation length and dtype from."""
+
+
+def _purpose(frame, user_files):
+    """``init``, ``dropout`` or ``random``: what TF or Keras code asked for this draw."""
+    while frame is not None:
+        code = frame.f_code
+        if not code.co_filename.startswith(user_files):
+            if "dropout" in code.co_name.lower() or code.co_filename.endswith("dropout.py"):
+                return "dropout"
+            if any(part in code.co_filename for part in _INIT_FILES) or "initializer" in code.co_name:
+                return "init"
+        frame = frame.f_back
+    return "random"
+
+
+def _shape_key(purpose, dims):
+    """The part of a shape a draw class is keyed by (``None`` for unknown dimensions or rank)."""
+    if dims is None:
+        return None
+    if purpose == "init" or not dims:
+        return tuple(dims)
+    return ("?",) + tuple(dims[1:])
+
+
+class _Class:
+    """The bookkeeping of one draw class."""
+
+    def __init__(self):
+        self.sites = []  # site identities, in build order
+        self.evaluations = {}  # site identity -> evaluations so far
+        self.m = None  # sites when the class's graph sites were first evaluated; later ones are late
+        self.base = 0  # the first index of the m sites' draws
+        self.next = 0  # the index after the highest drawn so far
+
+
+class _Sites:
+    def __init__(self, tf, log):
+        self.tf = tf
+        self.log = log
+        self.classes = {}  # class -> _Class
+        self.built = weakref.WeakKeyDictionary()  # graph -> {(class, stack): sites built there}
+
+    def _draw_class(self, distribution, dims):
+        purpose = _purpose(sys._getframe(2), self.log.user_files)
+        return (purpose, distribution, _shape_key(purpose, dims))
+
+    def _class(self, draw_class):
+        return self.classes.setdefault(draw_class, _Class())
+
+    def eager_index(self, draw_class):
+        bookkeeping = self._class(draw_class)
+        n = bookkeeping.next
+        bookkeeping.next = n + 1
+        return n
+
+    def graph_site(self, draw_class, graph):
+        """The identity of a site built now in ``graph`` (the same for each trace of a function)."""
+        stack = self.log.stack()
+        counts = self.built.setdefault(graph, {})
+        k = counts.get((draw_class, stack), 0)
+        counts[(draw_class, stack)] = k + 1
+        identity = (draw_class, stack, k)
+        sites = self._class(draw_class).sites
+        if identity not in sites:
+            sites.append(identity)
+        return identity
+
+    def graph_index(self, identity):
+        """``base + e * m + c`` for the e-th evaluation of site c of m; a late site draws the next index.
+
+        A site built after its class was first evaluated (an evaluation function
+        traced after training) is late: it cannot join the ``e * m + c`` pattern
+        without moving the indices drawn so far, so it draws after them, as an
+        eager call would.
+        """
+        bookkeeping = self._class(identity[0])
+        if bookkeeping.m is None:
+            bookkeeping.m, bookkeeping.base = len(bookkeeping.sites), bookkeeping.next
+        c = bookkeeping.sites.index(identity)
+        if c < bookkeeping.m:
+            e = bookkeeping.evaluations.get(identity, 0)
+            bookkeeping.evaluations[identity] = e + 1
+            n = bookkeeping.base + e * bookkeeping.m + c
+        else:
+            n = bookkeeping.next
+        bookkeeping.next = max(bookkeeping.next, n + 1)
+        return n
+
+    def random_op(self, distribution, extra_names, original):
+        tf = self.tf
+        from tensorflow.python.framework import tensor_util
+        from tensorflow.python.ops import script_ops
+
+        signature = inspect.signature(original)
+        log = self.log
+
+        def op(*args, **kwargs):
+            arguments = signature.bind(*args, **kwargs)
+            arguments.apply_defaults()
+            shape = arguments.arguments["shape"]
+            extra = [arguments.arguments[name] for name in extra_names]
+            dtype = tf.convert_to_tensor(extra[0]).dtype if extra else tf.as_dtype(arguments.arguments["dtype"])
+            np_dtype = dtype.as_numpy_dtype
+            if tf.executing_eagerly():
+                concrete = tuple(int(d) for d in tf.reshape(shape, [-1]).numpy())
+                draw_class = self._draw_class(distribution, concrete)
+                n = self.eager_index(draw_class)
+                log.write(event="draw", draw_class=list(draw_class), n=n, shape=list(concrete),
+                          where=log.where(), graph=False)
+                extra_values = [tf.convert_to_tensor(e).numpy() for e in extra]
+                return tf.constant(_values((*draw_class, n), concrete, np_dtype, extra_values), dtype=dtype)
+            shape_tensor = tf.convert_to_tensor(shape)
+            static = tensor_util.constant_value_as_shape(shape_tensor)
+            draw_class = self._draw_class(distribution, static.as_list() if static.rank is not None else None)
+            graph = tf.compat.v1.get_default_graph()
+            identity = self.graph_site(draw_class, graph)
+            where, in_loop = log.where(), _in_loop(graph)
+
+            def draw(shape_values, *extra_values):
+                concrete = tuple(int(d) for d in shape_values.reshape(-1))
+                n = self.graph_index(identity)
+                log.write(event="draw", draw_class=list(draw_class), n=n, shape=list(concrete),
+                          where=where, graph=True, loop=in_loop)
+                return _values((*draw_class, n), concrete, np_dtype, extra_values)
+
+            out = script_ops.numpy_function(draw, [shape_tensor, *extra], dtype, stateful=True)
+            out.set_shape(static)
+            return out
+
+        op.__wrapped__ = original
+        return op
+
+    def shuffle_op(self, original):
+        """A shuffle along the first dimension: a shared permutation, drawn like the values above."""
+        tf = self.tf
+        draw = self.random_op("shuffle", (), _permutation_kernel)
+
+        def op(value, *args, **kwargs):
+            value = tf.convert_to_tensor(value)
+            permutation = draw(shape=tf.shape(value)[:1], dtype=tf.int64)
+            return tf.gather(value, permutation)
+
+        op.__wrapped__ = original
+        return op
+
+    def unshared_op(self, name, original):
+        def op(*args, **kwargs):
+            self.log.write(event="unshared", op=name, where=self.log.where())
+            return original(*args, **kwargs)
+
+        op.__wrapped__ = original
+        return op
+
+
+def install(tf, log):
+    """Routes every random kernel of this process through shared numpy draws."""
+    import importlib
+
+    sites = _Sites(tf, log)
+    for module_name, functions in _SHARED.items():
+        module = importlib.import_module("tensorflow.python.ops." + module_name)
+        for name, (distribution, extra_names) in functions.items():
+            setattr(module, name, sites.random_op(distribution, extra_names, getattr(module, name)))
+    for module_name, name in _SHUFFLES.items():
+        module = importlib.import_module("tensorflow.python.ops." + module_name)
+        setattr(module, name, sites.shuffle_op(getattr(module, name)))
+    for module_name, names in _UNSHARED.items():
+        module = importlib.import_module("tensorflow.python.ops." + module_name)
+        for name in names:
+            if hasattr(module, name):
+                setattr(module, name, sites.unshared_op(name, getattr(module, name)))
+    # tf.train.shuffle_batch's queue: filled by threads, in an order no seed fixes
+    from tensorflow.python.ops import data_flow_ops
+
+    queue = data_flow_ops.RandomShuffleQueue
+    queue.__init__ = sites.unshared_op("RandomShuffleQueue", queue.__init__)
