@@ -49,7 +49,12 @@ import tensorflow as tf
 
 def to_numpy(fetched):
     """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
 
 
 LOGDIR = tempfile.mkdtemp()
@@ -60,6 +65,8 @@ def variable_summaries(var):
     mean = tf.reduce_mean(var)
     stddev = tf.sqrt(tf.reduce_mean(tf.square(var - mean)))
     return {'mean': mean, 'stddev': stddev, 'max': tf.reduce_max(var), 'histogram': var}
+
+
 w = tf.Variable([[0.5], [-1.0]], name="weights")
 b = tf.Variable([0.25])
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
