@@ -38,6 +38,9 @@ COVERED_BY = {
     "session-to-functions": "tests/golden/class_actor_grad_ys.py",
     "symbol-renames": "tests/golden/compat_v1_alias.py",
     "eager-imports": "tests/golden/compat_v1_alias.py",
+    "dead-parameters": "tests/golden/variable_store_reuse.py",
+    "pep8-blank-lines": "tests/golden/variable_store_reuse.py",
+    "tf-alias": "samples/18_alias_tf1.py",
 }
 
 
