@@ -49,6 +49,9 @@ COVERED_BY = {
     "case-pairs": "tests/golden/case_dict_exclusive.py",
     "legacy-keras-eager": ("import tensorflow as tf\ndef rnn(x):\n    cell = tf.nn.rnn_cell.BasicRNNCell(4)\n"
                            "    return tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)[0]\n"),
+    "dead-parameters": "tests/golden/variable_store_reuse.py",
+    "pep8-blank-lines": "tests/golden/variable_store_reuse.py",
+    "tf-alias": "samples/18_alias_tf1.py",
 }
 
 
