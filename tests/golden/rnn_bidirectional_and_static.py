@@ -69,7 +69,12 @@ def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
 
 def to_numpy(fetched):
     """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
 
 
 steps, n_input, n_hidden = 4, 3, 2
@@ -78,7 +83,7 @@ simple_rnn.build((None, None, n_input))
 simple_rnn.set_weights(keras_rnn_weights("rnn", [tf.keras.initializers.GlorotUniform()(shape=[n_input + n_hidden, n_hidden], dtype=tf.float32), tf.zeros([n_hidden])], n_input, 0.0))
 gru = tf.keras.layers.GRU(units=n_hidden, reset_after=False, return_sequences=True, return_state=True, zero_output_for_mask=True)
 gru.build((None, None, n_input))
-gru.set_weights(keras_rnn_weights("gru", [tf.compat.v1.constant_initializer(-0.2)(shape=[n_input + n_hidden, 2 * n_hidden], dtype=tf.float32), tf.ones([2 * n_hidden]), tf.compat.v1.constant_initializer(-0.2)(shape=[n_input + n_hidden, n_hidden], dtype=tf.float32), tf.zeros([n_hidden])], n_input, 0.0))
+gru.set_weights(keras_rnn_weights("gru", [tf.constant_initializer(-0.2)(shape=[n_input + n_hidden, 2 * n_hidden], dtype=tf.float32), tf.ones([2 * n_hidden]), tf.constant_initializer(-0.2)(shape=[n_input + n_hidden, n_hidden], dtype=tf.float32), tf.zeros([n_hidden])], n_input, 0.0))
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, steps, n_input], tf.float32), tf.TensorSpec([None], tf.int32)])

@@ -76,7 +76,12 @@ def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
 
 def to_numpy(fetched):
     """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
 
 
 vocab, hidden, steps = 6, 8, 4
@@ -84,7 +89,7 @@ kernel_values = np.linspace(-0.3, 0.3, (vocab + hidden) * 4 * hidden)
 lstm = tf.keras.layers.LSTM(units=hidden, return_sequences=True, return_state=True, zero_output_for_mask=True)
 lstm.build((None, None, vocab))
 lstm.set_weights(keras_rnn_weights("lstm", [tf.compat.v1.constant_initializer(kernel_values)(shape=[vocab + hidden, 4 * hidden], dtype=tf.float32), tf.zeros([4 * hidden])], vocab, 1.0))
-dense = tf.keras.layers.Dense(units=vocab, kernel_initializer=tf.compat.v1.constant_initializer(0.05))
+dense = tf.keras.layers.Dense(units=vocab, kernel_initializer=tf.constant_initializer(0.05))
 optimizer = tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.9, beta_2=0.999, epsilon=1e-08)
 
 

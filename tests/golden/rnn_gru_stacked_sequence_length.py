@@ -69,10 +69,10 @@ def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
 
 gru = tf.keras.layers.GRU(units=4, reset_after=False, return_sequences=True, return_state=True, zero_output_for_mask=True)
 gru.build((None, None, 3))
-gru.set_weights(keras_rnn_weights("gru", [tf.compat.v1.constant_initializer(0.1)(shape=[3 + 4, 2 * 4], dtype=tf.float32), tf.ones([2 * 4]), tf.compat.v1.constant_initializer(0.1)(shape=[3 + 4, 4], dtype=tf.float32), tf.zeros([4])], 3, 0.0))
+gru.set_weights(keras_rnn_weights("gru", [tf.constant_initializer(0.1)(shape=[3 + 4, 2 * 4], dtype=tf.float32), tf.ones([2 * 4]), tf.constant_initializer(0.1)(shape=[3 + 4, 4], dtype=tf.float32), tf.zeros([4])], 3, 0.0))
 gru_2 = tf.keras.layers.GRU(units=4, reset_after=False, return_sequences=True, return_state=True, zero_output_for_mask=True)
 gru_2.build((None, None, 4))
-gru_2.set_weights(keras_rnn_weights("gru", [tf.compat.v1.constant_initializer(0.1)(shape=[4 + 4, 2 * 4], dtype=tf.float32), tf.ones([2 * 4]), tf.compat.v1.constant_initializer(0.1)(shape=[4 + 4, 4], dtype=tf.float32), tf.zeros([4])], 4, 0.0))
+gru_2.set_weights(keras_rnn_weights("gru", [tf.constant_initializer(0.1)(shape=[4 + 4, 2 * 4], dtype=tf.float32), tf.ones([2 * 4]), tf.constant_initializer(0.1)(shape=[4 + 4, 4], dtype=tf.float32), tf.zeros([4])], 4, 0.0))
 
 
 def run_outputs(x, lengths, **unused_feeds):

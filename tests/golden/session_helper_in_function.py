@@ -28,7 +28,12 @@ import tensorflow as tf
 
 def to_numpy(fetched):
     """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    return tf.nest.map_structure(lambda value: None if value is None else value.numpy(), fetched)
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
 
 
 def main():
