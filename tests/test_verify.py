@@ -299,6 +299,16 @@ def test_a_program_that_takes_a_port_runs_each_side_alone_when_its_twin_holds_th
     assert result.status == "equivalent", result.detail
 
 
+def test_the_migrated_folder_printed_by_the_program_reads_as_the_legacy_folder(tmp_path):
+    program = "import os\nprint('saved to', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'model'))\n"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "out").mkdir()
+    result = verify_program(program, program, path=tmp_path / "src" / "prog.py",
+                            migrated_path=tmp_path / "out" / "prog.py")
+    assert result.status == "equivalent", result.detail
+    assert "/out/" in result.migrated_output
+
+
 def test_candidate_samplers_of_nce_loss_are_not_comparable(tmp_path):
     """nce_loss draws its negative classes with a sampler whose values cannot be shared between runs."""
     sampled = ("tf.nn.log_uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 3, True, 10)[0]")
