@@ -46,6 +46,11 @@ COVERED_BY = {
     "eager-imports": "tests/golden/compat_v1_alias.py",
     "distributed-runtime": ("import tensorflow as tf\nserver = tf.train.Server.create_local_server()\n"
                             "x = tf.constant(1.0)\nwith tf.Session(server.target) as sess:\n    print(sess.run(x))\n"),
+    "scoped-variable-names": ("import tensorflow as tf\nwith tf.variable_scope('g'):\n    G = tf.Variable(1.0)\n"
+                              "tvar = tf.trainable_variables()\ngvar = [v for v in tvar if 'g' in v.name]\n"
+                              "step = tf.train.GradientDescentOptimizer(0.1).minimize(G * G, var_list=gvar)\n"
+                              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                              "    sess.run(step)\n    print(sess.run(G))\n"),
     "case-pairs": "tests/golden/case_dict_exclusive.py",
     "legacy-keras-eager": ("import tensorflow as tf\ndef rnn(x):\n    cell = tf.nn.rnn_cell.BasicRNNCell(4)\n"
                            "    return tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)[0]\n"),

@@ -334,6 +334,24 @@ def test_a_program_that_takes_a_port_runs_each_side_alone_when_its_twin_holds_th
     assert result.status == "equivalent", result.detail
 
 
+def test_the_migrated_folder_printed_by_the_program_reads_as_the_legacy_folder(tmp_path):
+    program = "import os\nprint('saved to', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'model'))\n"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "out").mkdir()
+    result = verify_program(program, program, path=tmp_path / "src" / "prog.py",
+                            migrated_path=tmp_path / "out" / "prog.py")
+    assert result.status == "equivalent", result.detail
+    assert "/out/" in result.migrated_output
+
+
+def test_unseeded_host_random_draws_are_the_same_in_both_runs(tmp_path):
+    """The TF1 setup draws from Python's `random`; both programs still start from the same state."""
+    legacy = "import random\nimport tensorflow as tf\nprint(random.randint(0, 10 ** 9), tf.constant(1).shape)\n"
+    migrated = legacy
+    result = verify(legacy, migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+
+
 def test_candidate_samplers_of_nce_loss_are_not_comparable(tmp_path):
     """nce_loss draws its negative classes with a sampler whose values cannot be shared between runs."""
     sampled = ("tf.nn.log_uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 3, True, 10)[0]")

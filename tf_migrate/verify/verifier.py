@@ -60,7 +60,9 @@ Read/update order (``child/fetch_order.py``)
 
 Limits
     Only stdout is compared, and only for one run of each program: output that
-    varies from run to run (timings, addresses) reads as ``different``. Programs
+    varies from run to run (timings, addresses) reads as ``different``. The
+    migrated program's folder, where its output names it (``Model saved to
+    <dirname(__file__)>``), is read as the legacy program's folder. Programs
     run in an empty working directory, so files opened by relative path are not
     there unless ``workdir`` holds them (``__file__`` and the program's folder
     on ``sys.path`` work). Random ops
@@ -82,6 +84,7 @@ Results
     (failed, timed out, seconds, error tail) whatever the verdict.
 """
 
+import dataclasses
 import json
 import os
 import pathlib
@@ -219,9 +222,18 @@ def verify_program(
             other_order = runner.run("legacy", legacy_source, "post")
             if not other_order.failed:
                 legacy_runs.append(other_order)
-    status, detail = _judge(legacy_runs, migrated, rtol=rtol, atol=atol)
+    status, detail = _judge(legacy_runs, _at_legacy_location(migrated, programs), rtol=rtol, atol=atol)
     return VerifyResult(status, detail, legacy.stdout, migrated.stdout, time.monotonic() - start,
                         legacy.summary(), migrated.summary())
+
+
+def _at_legacy_location(migrated: "_Run", programs) -> "_Run":
+    """The migrated run's output with its own folder written as the legacy program's: a program that prints
+    where it saves (``os.path.dirname(__file__)``) names the folder it runs from, which the migration moved."""
+    legacy_dir, migrated_dir = str(programs["legacy"].parent), str(programs["migrated"].parent)
+    if legacy_dir == migrated_dir or migrated_dir not in migrated.stdout:
+        return migrated
+    return dataclasses.replace(migrated, stdout=migrated.stdout.replace(migrated_dir, legacy_dir))
 
 
 _PORT_TAKEN = re.compile(r"Could not start gRPC server|[Aa]ddress already in use")
