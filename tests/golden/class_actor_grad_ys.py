@@ -65,7 +65,7 @@ class Actor:
             action = tf.tanh(tf.matmul(state, self.weights))
         grads = tape.gradient(action, self.params, output_gradients=-action_grad)
         scaled = [g / self.batch_size for g in grads]
-        self.optimizer.apply_gradients([(grad, var) for grad, var in zip(scaled, self.params) if grad is not None])
+        self.optimizer.apply_gradients(zip(scaled, self.params))
 
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
     def run_action(self, state):

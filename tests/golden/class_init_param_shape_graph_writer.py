@@ -64,7 +64,7 @@ class Critic(object):
         with tf.GradientTape(persistent=True) as tape:
             v = tf.matmul(s, self.w)
             gradients = tape.gradient(tf.reduce_sum(tf.square(v - 1.0)), [self.w])
-            self.optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [self.w]) if grad is not None])
+            self.optimizer.apply_gradients(zip(gradients, [self.w]))
         return [None, v]
 
     def learn(self, s):

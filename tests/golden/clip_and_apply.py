@@ -48,7 +48,7 @@ def run_loss_train(x, t):
         loss = tf.reduce_mean((tf.matmul(x, weights["w"]) + weights["b"] - t) ** 2)
     grads_and_vars = list(zip(tape.gradient(loss, [*weights.values()]), [*weights.values()]))
     clipped = [(tf.clip_by_value(g, -0.1, 0.1), v) for g, v in grads_and_vars]
-    opt.apply_gradients([(grad, var) for grad, var in clipped if grad is not None])
+    opt.apply_gradients(clipped)
     return [loss, None]
 
 

@@ -48,7 +48,7 @@ def run_gvs_apply_gradients(X):
         cost = tf.reduce_mean(tf.square(X * W - 1.0))
     gvs = list(zip(tape.gradient(cost, [W]), [W]))
     gvs_read = [(grad, var.read_value()) for grad, var in gvs]
-    optimizer.apply_gradients([(grad, var) for grad, var in gvs if grad is not None])
+    optimizer.apply_gradients(gvs)
     return [gvs_read, None]
 
 

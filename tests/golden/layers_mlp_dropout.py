@@ -70,7 +70,7 @@ def run_train_op(x, labels, training):
         logits = model(x, training=training)
         loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
     gradients = tape.gradient(loss, params)
-    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, params) if grad is not None])
+    optimizer.apply_gradients(zip(gradients, params))
 
 
 data = np.ones((2, 4))

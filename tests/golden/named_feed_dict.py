@@ -64,7 +64,7 @@ def run_train_loss(x, y):
         pred = tf.reduce_sum(x * w, axis=1) * scale
         loss = tf.reduce_mean(tf.square(pred - y))
     gradients = tape.gradient(loss, [w])
-    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [w]) if grad is not None])
+    optimizer.apply_gradients(zip(gradients, [w]))
     return [None, loss]
 
 

@@ -25,7 +25,7 @@ def run_train(x):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean((w * x - 1.0) ** 2)
     grads_and_vars = list(zip(tape.gradient(loss, [w]), [w]))
-    opt.apply_gradients([(grad, var) for grad, var in [(tf.clip_by_value(g, -0.5, 0.5), v) for g, v in grads_and_vars] if grad is not None])
+    opt.apply_gradients([(tf.clip_by_value(g, -0.5, 0.5), v) for g, v in grads_and_vars])
 
 
 for _ in range(3):

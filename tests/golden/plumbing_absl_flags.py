@@ -54,7 +54,7 @@ def main(_):
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean(tf.square(w * x - 2.0 * x))
         gradients = tape.gradient(loss, [w])
-        optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [w]) if grad is not None])
+        optimizer.apply_gradients(zip(gradients, [w]))
         return [None, loss]
 
     logging.info("training for %d steps", FLAGS.steps)

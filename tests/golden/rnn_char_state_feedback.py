@@ -103,7 +103,7 @@ def run_loss_final_state_train_op(inputs, targets, c_in, h_in):
         logits = dense(tf.reshape(outputs, [-1, hidden]))
         loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.reshape(targets, [-1]), logits=logits))
     gradients = tape.gradient(loss, [*lstm.trainable_variables, *dense.trainable_variables])
-    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [*lstm.trainable_variables, *dense.trainable_variables]) if grad is not None])
+    optimizer.apply_gradients(zip(gradients, [*lstm.trainable_variables, *dense.trainable_variables]))
     return [loss, final_state, None]
 
 

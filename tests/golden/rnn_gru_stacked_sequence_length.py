@@ -99,7 +99,7 @@ def run_train_op_loss(x, lengths, y, **unused_feeds):
         outputs, states = gru_2_outputs, (gru_state, gru_2_state, )
         loss = tf.reduce_mean(tf.square(states[-1] - y))
     gradients = tape.gradient(loss, [*gru.trainable_variables, *gru_2.trainable_variables])
-    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [*gru.trainable_variables, *gru_2.trainable_variables]) if grad is not None])
+    optimizer.apply_gradients(zip(gradients, [*gru.trainable_variables, *gru_2.trainable_variables]))
     return [None, loss.numpy()]
 
 

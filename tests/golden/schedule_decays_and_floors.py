@@ -72,7 +72,7 @@ def run_train_op_loss(x, y):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(tf.matmul(x, W) - y))
     gradients = tape.gradient(loss, [W])
-    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [W]) if grad is not None])
+    optimizer.apply_gradients(zip(gradients, [W]))
     global_step.assign_add(1)
     return [None, loss]
 

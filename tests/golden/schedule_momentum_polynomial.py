@@ -72,7 +72,7 @@ def run_train_adam_loss(x, y):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
     gradients = tape.gradient(loss, [W, b])
-    adam.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None])
+    adam.apply_gradients(zip(gradients, [W, b]))
     step.assign_add(1)
     return [None, loss]
 

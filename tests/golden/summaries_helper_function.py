@@ -78,7 +78,7 @@ def run_train_op(x):
         y = tf.matmul(x, w) + b
         loss = tf.reduce_mean(tf.square(y - 1.0))
     gradients = tape.gradient(loss, [w, b])
-    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [w, b]) if grad is not None])
+    optimizer.apply_gradients(zip(gradients, [w, b]))
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])

@@ -89,7 +89,7 @@ def main():
             out = dense_2(hidden)
             loss = tf.reduce_sum(out ** 2)
         gradients = tape.gradient(loss, [dense_1.weights, dense_1.biases, dense_2.weights, dense_2.biases])
-        optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [dense_1.weights, dense_1.biases, dense_2.weights, dense_2.biases]) if grad is not None])
+        optimizer.apply_gradients(zip(gradients, [dense_1.weights, dense_1.biases, dense_2.weights, dense_2.biases]))
 
     feed = {'inputs': np.ones((3, 2), np.float32)}
     g = run_grads(**feed)

@@ -39,7 +39,7 @@ def run_train_loss(x):
         y = w * x + b
         loss = tf.reduce_mean(tf.square(y - 2.0 * x))
     gradients = tape.gradient(loss, [w, b])
-    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [w, b]) if grad is not None])
+    optimizer.apply_gradients(zip(gradients, [w, b]))
     return [None, loss]
 
 

@@ -48,11 +48,14 @@ def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, def
 
 
 def _apply(optimizer: str, pairs: str, global_step: Optional[cst.BaseExpression], keras: bool) -> List[str]:
-    # TF1 skips variables whose gradient is None; Keras 3 would raise.
-    pairs = f"[(grad, var) for grad, var in {pairs} if grad is not None]"
     if not keras:
+        # TF1 skips variables whose gradient is None.
+        pairs = f"[(grad, var) for grad, var in {pairs} if grad is not None]"
         step = f", global_step={code(global_step)}" if global_step is not None else ""
         return [f"{optimizer}.apply_gradients({pairs}{step})"]
+    # A Keras optimizer skips None gradients itself (with a warning), after it has built its slots
+    # for every variable it was given: filtering first would build it for this step's variables
+    # only, and a later step with other gradients (a second minimize) would fail on unknown variables.
     lines = [f"{optimizer}.apply_gradients({pairs})"]
     if global_step is not None and not (isinstance(global_step, cst.Name) and global_step.value == "None"):
         lines.append(f"{code(global_step)}.assign_add(1)")

@@ -1,0 +1,49 @@
+# numeric
+# One optimizer minimizes two losses that depend on different variables: the Keras optimizer is built for all of them.
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 1])
+a1 = tf.Variable(tf.constant([[0.5]]))
+a2 = tf.Variable(tf.constant([[-0.5]]))
+loss1 = tf.reduce_mean(tf.square(tf.sigmoid(tf.matmul(x, a1)) - 0.75))
+loss2 = tf.reduce_mean(tf.square(tf.nn.relu(tf.matmul(x, a2) + 1.0) - 0.75))
+opt = tf.train.GradientDescentOptimizer(0.1)
+step1 = opt.minimize(loss1)
+step2 = opt.minimize(loss2)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(3):
+        sess.run(step1, {x: np.ones((2, 1))})
+        sess.run(step2, {x: np.ones((2, 1))})
+    print(sess.run([a1, a2]))
+# output
+# numeric
+# One optimizer minimizes two losses that depend on different variables: the Keras optimizer is built for all of them.
+import numpy as np
+import tensorflow as tf
+a1 = tf.Variable(tf.constant([[0.5]]))
+a2 = tf.Variable(tf.constant([[-0.5]]))
+opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 1], tf.float32)])
+def run_step1(x):
+    with tf.GradientTape() as tape:
+        loss1 = tf.reduce_mean(tf.square(tf.sigmoid(tf.matmul(x, a1)) - 0.75))
+    gradients = tape.gradient(loss1, [a1, a2])
+    opt.apply_gradients(zip(gradients, [a1, a2]))
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 1], tf.float32)])
+def run_step2(x):
+    with tf.GradientTape() as tape:
+        loss2 = tf.reduce_mean(tf.square(tf.nn.relu(tf.matmul(x, a2) + 1.0) - 0.75))
+    gradients = tape.gradient(loss2, [a1, a2])
+    opt.apply_gradients(zip(gradients, [a1, a2]))
+
+
+for _ in range(3):
+    run_step1(x=np.ones((2, 1)))
+    run_step2(x=np.ones((2, 1)))
+print([a1.numpy(), a2.numpy()])
