@@ -99,14 +99,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence
 
-from tf_migrate.verify import draw_match, output_compare, state_compare
+from tf_migrate.verify import state_compare
+from tf_migrate.verify.judge import error_tail, judge
 from tf_migrate.verify.child import notebook as child_notebook
 
-EQUIVALENT = "equivalent"
-DIFFERENT = "different"
-LEGACY_FAILS = "legacy-fails"
-MIGRATED_FAILS = "migrated-fails"
-NOT_COMPARABLE = "not-comparable"
 _CHILD = pathlib.Path(__file__).resolve().parent / "child"
 
 
@@ -152,7 +148,7 @@ class _Run:
         return [e for e in self.events if e.get("event") == kind]
 
     def summary(self):
-        return RunSummary(self.failed, self.timed_out, self.seconds, _error_tail(self) if self.failed else "")
+        return RunSummary(self.failed, self.timed_out, self.seconds, error_tail(self) if self.failed else "")
 
 
 def verify_program(
@@ -222,7 +218,7 @@ def verify_program(
             other_order = runner.run("legacy", legacy_source, "post")
             if not other_order.failed:
                 legacy_runs.append(other_order)
-    status, detail = _judge(legacy_runs, _at_legacy_location(migrated, programs), rtol=rtol, atol=atol)
+    status, detail = judge(legacy_runs, _at_legacy_location(migrated, programs), rtol=rtol, atol=atol)
     return VerifyResult(status, detail, legacy.stdout, migrated.stdout, time.monotonic() - start,
                         legacy.summary(), migrated.summary())
 
@@ -357,91 +353,3 @@ def _execute(command, cwd, env, timeout):
 
 def _decode(data):
     return data.decode("utf-8", errors="replace")
-
-
-_NOISE = re.compile(
-    r"^(?:[IWEF]\d{4} \d\d:\d\d:\d\d|WARNING: All log messages|WARNING:tensorflow:|"
-    r"Instructions for updating:|WARNING:absl:|\S+: (?:Deprecation|User|Future)Warning:|\s*warnings\.warn\()"
-)
-
-
-def _error_tail(run):
-    """The last frames and the message of a run's last traceback, without TF's log noise."""
-    if run.timed_out:
-        return f"timed out after {run.timeout:g} s; the process was killed"
-    lines = [line for line in run.stderr.splitlines() if line.strip() and not _NOISE.match(line)]
-    starts = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last):")]
-    if not starts:
-        return "\n".join(lines[-10:]) or f"exited with status {run.returncode}"
-    block = lines[starts[-1]:]
-    message = next((i for i, line in enumerate(block) if i and not line.startswith(" ")), len(block))
-    frames, text = block[max(1, message - 4):message], []
-    for line in block[message:]:
-        if line.startswith("Original stack trace for"):
-            break
-        if not line[0].isspace():  # TF's messages list where each op was defined: drop that
-            text.append(line)
-    return "\n".join(block[:1] + frames + text[:8])
-
-
-def _judge(legacy_runs, migrated, *, rtol, atol):
-    legacy = legacy_runs[0]
-    if legacy.failed:
-        return LEGACY_FAILS, _error_tail(legacy)
-    if migrated.failed:
-        return MIGRATED_FAILS, _error_tail(migrated)
-    unresolvable = legacy.events_of("unresolvable")
-    if unresolvable:
-        where = unresolvable[0]["where"]
-        return NOT_COMPARABLE, (
-            f"sess.run at {where} fetches {', '.join(unresolvable[0]['fetches'])} together with an "
-            "update of the variables they read; TF1 leaves that order open and these values "
-            "cannot be re-read without side effects"
-        )
-    reason = draw_match.reconcile(legacy.events, migrated.events)
-    if reason:
-        return NOT_COMPARABLE, reason
-    states = [state_compare.compare(run.state, migrated.state) for run in legacy_runs]
-    printed = bool(output_compare.tokenize(legacy.stdout))
-    if not printed and (states[0] is None or states[0].status == state_compare.UNMATCHED):
-        why = f" and {states[0].detail}" if states[0] else " and no trained variables to compare"
-        return NOT_COMPARABLE, "the legacy program printed nothing to compare" + why
-    differences = [
-        output_compare.first_difference(run.stdout, migrated.stdout, rtol=rtol, atol=atol) if printed else None
-        for run in legacy_runs
-    ]
-    racing = legacy.events_of("racing")
-    if printed and None not in differences and racing:  # equal output is still equal; other output proves nothing
-        return NOT_COMPARABLE, (
-            f"sess.run at {racing[0]['where']} updates {', '.join(racing[0]['variables'])} twice with no order "
-            f"between the updates, so TF1 leaves the result to its scheduler ({differences[0]})")
-    verdicts = [_verdict(difference, state, printed) for difference, state in zip(differences, states)]
-    matching = [i for i, (status, _) in enumerate(verdicts) if status == EQUIVALENT]
-    if len(legacy_runs) == 1:
-        return verdicts[0]
-    if not matching:
-        return DIFFERENT, verdicts[0][1] + _order_note(legacy, "matches neither order")
-    order = "read-before-update" if matching[0] == 0 else "update-before-read"
-    return EQUIVALENT, verdicts[matching[0]][1] + _order_note(legacy, f"matches the {order} order")
-
-
-def _verdict(difference, state, printed):
-    """The status and detail of one legacy run against the migrated one: output first, then state."""
-    state_note = ""
-    if state is not None and state.status == state_compare.DIFFERENT:
-        state_note = f"; {state.detail}"
-    if difference is not None:
-        return DIFFERENT, difference + state_note
-    output = "equal output" if printed else "nothing printed"
-    if state is not None and state.status == state_compare.DIFFERENT:
-        return DIFFERENT, f"{output}, but {state.detail}"
-    if state is None:
-        return EQUIVALENT, output
-    if state.status == state_compare.EQUAL:
-        return EQUIVALENT, f"{output}, {state.detail}"
-    return EQUIVALENT, f"{output} (trained variables not compared: {state.detail})"
-
-
-def _order_note(legacy, verdict):
-    where = legacy.events_of("ambiguous")[0]["where"]
-    return f" (sess.run at {where} reads variables it also updates, in no defined order; the migrated output {verdict})"
