@@ -5,7 +5,7 @@ See :mod:`tf_migrate.analysis.program` for the roles and kinds.
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Set
+from typing import List, Optional
 
 import libcst as cst
 
@@ -16,6 +16,7 @@ from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.escapes import escaped_reads
+from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
                                                  check_feed_objects, only_initializer_assignments,
@@ -26,9 +27,6 @@ from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
 _TENSORISH = {pm.LAYER, pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.VARIABLE, pm.VARIABLES, pm.EAGER}
-_KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
-               pm.PYTHON: "python", pm.GRAPH: "python", pm.ITERATOR: "python", pm.SAVER: "python",
-               pm.LAYER: "layer"}
 
 
 class Classifier:
@@ -52,43 +50,7 @@ class Classifier:
         return False
 
     def kind_of(self, expr: cst.BaseExpression) -> Optional[str]:
-        key = symbol_key(expr)
-        if key is not None:
-            kind = self.scope.kind(key)
-            if kind is None:
-                return None
-            return _KIND_NAMES.get(kind, "tensor")
-        if isinstance(expr, cst.Call):
-            qualname = self.names.call_name(expr)
-            if qualname in api.INITIALIZER_OPS:
-                return "init"
-            if qualname in api.OP_CONSTRUCTORS:
-                return "op"
-            if qualname is not None and api.is_optimizer_constructor(qualname):
-                return "optimizer"
-            if qualname in api.STRUCTURE_CALLS:
-                return "structure"
-            if qualname is not None and qualname.startswith("tf.") and not qualname.startswith(
-                    api.HOST_CALL_PREFIXES):
-                return "tensor"
-            if isinstance(expr.func, cst.Attribute):
-                owner = self.kind_of(expr.func.value)
-                method = expr.func.attr.value
-                if owner == "optimizer" and method in ("minimize", "apply_gradients"):
-                    return "op"
-                if owner == "tensor":
-                    return "tensor"
-            if self.kind_of(expr.func) == "layer":
-                return "tensor"
-            return None
-        if isinstance(expr, (cst.Subscript, cst.Attribute)):
-            return "tensor" if self.kind_of(expr.value) in ("tensor", "structure") else None
-        if isinstance(expr, cst.BinaryOperation):
-            if "tensor" in (self.kind_of(expr.left), self.kind_of(expr.right)):
-                return "tensor"
-        if isinstance(expr, cst.UnaryOperation):
-            return self.kind_of(expr.expression)
-        return None
+        return expression_kind(expr, self.scope, self.names)
 
     # -- classification --------------------------------------------------------------------
     def block(self, node: cst.CSTNode, reason: str) -> None:

@@ -1,0 +1,62 @@
+"""The kind of value an expression evaluates to, read from the scope's bindings and TF's tables.
+
+Names take their binding's kind; calls of TF ops are tensors (a tuple of tensors for the ops in
+``api_tables.STRUCTURE_CALLS``), of optimizer constructors optimizers, of initializer or op
+constructors ops; subscripts, attributes and arithmetic of tensors are tensors.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.tfnames import TFNames
+
+_KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
+               pm.PYTHON: "python", pm.GRAPH: "python", pm.ITERATOR: "python", pm.SAVER: "python",
+               pm.LAYER: "layer"}
+
+
+def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames) -> Optional[str]:
+    """What ``expr`` evaluates to: "tensor", "structure" (a tuple of tensors), "op", "init",
+    "optimizer", "layer", "session", "python", or None when the analysis does not know."""
+    key = symbol_key(expr)
+    if key is not None:
+        kind = scope.kind(key)
+        if kind is None:
+            return None
+        return _KIND_NAMES.get(kind, "tensor")
+    if isinstance(expr, cst.Call):
+        qualname = names.call_name(expr)
+        if qualname in api.INITIALIZER_OPS:
+            return "init"
+        if qualname in api.OP_CONSTRUCTORS:
+            return "op"
+        if qualname is not None and api.is_optimizer_constructor(qualname):
+            return "optimizer"
+        if qualname in api.STRUCTURE_CALLS:
+            return "structure"
+        if qualname is not None and qualname.startswith("tf.") and not qualname.startswith(
+                api.HOST_CALL_PREFIXES):
+            return "tensor"
+        if isinstance(expr.func, cst.Attribute):
+            owner = expression_kind(expr.func.value, scope, names)
+            method = expr.func.attr.value
+            if owner == "optimizer" and method in ("minimize", "apply_gradients"):
+                return "op"
+            if owner == "tensor":
+                return "tensor"
+        if expression_kind(expr.func, scope, names) == "layer":
+            return "tensor"
+        return None
+    if isinstance(expr, (cst.Subscript, cst.Attribute)):
+        return "tensor" if expression_kind(expr.value, scope, names) in ("tensor", "structure") else None
+    if isinstance(expr, cst.BinaryOperation):
+        if "tensor" in (expression_kind(expr.left, scope, names), expression_kind(expr.right, scope, names)):
+            return "tensor"
+    if isinstance(expr, cst.UnaryOperation):
+        return expression_kind(expr.expression, scope, names)
+    return None
