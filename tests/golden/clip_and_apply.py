@@ -39,7 +39,7 @@ rng = np.random.RandomState(1)
 data = rng.randn(8, 3).astype(np.float32)
 target = rng.randn(8, 1).astype(np.float32)
 weights = {"w": tf.Variable(np.ones((3, 1), np.float32)), "b": tf.Variable(np.zeros(1, np.float32))}
-opt = tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.9, beta_2=0.999, epsilon=1e-08)
+opt = tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=tf.constant(0.9, tf.float32), beta_2=tf.constant(0.999, tf.float32), epsilon=1e-08)
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None, 1], tf.float32)])

@@ -64,7 +64,7 @@ def run_train_momentum_loss(x, y):
 
 
 lr_schedule_2 = tf.keras.optimizers.schedules.PolynomialDecay(0.05, decay_steps=6, end_learning_rate=0.001, power=0.5, cycle=True)
-adam = tf.keras.optimizers.Adam(learning_rate=lambda: lr_schedule_2(step), beta_1=0.9, beta_2=0.999, epsilon=1e-08)
+adam = tf.keras.optimizers.Adam(learning_rate=lambda: lr_schedule_2(step), beta_1=tf.constant(0.9, tf.float32), beta_2=tf.constant(0.999, tf.float32), epsilon=1e-08)
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])

@@ -17,6 +17,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from tf_migrate.cst.arguments import keyword
+from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -39,6 +40,10 @@ _KERAS_TWINS: Dict[str, Tuple[str, List[Tuple[str, Optional[str], Optional[str]]
 }
 # Keras keywords whose value TF1 did not have: pinned so the update equals TF1's.
 _PINNED = {"Adagrad": [("epsilon", "0.0")]}
+# Keras computes ``1 - beta_1`` from the Python float (0.1 in double, then float32) where TF1's
+# kernel subtracts float32(0.9) in float32 (0.100000024): the first update already differs by
+# 1e-5 relative, and a long training drifts far. As float32 tensors the betas give TF1's numbers.
+_FLOAT32_TENSORS = {"Adam": ("beta_1", "beta_2")}
 
 
 def keras_twin(qualname: str) -> Optional[str]:
@@ -84,6 +89,10 @@ class _ConstructorRewriter(cst.CSTTransformer):
             value = given.get(tf1_name)
             if value is None and default is not None:
                 value = cst.parse_expression(default)
+            if value is not None and keras_name in _FLOAT32_TENSORS.get(keras_class, ()) and isinstance(
+                    value, (cst.Float, cst.Integer, cst.Name, cst.Attribute)):
+                tf = self.ctx.tf
+                value = cst.parse_expression(f"{tf}.constant({code(value)}, {tf}.float32)")
             if value is not None:
                 args.append(keyword(keras_name, value))
         for keras_name, value in _PINNED.get(keras_class, []):
