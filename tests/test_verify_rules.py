@@ -221,3 +221,21 @@ def test_unknown_dimension_prints_alike_in_tf1_and_tf2():
 
     assert first_difference("shape (?, 3) [?, 10]", "shape (None, 3) [None, 10]", rtol=1e-5, atol=1e-6) is None
     assert first_difference("what? (?, 3)", "what! (None, 3)", rtol=1e-5, atol=1e-6) is not None
+
+
+def test_printed_graph_tensors_compare_by_dtype_and_shape_not_value():
+    # TF1 prints a graph tensor's description, TF2 the same tensor with its value.
+    legacy = ('Tensor("Const:0", shape=(), dtype=string)\n'
+              'node: Tensor("Add:0", shape=(?, 3), dtype=float32)\n7.0\n'
+              "<tf.Variable 'w:0' shape=(1,) dtype=float32_ref>\n")
+    migrated = ("tf.Tensor(b'Hello', shape=(), dtype=string)\n"
+                "node: tf.Tensor(\n[[1. 2. 3.]\n [4. 5. 6.]], shape=(2, 3), dtype=float32)\n7.0\n"
+                "<tf.Variable 'w:0' shape=(1,) dtype=float32, numpy=array([0.3], dtype=float32)>\n")
+    assert output_compare.first_difference(legacy, migrated, rtol=1e-5, atol=1e-6) is None
+    # What both show still has to agree, and so does everything else.
+    other_dtype = migrated.replace("dtype=string", "dtype=int32")
+    assert "text" in output_compare.first_difference(legacy, other_dtype, rtol=1e-5, atol=1e-6)
+    other_rank = migrated.replace("shape=(2, 3)", "shape=(6,)")
+    assert output_compare.first_difference(legacy, other_rank, rtol=1e-5, atol=1e-6) is not None
+    other_number = migrated.replace("7.0", "8.0")
+    assert "value 7.0 != 8.0" in output_compare.first_difference(legacy, other_number, rtol=1e-5, atol=1e-6)

@@ -10,6 +10,12 @@ be equal (``?`` and ``None`` count as the same unknown dimension: TF1 prints
 most one unit in the last printed digit when printed with decimals (two values
 within tolerance can round to neighbours: ``0.1235`` and ``0.1236``). ``nan``
 equals ``nan``; infinities equal when their signs do.
+
+A graph tensor or variable printed by TF1 shows no value (``Tensor("Add:0", shape=(),
+dtype=int32)``, ``<tf.Variable 'w:0' shape=(2,) dtype=float32_ref>``); the same print in TF2
+shows the value too (``tf.Tensor(5, shape=(), dtype=int32)``). Such descriptions are paired in
+order and compared by what both show, dtype and shape (a TF1 ``?`` matches any size); the value
+TF1 never printed is not compared (:func:`align_descriptions`).
 """
 
 import math
@@ -78,9 +84,54 @@ def _line(output, number):
     return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
 
+_GRAPH_TENSOR = re.compile(r'(?<![\w.])Tensor\("[^"\n]*", shape=(?P<shape>\([^)]*\)), dtype=(?P<dtype>\w+)\)')
+_EAGER_TENSOR = re.compile(r'\btf\.Tensor\((?:.(?!\btf\.Tensor\())*?, shape=(?P<shape>\([^)]*\)), dtype=(?P<dtype>\w+)\)', re.S)
+_GRAPH_VARIABLE = re.compile(r"<tf\.Variable '(?P<name>[^']*)' shape=(?P<shape>\([^)]*\)) dtype=(?P<dtype>\w+?)_ref>")
+_EAGER_VARIABLE = re.compile(
+    r"<tf\.Variable '(?P<name>[^']*)' shape=(?P<shape>\([^)]*\)) dtype=(?P<dtype>\w+), numpy=[^>]*>", re.S)
+
+
+def _dimensions(shape):
+    return [d.strip() for d in shape.strip("()").split(",") if d.strip()]
+
+
+def _same_spec(graph, eager):
+    """Whether a TF1 description and a TF2 one agree on what both show."""
+    if graph["dtype"] != eager["dtype"] or graph.groupdict().get("name") != eager.groupdict().get("name"):
+        return False
+    static, actual = _dimensions(graph["shape"]), _dimensions(eager["shape"])
+    return len(static) == len(actual) and all(s in ("?", "None") or s == a for s, a in zip(static, actual))
+
+
+def align_descriptions(legacy, migrated):
+    """Both outputs with each TF1 tensor/variable description and its TF2 counterpart (the same
+    one in print order, same dtype and shape) replaced by one marker; line breaks are kept."""
+    for graph_pattern, eager_pattern, marker in ((_GRAPH_TENSOR, _EAGER_TENSOR, "<tensor {dtype} {shape}>"),
+                                                 (_GRAPH_VARIABLE, _EAGER_VARIABLE, "<variable {dtype} {shape}>")):
+        graphs, eagers = list(graph_pattern.finditer(legacy)), list(eager_pattern.finditer(migrated))
+        if not graphs or len(graphs) != len(eagers):
+            continue
+        pairs = [(g, e) for g, e in zip(graphs, eagers) if _same_spec(g, e)]
+        if len(pairs) != len(graphs):
+            continue
+        legacy = _replace(legacy, [(g, marker.format(**g.groupdict())) for g, _ in pairs])
+        migrated = _replace(migrated, [(e, marker.format(**g.groupdict())) for g, e in pairs])
+    return legacy, migrated
+
+
+def _replace(text, replacements):
+    for match, marker in reversed(replacements):
+        kept_lines = "\n" * match.group(0).count("\n")
+        text = text[:match.start()] + marker.replace(" ", "_") + kept_lines + text[match.end():]
+    return text
+
+
 def first_difference(legacy, migrated, *, rtol, atol):
     """Describes the first difference between two outputs, or returns None."""
+    legacy_text, migrated_text = legacy, migrated
+    legacy, migrated = align_descriptions(legacy, migrated)
     a, b = tokenize(legacy), tokenize(migrated)
+    legacy, migrated = legacy_text, migrated_text
     for x, y in zip(a, b):
         if x.value is not None and y.value is not None:
             if _close(x, y, rtol, atol):
