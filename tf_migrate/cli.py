@@ -123,7 +123,7 @@ def _migrate(args: argparse.Namespace) -> int:
         from tf_migrate.verify.cli import verify_outcomes
         verify_failed = not verify_outcomes(outcomes, args.timeout, summary, verdicts)
     if args.verify_entry:
-        from tf_migrate.verify_cli import verify_entry_command
+        from tf_migrate.verify.cli import verify_entry_command
         verify_failed |= not verify_entry_command(args.verify_entry, Path(args.paths[0]), outcomes, args.timeout,
                                                   summary)
     text = summary.text() if not args.quiet else summary.text().splitlines()[-1]
