@@ -144,3 +144,19 @@ def test_variables_filtered_by_their_tf1_names_stay_compat():
     blockers = {(f.line, f.message.split(":")[0]) for f in result.findings if f.rule == "eager-blocker"}
     assert (7, "variables filtered by their TF1 names (`.name`)") in blockers
     assert any(line == 4 and "tf.variable_scope" in message for line, message in blockers)
+
+
+def test_local_function_calling_another_modules_helper_on_graph_values_stays_compat():
+    # pkmital 10_residual_network: residual_network(x) is local, but its layers come from
+    # libs.connections.conv2d, which makes variables the analysis cannot see; moved into a run
+    # function, they would be made again at every call.
+    source = ("import tensorflow as tf\nfrom libs.connections import conv2d\n\n"
+              "def block(x):\n    return tf.nn.relu(conv2d(x, 4))\n\n"
+              "def network(x):\n    return block(block(x))\n\n"
+              "x = tf.placeholder(tf.float32, [None, 8, 8, 1])\ny = network(x)\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    print(sess.run(y, {x: [[[[1.0]] * 8] * 8]}).shape)\n")
+    result = migrate_source(source, "resnet.py")
+    assert result.outcome == "compat"
+    assert ("`network` calls `block`, which calls `conv2d`, imported from `libs.connections.conv2d`"
+            in result.compat_reason)

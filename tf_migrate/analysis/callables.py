@@ -207,6 +207,8 @@ def check_knowledge(st: "pm.Statement", calls, scope: "pm.Scope", names: TFNames
         why = unknown_callee(call, scope, names)
         if isinstance(call.func, cst.Name) and call.func.value in scope.variable_classes:
             why = f"`{call.func.value}` creates variables in its methods, built on per-run values"
+        if why is None and isinstance(call.func, cst.Name) and call.func.value in scope.opaque_functions:
+            why = f"`{call.func.value}` {scope.opaque_functions[call.func.value]}"
         if why is not None:
             block(call, f"graph value `{key}` goes into a call the analysis cannot see into ({why}); "
                         "it may build variables or ops of its own")
@@ -239,3 +241,19 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
         scope.variable_classes.add(node.name.value)
     if isinstance(node, cst.FunctionDef) and returns_tensors(node, names):
         scope.tensor_functions.add(node.name.value)
+    opaque = next(filter(None, (_imported_callee(c, scope, names) for c in body_calls)), None)
+    if opaque is not None:
+        scope.opaque_functions[node.name.value] = opaque
+
+
+def _imported_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional[str]:
+    """Why a call inside a function body goes where the analysis cannot see: into another module's
+    code (``conv2d`` of ``libs.connections``), or into a local function that does."""
+    if names.call_name(call) is not None:
+        return None
+    if isinstance(call.func, cst.Name) and call.func.value in scope.opaque_functions:
+        return f"calls `{call.func.value}`, which {scope.opaque_functions[call.func.value]}"
+    why = unknown_callee(call, scope, names) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+    if why is not None and (" is imported from " in why or " comes from " in why):
+        return "calls " + why.replace(" is imported from ", ", imported from ").replace(" comes from ", ", from ")
+    return None
