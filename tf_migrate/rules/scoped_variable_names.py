@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
 
 RULE_ID = "scoped-variable-names"
-_SCOPES = {"tf.variable_scope", "tf.name_scope", "tf.compat.v1.variable_scope", "tf.compat.v1.name_scope"}
-_CREATES = {"tf.Variable", "tf.get_variable", "tf.compat.v1.get_variable", "tf.compat.v1.Variable"}
+# (call_name gives canonical names: tf.compat.v1.variable_scope reads as tf.variable_scope)
+_SCOPES = {"tf.variable_scope", "tf.name_scope"}
 
 
 class ScopedVariableNames(Rule):
@@ -58,7 +59,7 @@ class _Finder(cst.CSTVisitor):
         self._open.pop()
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.names.call_name(node) in _CREATES:
+        if self.ctx.names.call_name(node) in api.VARIABLE_CONSTRUCTORS:
             scope = next((entry for entry in reversed(self._open) if entry is not None), None)
             if scope is not None and scope not in self.scopes:
                 self.scopes.append(scope)
