@@ -57,13 +57,10 @@ def _read_in_runs(scope: "pm.Scope", earlier: "pm.Statement", keys) -> bool:
         if st.role != pm.DEFER:
             continue
         for key in keys & st.reads:
-            symbol = scope.symbol_at(key, st.index + (1 if isinstance(st.node, cst.BaseCompoundStatement) else 0))
-            if symbol is not None and symbol.index == earlier.index:
+            # The binding visible when the statement starts (a loop that rebinds the name still reads it first).
+            before = scope.symbol_at(key, st.index)
+            if before is not None and before.index == earlier.index:
                 return True
-            if symbol is not None and symbol.index == st.index:  # read and rebound in one statement
-                before = scope.symbol_at(key, st.index)
-                if before is not None and before.index == earlier.index:
-                    return True
     return False
 
 
