@@ -20,7 +20,7 @@ from typing import Dict, Iterable, List, Optional
 
 EAGER, COMPAT = "eager", "compat"
 OUTCOMES = ("eager", "compat", "unchanged", "skipped", "failed")
-VERDICTS = ("equivalent", "different", "not-comparable", "migrated-fails", "legacy-fails")
+VERDICTS = ("equivalent", "different", "no-computation", "not-comparable", "migrated-fails", "legacy-fails")
 RECORD_KEYS = (
     "repo", "path", "kind", "stubs", "outcome", "compat_reason", "legacy_runs", "legacy_timeout",
     "migrated_runs", "migrated_timeout", "session_free", "verdict", "detail", "legacy_error",
@@ -158,7 +158,9 @@ def render(records: List[dict], meta: Dict[str, str], repos: Iterable[dict], exc
         f"| eager share, legacy-running files | {_share(h['eager_of_ran'], ran)} | |",
         f"| Session-free share of legacy-running files | {_share(h['session_free_of_ran'], ran)} | |",
         "| verdicts of legacy-running files | " + ", ".join(f"{verdicts[v]} {v}" for v in VERDICTS if v != "legacy-fails")
-        + f"; not comparable {_share(verdicts['not-comparable'], ran)} | |",
+        + f"; not comparable {_share(verdicts['not-comparable'], ran)} | <= 10% |",
+        f"| not comparable among legacy-running files that compute (opened a Session; not `no-computation`) | "
+        f"{_share(verdicts['not-comparable'], ran - verdicts['no-computation'])} | |",
         f"| `different` whose legacy program is not reproducible (differs from its own compat run) | "
         f"{h['not_reproducible']} | |",
         "",

@@ -14,7 +14,7 @@ from tf_migrate.cli import main
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 _ROW = re.compile(r"^\| `(?P<file>[^`]+)` \|.*\| (?P<verdict>[^|]+) \|\s*$")
-_STATUSES = ("equivalent", "legacy-fails", "not-comparable", "different", "migrated-fails")
+_STATUSES = ("equivalent", "legacy-fails", "no-computation", "not-comparable", "different", "migrated-fails")
 
 
 def _promised():

@@ -135,8 +135,9 @@ def _alive(pid):
         return True
 
 
-def test_empty_legacy_output_is_not_comparable(tmp_path):
-    result = verify("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n", "x = None\n", tmp_path)
+def test_a_legacy_run_that_computes_but_prints_and_keeps_nothing_is_not_comparable(tmp_path):
+    legacy = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nwith tf.Session() as s:\n    s.run(x * 2, {x: 1.0})\n"
+    result = verify(legacy, "x = None\n", tmp_path)
     assert result.status == "not-comparable"
     assert "printed nothing" in result.detail
 

@@ -15,7 +15,7 @@ OUTCOMES = ((report.FAILED, "failed", "#cf222e"), (report.COMPAT, "kept in compa
             (report.EAGER, "converted to eager", "#1a7f37"), (report.UNCHANGED, "unchanged", "#59636e"),
             (report.SKIPPED, "skipped (no TensorFlow)", "#8c959f"))
 VERDICTS = ((verify.EQUIVALENT, "#1a7f37"), (verify.DIFFERENT, "#cf222e"), (verify.MIGRATED_FAILS, "#a40e26"),
-            (verify.LEGACY_FAILS, "#bc4c00"), (verify.NOT_COMPARABLE, "#59636e"))
+            (verify.LEGACY_FAILS, "#bc4c00"), (verify.NO_COMPUTATION, "#0969da"), (verify.NOT_COMPARABLE, "#59636e"))
 # What each verdict means, for a reader who has not read the --verify docs.
 VERDICT_MEANING = {
     verify.EQUIVALENT: "both programs printed the same values (within tolerance)",
@@ -23,6 +23,8 @@ VERDICT_MEANING = {
     verify.MIGRATED_FAILS: "the legacy program runs, the migrated one fails; its error:",
     verify.LEGACY_FAILS: "the legacy program fails on its own under TF1 semantics, so there is nothing to compare; "
                          "its error:",
+    verify.NO_COMPUTATION: "the legacy program computes nothing on its own (it opens no Session: a module of "
+                           "functions); both versions run to their end",
     verify.NOT_COMPARABLE: "the two runs cannot be judged against each other; why:",
 }
 SEVERITIES = (report.ERROR, report.WARNING, report.INFO)

@@ -5,10 +5,10 @@ Parent side (this package's modules): ``verifier`` starts the two runs, ``judge`
 per file. Child side (``child/``): what runs inside each program's own process (``boot``,
 ``random_draws``, ``fetch_order``, ``notebook``); it never imports ``tf_migrate``.
 """
-from tf_migrate.verify.judge import DIFFERENT, EQUIVALENT, LEGACY_FAILS, MIGRATED_FAILS, NOT_COMPARABLE
+from tf_migrate.verify.judge import DIFFERENT, EQUIVALENT, LEGACY_FAILS, MIGRATED_FAILS, NO_COMPUTATION, NOT_COMPARABLE
 from tf_migrate.verify.verifier import RunSummary, VerifyResult, run_program, verify_program
 
 __all__ = [
-    "DIFFERENT", "EQUIVALENT", "LEGACY_FAILS", "MIGRATED_FAILS", "NOT_COMPARABLE", "RunSummary",
+    "DIFFERENT", "EQUIVALENT", "LEGACY_FAILS", "MIGRATED_FAILS", "NO_COMPUTATION", "NOT_COMPARABLE", "RunSummary",
     "VerifyResult", "run_program", "verify_program",
 ]

@@ -11,8 +11,8 @@ from tf_migrate.report import ERROR, INFO, WARNING, Finding
 from tf_migrate.runner import FileOutcome
 
 # Statuses that do not make --verify fail: the migration is right, or nothing can judge it.
-_ACCEPTED = {verify.EQUIVALENT, verify.NOT_COMPARABLE, verify.LEGACY_FAILS}
-_SEVERITY = {verify.EQUIVALENT: INFO, verify.NOT_COMPARABLE: WARNING, verify.LEGACY_FAILS: WARNING,
+_ACCEPTED = {verify.EQUIVALENT, verify.NO_COMPUTATION, verify.NOT_COMPARABLE, verify.LEGACY_FAILS}
+_SEVERITY = {verify.EQUIVALENT: INFO, verify.NO_COMPUTATION: INFO, verify.NOT_COMPARABLE: WARNING, verify.LEGACY_FAILS: WARNING,
              verify.DIFFERENT: ERROR, verify.MIGRATED_FAILS: ERROR}
 
 

@@ -1,18 +1,21 @@
 """The verdict of a verification: the runs of the legacy program against the migrated one.
 
 A failed run is judged first, then what makes the runs not comparable (an open read/update
-order, random draws that were not shared, nothing printed and no variables), then the printed
-output and the trained variables (``output_compare``, ``state_compare``).
+order, random draws that were not shared, nothing printed, no variables and no results held by
+names), then a legacy program that computed nothing (it opened no Session: a module of layer
+and model functions), then the printed output, the trained variables and the results the program's names hold
+(``output_compare``, ``state_compare``, ``values_compare``).
 """
 import re
 
-from tf_migrate.verify import draw_match, output_compare, state_compare
+from tf_migrate.verify import draw_match, output_compare, state_compare, values_compare
 
 EQUIVALENT = "equivalent"
 DIFFERENT = "different"
 LEGACY_FAILS = "legacy-fails"
 MIGRATED_FAILS = "migrated-fails"
 NOT_COMPARABLE = "not-comparable"
+NO_COMPUTATION = "no-computation"
 
 
 _NOISE = re.compile(
@@ -58,10 +61,20 @@ def judge(legacy_runs, migrated, *, rtol, atol):
     reason = draw_match.reconcile(legacy.events, migrated.events)
     if reason:
         return NOT_COMPARABLE, reason
-    states = [state_compare.compare(run.state, migrated.state) for run in legacy_runs]
+    states = [_state(run, migrated) for run in legacy_runs]
     printed = bool(output_compare.tokenize(legacy.stdout))
-    if not printed and (states[0] is None or states[0].status == state_compare.UNMATCHED):
-        why = f" and {states[0].detail}" if states[0] else " and no trained variables to compare"
+    nothing_held = states[0] is None or states[0].status == state_compare.UNMATCHED
+    if not printed and nothing_held and _opened_no_session(legacy):
+        if output_compare.tokenize(migrated.stdout):
+            return DIFFERENT, ("the legacy program opened no Session and printed nothing; the migrated one printed "
+                               f"{migrated.stdout.strip().splitlines()[0][:120]!r}")
+        return NO_COMPUTATION, (
+            "the legacy program opened no Session, so it computed nothing (it defines functions, layers or "
+            "constants); both versions ran to their end without error and printed nothing. Its code runs, "
+            "and is verified, in the programs that import it")
+    if not printed and nothing_held:
+        why = (f" and {states[0].detail}" if states[0]
+               else " and no trained variables or sess.run results held by names to compare")
         return NOT_COMPARABLE, "the legacy program printed nothing to compare" + why
     differences = [
         output_compare.first_difference(run.stdout, migrated.stdout, rtol=rtol, atol=atol) if printed else None
@@ -80,6 +93,28 @@ def judge(legacy_runs, migrated, *, rtol, atol):
         return DIFFERENT, verdicts[0][1] + _order_note(legacy, "matches neither order")
     order = "read-before-update" if matching[0] == 0 else "update-before-read"
     return EQUIVALENT, verdicts[matching[0]][1] + _order_note(legacy, f"matches the {order} order")
+
+
+def _opened_no_session(legacy):
+    """True when the legacy run says it opened no Session (runs that do not count them say nothing)."""
+    counts = legacy.events_of("sessions")
+    return bool(counts) and counts[-1]["opened"] == 0
+
+
+def _state(legacy, migrated):
+    """The trained variables' verdict, joined with the verdict on the results names hold (None: neither).
+
+    A difference in either is the difference; unmatched variables leave the names to judge.
+    """
+    variables = state_compare.compare(legacy.state, migrated.state)
+    values = values_compare.compare(legacy.values, migrated.values)
+    if values is None:
+        return variables
+    if variables is None or variables.status == state_compare.UNMATCHED or values.status == state_compare.DIFFERENT:
+        return values
+    if variables.status == state_compare.DIFFERENT:
+        return variables
+    return state_compare.StateVerdict(state_compare.EQUAL, f"{variables.detail}, {values.detail}")
 
 
 def _verdict(difference, state, printed):

@@ -62,7 +62,7 @@ def _shape(value):
     return tuple(getattr(value, "shape", ()))
 
 
-def _first_difference(a, b, rtol, atol, drift=None):
+def first_difference(a, b, rtol, atol, drift=None):
     """(index, count) of the first value out of tolerance and how many are, or None.
 
     With ``drift``, differences below that share of the largest magnitude count as none,
@@ -103,7 +103,7 @@ def compare(legacy, migrated, *, rtol=1e-5, atol=1e-6) -> Optional[StateVerdict]
         for entry, other in pairs:
             if entry[position] is None or other[position] is None:
                 continue
-            found = _first_difference(entry[position], other[position], rtol, atol, drift)
+            found = first_difference(entry[position], other[position], rtol, atol, drift)
             if found is None:
                 continue
             (index, wrong), name = found, entry[0]
@@ -115,7 +115,7 @@ def compare(legacy, migrated, *, rtol=1e-5, atol=1e-6) -> Optional[StateVerdict]
                 f"({wrong} of {size} values differ)"
             ))
     counted = f"{len(pairs)} trained variable{'s' if len(pairs) != 1 else ''}"
-    drifted = [entry[0] for entry, other in pairs if _first_difference(entry[1], other[1], rtol, atol)]
+    drifted = [entry[0] for entry, other in pairs if first_difference(entry[1], other[1], rtol, atol)]
     if drifted:
         return StateVerdict(EQUAL, (
             f"{counted} equal within drift ({', '.join(drifted[:3])}{' ...' if len(drifted) > 3 else ''} "

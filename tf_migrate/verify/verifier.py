@@ -49,6 +49,16 @@ Trained variables (``child/state_dump.py``, ``state_compare``)
     variable, even when the printed output is equal; a legacy program that
     prints nothing is judged on its variables alone.
 
+Results held by names (``child/program_values.py``, ``values_compare``)
+    The module-level names bound to what the legacy program's ``Session.run``
+    returned (``loss_val``, a list of per-step losses) are compared with the same
+    names in the migrated program at its end, with the variables' tolerance and
+    drift rule. A program that prints nothing and trains no variable is judged on
+    them; a name the migration no longer binds is not compared. A legacy program
+    that opened no Session computed nothing (a module of layer or model
+    functions): with nothing printed by either run it is ``no-computation``,
+    not a guess either way.
+
 Read/update order (``child/fetch_order.py``)
     ``sess.run([train_op, W])`` has no defined order between the update and the
     read of ``W`` in TF1. The legacy run pins it (read first); when it met such a
@@ -77,7 +87,8 @@ Limits
 
 Results
     ``equivalent``; ``different`` (detail: the first differing value or text and
-    its output lines); ``legacy-fails`` / ``migrated-fails`` (detail: the error's
+    its output lines); ``no-computation`` (the legacy program opened no Session,
+    both ran to their end and printed nothing); ``legacy-fails`` / ``migrated-fails`` (detail: the error's
     traceback tail, or the timeout); ``not-comparable`` (detail: why: unmatched
     random draws, an ambiguous fetch that cannot be re-read, or a legacy program
     that printed nothing and whose variables cannot be compared). ``legacy`` and ``migrated`` say how each run ended
@@ -99,7 +110,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence
 
-from tf_migrate.verify import state_compare
+from tf_migrate.verify import state_compare, values_compare
 from tf_migrate.verify.judge import error_tail, judge
 from tf_migrate.verify.child import notebook as child_notebook
 
@@ -139,6 +150,7 @@ class _Run:
     seconds: float = 0.0
     events: List[dict] = field(default_factory=list)
     state: Optional[list] = None  # [(name, value)] of its trained variables at the end, when saved
+    values: Optional[list] = None  # [(name, value, fetched)] its module-level names held at the end, when saved
 
     @property
     def failed(self):
@@ -309,6 +321,7 @@ class _Runner:
         if log.exists():
             run.events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
             run.state = state_compare.load(run.events)
+            run.values = values_compare.load(run.events)
         return run
 
     def _environment(self, mode, root):

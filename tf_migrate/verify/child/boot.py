@@ -16,7 +16,8 @@ package, so it works wherever the interpreter can import TensorFlow.
 * ``migrated``: plain TF2, eager.
 * both: TF's random ops draw shared values (``random_draws``), and Python's and
   numpy's global generators are seeded (0) right before the program starts; with
-  ``state_path``, the trained variables are saved at the end (``state_dump``).
+  ``state_path``, the trained variables (``state_dump``) and the numbers the
+  program's module-level names hold (``program_values``) are saved at the end.
 """
 
 import ast
@@ -84,8 +85,8 @@ def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(
 
     ``user_files``: prefixes of the program's code file names, for ``file:line`` in events.
     ``fetch_order``: ``pre``, ``post``, or None to leave ``Session.run`` as TF1 has it.
-    ``state_path``: where ``StateRecorder.save`` writes the trained variables (None: nowhere).
-    Returns the state recorder, or None.
+    ``state_path``: where the trained variables and the names' values are written (None: nowhere).
+    Returns the recorders whose ``save(namespace)`` writes them at the end ([] without ``state_path``).
     """
     if program_dir and program_dir not in sys.path:
         sys.path.insert(0, program_dir)
@@ -100,10 +101,14 @@ def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(
         sys.modules["tensorflow"] = tf.compat.v1
     _seed_host_generators()
     if state_path is None:
-        return None
-    recorder = _sibling("state_dump").StateRecorder(tf, log, state_path)
-    recorder.install()
-    return recorder
+        return []
+    recorders = [
+        _sibling("state_dump").StateRecorder(tf, log, state_path),
+        _sibling("program_values").ValueRecorder(tf, log, state_path + "_values", mode),
+    ]
+    for recorder in recorders:
+        recorder.install()
+    return recorders
 
 
 def _seed_host_generators():
@@ -140,7 +145,7 @@ def main(config_path):
     with open(config_path, encoding="utf-8") as f:
         config = json.load(f)
     cells = config["cells"]
-    recorder = prepare(
+    recorders = prepare(
         config["mode"],
         program_dir=config["program_dir"],
         log_path=config["log"],
@@ -156,16 +161,22 @@ def main(config_path):
     try:
         for cell in cells:
             run_cell(cell["source"], cell["filename"], main_module.__dict__, config["interactive"])
-    except SystemExit:
+    except SystemExit as exit_:
+        if exit_.code in (None, 0):  # sys.exit(0), tf.app.run(): the program ended well, and has its state
+            _save(recorders, main_module)
         raise
     except BaseException:
         traceback.print_exc()
         sys.stdout.flush()
         return 1
-    sys.stdout.flush()
-    if recorder is not None:
-        recorder.save()
+    _save(recorders, main_module)
     return 0
+
+
+def _save(recorders, main_module):
+    sys.stdout.flush()
+    for recorder in recorders:
+        recorder.save(main_module.__dict__)
 
 
 if __name__ == "__main__":

@@ -83,7 +83,8 @@ class StateRecorder:
         variables.sort(key=_creation_number)
         return [(v.name.rsplit(":", 1)[0], v.numpy(), getattr(v, "_tf_migrate_initial", None)) for v in variables]
 
-    def save(self):
+    def save(self, namespace=None):
+        """Writes the variables taken (``namespace``, the program's globals, is not needed here)."""
         from tensorflow.python.client import session
 
         for sess in [o for o in gc.get_objects() if isinstance(o, session.BaseSession)]:
