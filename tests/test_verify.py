@@ -353,14 +353,53 @@ def test_unseeded_host_random_draws_are_the_same_in_both_runs(tmp_path):
     assert result.status == "equivalent", result.detail
 
 
-def test_candidate_samplers_of_nce_loss_are_not_comparable(tmp_path):
-    """nce_loss draws its negative classes with a sampler whose values cannot be shared between runs."""
-    sampled = ("tf.nn.log_uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 3, True, 10)[0]")
-    legacy = f"import tensorflow as tf\nwith tf.Session() as s:\n    print(s.run({sampled}))\n"
-    migrated = f"import tensorflow as tf\nprint({sampled.replace('tf.nn.', 'tf.random.')}.numpy())\n"
+def test_nce_loss_candidates_are_shared_and_other_samplers_are_not_comparable(tmp_path):
+    """nce_loss draws its negative classes with the log-uniform sampler at every step: both runs get the same."""
+    legacy = _src(
+        """
+        import numpy as np
+        import tensorflow as tf
+        W = tf.Variable(np.linspace(-1, 1, 40, dtype=np.float32).reshape(10, 4))
+        b = tf.Variable(tf.zeros([10]))
+        x = tf.placeholder(tf.float32, [2, 4])
+        y = tf.placeholder(tf.int64, [2, 1])
+        loss = tf.reduce_mean(tf.nn.nce_loss(W, b, y, x, num_sampled=3, num_classes=10))
+        train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+        data = np.arange(8, dtype=np.float32).reshape(2, 4) / 8
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            for _ in range(4):
+                print(s.run([train, loss], {x: data, y: [[1], [7]]})[1])
+        """
+    )
+    migrated = _src(
+        """
+        import numpy as np
+        import tensorflow as tf
+        W = tf.Variable(np.linspace(-1, 1, 40, dtype=np.float32).reshape(10, 4))
+        b = tf.Variable(tf.zeros([10]))
+        opt = tf.keras.optimizers.SGD(0.5)
+        data = np.arange(8, dtype=np.float32).reshape(2, 4) / 8
+
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.nn.nce_loss(W, b, tf.constant([[1], [7]], tf.int64), data, 3, 10))
+            opt.apply_gradients(zip(tape.gradient(loss, [W, b]), [W, b]))
+            return loss
+
+        for _ in range(4):
+            print(step().numpy())
+        """
+    )
     result = verify(legacy, migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert len(set(result.legacy_output.split())) == 4  # the losses move: the candidates drawn matter
+    sampled = "tf.random.uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 3, True, 10)[0]"
+    result = verify(f"import tensorflow as tf\nwith tf.Session() as s:\n    print(s.run({sampled}))\n",
+                    f"import tensorflow as tf\nprint({sampled}.numpy())\n", tmp_path)
     assert result.status == "not-comparable", result.detail
-    assert "log_uniform_candidate_sampler" in result.detail, result.detail
+    assert "uniform_candidate_sampler" in result.detail, result.detail
 
 
 LEGACY_AMBIGUOUS = _src(

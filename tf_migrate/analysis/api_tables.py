@@ -37,6 +37,16 @@ VARIABLE_CONSTRUCTORS = {"tf.Variable", "tf.get_variable", "tf.compat.v1.get_var
 OPTIMIZER_PREFIXES = ("tf.train.", "tf.keras.optimizers.", "tf.optimizers.")
 OPTIMIZER_SUFFIX = "Optimizer"
 KERAS_OPTIMIZER_PREFIXES = ("tf.keras.optimizers.", "tf.optimizers.")
+# Optimizers whose update is linear in the gradient: a gradient with repeated rows (IndexedSlices from a
+# gather) gives the same step whether the rows are summed first or not. Keras' others (Adam: ``g * g``)
+# square each repeated row apart, where TF1 summed them first.
+LINEAR_OPTIMIZERS = {"tf.train.GradientDescentOptimizer", "tf.train.MomentumOptimizer",
+                     "tf.keras.optimizers.SGD", "tf.optimizers.SGD"}
+# Ops whose gradient for a variable is an IndexedSlices that can repeat rows (one per id looked up).
+SPARSE_GRADIENT_OPS = {"tf.gather", "tf.nn.embedding_lookup", "tf.nn.embedding_lookup_sparse", "tf.nn.nce_loss",
+                       "tf.nn.sampled_softmax_loss", "tf.keras.layers.Embedding", "tf.compat.v1.gather",
+                       "tf.compat.v1.nn.embedding_lookup", "tf.compat.v1.nn.nce_loss",
+                       "tf.compat.v1.nn.sampled_softmax_loss"}
 
 # Derivative calls the tape lowers (tf_migrate.codegen.gradients).
 PFOR_JACOBIAN = "tf.python.ops.parallel_for.gradients.jacobian"

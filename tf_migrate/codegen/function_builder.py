@@ -23,6 +23,7 @@ from typing import Callable, List, Optional, Set
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.modules import member_list
@@ -53,6 +54,7 @@ class FunctionBuilder:
         self.scope, self.names, self.tf, self.kind_of = scope, names, tf, kind_of
         self.taken = taken
         self.tape = self._unused("tape")
+        self._gathers: Optional[bool] = None  # whether the scope gathers rows (sparse gradients); asked once
 
     def _unused(self, stem: str) -> str:
         return fresh_name(stem, set(self.taken))  # local to each generated function: reserves no module name
@@ -123,12 +125,25 @@ class FunctionBuilder:
             optimizer = self.scope.symbols.get(symbol_key(call.func.value) or "")
             keras = optimizer.keras if optimizer is not None else True
             target = st.defines[0] if st.defines else None
-            lines = lower_optimizer_call(call, target, keras, self._default_var_list(st.index), self.tape, fresh)
+            dense = self.tf if self._sums_sparse_rows(optimizer) else None
+            lines = lower_optimizer_call(call, target, keras, self._default_var_list(st.index), self.tape, fresh,
+                                         dense)
             out = [_stmt(line) for line in lines]
             return [out[0].with_changes(leading_lines=_tidy(node.leading_lines))] + out[1:]
         if grads.gradient_calls(node, self.names):
             node = grads.rewrite_gradients(node, self.names, self.tape, self.scope, self.tf)
         return [node.with_changes(leading_lines=_tidy(node.leading_lines))]
+
+    def _sums_sparse_rows(self, optimizer: Optional["pm.Symbol"]) -> bool:
+        """Whether TF1's update summed repeated sparse-gradient rows where Keras' would not (module doc of
+        ``optimizer_steps``): the scope gathers from variables, and the optimizer is not linear in the gradient."""
+        constructor = self.names.call_name(optimizer.call) if optimizer is not None and optimizer.call else None
+        if constructor in api.LINEAR_OPTIMIZERS:
+            return False
+        if self._gathers is None:
+            self._gathers = any(self.names.call_name(call) in api.SPARSE_GRADIENT_OPS
+                                for st in self.scope.statements for call in all_calls(st.node))
+        return self._gathers
 
     def _default_var_list(self, before: int) -> str:
         parts = []

@@ -3,6 +3,13 @@
 TF1 applied only the gradients that exist (a variable the loss does not depend on gets
 None and is skipped), and a Keras optimizer counts its own iterations, so ``global_step``
 is advanced by hand. The optimizer objects themselves are converted by the optimizers rule.
+
+TF1's optimizers summed the repeated rows of a sparse gradient (an embedding
+lookup's, one row per id in the batch) before the update; Keras applies them
+row by row, which for Adam squares each row apart (``v += g * g``). Where the
+program gathers from variables and the optimizer is not linear in the
+gradient (``dense_gradients``), the gradients are made dense first, which sums
+the rows as TF1 did.
 """
 from __future__ import annotations
 
@@ -15,10 +22,11 @@ from tf_migrate.cst.text import code
 
 
 def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, default_var_list: str,
-                         tape: str, fresh) -> List[str]:
+                         tape: str, fresh, dense_gradients: Optional[str] = None) -> List[str]:
     """Statements (source text) replacing ``target = opt.<method>(...)``.
 
-    ``fresh(stem)`` returns an unused local name.
+    ``fresh(stem)`` returns an unused local name. ``dense_gradients``: the module's TF
+    alias when sparse gradients must be summed into dense ones first (see above).
     """
     optimizer = code(call.func.value)
     method = call.func.attr.value
@@ -34,17 +42,26 @@ def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, def
             lines.append(f"{held} = {variables}")
             variables = held
         lines.append(f"{grads} = {tape}.gradient({loss}, {variables})")
+        if dense_gradients and keras:
+            lines.append(f"{grads} = {_densified(grads, dense_gradients)}")
         lines += _apply(optimizer, f"zip({grads}, {variables})", global_step, keras)
         return lines
     if method == "compute_gradients":
         loss = code(argument(call, "loss", 0))
         var_list = argument(call, "var_list", 1)
         variables = code(var_list) if var_list is not None else default_var_list
-        return [f"{target} = list(zip({tape}.gradient({loss}, {variables}), {variables}))"]
+        gradients = f"{tape}.gradient({loss}, {variables})"
+        if dense_gradients and keras:
+            gradients = _densified(gradients, dense_gradients)
+        return [f"{target} = list(zip({gradients}, {variables}))"]
     if method == "apply_gradients":
         pairs = code(argument(call, "grads_and_vars", 0))
         return _apply(optimizer, pairs, argument(call, "global_step", 1), keras)
     raise ValueError(method)
+
+
+def _densified(gradients: str, tf: str) -> str:
+    return f"[None if grad is None else {tf}.convert_to_tensor(grad) for grad in {gradients}]"
 
 
 def _apply(optimizer: str, pairs: str, global_step: Optional[cst.BaseExpression], keras: bool) -> List[str]:

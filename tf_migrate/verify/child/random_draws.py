@@ -31,7 +31,11 @@ Which values a draw gets (the *draw key*, logged with every draw)
     never shift each other: ops may be built in another order across classes.
 
 A shuffle (``tf.random.shuffle``, ``tf.random_shuffle``) gathers its input
-along a permutation drawn the same way (distribution ``shuffle``). Ops whose
+along a permutation drawn the same way (distribution ``shuffle``). The
+log-uniform candidate sampler (``nce_loss`` and ``sampled_softmax_loss``'s
+default) draws its candidates the same way too (distribution ``log_uniform``,
+keyed by ``num_sampled``, ``range_max`` and ``unique``), with TF's expected
+counts. Ops whose
 values are not shared (multinomial, gamma, Poisson, full-range integers,
 ``tf.data`` shuffles and ``tf.train.shuffle_batch``'s ``RandomShuffleQueue``) are logged as ``unshared`` when built; ``draw_match`` decides whether
 the two runs' draws match.
@@ -83,9 +87,9 @@ _UNSHARED = {
         "stateless_random_uniform_full_int_v2", "stateless_random_gamma_v3",
     ),
     "gen_stateful_random_ops": ("stateful_uniform_full_int", "stateful_random_binomial"),
-    # nce_loss / sampled_softmax_loss draw their negative classes here: a sampler inside the training step
+    # candidate samplers other than the log-uniform one (shared, see _Sites.sampler_op)
     "gen_candidate_sampling_ops": (
-        "log_uniform_candidate_sampler", "uniform_candidate_sampler", "learned_unigram_candidate_sampler",
+        "uniform_candidate_sampler", "learned_unigram_candidate_sampler",
         "fixed_unigram_candidate_sampler", "thread_unsafe_unigram_candidate_sampler", "all_candidate_sampler",
     ),
     # tf.data shuffles seed from TF's op seeds, which graph and eager number differently
@@ -117,6 +121,43 @@ def _values(draw_key, shape, np_dtype, extra=()):
             values[out_of_range] = rng.standard_normal(int(out_of_range.sum()))
             out_of_range = np.abs(values) > 2
     return values.astype(np_dtype)
+
+
+def _log_uniform_candidates(draw_key, true_classes, num_sampled, unique, range_max):
+    """(candidates, expected counts of the true classes, of the candidates), as TF's log-uniform sampler.
+
+    P(k) = log((k + 2) / (k + 1)) / log(range_max + 1). With ``unique`` the draws
+    repeat until ``num_sampled`` distinct classes came, and a class's expected
+    count over those ``tries`` draws is ``1 - (1 - P(k)) ** tries``; without it,
+    ``P(k) * num_sampled``.
+    """
+    import numpy as np
+
+    rng = np.random.RandomState(zlib.crc32(f"{draw_key}".encode()))
+    log_range = np.log(range_max + 1.0)
+
+    def draw_one():
+        return (int(np.exp(rng.random_sample() * log_range)) - 1) % range_max
+
+    def expected(classes):
+        classes = np.asarray(classes, np.float64)
+        probability = np.log((classes + 2.0) / (classes + 1.0)) / log_range
+        if unique:
+            return (-np.expm1(tries * np.log1p(-probability))).astype(np.float32)
+        return (probability * num_sampled).astype(np.float32)
+
+    if unique:
+        chosen, tries = [], 0
+        while len(chosen) < num_sampled:
+            tries += 1
+            candidate = draw_one()
+            if candidate not in chosen:
+                chosen.append(candidate)
+    else:
+        tries = num_sampled
+        chosen = [draw_one() for _ in range(num_sampled)]
+    candidates = np.asarray(chosen, np.int64)
+    return candidates, expected(true_classes), expected(candidates)
 
 
 def _in_loop(graph):
@@ -284,6 +325,50 @@ class _Sites:
         op.__wrapped__ = original
         return op
 
+    def sampler_op(self, original):
+        """The log-uniform candidate sampler, its candidates drawn from a shared index like ``random_op``'s."""
+        tf = self.tf
+        from tensorflow.python.ops import script_ops
+
+        signature, log = inspect.signature(original), self.log
+
+        def op(*args, **kwargs):
+            arguments = signature.bind(*args, **kwargs)
+            arguments.apply_defaults()
+            true_classes = tf.convert_to_tensor(arguments.arguments["true_classes"], tf.int64)
+            num_sampled, unique = int(arguments.arguments["num_sampled"]), bool(arguments.arguments["unique"])
+            range_max = int(arguments.arguments["range_max"])
+            draw_class = self._draw_class("log_uniform", [None, num_sampled, range_max, int(unique)])
+
+            def draw(n, classes):
+                return _log_uniform_candidates((*draw_class, n), classes, num_sampled, unique, range_max)
+
+            if tf.executing_eagerly():
+                n = self.eager_index(draw_class)
+                log.write(event="draw", draw_class=list(draw_class), n=n, shape=[num_sampled],
+                          where=log.where(), graph=False)
+                candidates, true_expected, sampled_expected = draw(n, true_classes.numpy())
+                return (tf.constant(candidates), tf.constant(true_expected), tf.constant(sampled_expected))
+            graph = tf.compat.v1.get_default_graph()
+            identity = self.graph_site(draw_class, graph)
+            where, in_loop = log.where(), _in_loop(graph)
+
+            def graph_draw(classes):
+                n = self.graph_index(identity)
+                log.write(event="draw", draw_class=list(draw_class), n=n, shape=[num_sampled],
+                          where=where, graph=True, loop=in_loop)
+                return draw(n, classes)
+
+            outputs = script_ops.numpy_function(graph_draw, [true_classes], [tf.int64, tf.float32, tf.float32],
+                                                stateful=True)
+            outputs[0].set_shape([num_sampled])
+            outputs[1].set_shape(true_classes.shape)
+            outputs[2].set_shape([num_sampled])
+            return tuple(outputs)
+
+        op.__wrapped__ = original
+        return op
+
     def unshared_op(self, name, original):
         def op(*args, **kwargs):
             self.log.write(event="unshared", op=name, where=self.log.where())
@@ -305,6 +390,10 @@ def install(tf, log):
     for module_name, name in _SHUFFLES.items():
         module = importlib.import_module("tensorflow.python.ops." + module_name)
         setattr(module, name, sites.shuffle_op(getattr(module, name)))
+    from tensorflow.python.ops import gen_candidate_sampling_ops
+
+    sampler = gen_candidate_sampling_ops.log_uniform_candidate_sampler
+    gen_candidate_sampling_ops.log_uniform_candidate_sampler = sites.sampler_op(sampler)
     for module_name, names in _UNSHARED.items():
         module = importlib.import_module("tensorflow.python.ops." + module_name)
         for name in names:

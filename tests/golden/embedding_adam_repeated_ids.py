@@ -1,0 +1,54 @@
+# numeric
+import numpy as np
+import tensorflow as tf
+
+embeddings = tf.Variable(np.linspace(-1.0, 1.0, 24, dtype=np.float32).reshape(6, 4))
+ids = tf.placeholder(tf.int32, [None])
+target = tf.placeholder(tf.float32, [None, 4])
+loss = tf.reduce_sum(tf.square(tf.nn.embedding_lookup(embeddings, ids) - target))
+train = tf.train.AdamOptimizer(0.1).minimize(loss)
+
+batch = np.array([1, 1, 1, 4], np.int32)  # id 1 three times: TF1 sums its rows before Adam squares them
+goal = np.full((4, 4), 0.5, np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        _, value = sess.run([train, loss], {ids: batch, target: goal})
+        print(step, value)
+    print(sess.run(embeddings).round(6).tolist())
+# output
+# numeric
+import numpy as np
+import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
+
+
+embeddings = tf.Variable(np.linspace(-1.0, 1.0, 24, dtype=np.float32).reshape(6, 4))
+optimizer = tf.keras.optimizers.Adam(learning_rate=0.1, beta_1=tf.constant(0.9, tf.float32), beta_2=tf.constant(0.999, tf.float32), epsilon=1e-08)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, 4], tf.float32)])
+def run_train_loss(ids, target):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.square(tf.nn.embedding_lookup(embeddings, ids) - target))
+    gradients = tape.gradient(loss, [embeddings])
+    gradients = [None if grad is None else tf.convert_to_tensor(grad) for grad in gradients]
+    optimizer.apply_gradients(zip(gradients, [embeddings]))
+    return [None, loss]
+
+
+batch = np.array([1, 1, 1, 4], np.int32)  # id 1 three times: TF1 sums its rows before Adam squares them
+goal = np.full((4, 4), 0.5, np.float32)
+for step in range(3):
+    _, value = to_numpy(run_train_loss(ids=batch, target=goal))
+    print(step, value)
+print(embeddings.numpy().round(6).tolist())
