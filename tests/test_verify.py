@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from tf_migrate.verify.child import notebook as child_notebook
-from tf_migrate.verify import verify_program
+from tf_migrate.verify import run_program, verify_program
 
 
 def _src(text):
@@ -495,6 +495,105 @@ def test_two_unordered_writes_of_a_variable_are_not_comparable_when_the_outputs_
     assert "updates Variable twice with no order" in racing.detail and "prog.py:10" in racing.detail
 
 
+LEGACY_BACKPROP = _src(
+    """
+    import tensorflow as tf
+
+    W1 = tf.Variable([[0.5]], name="W1")
+    W2 = tf.Variable([[3.0]], name="W2")
+    hidden = tf.matmul(tf.constant([[1.0]]), W1)
+    error = tf.matmul(hidden, W2) - 1.0
+    d_W1 = tf.matmul(error, tf.transpose(W2))
+    step = [tf.assign(W2, W2 - 0.1 * tf.matmul(tf.transpose(hidden), error)), tf.assign(W1, W1 - 0.1 * d_W1)]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for i in range(3):
+            sess.run(step)
+        print(sess.run([W1, W2]))
+    """
+)
+
+MIGRATED_BACKPROP = _src(
+    """
+    import tensorflow as tf
+
+    W1 = tf.Variable([[0.5]])
+    W2 = tf.Variable([[3.0]])
+    for i in range(3):
+        hidden = tf.matmul(tf.constant([[1.0]]), W1)
+        error = tf.matmul(hidden, W2) - 1.0
+        d_W1 = tf.matmul(error, tf.transpose(W2))
+        d_W2 = tf.matmul(tf.transpose(hidden), error)
+        W2.assign(W2 - 0.1 * d_W2)
+        W1.assign(W1 - 0.1 * d_W1)
+    print([W1.numpy(), W2.numpy()])
+    """
+)
+
+
+def test_fetched_updates_are_applied_once_and_their_racing_reads_named(tmp_path):
+    # W1's update reads W2, which the other fetched update writes: TF1's scheduler picks the value read.
+    # The verifier must not run W1's update a second time to pin an order (it did: W1 moved twice).
+    result = verify(LEGACY_BACKPROP, MIGRATED_BACKPROP, tmp_path)
+    assert result.status == "equivalent", result.detail
+    other = verify(LEGACY_BACKPROP, MIGRATED_BACKPROP.replace("0.1 * d_W1", "0.2 * d_W1"), tmp_path)
+    assert other.status == "not-comparable", other.detail
+    assert "W1 reads W2" in other.detail and "prog.py:12" in other.detail
+
+
+LEGACY_THREADS = _src(
+    """
+    import threading
+    import tensorflow as tf
+
+    W = tf.Variable(1.0)
+    step = W.assign_add(1.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        workers = [threading.Thread(target=lambda: sess.run(step)) for _ in range(2)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        print("W", sess.run(W))
+    """
+)
+
+
+def test_sessions_run_from_worker_threads_are_not_comparable_when_outputs_differ(tmp_path):
+    migrated = "import tensorflow as tf\nW = tf.Variable(1.0)\nW.assign_add(1.0)\nW.assign_add(1.0)\nprint('W', W.numpy())\n"
+    assert verify(LEGACY_THREADS, migrated, tmp_path).status == "equivalent"
+    other = verify(LEGACY_THREADS, migrated.replace("(1.0)\nprint", "(2.0)\nprint"), tmp_path)
+    assert other.status == "not-comparable", other.detail
+    assert "worker thread" in other.detail and "prog.py:8" in other.detail
+
+
+LEGACY_TIMED = _src(
+    """
+    import time
+    import tensorflow as tf
+
+    start = time.time()
+    with tf.Session() as sess:
+        print(sess.run(tf.constant(2.0) * 3.0))
+    time.sleep(0.3)
+    print("Took: %f seconds" % (time.time() - start), time.perf_counter() > 0)
+    """
+)
+
+
+def test_a_programs_own_clock_reads_tick_alike_in_both_runs(tmp_path):
+    migrated = "import time\nimport tensorflow as tf\nstart = time.time()\nprint((tf.constant(2.0) * 3.0).numpy())\n" \
+               "print('Took: %f seconds' % (time.time() - start), time.perf_counter() > 0)\n"
+    result = verify(LEGACY_TIMED, migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert "Took: 0.001000 seconds True" in result.legacy_output
+    # A measurement keeps the real clock: there the timing is the result.
+    run = run_program(LEGACY_TIMED, path=tmp_path / "timed.py", mode="legacy")
+    took = float(run.stdout.split("Took: ")[1].split()[0])
+    assert took >= 0.3, run.stdout
+
+
 def _notebook(*cells):
     return json.dumps({
         "cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None}
@@ -594,8 +693,6 @@ def test_run_summaries_say_how_a_run_ended():
 
 
 def test_run_program_runs_one_legacy_program_alone_with_or_without_the_fetch_order_pin(tmp_path):
-    from tf_migrate.verify import run_program
-
     source = _src(
         """
         import tensorflow as tf

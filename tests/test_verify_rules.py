@@ -216,6 +216,35 @@ def test_reads_after_a_control_dependency_are_ordered(tf1):
     assert _fetch_plan(tf1, build) == []
 
 
+def _backprop_by_hand(tf1):
+    """Two layers updated by hand in one fetch: W1's update reads W2, which the other update writes."""
+    W1 = tf1.Variable([[0.5]], use_resource=False, name="W1")
+    W2 = tf1.Variable([[2.0]], use_resource=False, name="W2")
+    x = tf1.constant([[1.0]])
+    hidden = tf1.matmul(x, W1)
+    error = tf1.matmul(hidden, W2) - 1.0
+    d_W2 = tf1.matmul(tf1.transpose(hidden), error)
+    d_W1 = tf1.matmul(tf1.transpose(x), tf1.matmul(error, tf1.transpose(W2)))
+    step = [tf1.assign(W2, W2 - 0.1 * d_W2), tf1.assign(W1, W1 - 0.1 * d_W1)]
+    graph = tf1.get_default_graph()
+    return [graph.as_graph_element(f) for f in step]
+
+
+def test_an_update_computed_from_another_updated_variable_races(tf1):
+    step = _backprop_by_hand(tf1)
+    assert fetch_order.racing_reads(step) == ["W1 reads W2"]
+    assert fetch_order.find_ambiguous(step) == []  # an update is never run twice to pin an order
+
+
+def test_an_optimizer_step_has_no_racing_reads(tf1):
+    # tf.gradients gates each op's input gradients together, so W2's update waits for every read of W2.
+    W1 = tf1.Variable([[0.5]], use_resource=False, name="W1")
+    W2 = tf1.Variable([[2.0]], use_resource=False, name="W2")
+    loss = tf1.reduce_sum(tf1.square(tf1.matmul(tf1.matmul(tf1.constant([[1.0]]), W1), W2) - 1.0))
+    train = tf1.train.GradientDescentOptimizer(0.1).minimize(loss)
+    assert fetch_order.racing_reads([tf1.get_default_graph().as_graph_element(train)]) == []
+
+
 def test_unknown_dimension_prints_alike_in_tf1_and_tf2():
     from tf_migrate.verify.output_compare import first_difference
 

@@ -56,3 +56,12 @@ def test_initial_values_are_compared_before_trained_ones():
     migrated = [("W1", np.full(2, 7.0), np.zeros(2)), ("W2", np.full(2, 7.0), np.ones(2))]
     verdict = compare(legacy, migrated)
     assert verdict.detail == "initial value of W2 differs: 0.0 != 1.0 at W2[0] (2 of 2 values differ)"
+
+
+def test_initial_values_of_other_shapes_are_a_difference_not_a_crash():
+    # Paired by their trained shape, two variables can still have started from values of other shapes.
+    legacy = [("b", np.zeros((3, 1)), np.zeros((3, 1)))]
+    migrated = [("b", np.zeros((3, 1)), np.zeros((3,)))]
+    verdict = compare(legacy, migrated)
+    assert verdict == state_compare.StateVerdict(
+        "different", "initial value of b has shape (3, 1) in the legacy run and (3,) in the migrated one")

@@ -80,11 +80,14 @@ def judge(legacy_runs, migrated, *, rtol, atol):
         output_compare.first_difference(run.stdout, migrated.stdout, rtol=rtol, atol=atol) if printed else None
         for run in legacy_runs
     ]
+    threads = legacy.events_of("threads")
+    if printed and None not in differences and threads:
+        return NOT_COMPARABLE, (
+            f"sess.run at {threads[0]['where']} runs in a worker thread: threads that share variables "
+            f"interleave as the OS schedules them, so no two runs repeat each other ({differences[0]})")
     racing = legacy.events_of("racing")
     if printed and None not in differences and racing:  # equal output is still equal; other output proves nothing
-        return NOT_COMPARABLE, (
-            f"sess.run at {racing[0]['where']} updates {', '.join(racing[0]['variables'])} twice with no order "
-            f"between the updates, so TF1 leaves the result to its scheduler ({differences[0]})")
+        return NOT_COMPARABLE, f"sess.run at {racing[0]['where']} {_race(racing[0])} ({differences[0]})"
     verdicts = [_verdict(difference, state, printed) for difference, state in zip(differences, states)]
     matching = [i for i, (status, _) in enumerate(verdicts) if status == EQUIVALENT]
     if len(legacy_runs) == 1:
@@ -93,6 +96,15 @@ def judge(legacy_runs, migrated, *, rtol, atol):
         return DIFFERENT, verdicts[0][1] + _order_note(legacy, "matches neither order")
     order = "read-before-update" if matching[0] == 0 else "update-before-read"
     return EQUIVALENT, verdicts[matching[0]][1] + _order_note(legacy, f"matches the {order} order")
+
+
+def _race(event):
+    """What a ``racing`` event of the fetch-order log says, as a sentence."""
+    if event.get("variables"):
+        return (f"updates {', '.join(event['variables'])} twice with no order between the updates, "
+                "so TF1 leaves the result to its scheduler")
+    return (f"computes updates from variables it also updates, with no order between the read and the "
+            f"update ({', '.join(event['reads'])}), so TF1 leaves the values read to its scheduler")
 
 
 def _opened_no_session(legacy):

@@ -103,6 +103,10 @@ def compare(legacy, migrated, *, rtol=1e-5, atol=1e-6) -> Optional[StateVerdict]
         for entry, other in pairs:
             if entry[position] is None or other[position] is None:
                 continue
+            if _shape(entry[position]) != _shape(other[position]):
+                shown = entry[0] + (f" (migrated {other[0]})" if other[0] != entry[0] else "")
+                return StateVerdict(DIFFERENT, f"{what} {shown} has shape {_shape(entry[position])} in the legacy "
+                                               f"run and {_shape(other[position])} in the migrated one")
             found = first_difference(entry[position], other[position], rtol, atol, drift)
             if found is None:
                 continue

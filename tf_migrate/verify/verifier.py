@@ -255,7 +255,8 @@ def run_program(source: str, *, path: pathlib.Path, mode: str, timeout: float = 
     The result has ``returncode``, ``stdout``, ``stderr``, ``timed_out`` and
     ``failed``. For measurements (``benchmarks/bench_migrated.py``): nothing else
     runs at the same time, and ``pin_fetch_order=False`` leaves the legacy
-    ``Session.run`` unwrapped, so its time is TF1's own. Variables are not saved.
+    ``Session.run`` unwrapped, so its time is TF1's own; the program reads the real
+    clock (verification gives it one that ticks per read). Variables are not saved.
     """
     if mode not in ("legacy", "migrated"):
         raise ValueError(f"mode must be 'legacy' or 'migrated', not {mode!r}")
@@ -263,7 +264,7 @@ def run_program(source: str, *, path: pathlib.Path, mode: str, timeout: float = 
     with tempfile.TemporaryDirectory(prefix="tf-migrate-run-") as tmp:
         program = pathlib.Path(path).resolve()
         runner = _Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout,
-                         {"legacy": None, "migrated": None}, record_state=False)
+                         {"legacy": None, "migrated": None}, record_state=False, clock="real")
         return runner.run(mode, source, fetch_order)
 
 
@@ -271,10 +272,10 @@ class _Runner:
     """Starts the subprocesses of one verification inside its temporary folder."""
 
     def __init__(self, tmp, programs, kind, use_kernel, timeout, workdirs, args=(), workdir_on_path=False,
-                 record_state=True):
+                 record_state=True, clock="virtual"):
         self.tmp, self.programs, self.kind, self.use_kernel = tmp, programs, kind, use_kernel
         self.timeout, self.workdirs, self.args, self.workdir_on_path = timeout, workdirs, args, workdir_on_path
-        self.record_state = record_state
+        self.record_state, self.clock = record_state, clock
         self.count = 0
 
     def run(self, mode, source, fetch_order):
@@ -310,7 +311,7 @@ class _Runner:
                     "mode": mode, "cells": cells, "interactive": self.kind == "ipynb",
                     "program_dir": str(path.parent), "display_path": str(path),
                     "log": str(log), "fetch_order": fetch_order, "args": list(self.args),
-                    "state": str(root / "state") if self.record_state else None,
+                    "state": str(root / "state") if self.record_state else None, "clock": self.clock,
                 }
                 script = _CHILD / "boot.py"
         except (ValueError, KeyError, TypeError) as error:

@@ -14,7 +14,8 @@ package, so it works wherever the interpreter can import TensorFlow.
   order of fetches that TF1 leaves unordered (``fetch_order``), unless
   ``fetch_order`` is None (measurements want TF1's own ``Session.run``).
 * ``migrated``: plain TF2, eager.
-* both: TF's random ops draw shared values (``random_draws``), and Python's and
+* both: the program's own clock reads tick per read (``clock``; ``clock="real"``
+  for measurements), TF's random ops draw shared values (``random_draws``), and Python's and
   numpy's global generators are seeded (0) right before the program starts; with
   ``state_path``, the trained variables (``state_dump``) and the numbers the
   program's module-level names hold (``program_values``) are saved at the end.
@@ -80,12 +81,14 @@ class EventLog:
             self._file.flush()
 
 
-def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(), state_path=None):
+def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(), state_path=None,
+            clock="virtual"):
     """Makes this process run a ``legacy`` or ``migrated`` program (see module doc).
 
     ``user_files``: prefixes of the program's code file names, for ``file:line`` in events.
     ``fetch_order``: ``pre``, ``post``, or None to leave ``Session.run`` as TF1 has it.
     ``state_path``: where the trained variables and the names' values are written (None: nowhere).
+    ``clock``: ``virtual`` (the program's clock reads tick per read, ``clock``) or ``real``.
     Returns the recorders whose ``save(namespace)`` writes them at the end ([] without ``state_path``).
     """
     if program_dir and program_dir not in sys.path:
@@ -99,6 +102,8 @@ def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(
         if fetch_order is not None:
             _sibling("fetch_order").install(tf, log, fetch_order)
         sys.modules["tensorflow"] = tf.compat.v1
+    if clock == "virtual":
+        _sibling("clock").install(log.user_files)
     _seed_host_generators()
     if state_path is None:
         return []
@@ -152,6 +157,7 @@ def main(config_path):
         fetch_order=config.get("fetch_order", "pre"),
         user_files=[cell["filename"] for cell in cells],
         state_path=config.get("state"),
+        clock=config.get("clock", "virtual"),
     )
     main_module = types.ModuleType("__main__")
     main_module.__file__ = config["display_path"]

@@ -18,10 +18,24 @@ Two writes of one variable in the same run with no order between them (an optimi
 clipping ``assign`` fetched together, as WGAN code does) leave the variable's value to the scheduler:
 no second run can pin that, so such a run logs ``racing`` and the verifier answers not comparable.
 
+An update is never evaluated a second time to pin an order: that would apply it
+twice. When the value an update writes is computed from a variable that another
+fetched update writes, with no order between the two (hand-written backprop
+fetched as ``[tf.assign(W2, ...), tf.assign(W1, f(W2))]``), the run logs ``racing``
+with the read ("W1 reads W2"): TF1's scheduler picked the value, and the verifier
+accepts equal output but answers not comparable for other output.
+
+``Session.run`` called from a thread other than the main one logs ``threads`` once:
+worker threads that share variables (A3C) interleave as the OS schedules them, so
+no run of the program repeats another, and the verifier answers not comparable
+for other output.
+
 Ambiguous tensors whose computation holds other stateful ops (random ops, queue
 dequeues, assignments) cannot be evaluated twice without changing the program:
 such a run logs ``unresolvable`` and the verifier answers not comparable.
 """
+
+import threading
 
 _VARIABLE_OPS = {"VariableV2", "Variable", "VarHandleOp"}
 _READ_SAFE = _VARIABLE_OPS | {
@@ -79,15 +93,23 @@ def _reads(element, ancestors):
     return reads
 
 
+def _is_write(op):
+    return op.type.startswith(_WRITE_PREFIXES)
+
+
 def find_ambiguous(elements):
-    """Indices of fetched tensors whose value depends on TF1's unordered read/update."""
+    """Indices of fetched tensors whose value depends on TF1's unordered read/update.
+
+    Fetches that hold an update themselves are left out: they cannot be run twice
+    (:func:`racing_reads` covers what they read).
+    """
     ancestors = [_ancestors(getattr(e, "op", e)) for e in elements]
     writes = _writes(set().union(*ancestors)) if ancestors else {}
     if not writes:
         return []
     ambiguous = []
     for index, element in enumerate(elements):
-        if not hasattr(element, "op"):
+        if not hasattr(element, "op") or any(_is_write(op) for op in ancestors[index]):
             continue
         for reader, variable in _reads(element, ancestors[index]):
             for write in writes.get(variable, ()):
@@ -114,9 +136,41 @@ def racing_writes(elements):
     return racing
 
 
+def racing_reads(elements):
+    """``"A reads B"`` for each fetched update of A computed from a variable B that another
+    fetched update writes, with no order between that read and that write."""
+    union = set().union(*[_ancestors(getattr(e, "op", e)) for e in elements]) if elements else set()
+    writes = _writes(union)
+    racing = []
+    for variable, ops in writes.items():
+        for write in ops:
+            before = _ancestors(write)
+            for reader, read_variable in _reads_of_update(before):
+                for other in writes.get(read_variable, ()):
+                    if other is write or other in before or reader in _ancestors(other):
+                        continue
+                    pair = f"{variable.name} reads {read_variable.name}"
+                    if pair not in racing:
+                        racing.append(pair)
+    return racing
+
+
+def _reads_of_update(ancestors):
+    """(reading op, variable op) pairs among an update's ``ancestors``; the update reads its value inputs."""
+    for op in ancestors:
+        if op.type in ("Identity", "RefIdentity"):
+            continue
+        for tensor in op.inputs[1:] if _is_write(op) else op.inputs:
+            variable = _variable_of(tensor)
+            if variable is not None:
+                yield op, variable
+
+
 def _resolvable(element):
+    """Whether ``element`` can be evaluated again without side effects (variable writes count,
+    though TF marks ref ``Assign`` ops stateless)."""
     return all(
-        op.type in _READ_SAFE or not op.op_def.is_stateful
+        op.type in _READ_SAFE or not (op.op_def.is_stateful or _is_write(op))
         for op in _ancestors(element.op)
     )
 
@@ -129,8 +183,12 @@ def install(tf, log, order):
 
     original = session.BaseSession.run
     plans = {}
+    threads_seen = []
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        if not threads_seen and threading.current_thread() is not threading.main_thread():
+            threads_seen.append(True)
+            log.write(event="threads", where=log.where())
         flat = nest.flatten(fetches)
         try:
             elements = [self.graph.as_graph_element(f, allow_tensor=True, allow_operation=True) for f in flat]
@@ -138,10 +196,10 @@ def install(tf, log, order):
             return original(self, fetches, feed_dict, options, run_metadata)
         key = (id(self.graph), tuple(e.name for e in elements))
         if key not in plans:
-            plans[key] = find_ambiguous(elements), racing_writes(elements)
-        ambiguous, racing = plans[key]
-        if racing:
-            log.write(event="racing", where=log.where(), variables=racing)
+            plans[key] = find_ambiguous(elements), racing_writes(elements), racing_reads(elements)
+        ambiguous, racing, racing_read = plans[key]
+        if racing or racing_read:
+            log.write(event="racing", where=log.where(), variables=racing, reads=racing_read)
         if not ambiguous:
             return original(self, fetches, feed_dict, options, run_metadata)
         where = log.where()
