@@ -594,6 +594,33 @@ def test_a_programs_own_clock_reads_tick_alike_in_both_runs(tmp_path):
     assert took >= 0.3, run.stdout
 
 
+LEGACY_TWO_GRAPHS = _src(
+    """
+    import tensorflow as tf
+
+    a = tf.Variable(4.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(a * 2.0))
+    tf.reset_default_graph()
+    a = tf.Variable(1.0)
+    b = tf.Variable(1.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(a + b))
+    """
+)
+
+
+def test_each_session_keeps_its_own_initial_values(tmp_path):
+    # Both graphs name their first variable "Variable": the second one started at 1.0, not at the first's 4.0.
+    migrated = "import tensorflow as tf\na = tf.Variable(4.0)\nprint((a * 2.0).numpy())\n" \
+               "a = tf.Variable(1.0)\nb = tf.Variable(1.0)\nprint((a + b).numpy())\n"
+    result = verify(LEGACY_TWO_GRAPHS, migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert "trained variables equal" in result.detail
+
+
 def _notebook(*cells):
     return json.dumps({
         "cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None}

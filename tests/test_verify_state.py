@@ -65,3 +65,12 @@ def test_initial_values_of_other_shapes_are_a_difference_not_a_crash():
     verdict = compare(legacy, migrated)
     assert verdict == state_compare.StateVerdict(
         "different", "initial value of b has shape (3, 1) in the legacy run and (3,) in the migrated one")
+
+
+def test_a_repeated_name_pairs_in_creation_order():
+    # A program that resets its graph and creates `Variable` again: the k-th pairs with the k-th.
+    legacy = [("Variable", np.zeros(1), np.zeros(1)), ("Variable", np.ones(1), np.full(1, 10.0))]
+    migrated = [("Variable", np.zeros(1), np.zeros(1)), ("Variable", np.ones(1), np.full(1, 10.0))]
+    assert compare(legacy, migrated).status == "equal"
+    migrated[1] = ("Variable", np.ones(1), np.full(1, 11.0))
+    assert compare(legacy, migrated).detail.startswith("initial value of Variable differs: 10.0 != 11.0")

@@ -253,13 +253,13 @@ class Classifier:
             tf_name = self.scope.layer_scopes.get(st.defines[0]) or "/".join(st.flat.scope_path + [st.defines[0]])
             weightless = qualname.rsplit(".", 1)[-1] in api.WEIGHTLESS_LAYERS
             self.define(st, pm.LAYER, call, tf_name=tf_name, built=weightless, weightless=weightless)
-            self.scope.trainable_order.extend(st.defines)
+            self.scope.add_trainable(st.defines)
             return True
         members = instance_members(call, self.scope, self.names) if targets_single(st) else None
         if members is not None:
             st.role = pm.KEEP  # a tf.Module whose variables exist from its construction
             self.define(st, pm.LAYER, call, built=True, members=members)
-            self.scope.trainable_order.extend(st.defines)
+            self.scope.add_trainable(st.defines)
             if deferred_reads:
                 self.block(call, "a tf.Module built from per-run tensors")
             return True
@@ -272,7 +272,7 @@ class Classifier:
             self.define(st, pm.VARIABLE, call, trainable=is_trainable,
                          tf_name="/".join(st.flat.scope_path + [base]))
             if is_trainable:
-                self.scope.trainable_order.extend(st.defines)
+                self.scope.add_trainable(st.defines)
             if deferred_reads:
                 self.block(call, "a variable's initial value depends on a placeholder or a per-run tensor")
             return True
@@ -325,14 +325,14 @@ class Classifier:
                     key = symbol_key(element.value)
                     if key is not None:
                         self.scope.bind(pm.Symbol(key, pm.VARIABLE, st.index))
-            self.scope.trainable_order.extend(st.defines)
+            self.scope.add_trainable(st.defines)
             if deferred_reads - {k for k in deferred_reads if self.scope.kind(k) in (pm.VARIABLE, pm.VARIABLES)}:
                 self.block(st.node, "variables created from per-run tensors")
             return
         if calls_variable_fn and not deferred_reads and st.defines:
             st.role = pm.KEEP  # W = weight_variable(shape): a variable built by a helper
             self.define(st, pm.VARIABLE)
-            self.scope.trainable_order.extend(st.defines)
+            self.scope.add_trainable(st.defines)
             return
         if calls_variable_fn and (deferred_reads or tf_calls):
             self.block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "

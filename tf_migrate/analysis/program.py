@@ -86,7 +86,7 @@ class Scope:
     sessions: Set[str]
     withs: List[cst.With]
     blockers: List[Tuple[cst.CSTNode, str]]
-    trainable_order: List[str]  # variable / container keys in creation order
+    trainable_order: List[str]  # variable / container keys in creation order, each once (see add_trainable)
     # Expressions to swap wherever they appear (by node identity), e.g. collections -> explicit lists.
     replacements: Dict[int, cst.BaseExpression] = field(default_factory=dict)
     lazy_collections: Set[int] = field(default_factory=set)
@@ -124,6 +124,12 @@ class Scope:
         else:
             history.insert(position, symbol)
         self.symbols[symbol.key] = history[-1]
+
+    def add_trainable(self, keys) -> None:
+        """Records keys that hold trainable variables. A key bound again (``A = tf.Variable(...)``
+        in a second section of the program) stays once: readers take the binding visible where they
+        stand, and a key listed twice trained that binding twice (``tape.gradient(loss, [A, A])``)."""
+        self.trainable_order.extend(key for key in dict.fromkeys(keys) if key not in self.trainable_order)
 
     def symbol_at(self, key: str, index: int) -> Optional[Symbol]:
         """The binding of ``key`` that a statement at ``index`` sees (None: not bound before it)."""

@@ -119,11 +119,19 @@ def check_run_plans(c: Classifier) -> None:
 
 
 def check_reinitialization(c: Classifier) -> None:
-    """Two initializer runs (a second session) reset variables in TF1; eager variables keep their values."""
+    """Two initializer runs (a second session) reset variables in TF1; eager variables keep their values.
+
+    Not when ``tf.reset_default_graph()`` stands between them: the second one initializes the new
+    graph's variables, which eager code creates anew as well (the cookbook's one-script-per-section
+    programs)."""
     runs = [st for st in c.scope.statements if st.role == pm.REMOVE and st.run_sites]
-    if len(runs) > 1:
-        c.block(runs[1].node, "variables are initialized again (a second session): eager variables "
-                                  "would keep their trained values")
+    resets = [st.index for st in c.scope.statements
+              if any(c.names.call_name(call) == "tf.reset_default_graph" for call in all_calls(st.node))]
+    for before, after in zip(runs, runs[1:]):
+        if not any(before.index < reset < after.index for reset in resets):
+            c.block(after.node, "variables are initialized again (a second session): eager variables "
+                                "would keep their trained values")
+            return
 
 
 def _outer_values(scope: "pm.Scope", node) -> List[str]:

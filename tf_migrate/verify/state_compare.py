@@ -4,7 +4,9 @@ Pairing: TF1 names variables by scope (``layer1/W``, ``dense/kernel``); an
 eager migration keeps those names where it creates variables with ``name=``
 (the same names ``saver-var-list`` keys checkpoints by) or where Keras happens
 to give the same layer names. When every legacy name is found among the
-migrated variables with the same shape, variables pair by name. Otherwise the
+migrated variables with the same shape, variables pair by name (the k-th
+variable of a name with the k-th of that name: a program that resets its
+graph builds ``Variable`` again). Otherwise the
 i-th legacy variable of a shape pairs with the i-th migrated variable of that
 shape, both in creation order: the same rule that aligns random draws, so the
 variable initialized from a draw is the one compared.
@@ -48,14 +50,27 @@ def load(events) -> Optional[List[Tuple[str, object, object]]]:
 
 def _pairs(legacy, migrated):
     """(legacy entry, migrated entry or None) for each legacy variable (see module doc)."""
-    migrated_by_name = {entry[0]: entry for entry in migrated}
-    if all(name in migrated_by_name and _shape(migrated_by_name[name][1]) == _shape(value)
-           for name, value, _ in legacy):
-        return [(entry, migrated_by_name[entry[0]]) for entry in legacy]
+    # A name can repeat (a program that resets its graph and builds "Variable" again): the k-th
+    # variable of a name pairs with the k-th of that name.
+    migrated_by_name = {key: entry for key, entry in _numbered(migrated)}
+    numbered = _numbered(legacy)
+    if all(key in migrated_by_name and _shape(migrated_by_name[key][1]) == _shape(entry[1])
+           for key, entry in numbered):
+        return [(entry, migrated_by_name[key]) for key, entry in numbered]
     by_shape = {}
     for entry in migrated:
         by_shape.setdefault(_shape(entry[1]), []).append(entry)
     return [(entry, (by_shape.get(_shape(entry[1])) or [None]).pop(0)) for entry in legacy]
+
+
+def _numbered(entries):
+    """((name, how many before it had that name), entry) for each entry."""
+    seen = {}
+    numbered = []
+    for entry in entries:
+        seen[entry[0]] = seen.get(entry[0], -1) + 1
+        numbered.append(((entry[0], seen[entry[0]]), entry))
+    return numbered
 
 
 def _shape(value):

@@ -11,7 +11,8 @@ objects, in creation order.
 Initial values are kept too, so that a wrong initializer is named even after
 training has spread its error to every variable: a session's trainable
 variables right after its first ``sess.run`` of a variables initializer
-(``tf.global_variables_initializer()``), an eager variable's value when it was
+(``tf.global_variables_initializer()``; each session its own, so a program that
+resets its graph and builds ``Variable`` again is not given the first one's), an eager variable's value when it was
 created (not for variables a ``tf.function`` trace creates).
 
 ``save`` writes the values to ``PATH.npz`` (``v0``, ``v1``, ..., initial values
@@ -20,6 +21,7 @@ all are not saved (the event says so).
 """
 
 import gc
+import weakref
 
 _MAX_BYTES = 256 * 1024 * 1024
 
@@ -28,7 +30,7 @@ class StateRecorder:
     def __init__(self, tf, log, path):
         self.tf, self.log, self.path = tf, log, path
         self.taken = None  # [(name, value, initial value or None)] of the last session taken
-        self.initial = None  # {name: value} right after the first initializer run
+        self.initial = weakref.WeakKeyDictionary()  # session -> {name: value} after its first initializer run
 
     def install(self):
         from tensorflow.python.client import session
@@ -46,8 +48,8 @@ class StateRecorder:
 
         def running(sess, fetches, *args, **kwargs):
             result = run(sess, fetches, *args, **kwargs)
-            if recorder.initial is None and any(_initializes(f) for f in nest.flatten(fetches)):
-                recorder.initial = dict(recorder._session_values(sess) or ())
+            if sess not in recorder.initial and any(_initializes(f) for f in nest.flatten(fetches)):
+                recorder.initial[sess] = dict(recorder._session_values(sess) or ())
             return result
 
         def creating(variable, *args, **kwargs):
@@ -72,7 +74,7 @@ class StateRecorder:
     def take_session(self, sess):
         values = self._session_values(sess)
         if values:
-            initial = self.initial or {}
+            initial = self.initial.get(sess, {})
             self.taken = [(name, value, initial.get(name)) for name, value in values]
 
     def _eager(self):

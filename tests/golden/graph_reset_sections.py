@@ -1,0 +1,62 @@
+# numeric
+import numpy as np
+import tensorflow as tf
+
+# Two sections of one script, each on a fresh graph: the second initializer runs on new variables.
+tf.reset_default_graph()
+x = tf.placeholder(tf.float32, [None])
+A = tf.Variable(2.0)
+loss = tf.reduce_mean(tf.square(A * x - 3.0))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        sess.run(train, {x: [1.0, 2.0]})
+    print("first", sess.run(A))
+
+tf.reset_default_graph()
+x = tf.placeholder(tf.float32, [None])
+A = tf.Variable(-1.0)
+b = tf.Variable(0.5)
+loss = tf.reduce_mean(tf.abs(A * x + b - 3.0))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        sess.run(train, {x: [1.0, 2.0]})
+    print("second", sess.run([A, b]))
+# output
+# numeric
+import numpy as np
+import tensorflow as tf
+A = tf.Variable(2.0)
+optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+def run_train(x):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(A * x - 3.0))
+    gradients = tape.gradient(loss, [A])
+    optimizer.apply_gradients(zip(gradients, [A]))
+
+
+for step in range(3):
+    run_train(x=[1.0, 2.0])
+print("first", A.numpy())
+A = tf.Variable(-1.0)
+b = tf.Variable(0.5)
+optimizer_2 = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+def run_train_2(x):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.abs(A * x + b - 3.0))
+    gradients = tape.gradient(loss, [A, b])
+    optimizer_2.apply_gradients(zip(gradients, [A, b]))
+
+
+for step in range(3):
+    run_train_2(x=[1.0, 2.0])
+print("second", [A.numpy(), b.numpy()])
