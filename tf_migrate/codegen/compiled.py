@@ -51,6 +51,21 @@ def to_numpy_helper(name: str = TO_NUMPY) -> str:
             f"    return None if fetched is None else fetched.numpy()\n")
 
 
+def iterator_parameters(plan: RunPlan, scope: "pm.Scope") -> List[str]:
+    """The dataset iterators a compiled run function takes as arguments, in the order it reads them.
+
+    A compiled function would capture the iterator bound when it was traced; programs bind a new one
+    per epoch (``iterator = iter(dataset)``), so the call passes the one bound now. Every iterator of
+    one dataset has the same type spec: one trace. The end of data still raises ``OutOfRangeError``
+    out of the call, where the program catches it, and nothing after the failed ``get_next`` ran.
+    """
+    view = scope.at(plan.limit)  # the bindings the run site sees, whichever scope view is given
+    keys: List[str] = []
+    for st in plan.statements:
+        keys.extend(key for key in sorted(st.reads) if view.kind(key) == pm.ITERATOR and key not in keys)
+    return keys
+
+
 def why_eager(plan: RunPlan, scope: "pm.Scope") -> Optional[str]:
     """Why this run's function stays eager (None: it can be compiled)."""
     if plan.open_feed:
@@ -58,9 +73,12 @@ def why_eager(plan: RunPlan, scope: "pm.Scope") -> Optional[str]:
     underscored = [key for key, _ in plan.fed if key.split(".")[-1].startswith("_")]
     if underscored:  # TF renames such a parameter (`arg__inputs`), and the keyword call no longer binds
         return f"`{underscored[0]}` starts with an underscore, which tf.function rejects as a keyword argument"
+    iterators = iterator_parameters(plan, scope)
+    if iterators and (plan.fed or plan.unfed_placeholders):
+        return "it advances a dataset iterator and is fed too: an iterator has no input-signature spec here"
+    if any("." in key or key.startswith("_") for key in iterators):
+        return f"it advances the dataset iterator `{iterators[0]}`, which is not a plain name it could take"
     for st in plan.statements:
-        if any(scope.kind(key) == pm.ITERATOR for key in st.reads):
-            return "it advances a dataset iterator, whose end of data is a Python exception"
         if st.kind == pm.PYTHON or st.role != pm.DEFER:
             return f"line {st.index} is Python, not graph code"
     for leaf in fetch_leaves(plan.site.fetch):

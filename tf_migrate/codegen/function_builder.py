@@ -223,6 +223,9 @@ class FunctionBuilder:
         spec, python_params = compiled.signature(plan, self.scope, self.names, self.tf) if compile_it else (None, [])
         params, prologue = self._parameters(
             plan, converted=lambda param: not compile_it or (spec is None and param not in python_params))
+        if compile_it:
+            iterators = [cst.Param(cst.Name(key)) for key in compiled.iterator_parameters(plan, self.scope)]
+            params = params.with_changes(params=[*params.params, *iterators])
         body: List[cst.BaseStatement] = [_stmt(line) for line in prologue]
         statements = plan.statements
         local_names: Set[str] = set()

@@ -91,6 +91,7 @@ class _Generated:
     def __init__(self) -> None:
         self.signatures: Dict[tuple, str] = {}
         self.compiled: Set[str] = set()  # names of the generated functions that are tf.functions
+        self.iterator_args: Dict[str, List[str]] = {}  # compiled function -> the iterators it takes
         self.by_position: Dict[int, List[cst.FunctionDef]] = {}
         self.replacements: Dict[int, cst.BaseExpression] = {}
 
@@ -194,6 +195,8 @@ class _ScopeRewriter:
                 if why is not None:
                     self.ctx.report(site.call, RULE_ID, INFO, f"{name}() stays eager: {why}")
             function = builder.build(plan, name, compile_it)
+            if compile_it:
+                generated.iterator_args[name] = compiled.iterator_parameters(plan, builder.scope)
             if compile_it and _returns_value(function):
                 generated.compiled.add(name)
                 self.compiled_any = True
@@ -210,6 +213,7 @@ class _ScopeRewriter:
             args = [cst.Arg(site.feed, star="**")] if site.feed is not None else []
         else:
             args = [keyword(key.split(".")[-1], value) for key, value in plan.fed]
+        args += [keyword(key, cst.Name(key)) for key in generated.iterator_args.get(name, ())]
         call = cst.Call(cst.parse_expression(f"{owner}{name}"), args=args)
         if name in generated.compiled and site.style != "op_run":
             return cst.Call(cst.Name(self.to_numpy), args=[cst.Arg(call)])  # numpy, as sess.run returned
