@@ -17,8 +17,9 @@ through ``runner.process`` the way ``tf-migrate -w`` runs it:
 - running again on the output changes nothing (idempotence);
 - an output reported eager has no Session or placeholder left, and no
   ``compat.v1`` name that no finding owns up to (README: RMSProp, Adadelta and
-  Ftrl stay ``tf.compat.v1.train``; symbols with no TF2 name are kept with a
-  warning). Those owned are counted, not failed.
+  Ftrl stay ``tf.compat.v1.train``, and so do Adam and Momentum on plain
+  variables; symbols with no TF2 name are kept with a warning). Those owned are
+  counted, not failed.
 
 A fault the rewrite made that the engine's output self-check caught (the file
 kept in compat mode or left as it was, with a ``self-check`` error finding) is

@@ -44,7 +44,7 @@ labels = features.dot([[2.0], [-1.0]]) + 0.5
 W = tf.Variable(np.zeros((2, 1), np.float32))
 b = tf.Variable(tf.zeros([1]))
 global_step = tf.Variable(0, trainable=False)
-optimizer = tf.keras.optimizers.SGD(learning_rate=0.05, momentum=0.9)
+optimizer = tf.compat.v1.train.MomentumOptimizer(0.05, momentum=0.9)
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
@@ -52,8 +52,7 @@ def run_train_op_loss(x, y):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
     gradients = tape.gradient(loss, [W, b])
-    optimizer.apply_gradients(zip(gradients, [W, b]))
-    global_step.assign_add(1)
+    optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None], global_step=global_step)
     return [None, loss]
 
 

@@ -51,7 +51,7 @@ b = tf.Variable(tf.zeros([1]))
 
 step = tf.Variable(0, trainable=False, dtype=tf.int64, name="global_step")
 lr_schedule = tf.keras.optimizers.schedules.PiecewiseConstantDecay(boundaries=[4, 8], values=[0.1, 0.05, 0.02])
-momentum = tf.compat.v1.train.MomentumOptimizer(learning_rate=lambda: lr_schedule(step), momentum=0.9)
+momentum = tf.compat.v1.train.MomentumOptimizer(lambda: lr_schedule(step), momentum=0.9)
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
@@ -64,7 +64,7 @@ def run_train_momentum_loss(x, y):
 
 
 lr_schedule_2 = tf.keras.optimizers.schedules.PolynomialDecay(0.05, decay_steps=6, end_learning_rate=0.001, power=0.5, cycle=True)
-adam = tf.keras.optimizers.Adam(learning_rate=lambda: lr_schedule_2(step), beta_1=tf.constant(0.9, tf.float32), beta_2=tf.constant(0.999, tf.float32), epsilon=1e-08)
+adam = tf.compat.v1.train.AdamOptimizer(lambda: lr_schedule_2(step))
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
@@ -72,8 +72,7 @@ def run_train_adam_loss(x, y):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
     gradients = tape.gradient(loss, [W, b])
-    adam.apply_gradients(zip(gradients, [W, b]))
-    step.assign_add(1)
+    adam.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None], global_step=step)
     return [None, loss]
 
 

@@ -11,6 +11,7 @@ from tf_migrate.engine import migrate_source
 HEADER = "import tensorflow as tf\n"
 STEP = 'step = tf.Variable(0, trainable=False, dtype=tf.int64, name="global_step")\n'
 SCHEDULES = "tf.keras.optimizers.schedules"
+LAYER = "h = tf.layers.dense(x, 3)\n"
 
 CASES = [
     (["lr-schedules"],
@@ -54,12 +55,16 @@ CASES = [
     (["optimizers", "lr-schedules"],
      "lr = tf.train.exponential_decay(0.1, gs, 10, 0.5)\nopt = tf.train.MomentumOptimizer(lr, 0.9, use_nesterov=True)\n",
      f"lr_schedule = {SCHEDULES}.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5)\nlr = lr_schedule(gs)\n"
-     "opt = tf.compat.v1.train.MomentumOptimizer(learning_rate=lambda: lr_schedule(gs), momentum=0.9, "
-     "use_nesterov=True)\n",
+     "opt = tf.compat.v1.train.MomentumOptimizer(lambda: lr_schedule(gs), 0.9, use_nesterov=True)\n",
      "momentum with a schedule stays TF1's"),
     (["optimizers", "lr-schedules"],
-     "opt = tf.train.MomentumOptimizer(0.1, 0.9)\n",
-     "opt = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)\n",
+     LAYER + "lr = tf.train.exponential_decay(0.1, gs, 10, 0.5)\nopt = tf.train.MomentumOptimizer(lr, 0.9)\n",
+     LAYER + f"lr_schedule = {SCHEDULES}.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5)\nlr = lr_schedule(gs)\n"
+     "opt = tf.keras.optimizers.SGD(learning_rate=lambda: lr_schedule(gs), momentum=0.9)\n",
+     "momentum with a schedule and Keras layers' variables: SGD, which can update them"),
+    (["optimizers", "lr-schedules"],
+     LAYER + "opt = tf.train.MomentumOptimizer(0.1, 0.9)\n",
+     LAYER + "opt = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)\n",
      "noop momentum with a constant rate"),
     (["lr-schedules"],
      "count = tf.train.get_global_step()\nstep = tf.train.get_or_create_global_step()\n",
@@ -74,14 +79,35 @@ def test_rule(rules, before, after):
     assert result.new_source == HEADER + after
 
 
-def test_second_run_keeps_tf1_momentum():
-    """The optimizers rule turns TF1's Momentum into SGD each run; lr-schedules turns it back."""
-    source = HEADER + "lr = tf.train.exponential_decay(0.1, gs, 10, 0.5)\nopt = tf.train.MomentumOptimizer(lr, 0.9)\n"
+@pytest.mark.parametrize("layer", ["", LAYER], ids=["TF1's momentum", "Keras SGD"])
+def test_second_run_keeps_the_momentum_optimizer(layer):
+    source = HEADER + layer + ("lr = tf.train.exponential_decay(0.1, gs, 10, 0.5)\n"
+                               "opt = tf.train.MomentumOptimizer(lr, 0.9)\n")
     once = migrate_source(source, "case.py", select=["optimizers", "lr-schedules"])
     twice = migrate_source(once.new_source, "case.py", select=["optimizers", "lr-schedules"])
-    assert "tf.compat.v1.train.MomentumOptimizer(learning_rate=lambda: lr_schedule(gs)" in once.new_source
+    assert ("tf.keras.optimizers.SGD(learning_rate=lambda: lr_schedule(gs)" if layer else
+            "tf.compat.v1.train.MomentumOptimizer(lambda: lr_schedule(gs)") in once.new_source
     assert twice.new_source == once.new_source
     assert [f.severity for f in once.findings if "Keras' SGD" in f.message] == ["warning"]
+
+
+def test_momentum_schedule_on_keras_layers_runs():
+    """TF1's MomentumOptimizer fails on a Keras layer's variables ('Variable' object has no attribute
+    '_in_graph_mode'): with tf.layers the migration keeps Keras' SGD and says the trajectory differs."""
+    from tests.twins import run_migrated
+
+    source = (HEADER + "import numpy as np\nx = tf.placeholder(tf.float32, [None, 3])\n"
+              "loss = tf.reduce_mean(tf.square(tf.layers.dense(x, 1)))\n"
+              "step = tf.train.get_or_create_global_step()\nlr = tf.train.exponential_decay(0.1, step, 2, 0.5)\n"
+              "train = tf.train.MomentumOptimizer(lr, 0.9).minimize(loss, global_step=step)\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    for i in range(3):\n        print(sess.run([train, loss], {x: np.ones((2, 3))})[1])\n")
+    migrated = migrate_source(source, "case.py")
+    assert migrated.outcome == "eager", migrated.findings
+    assert "compat.v1" not in migrated.new_source
+    warning = next(f.message for f in migrated.findings if f.rule == "lr-schedules" and f.severity == "warning")
+    assert "the trajectories differ" in warning and warning.endswith("(`tf.layers.dense`)")
+    assert len(run_migrated(migrated.new_source).splitlines()) == 3
 
 
 def test_rate_read_from_a_placeholder_is_left_to_compat_mode():

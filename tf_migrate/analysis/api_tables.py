@@ -5,6 +5,8 @@ path; ``tf.compat.v1.`` stripped).
 """
 from __future__ import annotations
 
+import sys
+
 # Checkpoint writers: kept where they are built (they hold variables, they are not graph ops).
 SAVERS = {"tf.train.Saver"}
 
@@ -37,16 +39,36 @@ VARIABLE_CONSTRUCTORS = {"tf.Variable", "tf.get_variable", "tf.compat.v1.get_var
 OPTIMIZER_PREFIXES = ("tf.train.", "tf.keras.optimizers.", "tf.optimizers.")
 OPTIMIZER_SUFFIX = "Optimizer"
 KERAS_OPTIMIZER_PREFIXES = ("tf.keras.optimizers.", "tf.optimizers.")
-# Optimizers whose update is linear in the gradient: a gradient with repeated rows (IndexedSlices from a
-# gather) gives the same step whether the rows are summed first or not. Keras' others (Adam: ``g * g``)
-# square each repeated row apart, where TF1 summed them first.
-LINEAR_OPTIMIZERS = {"tf.train.GradientDescentOptimizer", "tf.train.MomentumOptimizer",
-                     "tf.keras.optimizers.SGD", "tf.optimizers.SGD"}
+# Keras optimizers whose update is linear in the gradient: a gradient with repeated rows (IndexedSlices
+# from a gather) gives the same step whether the rows are summed first or not. Keras' others (Adam:
+# ``g * g``) square each repeated row apart, where TF1 summed them first. (A tf.compat.v1.train optimizer
+# is TF1's own and sums them itself.)
+LINEAR_OPTIMIZERS = {"tf.keras.optimizers.SGD", "tf.optimizers.SGD"}
 # Ops whose gradient for a variable is an IndexedSlices that can repeat rows (one per id looked up).
 SPARSE_GRADIENT_OPS = {"tf.gather", "tf.nn.embedding_lookup", "tf.nn.embedding_lookup_sparse", "tf.nn.nce_loss",
                        "tf.nn.sampled_softmax_loss", "tf.keras.layers.Embedding", "tf.compat.v1.gather",
                        "tf.compat.v1.nn.embedding_lookup", "tf.compat.v1.nn.nce_loss",
                        "tf.compat.v1.nn.sampled_softmax_loss"}
+
+# APIs that build variables a Keras layer owns: TF1's layers, rnn cells and contrib layers become Keras
+# layers in the output; Keras' own layers and models, estimators and feature columns build them too. A
+# tf.compat.v1.train optimizer cannot update them (Keras 3 variables are not tf.Variables).
+KERAS_VARIABLE_APIS = ("tf.layers", "tf.keras", "tf.nn.rnn_cell", "tf.nn.dynamic_rnn", "tf.nn.static_rnn",
+                       "tf.nn.bidirectional_dynamic_rnn", "tf.nn.static_bidirectional_rnn", "tf.nn.raw_rnn",
+                       "tf.nn.static_state_saving_rnn", "tf.contrib", "tf.estimator", "tf.feature_column")
+# Keras namespaces that build no variables (initializers of plain tf.Variables, optimizers, losses...).
+KERAS_WITHOUT_VARIABLES = ("tf.keras.optimizers", "tf.keras.initializers", "tf.keras.losses",
+                           "tf.keras.activations", "tf.keras.regularizers", "tf.keras.constraints",
+                           "tf.keras.datasets", "tf.keras.preprocessing", "tf.keras.utils")
+
+# Python packages that never import TensorFlow: their functions act on Python values and build no graph
+# ops or variables. The standard library (partly by hand: Python 3.9 cannot list it), then well-known
+# packages.
+HOST_MODULES = frozenset(getattr(sys, "stdlib_module_names", ())) | {
+    "__future__", "os", "sys", "math", "time", "random", "re", "json", "collections", "itertools", "functools",
+    "argparse", "pickle", "io", "shutil", "glob", "datetime", "logging", "warnings", "typing", "pathlib",
+    "numpy", "scipy", "pandas", "matplotlib", "sklearn", "PIL", "cv2", "gym", "tqdm", "absl", "six", "imageio",
+    "skimage", "h5py", "yaml", "pylab", "seaborn"}
 
 # Derivative calls the tape lowers (tf_migrate.codegen.gradients).
 PFOR_JACOBIAN = "tf.python.ops.parallel_for.gradients.jacobian"
@@ -124,6 +146,14 @@ def is_optimizer_constructor(qualname: str) -> bool:
 
 def is_keras_optimizer(qualname: str) -> bool:
     return qualname.startswith(KERAS_OPTIMIZER_PREFIXES)
+
+
+def builds_keras_variables(qualname: str) -> bool:
+    """True for APIs whose variables a Keras layer owns (KERAS_VARIABLE_APIS, their members included)."""
+    def under(entry: str) -> bool:
+        return qualname == entry or qualname.startswith(entry + ".")
+
+    return any(map(under, KERAS_VARIABLE_APIS)) and not any(map(under, KERAS_WITHOUT_VARIABLES))
 
 
 def is_compat_only(qualname: str) -> bool:

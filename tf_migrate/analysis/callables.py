@@ -10,7 +10,6 @@ blocked and the file stays in compat mode, with the reason at the line.
 from __future__ import annotations
 
 import builtins
-import sys
 from typing import Iterator, Optional, Set
 
 import libcst as cst
@@ -25,10 +24,6 @@ from tf_migrate.tfnames import TFNames, dotted_name
 from tf_migrate.traversal import visit
 
 _BUILTINS = frozenset(dir(builtins))
-# Modules whose functions act on Python values (a graph tensor handed to one is an escape, found elsewhere).
-_HOST_MODULES = frozenset(getattr(sys, "stdlib_module_names", ())) | {
-    "numpy", "scipy", "pandas", "matplotlib", "sklearn", "PIL", "cv2", "gym", "tqdm", "absl", "six", "imageio",
-    "skimage", "h5py", "yaml", "pylab", "seaborn"}
 # Kinds of values whose methods the model knows (tensor methods, layer calls, optimizer methods...).
 _KNOWN_RECEIVERS = {pm.PLACEHOLDER, pm.VARIABLE, pm.VARIABLES, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.OP,
                     pm.INIT, pm.OPTIMIZER, pm.EAGER, pm.ITERATOR, pm.SAVER, pm.LAYER, pm.STRUCT}
@@ -50,7 +45,7 @@ def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optiona
             return None
         module = names.aliases.get(name)
         if module is not None:
-            return None if module.split(".")[0] in _HOST_MODULES else f"`{name}` is imported from `{module}`"
+            return None if module.split(".")[0] in api.HOST_MODULES else f"`{name}` is imported from `{module}`"
         if scope.kind(name) == pm.LAYER or (name in _BUILTINS and name not in scope.symbols):
             return None
         if name in scope.params:
@@ -69,7 +64,7 @@ def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optiona
             module = names.aliases.get(dotted.split(".")[0])
             if module is not None:
                 top = module.split(".")[0]
-                return None if top in _HOST_MODULES else f"`{dotted}.{func.attr.value}` comes from `{module}`"
+                return None if top in api.HOST_MODULES else f"`{dotted}.{func.attr.value}` comes from `{module}`"
         if isinstance(receiver, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.List,
                                  cst.Tuple, cst.Dict)):
             return None  # "{}".format(...), [..].index(...)

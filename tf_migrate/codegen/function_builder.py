@@ -125,7 +125,7 @@ class FunctionBuilder:
             optimizer = self.scope.symbols.get(symbol_key(call.func.value) or "")
             keras = optimizer.keras if optimizer is not None else True
             target = st.defines[0] if st.defines else None
-            dense = self.tf if self._sums_sparse_rows(optimizer) else None
+            dense = self.tf if keras and self._sums_sparse_rows(optimizer) else None
             lines = lower_optimizer_call(call, target, keras, self._default_var_list(st.index), self.tape, fresh,
                                          dense)
             out = [_stmt(line) for line in lines]
@@ -135,8 +135,9 @@ class FunctionBuilder:
         return [node.with_changes(leading_lines=_tidy(node.leading_lines))]
 
     def _sums_sparse_rows(self, optimizer: Optional["pm.Symbol"]) -> bool:
-        """Whether TF1's update summed repeated sparse-gradient rows where Keras' would not (module doc of
-        ``optimizer_steps``): the scope gathers from variables, and the optimizer is not linear in the gradient."""
+        """Whether TF1's update summed repeated sparse-gradient rows where a Keras optimizer's would not (module
+        doc of ``optimizer_steps``): the scope gathers from variables, and the optimizer is not linear in the
+        gradient. Asked of Keras optimizers only: a tf.compat.v1.train one is TF1's and sums them itself."""
         constructor = self.names.call_name(optimizer.call) if optimizer is not None and optimizer.call else None
         if constructor in api.LINEAR_OPTIMIZERS:
             return False

@@ -7,9 +7,10 @@ is advanced by hand. The optimizer objects themselves are converted by the optim
 TF1's optimizers summed the repeated rows of a sparse gradient (an embedding
 lookup's, one row per id in the batch) before the update; Keras applies them
 row by row, which for Adam squares each row apart (``v += g * g``). Where the
-program gathers from variables and the optimizer is not linear in the
+program gathers from variables and a Keras optimizer is not linear in the
 gradient (``dense_gradients``), the gradients are made dense first, which sums
-the rows as TF1 did.
+the rows as TF1 did. A ``tf.compat.v1.train`` optimizer is TF1's own: it gets
+the sparse gradients, as TF1's did (dense ones would round its update otherwise).
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, def
     """Statements (source text) replacing ``target = opt.<method>(...)``.
 
     ``fresh(stem)`` returns an unused local name. ``dense_gradients``: the module's TF
-    alias when sparse gradients must be summed into dense ones first (see above).
+    alias when sparse gradients must be summed into dense ones first (see above; Keras
+    optimizers only).
     """
     optimizer = code(call.func.value)
     method = call.func.attr.value
@@ -42,7 +44,7 @@ def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, def
             lines.append(f"{held} = {variables}")
             variables = held
         lines.append(f"{grads} = {tape}.gradient({loss}, {variables})")
-        if dense_gradients and keras:
+        if dense_gradients:
             lines.append(f"{grads} = {_densified(grads, dense_gradients)}")
         lines += _apply(optimizer, f"zip({grads}, {variables})", global_step, keras)
         return lines
@@ -51,7 +53,7 @@ def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, def
         var_list = argument(call, "var_list", 1)
         variables = code(var_list) if var_list is not None else default_var_list
         gradients = f"{tape}.gradient({loss}, {variables})"
-        if dense_gradients and keras:
+        if dense_gradients:
             gradients = _densified(gradients, dense_gradients)
         return [f"{target} = list(zip({gradients}, {variables}))"]
     if method == "apply_gradients":

@@ -19,11 +19,11 @@ never imports TF.
 """
 from __future__ import annotations
 
-import sys
 from typing import List, Optional
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.report import WARNING
 from tf_migrate.rules import RuleContext
 from tf_migrate.cst.text import code
@@ -35,13 +35,6 @@ from tf_migrate.traversal import visit
 SWITCH = "TF_USE_LEGACY_KERAS"
 KERAS2_APIS = ("tf.layers", "tf.nn.rnn_cell", "tf.keras")
 _KERAS3_IS_FINE = ("tf.keras.datasets",)
-# The standard library (a short list on Python 3.9, which cannot list it) and packages that never import TF.
-_NEVER_IMPORT_TF = frozenset(getattr(sys, "stdlib_module_names", ())) | {
-    "__future__", "os", "sys", "math", "time", "random", "re", "json", "collections", "itertools", "functools",
-    "argparse", "pickle", "io", "shutil", "glob", "datetime", "logging", "warnings", "typing", "pathlib",
-    "numpy", "scipy", "pandas", "matplotlib", "sklearn", "PIL", "six", "tqdm", "cv2", "h5py", "seaborn", "yaml",
-    "absl",
-}
 _COMMENT = "# TF1 Keras APIs need Keras 2: pip install tf-keras"
 
 
@@ -113,8 +106,8 @@ def _imports_in(stmt: cst.CSTNode) -> List[cst.CSTNode]:
 
 def _never_imports_tf(node) -> bool:
     if isinstance(node, cst.ImportFrom):
-        return not node.relative and node.module is not None and _top(node.module) in _NEVER_IMPORT_TF
-    return all(_top(alias.name) in _NEVER_IMPORT_TF for alias in node.names)
+        return not node.relative and node.module is not None and _top(node.module) in api.HOST_MODULES
+    return all(_top(alias.name) in api.HOST_MODULES for alias in node.names)
 
 
 def _top(name: cst.BaseExpression) -> str:

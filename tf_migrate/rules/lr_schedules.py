@@ -18,8 +18,11 @@ so values are the same. ``lr`` stays a per-run value (``sess.run(lr)`` keeps
 working); an optimizer gets a zero-argument callable, which it calls at every
 update, before the step is incremented, as TF1's graph read it. Keras' SGD
 applies momentum to ``lr * grad`` where TF1's MomentumOptimizer applies the
-rate after accumulating, which differs once the rate changes: with a schedule
-it stays ``tf.compat.v1.train.MomentumOptimizer`` (runs eagerly).
+rate after accumulating, which differs once the rate changes. The optimizers
+rule keeps TF1's MomentumOptimizer (``tf.compat.v1.train``, runs eagerly) where
+the program trains plain variables only; where it makes Keras' SGD (Keras
+layers' variables, which a compat.v1 optimizer cannot update) a warning says the
+trajectory differs.
 """
 from __future__ import annotations
 
@@ -30,8 +33,8 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.symbols import reads
+from tf_migrate.analysis.variable_owners import keras_owned_variables
 from tf_migrate.cst.arguments import bind
-from tf_migrate.cst.arguments import keyword
 from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
@@ -79,8 +82,9 @@ _ATOMIC = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Fl
 _KERAS_SCHEDULES = "tf.keras.optimizers.schedules."
 _MOMENTUM = ("momentum with a decaying learning rate: Keras' SGD would not follow TF1's trajectory (it scales "
              "before accumulating); kept as tf.compat.v1.train.MomentumOptimizer (runs eagerly)")
-_KERAS_SGD_REST = ["weight_decay", "clipnorm", "clipvalue", "global_clipnorm", "use_ema", "ema_momentum",
-                   "ema_overwrite_frequency", "loss_scale_factor", "gradient_accumulation_steps", "name"]
+_KERAS_MOMENTUM = ("momentum with a decaying learning rate: Keras' SGD scales each gradient before accumulating it, "
+                   "TF1's MomentumOptimizer scales the accumulated gradients by the current rate, so the trajectories "
+                   "differ once the rate changes")
 
 
 class LearningRateSchedules(Rule):
@@ -99,13 +103,9 @@ class LearningRateSchedules(Rule):
             ctx.use_module(module)
         calls = _Calls(names)
         visit(module, calls)
-        reported: set = set()
         if calls.decays:
-            module = _Schedules(module, ctx, reported).run(calls)
-            ctx.use_module(module)
-            calls = _Calls(names)
-            visit(module, calls)
-        return _tf1_momentum(module, ctx, calls, reported)
+            module = _Schedules(module, ctx).run(calls)
+        return module
 
 
 class _Calls(cst.CSTVisitor):
@@ -191,9 +191,8 @@ class _GlobalStep:
 
 
 class _Schedules:
-    def __init__(self, module: cst.Module, ctx: RuleContext, reported: set) -> None:
+    def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
         self.module, self.ctx, self.tf = module, ctx, ctx.tf
-        self.reported = reported  # learning rates of momentum optimizers already warned about
         self.layout = ed.Layout()
         visit(module, self.layout)
         self.taken = all_names(module)
@@ -316,10 +315,14 @@ class _Schedules:
                                                     "left as is")
             return
         self.edits.expressions[id(argument.value)] = cst.parse_expression(f"lambda: {expression}")
-        if self.ctx.names.call_name(call) in ("tf.keras.optimizers.SGD", "tf.train.MomentumOptimizer") and (
-                _has_momentum(call)):
+        optimizer = self.ctx.names.call_name(call)
+        if optimizer == "tf.train.MomentumOptimizer" and _has_momentum(call):
             self.ctx.report(call, RULE_ID, WARNING, _MOMENTUM)
-            self.reported.add(f"lambda: {expression}")
+        elif optimizer == "tf.keras.optimizers.SGD" and _has_momentum(call):
+            why = keras_owned_variables(self.module, self.ctx.names)
+            self.ctx.report(call, RULE_ID, WARNING, _KERAS_MOMENTUM + (
+                "" if why is None else f"; tf.compat.v1.train.MomentumOptimizer cannot update Keras layers' "
+                                       f"variables, which the program may train ({why})"))
         self.ctx.report(call, RULE_ID, INFO, "the optimizer reads its learning rate at every update: "
                                              f"lambda: {expression}")
 
@@ -333,57 +336,12 @@ class _Schedules:
         return next((key for key in sorted(reads(cst.parse_expression(expression))) if scope.deferred(key)), None)
 
 
-def _tf1_momentum(module: cst.Module, ctx: RuleContext, calls: _Calls, reported: set) -> cst.Module:
-    """Keras SGD with momentum and a scheduled learning rate -> TF1's MomentumOptimizer.
-
-    Keras applies momentum to ``lr * grad``; TF1 accumulates gradients and scales by the current rate.
-    With a rate that changes the trajectories differ, so the optimizer stays TF1's (it runs eagerly).
-    The optimizers rule turns TF1's back into SGD on every run: this undoes it, so a second run of
-    tf-migrate leaves its first output alone.
-    """
-    schedules = {name for name, value in (_assigned(stmt) for stmt in calls.assignments)
-                 if (ctx.names.call_name(value) or "").startswith(_KERAS_SCHEDULES)}
-    edits = ed.Edits()
-    for call, _ in calls.optimizers:
-        rate = _learning_rate(call)
-        bound = bind(call, ["learning_rate", "momentum", "nesterov"] + _KERAS_SGD_REST) or {}
-        if (ctx.names.call_name(call) != "tf.keras.optimizers.SGD" or not isinstance(rate, cst.Lambda)
-                or not _has_momentum(call) or set(bound) - {"learning_rate", "momentum", "nesterov"}
-                or not (reads(rate.body) & schedules or _calls_schedule(rate.body, ctx.names))):
-            continue
-        args = [keyword("learning_rate", rate), keyword("momentum", bound["momentum"])]
-        if "nesterov" in bound:
-            args.append(keyword("use_nesterov", bound["nesterov"]))
-        edits.expressions[id(call)] = cst.Call(
-            cst.parse_expression(f"{ctx.tf}.compat.v1.train.MomentumOptimizer"), args=args)
-        if code(rate) not in reported:
-            ctx.report(call, RULE_ID, WARNING, _MOMENTUM)
-    return visit(module, edits) if edits else module
-
-
-def _calls_schedule(node: cst.CSTNode, names) -> bool:
-    found = []
-
-    class _Find(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            if (names.call_name(call) or "").startswith(_KERAS_SCHEDULES):
-                found.append(call)
-
-    visit(node, _Find())
-    return bool(found)
-
-
 def _learning_rate_arg(call: cst.Call) -> Optional[cst.Arg]:
     for position, arg in enumerate(call.args):
         if (arg.keyword is not None and arg.keyword.value == "learning_rate") or (
                 arg.keyword is None and not arg.star and position == 0):
             return arg
     return None
-
-
-def _learning_rate(call: cst.Call) -> Optional[cst.BaseExpression]:
-    arg = _learning_rate_arg(call)
-    return arg.value if arg is not None else None
 
 
 def _has_momentum(call: cst.Call) -> bool:
