@@ -25,7 +25,9 @@ How the two programs run
 How outputs compare (``output_compare``)
     Only stdout counts; TF's log noise and warnings go to stderr. Numbers match
     within ``rtol``/``atol`` (or one unit in their last printed digit), text must
-    be equal, whitespace and line breaks only separate tokens.
+    be equal, whitespace and line breaks only separate tokens. The program's own
+    clock reads tick by 1 ms per read in both runs (``child/clock.py``), so the
+    durations it prints agree.
 
 Random ops (``child/random_draws.py``, ``draw_match``)
     Both runs draw TF's random values from numpy, keyed by what the draw is for
@@ -43,7 +45,8 @@ Trained variables (``child/state_dump.py``, ``state_compare``)
     variables are saved: a TF1 program's from its last session, just before it
     closes; an eager program's live ``tf.Variable`` objects. They pair by TF1
     name when the migration kept the names, else in creation order within a
-    shape; initial values are compared first (rtol 1e-5, atol 1e-6), then
+    shape (the k-th of a repeated name with the k-th); initial values (each
+    session's own) are compared first (rtol 1e-5, atol 1e-6), then
     trained ones, which may drift (by under 10% of their largest value, or in
     under 10% of their values). A difference makes the verdict ``different`` and names the
     variable, even when the printed output is equal; a legacy program that
@@ -90,8 +93,11 @@ Results
     its output lines); ``no-computation`` (the legacy program opened no Session,
     both ran to their end and printed nothing); ``legacy-fails`` / ``migrated-fails`` (detail: the error's
     traceback tail, or the timeout); ``not-comparable`` (detail: why: unmatched
-    random draws, an ambiguous fetch that cannot be re-read, or a legacy program
-    that printed nothing and whose variables cannot be compared). ``legacy`` and ``migrated`` say how each run ended
+    random draws, an ambiguous fetch that cannot be re-read, a legacy program
+    that printed nothing and whose variables cannot be compared, or other output
+    where TF1 left the numbers to its scheduler: updates computed from variables
+    the same run updates, two unordered writes, ``sess.run`` in worker threads;
+    see ``child/fetch_order.py``). ``legacy`` and ``migrated`` say how each run ended
     (failed, timed out, seconds, error tail) whatever the verdict.
 """
 
