@@ -27,21 +27,11 @@ def install(user_files):
     user_files = tuple(user_files)
     reads = [0]
 
-    def virtual(real):
+    def virtual(real, unit):
         def read():
             if sys._getframe(1).f_code.co_filename.startswith(user_files):
                 reads[0] += 1
-                return START + reads[0] * TICK
-            return real()
-
-        read.__name__, read.__doc__ = real.__name__, real.__doc__
-        return read
-
-    def virtual_ns(real):
-        def read():
-            if sys._getframe(1).f_code.co_filename.startswith(user_files):
-                reads[0] += 1
-                return int(round((START + reads[0] * TICK) * 1e9))
+                return unit(START + reads[0] * TICK)
             return real()
 
         read.__name__, read.__doc__ = real.__name__, real.__doc__
@@ -49,7 +39,7 @@ def install(user_files):
 
     for name in _NAMES:
         real = getattr(time, name)
-        setattr(time, name, virtual(real))
+        setattr(time, name, virtual(real, float))
         real_ns = getattr(time, name + "_ns", None)
         if real_ns is not None:
-            setattr(time, name + "_ns", virtual_ns(real_ns))
+            setattr(time, name + "_ns", virtual(real_ns, lambda seconds: int(round(seconds * 1e9))))

@@ -45,6 +45,10 @@ _WRITE_PREFIXES = ("Assign", "Apply", "ResourceApply", "SparseApply", "ResourceS
                    "Scatter", "ResourceScatter")
 
 
+def _is_write(op):
+    return op.type.startswith(_WRITE_PREFIXES)
+
+
 def _ancestors(op):
     seen = {op}
     stack = [op]
@@ -67,7 +71,7 @@ def _variable_of(tensor):
 def _writes(ops):
     writes = {}
     for op in ops:
-        if op.type.startswith(_WRITE_PREFIXES) and op.inputs:
+        if _is_write(op) and op.inputs:
             variable = _variable_of(op.inputs[0])
             if variable is not None:
                 writes.setdefault(variable, []).append(op)
@@ -84,17 +88,13 @@ def _reads(element, ancestors):
     if _variable_of(element) is not None:
         reads.append((None, _variable_of(element)))
     for op in ancestors:
-        if op.type in ("Identity", "RefIdentity") or op.type.startswith(_WRITE_PREFIXES):
+        if op.type in ("Identity", "RefIdentity") or _is_write(op):
             continue
         for tensor in op.inputs:
             variable = _variable_of(tensor)
             if variable is not None:
                 reads.append((op, variable))
     return reads
-
-
-def _is_write(op):
-    return op.type.startswith(_WRITE_PREFIXES)
 
 
 def find_ambiguous(elements):
@@ -141,13 +141,13 @@ def racing_reads(elements):
     fetched update writes, with no order between that read and that write."""
     union = set().union(*[_ancestors(getattr(e, "op", e)) for e in elements]) if elements else set()
     writes = _writes(union)
+    before = {op: _ancestors(op) for ops in writes.values() for op in ops}
     racing = []
     for variable, ops in writes.items():
         for write in ops:
-            before = _ancestors(write)
-            for reader, read_variable in _reads_of_update(before):
+            for reader, read_variable in _reads_of_update(before[write]):
                 for other in writes.get(read_variable, ()):
-                    if other is write or other in before or reader in _ancestors(other):
+                    if other is write or other in before[write] or reader in before[other]:
                         continue
                     pair = f"{variable.name} reads {read_variable.name}"
                     if pair not in racing:
