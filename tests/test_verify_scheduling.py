@@ -1,0 +1,131 @@
+"""`--verify` where TF1's scheduler or the clock, not the migration, decides what a run prints:
+updates fetched together that read each other's variables, sessions run from worker threads,
+printed durations, and sessions of reset graphs that reuse variable names."""
+from tests.test_verify import _src, verify
+from tf_migrate.verify import run_program
+
+
+LEGACY_BACKPROP = _src(
+    """
+    import tensorflow as tf
+
+    W1 = tf.Variable([[0.5]], name="W1")
+    W2 = tf.Variable([[3.0]], name="W2")
+    hidden = tf.matmul(tf.constant([[1.0]]), W1)
+    error = tf.matmul(hidden, W2) - 1.0
+    d_W1 = tf.matmul(error, tf.transpose(W2))
+    step = [tf.assign(W2, W2 - 0.1 * tf.matmul(tf.transpose(hidden), error)), tf.assign(W1, W1 - 0.1 * d_W1)]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for i in range(3):
+            sess.run(step)
+        print(sess.run([W1, W2]))
+    """
+)
+
+MIGRATED_BACKPROP = _src(
+    """
+    import tensorflow as tf
+
+    W1 = tf.Variable([[0.5]])
+    W2 = tf.Variable([[3.0]])
+    for i in range(3):
+        hidden = tf.matmul(tf.constant([[1.0]]), W1)
+        error = tf.matmul(hidden, W2) - 1.0
+        d_W1 = tf.matmul(error, tf.transpose(W2))
+        d_W2 = tf.matmul(tf.transpose(hidden), error)
+        W2.assign(W2 - 0.1 * d_W2)
+        W1.assign(W1 - 0.1 * d_W1)
+    print([W1.numpy(), W2.numpy()])
+    """
+)
+
+
+def test_fetched_updates_are_applied_once_and_their_racing_reads_named(tmp_path):
+    # W1's update reads W2, which the other fetched update writes: TF1's scheduler picks the value read.
+    # The verifier must not run W1's update a second time to pin an order (it did: W1 moved twice).
+    result = verify(LEGACY_BACKPROP, MIGRATED_BACKPROP, tmp_path)
+    assert result.status == "equivalent", result.detail
+    other = verify(LEGACY_BACKPROP, MIGRATED_BACKPROP.replace("0.1 * d_W1", "0.2 * d_W1"), tmp_path)
+    assert other.status == "not-comparable", other.detail
+    assert "W1 reads W2" in other.detail and "prog.py:12" in other.detail
+
+
+LEGACY_THREADS = _src(
+    """
+    import threading
+    import tensorflow as tf
+
+    W = tf.Variable(1.0)
+    step = W.assign_add(1.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        workers = [threading.Thread(target=lambda: sess.run(step)) for _ in range(2)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        print("W", sess.run(W))
+    """
+)
+
+
+def test_sessions_run_from_worker_threads_are_not_comparable_when_outputs_differ(tmp_path):
+    migrated = "import tensorflow as tf\nW = tf.Variable(1.0)\nW.assign_add(1.0)\nW.assign_add(1.0)\nprint('W', W.numpy())\n"
+    assert verify(LEGACY_THREADS, migrated, tmp_path).status == "equivalent"
+    other = verify(LEGACY_THREADS, migrated.replace("(1.0)\nprint", "(2.0)\nprint"), tmp_path)
+    assert other.status == "not-comparable", other.detail
+    assert "worker thread" in other.detail and "prog.py:8" in other.detail
+
+
+LEGACY_TIMED = _src(
+    """
+    import time
+    import tensorflow as tf
+
+    start = time.time()
+    with tf.Session() as sess:
+        print(sess.run(tf.constant(2.0) * 3.0))
+    time.sleep(0.3)
+    print("Took: %f seconds" % (time.time() - start), time.perf_counter() > 0)
+    """
+)
+
+
+def test_a_programs_own_clock_reads_tick_alike_in_both_runs(tmp_path):
+    migrated = "import time\nimport tensorflow as tf\nstart = time.time()\nprint((tf.constant(2.0) * 3.0).numpy())\n" \
+               "print('Took: %f seconds' % (time.time() - start), time.perf_counter() > 0)\n"
+    result = verify(LEGACY_TIMED, migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert "Took: 0.001000 seconds True" in result.legacy_output
+    # A measurement keeps the real clock: there the timing is the result.
+    run = run_program(LEGACY_TIMED, path=tmp_path / "timed.py", mode="legacy")
+    took = float(run.stdout.split("Took: ")[1].split()[0])
+    assert took >= 0.3, run.stdout
+
+
+LEGACY_TWO_GRAPHS = _src(
+    """
+    import tensorflow as tf
+
+    a = tf.Variable(4.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(a * 2.0))
+    tf.reset_default_graph()
+    a = tf.Variable(1.0)
+    b = tf.Variable(1.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(a + b))
+    """
+)
+
+
+def test_each_session_keeps_its_own_initial_values(tmp_path):
+    # Both graphs name their first variable "Variable": the second one started at 1.0, not at the first's 4.0.
+    migrated = "import tensorflow as tf\na = tf.Variable(4.0)\nprint((a * 2.0).numpy())\n" \
+               "a = tf.Variable(1.0)\nb = tf.Variable(1.0)\nprint((a + b).numpy())\n"
+    result = verify(LEGACY_TWO_GRAPHS, migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert "trained variables equal" in result.detail
