@@ -85,6 +85,8 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None) -> Class
         sites = find_run_sites(method, classifier.is_session, classifier.kind_of)
         for key in sorted(_escaped_reads(method, sites, scope)):
             analysis.blockers.append((method, f"`{key}` is used outside sess.run in `{method.name.value}`"))
+        for site in sites:
+            site.home = method  # its feed dict is built in the method, not in the graph's scope
         if sites:
             analysis.method_sites.append((method, sites))
     return analysis

@@ -13,16 +13,28 @@ from typing import List, Optional
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import symbol_key
 
 
-def named_feed_keys(scope: "pm.Scope", feed: Optional[cst.BaseExpression]) -> Optional[List[str]]:
-    """The placeholder keys ``feed`` holds at every run (in its literal's order), or None when unknown."""
-    if not isinstance(feed, cst.Name) or feed.value in scope.params:
+def named_feed_keys(scope: "pm.Scope", site: "RunSite") -> Optional[List[str]]:
+    """The placeholder keys the site's named feed holds at every run (in its literal's order), or None.
+
+    The name is looked up where the run stands: the graph's scope, or the method of the graph's class
+    the run sits in (``site.home``), whose feed dict keys are the class's placeholders.
+    """
+    feed = site.feed
+    if site.home is not None:
+        params = {param.name.value for param in site.home.params.params}
+        params |= {p.name.value for p in site.home.params.kwonly_params}
+        bodies = [site.home.body]
+    else:
+        params, bodies = scope.params, [st.node for st in scope.statements]
+    if not isinstance(feed, cst.Name) or feed.value in params:
         return None
-    finder = _Uses(feed.value)
-    for st in scope.statements:
-        st.node.visit(finder)
+    finder = _Uses(feed.value, feed)
+    for body in bodies:
+        body.visit(finder)
     if finder.other or not finder.literals:
         return None
     key_lists = [[symbol_key(element.key) for element in literal.elements] for literal in finder.literals]
@@ -39,11 +51,11 @@ def named_feed_keys(scope: "pm.Scope", feed: Optional[cst.BaseExpression]) -> Op
 class _Uses(cst.CSTVisitor):
     """Every occurrence of one name: dict-literal assignments, ``feed_dict=`` arguments, and anything else."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, run_feed: cst.Name) -> None:
         self.name = name
         self.literals: List[cst.Dict] = []
         self.other = False
-        self._accounted: set = set()
+        self._accounted: set = {id(run_feed)}  # the run site's own feed, by keyword or by position
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -51,6 +63,12 @@ class _Uses(cst.CSTVisitor):
                 if len(node.targets) == 1 and _is_key_literal(node.value):
                     self.literals.append(node.value)
                     self._accounted.add(id(target.target))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        positional = [arg for arg in node.args if arg.keyword is None and not arg.star]
+        if (isinstance(node.func, cst.Attribute) and node.func.attr.value == "run" and len(positional) >= 2
+                and isinstance(positional[1].value, cst.Name) and positional[1].value.value == self.name):
+            self._accounted.add(id(positional[1].value))  # `sess.run(fetches, feed)`: the feed by position
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:

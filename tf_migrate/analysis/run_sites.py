@@ -25,6 +25,7 @@ class RunSite:
     fetch: cst.BaseExpression
     feed: Optional[cst.BaseExpression]  # the feed_dict expression, if any
     extra_args: List[str] = field(default_factory=list)  # options=, run_metadata=, ...
+    home: Optional[cst.FunctionDef] = None  # the method it runs in, when that is not the graph's scope
 
     @property
     def literal_feeds(self) -> Optional[List[Tuple[str, cst.BaseExpression, cst.BaseExpression]]]:

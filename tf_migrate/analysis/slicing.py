@@ -47,7 +47,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     """
     literal = site.literal_feeds
     dynamic = literal is None
-    named_keys = named_feed_keys(scope, site.feed) if dynamic else None
+    named_keys = named_feed_keys(scope, site) if dynamic else None
     if named_keys is not None:
         fed = [(key, None) for key in named_keys]
     else:
