@@ -67,6 +67,16 @@ def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
         variable.assign(value)
 
 
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
+
+
 gru = tf.keras.layers.GRU(units=4, reset_after=False, return_sequences=True, return_state=True, zero_output_for_mask=True)
 gru.build((None, None, 3))
 gru.set_weights(keras_rnn_weights("gru", [tf.constant_initializer(0.1)(shape=[3 + 4, 2 * 4], dtype=tf.float32), tf.ones([2 * 4]), tf.constant_initializer(0.1)(shape=[3 + 4, 4], dtype=tf.float32), tf.zeros([4])], 3, 0.0))
@@ -75,23 +85,20 @@ gru_2.build((None, None, 4))
 gru_2.set_weights(keras_rnn_weights("gru", [tf.constant_initializer(0.1)(shape=[4 + 4, 2 * 4], dtype=tf.float32), tf.ones([2 * 4]), tf.constant_initializer(0.1)(shape=[4 + 4, 4], dtype=tf.float32), tf.zeros([4])], 4, 0.0))
 
 
-def run_outputs(x, lengths, **unused_feeds):
-    x = tf.cast(x, tf.float32)
-    lengths = tf.cast(lengths, tf.int32)
+@tf.function(input_signature=[tf.TensorSpec([None, 5, 3], tf.float32), tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, 4], tf.float32)])
+def run_outputs(x, lengths, y):
     rnn_mask = tf.sequence_mask(lengths, tf.shape(x)[1])
     gru_outputs, gru_state = gru(x, mask=rnn_mask)
     gru_2_outputs, gru_2_state = gru_2(gru_outputs, mask=rnn_mask)
     outputs, states = gru_2_outputs, (gru_state, gru_2_state, )
-    return tf.nest.map_structure(lambda value: value.numpy(), outputs)
+    return outputs
 
 
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.5)
 
 
-def run_train_op_loss(x, lengths, y, **unused_feeds):
-    x = tf.cast(x, tf.float32)
-    lengths = tf.cast(lengths, tf.int32)
-    y = tf.cast(y, tf.float32)
+@tf.function(input_signature=[tf.TensorSpec([None, 5, 3], tf.float32), tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, 4], tf.float32)])
+def run_train_op_loss(x, lengths, y):
     with tf.GradientTape() as tape:
         rnn_mask = tf.sequence_mask(lengths, tf.shape(x)[1])
         gru_outputs, gru_state = gru(x, mask=rnn_mask)
@@ -100,12 +107,12 @@ def run_train_op_loss(x, lengths, y, **unused_feeds):
         loss = tf.reduce_mean(tf.square(states[-1] - y))
     gradients = tape.gradient(loss, [*gru.trainable_variables, *gru_2.trainable_variables])
     optimizer.apply_gradients(zip(gradients, [*gru.trainable_variables, *gru_2.trainable_variables]))
-    return [None, loss.numpy()]
+    return [None, loss]
 
 
 data = np.linspace(-1.0, 1.0, 30).reshape(2, 5, 3)
 feed = {'x': data, 'lengths': [5, 2], 'y': [[0.1, 0.2, 0.3, 0.4], [-0.1, 0.0, 0.1, 0.2]]}
 for step in range(3):
-    _, l = run_train_op_loss(**feed)
+    _, l = to_numpy(run_train_op_loss(**feed))
     print(l)
-print(np.round(run_outputs(**feed), 5))
+print(np.round(to_numpy(run_outputs(**feed)), 5))

@@ -57,6 +57,22 @@ def to_numpy(fetched):
     return None if fetched is None else fetched.numpy()
 
 
+@tf.function(reduce_retracing=True)
+def write_summary(writer, step, summary):
+    """TF1's add_summary: the summarized values written at an int64 step, compiled."""
+    with writer.as_default(step=step):
+        tf.summary.scalar('layer/summaries/mean_1', summary['variable_summaries(w)']['mean'])
+        tf.summary.scalar('layer/summaries/stddev_1', summary['variable_summaries(w)']['stddev'])
+        tf.summary.scalar('layer/summaries/max_1', summary['variable_summaries(w)']['max'])
+        tf.summary.histogram('layer/summaries/histogram', summary['variable_summaries(w)']['histogram'])
+        tf.summary.histogram('layer/weights_1', summary['layer/weights_1'])
+        tf.summary.scalar('layer_1/summaries/mean_1', summary['variable_summaries(b)']['mean'])
+        tf.summary.scalar('layer_1/summaries/stddev_1', summary['variable_summaries(b)']['stddev'])
+        tf.summary.scalar('layer_1/summaries/max_1', summary['variable_summaries(b)']['max'])
+        tf.summary.histogram('layer_1/summaries/histogram', summary['variable_summaries(b)']['histogram'])
+        tf.summary.scalar('loss', summary['loss'])
+
+
 LOGDIR = tempfile.mkdtemp()
 
 
@@ -93,16 +109,6 @@ writer = tf.summary.create_file_writer(LOGDIR)
 for step in range(3):
     summary, l = to_numpy(run_merged_loss(x=np.ones((4, 2))))
     run_train_op(x=np.ones((4, 2)))
-    with writer.as_default(step=step):
-        tf.summary.scalar('layer/summaries/mean_1', summary['variable_summaries(w)']['mean'])
-        tf.summary.scalar('layer/summaries/stddev_1', summary['variable_summaries(w)']['stddev'])
-        tf.summary.scalar('layer/summaries/max_1', summary['variable_summaries(w)']['max'])
-        tf.summary.histogram('layer/summaries/histogram', summary['variable_summaries(w)']['histogram'])
-        tf.summary.histogram('layer/weights_1', summary['layer/weights_1'])
-        tf.summary.scalar('layer_1/summaries/mean_1', summary['variable_summaries(b)']['mean'])
-        tf.summary.scalar('layer_1/summaries/stddev_1', summary['variable_summaries(b)']['stddev'])
-        tf.summary.scalar('layer_1/summaries/max_1', summary['variable_summaries(b)']['max'])
-        tf.summary.histogram('layer_1/summaries/histogram', summary['variable_summaries(b)']['histogram'])
-        tf.summary.scalar('loss', summary['loss'])
+    write_summary(writer, tf.cast(step, tf.int64), summary)
     print(step, l)
 writer.close()

@@ -46,6 +46,16 @@ import numpy as np
 import tensorflow as tf
 
 
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
+
+
 class Dense(tf.Module):
     def __init__(self, n_in, n_out, activation=None):
         super().__init__()
@@ -64,26 +74,26 @@ def main():
     dense_1 = Dense(2, 3, activation=tf.nn.tanh)
     dense_2 = Dense(3, 1)
 
-    def run_loss(inputs, **unused_feeds):
-        inputs = tf.cast(inputs, tf.float32)
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def run_loss(inputs):
         hidden = dense_1(inputs)
         out = dense_2(hidden)
         loss = tf.reduce_sum(out ** 2)
-        return loss.numpy()
+        return loss
 
-    def run_grads(inputs, **unused_feeds):
-        inputs = tf.cast(inputs, tf.float32)
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def run_grads(inputs):
         with tf.GradientTape() as tape:
             hidden = dense_1(inputs)
             out = dense_2(hidden)
             loss = tf.reduce_sum(out ** 2)
         grads = tape.gradient(loss, [dense_1.weights, dense_1.biases, dense_2.weights, dense_2.biases])
-        return [value.numpy() for value in grads]
+        return grads
 
     optimizer = tf.keras.optimizers.SGD(learning_rate=0.01)
 
-    def run_train(inputs, **unused_feeds):
-        inputs = tf.cast(inputs, tf.float32)
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def run_train(inputs):
         with tf.GradientTape() as tape:
             hidden = dense_1(inputs)
             out = dense_2(hidden)
@@ -92,11 +102,11 @@ def main():
         optimizer.apply_gradients(zip(gradients, [dense_1.weights, dense_1.biases, dense_2.weights, dense_2.biases]))
 
     feed = {'inputs': np.ones((3, 2), np.float32)}
-    g = run_grads(**feed)
+    g = to_numpy(run_grads(**feed))
     print(len(g), [x.shape for x in g], [float(x.sum()) for x in g])
     for _ in range(3):
         run_train(**feed)
-    print(run_loss(**feed))
+    print(to_numpy(run_loss(**feed)))
 
 
 main()

@@ -56,9 +56,27 @@ def test_rewrite_writes_with_tf2_summary_api():
     assert result.outcome == "eager", result.findings
     code = result.new_source
     assert "tf.summary.create_file_writer(LOGDIR)" in code and "FileWriter" not in code
-    assert "with writer.as_default(step=step):" in code
-    assert "tf.summary.scalar('train/loss', summary['train/loss'])" in code
-    assert "tf.summary.histogram('inputs', summary['inputs'])" in code
+    assert "    write_summary(writer, tf.cast(step, tf.int64), summary)\n" in code
+    writer_function = code[code.index("@tf.function(reduce_retracing=True)\ndef write_summary(writer, step, summary):"):]
+    assert "    with writer.as_default(step=step):\n" in writer_function
+    assert "tf.summary.scalar('train/loss', summary['train/loss'])" in writer_function
+    assert "tf.summary.histogram('inputs', summary['inputs'])" in writer_function
+
+
+def test_eager_functions_write_in_place():
+    """``--functions eager``: the writes stay where add_summary was, in a ``with writer.as_default`` block."""
+    code = migrate_source(PROGRAM, "summaries.py", functions="eager").new_source
+    assert "    with writer.as_default(step=step):\n" in code and "write_summary" not in code
+    assert "        tf.summary.histogram('inputs', summary['inputs'])\n" in code
+
+
+def test_one_writer_function_per_set_of_writes():
+    """Two add_summary calls of the same merged summary share one compiled writer; the step never retraces it."""
+    source = PROGRAM.replace("        writer.add_summary(summary, step)\n",
+                             "        writer.add_summary(summary, step)\n        writer.add_summary(summary, step + 10)\n")
+    code = migrate_source(source, "summaries.py").new_source
+    assert code.count("def write_summary") == 1 and "write_summary_2" not in code
+    assert "write_summary(writer, tf.cast(step + 10, tf.int64), summary)" in code
 
 
 def test_events_match_the_legacy_program(tmp_path):

@@ -7,11 +7,12 @@ one pass of :class:`Edits`, which swaps nodes by identity.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from tf_migrate.analysis.symbols import writes
+from tf_migrate.cst.imports import imports_tensorflow
 from tf_migrate.traversal import visit
 
 
@@ -205,3 +206,32 @@ def comment_lines(nodes: Sequence[cst.CSTNode]) -> List[cst.EmptyLine]:
     for node in nodes:
         visit(node, _Comments())
     return found
+
+
+def pep8_spaced(body: List[cst.BaseStatement], generated: Set[int], blank: int) -> List[cst.BaseStatement]:
+    """PEP 8 blank lines around the generated definitions (two at module level, one inside a function)."""
+    out: List[cst.BaseStatement] = []
+    for index, node in enumerate(body):
+        if id(node) in generated or (index and id(body[index - 1]) in generated):
+            lines = list(node.leading_lines)
+            empty = 0
+            while empty < len(lines) and lines[empty].comment is None:
+                empty += 1
+            if index:
+                node = node.with_changes(leading_lines=[cst.EmptyLine(indent=False)] * blank + lines[empty:])
+        out.append(node)
+    return out
+
+
+def with_module_helper(module: cst.Module, source: str) -> cst.Module:
+    """``source`` (a function) after the tensorflow import and the imports right after it, PEP 8 spaced."""
+    body = list(module.body)
+
+    def imports(stmt, test) -> bool:
+        return isinstance(stmt, cst.SimpleStatementLine) and any(test(small) for small in stmt.body)
+
+    position = next((i + 1 for i, stmt in enumerate(body) if imports(stmt, imports_tensorflow)), 0)
+    while position < len(body) and imports(body[position], lambda s: isinstance(s, (cst.Import, cst.ImportFrom))):
+        position += 1
+    helper = cst.parse_statement(source.lstrip("\n"))
+    return module.with_changes(body=pep8_spaced(body[:position] + [helper] + body[position:], {id(helper)}, blank=2))

@@ -30,11 +30,11 @@ from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.codegen.session_params import drop_session_params
 from tf_migrate.cst.arguments import keyword
-from tf_migrate.cst.imports import imports_tensorflow
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._edits import pep8_spaced, with_module_helper
 from tf_migrate.traversal import visit
 
 RULE_ID = "session-to-functions"
@@ -54,22 +54,8 @@ class SessionToFunctions(Rule):
         body = drop_session_params(body, rewriter.sessions)
         module = module.with_changes(body=body)
         if rewriter.compiled_any:
-            module = _with_helper(module, compiled.to_numpy_helper(rewriter.to_numpy))
+            module = with_module_helper(module, compiled.to_numpy_helper(rewriter.to_numpy))
         return module
-
-
-def _with_helper(module: cst.Module, source: str) -> cst.Module:
-    """``source`` (a function) after the tensorflow import and the imports right after it, PEP 8 spaced."""
-    body = list(module.body)
-
-    def imports(stmt, test) -> bool:
-        return isinstance(stmt, cst.SimpleStatementLine) and any(test(small) for small in stmt.body)
-
-    position = next((i + 1 for i, stmt in enumerate(body) if imports(stmt, imports_tensorflow)), 0)
-    while position < len(body) and imports(body[position], lambda s: isinstance(s, (cst.Import, cst.ImportFrom))):
-        position += 1
-    helper = cst.parse_statement(source.lstrip("\n"))
-    return module.with_changes(body=_spaced(body[:position] + [helper] + body[position:], {id(helper)}, blank=2))
 
 
 def _all_names(node: cst.CSTNode) -> Set[str]:
@@ -173,7 +159,7 @@ class _ScopeRewriter:
         out.extend(generated.by_position.get(-1, []))
         if not out:
             out.append(cst.SimpleStatementLine([cst.Pass()]))
-        return _spaced(out, {id(f) for fs in generated.by_position.values() for f in fs}, blank=2 if top else 1)
+        return pep8_spaced(out, {id(f) for fs in generated.by_position.values() for f in fs}, blank=2 if top else 1)
 
     def _call_for(self, plan, scope, builder, classifier, generated: _Generated, owner: str = "",
                   rename=None, position=None, limit=None) -> cst.BaseExpression:
@@ -283,21 +269,6 @@ def _as_method(function: cst.FunctionDef, mapping: Dict[str, str]) -> cst.Functi
 def _returns_value(function: cst.FunctionDef) -> bool:
     last = function.body.body[-1]
     return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return)
-
-
-def _spaced(body: List[cst.BaseStatement], generated: Set[int], blank: int) -> List[cst.BaseStatement]:
-    """PEP 8 blank lines around the generated definitions (two at module level, one inside a function)."""
-    out: List[cst.BaseStatement] = []
-    for index, node in enumerate(body):
-        if id(node) in generated or (index and id(body[index - 1]) in generated):
-            lines = list(node.leading_lines)
-            empty = 0
-            while empty < len(lines) and lines[empty].comment is None:
-                empty += 1
-            if index:
-                node = node.with_changes(leading_lines=[cst.EmptyLine(indent=False)] * blank + lines[empty:])
-        out.append(node)
-    return out
 
 
 def _first_non_import(scope: "pm.Scope") -> int:
