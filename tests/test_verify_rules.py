@@ -167,6 +167,25 @@ def test_the_e_th_evaluation_of_site_c_of_m_draws_index_e_times_m_plus_c():
     assert [sites.graph_index(late), sites.graph_index(second), sites.graph_index(first)] == [4, 5, 6]
 
 
+def test_a_graph_built_after_a_reset_starts_its_own_pattern():
+    """TF1's initializer of a graph built anew evaluates its sites in no defined order, as the first one's did."""
+    log = _Log()
+    sites = random_draws._Sites(None, log)
+    init = ("init", "normal", (1, 1))
+
+    class PlainGraph:
+        building_function = False
+
+    first_graph, second_graph = PlainGraph(), PlainGraph()
+    a1, b1 = sites.graph_site(init, first_graph), sites.graph_site(init, first_graph)
+    assert [sites.graph_index(b1), sites.graph_index(a1)] == [1, 0]
+    log.line = 9  # after tf.reset_default_graph(): the same model, built at other lines
+    a2, b2 = sites.graph_site(init, second_graph), sites.graph_site(init, second_graph)
+    assert [sites.graph_index(b2), sites.graph_index(a2)] == [3, 2]  # not 2, 3: the eager program draws a2 first
+    assert sites.graph_index(a1) == 4  # the first graph again: every draw takes the next index from then on
+    assert sites.graph_index(a2) == 5
+
+
 def test_the_purpose_of_a_draw_comes_from_tf_frames_not_the_programs():
     import sys
 

@@ -21,7 +21,8 @@ Which values a draw gets (the *draw key*, logged with every draw)
       evaluated at every step of a TF1 loop draws the same values as the
       migrated program's dropout called once a step, eager or compiled (a site
       built after its class was first evaluated draws the next index instead,
-      see ``_Sites.graph_index``);
+      see ``_Sites.graph_index``, unless it is one of a graph built anew after
+      ``tf.reset_default_graph()``: that graph's sites start their own pattern);
     * the concrete shape, which the values are drawn in.
 
     Sites are identified by the program's own frames on the stack where they were
@@ -208,6 +209,7 @@ class _Class:
         self.sites = []  # site identities, in build order
         self.evaluations = {}  # site identity -> evaluations so far
         self.m = None  # sites when the class's graph sites were first evaluated; later ones are late
+        self.start = 0  # the first of the m sites in ``sites`` (a graph built after a reset starts anew)
         self.base = 0  # the first index of the m sites' draws
         self.next = 0  # the index after the highest drawn so far
         self.late = False  # a late site was evaluated: every draw takes the next index from then on
@@ -219,6 +221,7 @@ class _Sites:
         self.log = log
         self.classes = {}  # class -> _Class
         self.built = weakref.WeakKeyDictionary()  # graph -> {(class, stack): sites built there}
+        self.plain_graph = {}  # site identity -> weak reference to the tf.Graph (not a function's) it was built in
 
     def _draw_class(self, distribution, dims):
         purpose = _purpose(sys._getframe(2), self.log.user_files)
@@ -243,6 +246,8 @@ class _Sites:
         sites = self._class(draw_class).sites
         if identity not in sites:
             sites.append(identity)
+            if not getattr(graph, "building_function", True):
+                self.plain_graph[identity] = weakref.ref(graph)
         return identity
 
     def graph_index(self, identity):
@@ -257,8 +262,15 @@ class _Sites:
         bookkeeping = self._class(identity[0])
         if bookkeeping.m is None:
             bookkeeping.m, bookkeeping.base = len(bookkeeping.sites), bookkeeping.next
-        c = bookkeeping.sites.index(identity)
-        bookkeeping.late = bookkeeping.late or c >= bookkeeping.m
+        c = bookkeeping.sites.index(identity) - bookkeeping.start
+        if not bookkeeping.late and c >= bookkeeping.m and self._fresh_graph(bookkeeping):
+            # A graph built anew (after tf.reset_default_graph()) is a new pattern from the next index:
+            # its initializer evaluates its sites in no defined order, as the first graph's did.
+            bookkeeping.start += bookkeeping.m
+            bookkeeping.m, bookkeeping.base = len(bookkeeping.sites) - bookkeeping.start, bookkeeping.next
+            bookkeeping.evaluations = {}
+            c = bookkeeping.sites.index(identity) - bookkeeping.start
+        bookkeeping.late = bookkeeping.late or not 0 <= c < bookkeeping.m
         if not bookkeeping.late:
             e = bookkeeping.evaluations.get(identity, 0)
             bookkeeping.evaluations[identity] = e + 1
@@ -267,6 +279,19 @@ class _Sites:
             n = bookkeeping.next
         bookkeeping.next = max(bookkeeping.next, n + 1)
         return n
+
+    def _fresh_graph(self, bookkeeping):
+        """Whether every site after the current pattern was built in one plain graph none of its sites are in."""
+        pattern = bookkeeping.sites[bookkeeping.start:bookkeeping.start + bookkeeping.m]
+        after = bookkeeping.sites[bookkeeping.start + bookkeeping.m:]
+        graphs = {id(self._graph_of(site)) for site in after}
+        fresh = self._graph_of(after[0]) if after else None
+        return (fresh is not None and len(graphs) == 1
+                and all(self._graph_of(site) is not fresh for site in pattern))
+
+    def _graph_of(self, site):
+        reference = self.plain_graph.get(site)
+        return reference() if reference is not None else None
 
     def random_op(self, distribution, extra_names, original):
         tf = self.tf
