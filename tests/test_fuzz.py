@@ -336,3 +336,25 @@ def test_a_placeholder_fed_twice_in_one_dict_keeps_the_last_value(tmp_path):
     result = migrate_source(source, "twice.py")
     assert result.outcome == "eager" and "run_y(x=np.zeros(3))" in result.new_source, result.new_source
     assert fg.check(tmp_path, source).category == fg.OK
+
+
+def test_import_added_for_generated_code_comes_before_it(tmp_path):
+    # Fuzz seed 10882 (at 68d398e): a notebook whose first cell runs what a later cell imports. The run
+    # function lands above `import numpy as np`, and eager-imports put `import tensorflow as tf` after that
+    # last import, below `@tf.function`: the self-check kept the file compat; a second run, finding the
+    # compat switch's import next to the from-import, went eager and emptied cell 1.
+    import nbformat
+
+    cells = ["# numeric\ng = gradients(y, x)",
+             "from tensorflow import placeholder, gradients, Session, float32, reduce_sum\n\n"
+             "x = placeholder(float32, [2])\ny = reduce_sum(x ** 3)\nimport numpy as np",
+             "with Session() as sess:\n    print(sess.run(g, {x: np.array([1.0, 2.0])}))"]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(body, id=f"code{index}")
+                                               for index, body in enumerate(cells)])
+    verdict = fg.check(tmp_path, nbformat.writes(notebook) + "\n", kind="ipynb")
+    assert (verdict.category, verdict.outcome) == (fg.OK, "eager"), verdict.detail
+    result = migrate_source("\n".join(cells) + "\n", "order.py")
+    assert result.outcome == "eager", result.findings
+    lines = result.new_source.splitlines()
+    decorator = "@tf.function(input_signature=[tf.TensorSpec([2], float32)])"
+    assert lines.index("import tensorflow as tf") < lines.index(decorator), result.new_source

@@ -28,19 +28,36 @@ class EagerImports(Rule):
         module = visit(module, _Imports(ctx))
         used = set()
         for stmt in module.body:
-            if not (isinstance(stmt, cst.SimpleStatementLine)
-                    and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)):
+            if not _imports_only(stmt):
                 used |= reads(stmt)
         module = visit(module, _DropUnused(used))
         if ctx.tf in used and ctx.names.tf_alias is None:
             body = list(module.body)
-            position = 0
-            for index, stmt in enumerate(body):
-                if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], (cst.Import, cst.ImportFrom)):
-                    position = index + 1
+            position = _tf_import_position(body, ctx.tf)
             body.insert(position, cst.parse_statement(f"import tensorflow as {ctx.tf}"))
             module = module.with_changes(body=body)
         return module
+
+
+def _imports_only(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)
+
+
+def _tf_import_position(body, tf: str) -> int:
+    """After the last import line that comes before the first statement reading ``tf``.
+
+    Generated code can sit above a later import (a notebook whose first cell runs what a later cell
+    imports): an import after the whole import block would leave ``@tf.function`` unbound when Python
+    reaches it, and the output self-check would send the file to compat mode only until a second run.
+    """
+    position = 0
+    for index, stmt in enumerate(body):
+        if _imports_only(stmt):
+            position = index + 1
+        elif tf in reads(stmt):
+            break
+    return position
 
 
 class _Imports(cst.CSTTransformer):
