@@ -21,6 +21,7 @@ from typing import Iterable, List, Optional, Tuple
 import libcst as cst
 
 from tf_migrate import report, selfcheck, traversal
+from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.scope_analysis import analyze_scope
@@ -96,8 +97,8 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
         if scope.is_graph_program:
             found.extend(scope.blockers)
         for st in scope.statements:
-            if st.kind == "nested-scope" and isinstance(st.node, cst.FunctionDef):
-                visit_scope(list(st.node.body.body), tuple(p.name.value for p in st.node.params.params), scope)
+            if st.kind == "nested-scope" and isinstance(st.node, (cst.FunctionDef, cst.If)):
+                visit_scope(*pm.nested_scope_body(st.node), scope)
             elif st.kind == "nested-scope" and isinstance(st.node, cst.ClassDef):
                 found.extend(analyze_class(st.node, names, layer_scopes).blockers)
 

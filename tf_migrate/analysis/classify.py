@@ -73,6 +73,11 @@ class Classifier:
         st.reads = value_reads(node) | flat.extra_deps
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return self._classify_def(st, node)
+        if id(node) in self.scope.own_scope_blocks:  # a main guard that builds and runs its own graph
+            st.role = pm.KEEP
+            self.define(st, pm.PYTHON)
+            st.kind = "nested-scope"
+            return st
         st.run_sites = find_run_sites(node, self.is_session, self.kind_of)
         calls = all_calls(node)
         qualnames = [q for q in (self.names.call_name(c) for c in calls) if q]

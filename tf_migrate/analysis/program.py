@@ -107,6 +107,7 @@ class Scope:
     local_callables: Set[str] = field(default_factory=set)  # functions, classes and lambdas defined here
     params: Set[str] = field(default_factory=set)  # the enclosing function's parameters
     class_defs: Dict[str, cst.ClassDef] = field(default_factory=dict)  # classes defined here or around
+    own_scope_blocks: Set[int] = field(default_factory=set)  # ids of main-guard blocks analysed as scopes
     instances: Dict[str, str] = field(default_factory=dict)  # key -> the local class it was built from
 
     @property
@@ -163,6 +164,16 @@ class Scope:
 
 # Kinds a function scope sees from the module around it (globals built before it runs).
 INHERITED_KINDS = {VARIABLE, VARIABLES, LAYER, OPTIMIZER, EAGER}
+
+
+def nested_scope_body(node: cst.CSTNode) -> Tuple[List[cst.BaseStatement], Tuple[str, ...]]:
+    """The statements and parameters of a nested scope: a function's body, or a main-guard block's."""
+    params = tuple(p.name.value for p in node.params.params) if isinstance(node, cst.FunctionDef) else ()
+    return list(node.body.body), params
+
+
+def nested_scope_name(node: cst.CSTNode) -> str:
+    return node.name.value if isinstance(node, (cst.FunctionDef, cst.ClassDef)) else 'if __name__ == "__main__"'
 
 
 class ScopeBlocked(Exception):

@@ -12,6 +12,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis import scope_passes
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.flatten import unwrap
+from tf_migrate.analysis.main_guard import main_guard_scopes
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import remember
 
@@ -47,6 +48,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
         scope.local_callables |= parent.local_callables - set(params)
         scope.class_defs.update((k, v) for k, v in parent.class_defs.items() if k not in params)
     scope.params = set(params)
+    scope.own_scope_blocks = main_guard_scopes([f.node for f in flat.statements], names)
     for param in params:
         if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
             scope.sessions.add(param)

@@ -137,10 +137,11 @@ def check_reinitialization(c: Classifier) -> None:
 def _outer_values(scope: "pm.Scope", node) -> List[str]:
     """This scope's per-run values a nested scope reads, feed keys included."""
     keys = set(finder(node, [], scope).keys)
-    if isinstance(node, cst.FunctionDef):
-        params = node.params
-        local = {p.name.value for p in [*params.params, *params.kwonly_params, *params.posonly_params]}
-        local |= set(writes(node.body))
+    if isinstance(node, (cst.FunctionDef, cst.If)):
+        local = set(writes(node.body))
+        if isinstance(node, cst.FunctionDef):
+            params = node.params
+            local |= {p.name.value for p in [*params.params, *params.kwonly_params, *params.posonly_params]}
         keys |= {k for k in reads(node.body) - local if scope.kind(k) == pm.PLACEHOLDER}
     return sorted(keys)
 
@@ -170,7 +171,7 @@ def check_escapes(c: Classifier) -> None:
         if st.kind == "nested-scope":  # its own session cannot run this scope's graph, which moves away
             outer = _outer_values(c.scope, st.node)
             if outer:
-                c.block(st.node, f"`{st.node.name.value}` (a scope of its own: it makes a session or "
+                c.block(st.node, f"`{pm.nested_scope_name(st.node)}` (a scope of its own: it makes a session or "
                                      f"placeholders) uses {', '.join(f'`{k}`' for k in outer)} from the graph "
                                      "built outside it")
             continue

@@ -24,8 +24,8 @@ def graph_scopes(module: cst.Module, ctx: RuleContext) -> Iterator["pm.Scope"]:
         scope = analyze_scope(body, ctx.names, params, layer_scopes=ctx.layer_scopes)
         yield scope
         for st in scope.statements:
-            if st.kind == "nested-scope" and isinstance(st.node, cst.FunctionDef):
-                pending.append((list(st.node.body.body), tuple(p.name.value for p in st.node.params.params)))
+            if st.kind == "nested-scope" and isinstance(st.node, (cst.FunctionDef, cst.If)):
+                pending.append(pm.nested_scope_body(st.node))
 
 
 def statement_value(line: cst.CSTNode):

@@ -59,7 +59,7 @@ class HelperModules(Rule):
 class _Site:
     call: cst.Call
     statement: Optional[cst.SimpleStatementLine]  # where the instance is built (None: not a plain statement)
-    function: Optional[cst.FunctionDef]  # the module-level function it is in (None: module code)
+    function: Optional[cst.CSTNode]  # the module-level function or main-guard scope it is in (None: module code)
     trouble: str = ""  # why this call cannot become an instance call
     order: int = 0  # when Python evaluates it among the statement's calls (inner calls first)
 
@@ -74,9 +74,10 @@ class _Helper:
 class _Finder(cst.CSTVisitor):
     """Every use of the candidate helpers, with the block it sits in."""
 
-    def __init__(self, helpers: Dict[str, _Helper]) -> None:
+    def __init__(self, helpers: Dict[str, _Helper], own_scope_blocks: Set[int]) -> None:
         self.helpers = helpers
-        self.function: Optional[cst.FunctionDef] = None
+        self.own_scope_blocks = own_scope_blocks  # main guards analysed as scopes: their calls are in them
+        self.function: Optional[cst.CSTNode] = None
         self.statement: Optional[cst.SimpleStatementLine] = None
         self.context: List[cst.CSTNode] = []
         self.open: Dict[int, _Site] = {}
@@ -93,6 +94,14 @@ class _Finder(cst.CSTVisitor):
             self.function = None
         else:
             self.context.pop()
+
+    def visit_If(self, node: cst.If) -> None:
+        if id(node) in self.own_scope_blocks and self.function is None and not self.context:
+            self.function = node
+
+    def leave_If(self, node: cst.If) -> None:
+        if node is self.function:
+            self.function = None
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, _LOOPS + _NESTED):
@@ -147,7 +156,7 @@ class _Rewrite:
                    if isinstance(s, cst.FunctionDef) and s.name.value in self.module_scope.variable_functions}
         if not helpers:
             return self.module
-        visit(self.module, _Finder(helpers))
+        visit(self.module, _Finder(helpers, self.module_scope.own_scope_blocks))
         taken = all_names(self.module)
         classes: Dict[int, cst.ClassDef] = {}
         built: Dict[int, List[Tuple[int, cst.SimpleStatementLine]]] = {}  # statement -> (call order, build)
@@ -162,7 +171,7 @@ class _Rewrite:
                 for site in helper.sites:
                     if site.trouble:
                         raise SplitRefused(site.trouble)
-                    if site.function is not None and site.function.name.value in candidates:
+                    if isinstance(site.function, cst.FunctionDef) and site.function.name.value in candidates:
                         raise SplitRefused(f"it is called inside `{site.function.name.value}`, another helper "
                                            "called on graph tensors")
                 if helper.other_uses != len(helper.sites) + 1:
@@ -234,13 +243,13 @@ class _Rewrite:
                 return None
         return "tensor" if kinds & _TENSOR_KINDS else "python"
 
-    def _scope(self, function: Optional[cst.FunctionDef]) -> "pm.Scope":
+    def _scope(self, function: Optional[cst.CSTNode]) -> "pm.Scope":
         if function is None:
             return self.module_scope
         if id(function) not in self.scopes:
-            self.scopes[id(function)] = analyze_scope(
-                list(function.body.body), self.ctx.names, tuple(p.name.value for p in function.params.params),
-                layer_scopes=self.ctx.layer_scopes, parent=self.module_scope)
+            body, params = pm.nested_scope_body(function)
+            self.scopes[id(function)] = analyze_scope(body, self.ctx.names, params,
+                                                      layer_scopes=self.ctx.layer_scopes, parent=self.module_scope)
         return self.scopes[id(function)]
 
 

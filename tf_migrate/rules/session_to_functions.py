@@ -207,10 +207,9 @@ class _ScopeRewriter:
 
     def _rewrite_statement(self, node, replacements, placeholder_keys, st) -> cst.BaseStatement:
         node = visit(node, _SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf))
-        if isinstance(node, cst.FunctionDef) and st.kind == "nested-scope":
-            params = tuple(p.name.value for p in node.params.params)
+        if isinstance(node, (cst.FunctionDef, cst.If)) and st.kind == "nested-scope":
             outer, outer_placeholders = self._scope, self._placeholder_calls
-            new_body = self.rewrite(list(node.body.body), params, parent=outer)
+            new_body = self.rewrite(*pm.nested_scope_body(node), parent=outer)
             self._scope, self._placeholder_calls = outer, outer_placeholders
             node = node.with_changes(body=node.body.with_changes(body=new_body))
         elif isinstance(node, cst.ClassDef) and st.kind == "nested-scope":

@@ -1,0 +1,83 @@
+# numeric
+# A script that builds, trains and evaluates under its main guard, with the model's helpers above
+# it: the block is a scope of its own (as a main() body is) and is converted where it stands.
+import numpy as np
+import tensorflow as tf
+
+
+def inference(x):
+    w = tf.Variable(tf.fill([2, 1], 0.5))
+    return tf.matmul(x, w)
+
+
+def mean_square(y, t):
+    return tf.reduce_mean(tf.square(y - t))
+
+
+if __name__ == "__main__":
+    x = tf.placeholder(tf.float32, shape=[None, 2])
+    t = tf.placeholder(tf.float32, shape=[None, 1])
+    y = inference(x)
+    loss = mean_square(y, t)
+    train_step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    init = tf.global_variables_initializer()
+    sess = tf.Session()
+    sess.run(init)
+    data = np.arange(8.0).reshape(4, 2) / 8
+    for step in range(3):
+        sess.run(train_step, feed_dict={x: data, t: np.ones((4, 1))})
+        print(step, np.round(loss.eval(session=sess, feed_dict={x: data, t: np.ones((4, 1))}), 5))
+# output
+# numeric
+# A script that builds, trains and evaluates under its main guard, with the model's helpers above
+# it: the block is a scope of its own (as a main() body is) and is converted where it stands.
+import numpy as np
+import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
+
+
+class Inference(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable(tf.fill([2, 1], 0.5))
+
+    def __call__(self, x):
+        return tf.matmul(x, self.w)
+
+
+def mean_square(y, t):
+    return tf.reduce_mean(tf.square(y - t))
+
+
+if __name__ == "__main__":
+    inference = Inference()
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
+    def run_loss(x, t):
+        y = inference(x)
+        loss = mean_square(y, t)
+        return loss
+
+    optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
+    def run_train_step(x, t):
+        with tf.GradientTape() as tape:
+            y = inference(x)
+            loss = mean_square(y, t)
+        gradients = tape.gradient(loss, [inference.w])
+        optimizer.apply_gradients(zip(gradients, [inference.w]))
+
+    data = np.arange(8.0).reshape(4, 2) / 8
+    for step in range(3):
+        run_train_step(x=data, t=np.ones((4, 1)))
+        print(step, np.round(to_numpy(run_loss(x=data, t=np.ones((4, 1)))), 5))
