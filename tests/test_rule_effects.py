@@ -57,6 +57,7 @@ COVERED_BY = {
     "dead-parameters": "tests/golden/variable_store_reuse.py",
     "pep8-blank-lines": "tests/golden/variable_store_reuse.py",
     "tf-alias": "samples/18_alias_tf1.py",
+    "inline-build-methods": "tests/golden/class_build_methods_from_init.py",
 }
 
 

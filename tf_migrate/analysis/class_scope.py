@@ -80,7 +80,7 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None) -> Class
         builders = [c for c in all_calls(method) if names.call_name(c) in _GRAPH_BUILDERS]
         if builders or any((names.call_name(c) or "").startswith("tf.layers.") for c in all_calls(method)):
             analysis.blockers.append((method, f"graph built in method `{method.name.value}` "
-                                              "(only __init__ is converted)"))
+                                              "(only __init__, and private methods it calls once, are converted)"))
             continue
         sites = find_run_sites(method, classifier.is_session, classifier.kind_of)
         for key in sorted(_escaped_reads(method, sites, scope)):

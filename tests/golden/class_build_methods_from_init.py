@@ -1,0 +1,69 @@
+# numeric
+# A model whose __init__ calls private methods that build the graph, once: their bodies are
+# what __init__ builds, and the class converts as one that builds its graph in __init__.
+import numpy as np
+import tensorflow as tf
+
+
+class Agent(object):
+    def __init__(self, sess, lr):
+        self.sess = sess
+        self.lr = lr
+        self._build_net()
+        self.loss = self._build_loss()
+
+    def _build_net(self):
+        self.s = tf.placeholder(tf.float32, [None, 3])
+        self.target = tf.placeholder(tf.float32, [None, 1])
+        w = tf.Variable(tf.fill([3, 1], 0.5))
+        self.q = tf.matmul(self.s, w)
+
+    def _build_loss(self):
+        squared = tf.square(self.target - self.q)
+        return tf.reduce_mean(squared)
+
+    def learn(self, s, target):
+        return self.sess.run(self.loss, {self.s: s, self.target: target})
+
+
+sess = tf.Session()
+agent = Agent(sess, 0.1)
+sess.run(tf.global_variables_initializer())
+print(np.round(agent.learn(np.ones((2, 3)), np.zeros((2, 1))), 5))
+# output
+# numeric
+# A model whose __init__ calls private methods that build the graph, once: their bodies are
+# what __init__ builds, and the class converts as one that builds its graph in __init__.
+import numpy as np
+import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
+
+
+class Agent(object):
+    def __init__(self, lr):
+        self.lr = lr
+        w = tf.Variable(tf.fill([3, 1], 0.5))
+        self.w = w
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
+    def run_loss(self, s, target):
+        q = tf.matmul(s, self.w)
+        squared = tf.square(target - q)
+        loss = tf.reduce_mean(squared)
+        return loss
+
+    def learn(self, s, target):
+        return to_numpy(self.run_loss(s=s, target=target))
+
+
+agent = Agent(0.1)
+print(np.round(agent.learn(np.ones((2, 3)), np.zeros((2, 1))), 5))
