@@ -358,3 +358,15 @@ def test_import_added_for_generated_code_comes_before_it(tmp_path):
     lines = result.new_source.splitlines()
     decorator = "@tf.function(input_signature=[tf.TensorSpec([2], float32)])"
     assert lines.index("import tensorflow as tf") < lines.index(decorator), result.new_source
+
+
+def test_tf_read_without_an_import_is_tensorflow_to_the_safety_net(tmp_path):
+    # Fuzz seeds 7818 and 8024 (at f33f6ac): a program that reads `tf` without importing it, beside a
+    # `from tensorflow.python.framework import ops`. Its compat output imports `tensorflow.compat.v1 as tf_v1`
+    # (binding `tf` would change what the program reads); a second run then looked for graph-only calls
+    # under `tf_v1.` only, missed `tf.Session`, and went eager.
+    source = ("import numpy as np\nfrom tensorflow.python.framework import ops\nops.reset_default_graph()\n\n"
+              "sess = tf.Session()\nx = tf.placeholder(shape=[None, 1], dtype=tf.float32)\n"
+              "print(sess.run(x * 2.0, feed_dict={x: np.ones((2, 1))}))\n")
+    verdict = fg.check(tmp_path, source)
+    assert (verdict.category, verdict.outcome) == (fg.OK, "compat"), verdict.detail

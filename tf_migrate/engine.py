@@ -167,7 +167,7 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str) 
             if not blockers:
                 new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER, steps)
                 eager_code = new_module.code
-                leftover = _graph_only_call(eager_code, ctx.tf) or _unconverted_eval(eager_code)
+                leftover = _graph_only_call(eager_code, _tf_names(ctx)) or _unconverted_eval(eager_code)
                 faults = [] if leftover else selfcheck.check(path, source, eager_code, steps,
                                                              after=_SELF_CHECK_FALLBACK[mode])
                 if leftover is not None:  # a safety net: eager code must not call what only works in graph mode
@@ -238,9 +238,18 @@ _GRAPH_ONLY = re.compile(r"\bcompat\.v1\.(?:Session|InteractiveSession|placehold
                          r"Coordinator|MonitoredSession|MonitoredTrainingSession)|global_variables_initializer|"
                          r"initialize_all_variables|data\.make_one_shot_iterator|data\.make_initializable_iterator)\b")
 USE_TRIGGERS = True  # skip a rule whose Rule.TRIGGERS the input lacks (tests turn it off to compare)
-def _graph_only_call(code: str, tf: str):
+def _tf_names(ctx: RuleContext) -> List[str]:
+    """The names tensorflow goes by in the output: its alias, and ``tf`` unless the module binds ``tf`` to
+    something else (a program that reads ``tf`` without importing it still means TensorFlow)."""
+    other = ctx.names.aliases.get("tf")
+    keep_tf = other is None or other == "tensorflow" or other.startswith("tensorflow.")
+    return sorted({ctx.tf} | ({"tf"} if keep_tf else set()))
+
+
+def _graph_only_call(code: str, tf_names: List[str]):
     """The first graph-only API the code names (comments and strings do not count), or None."""
-    top = re.compile(rf"\b{re.escape(tf)}\.(?:{_GRAPH_ONLY_TOP})\b")
+    prefixes = "|".join(re.escape(name) for name in tf_names)
+    top = re.compile(rf"\b(?:{prefixes})\.(?:{_GRAPH_ONLY_TOP})\b")
     if not (_GRAPH_ONLY.search(code) or top.search(code)):
         return None  # the common case, without tokenizing
     names = " ".join(t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
