@@ -51,6 +51,17 @@ def test_fetched_updates_are_applied_once_and_their_racing_reads_named(tmp_path)
     assert "W1 reads W2" in other.detail and "prog.py:12" in other.detail
 
 
+def test_racing_reads_that_change_only_the_trained_values_are_not_comparable(tmp_path):
+    # hunkim lab-10-X1 (hand-written backprop): it prints accuracies, which agree; the trained values
+    # depend on which W2 the W1 update read, which TF1's scheduler picks.
+    legacy = LEGACY_BACKPROP.replace("print(sess.run([W1, W2]))", "print('trained')")
+    migrated = MIGRATED_BACKPROP.replace("0.1 * d_W1", "0.2 * d_W1").replace(
+        "print([W1.numpy(), W2.numpy()])", "print('trained')")
+    result = verify(legacy, migrated, tmp_path)
+    assert result.status == "not-comparable", result.detail
+    assert "W1 reads W2" in result.detail and "equal output" in result.detail
+
+
 LEGACY_THREADS = _src(
     """
     import threading
