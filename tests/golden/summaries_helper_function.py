@@ -64,12 +64,12 @@ def write_summary(writer, step, summary):
         tf.summary.scalar('layer/summaries/mean_1', summary['variable_summaries(w)']['mean'])
         tf.summary.scalar('layer/summaries/stddev_1', summary['variable_summaries(w)']['stddev'])
         tf.summary.scalar('layer/summaries/max_1', summary['variable_summaries(w)']['max'])
-        tf.summary.histogram('layer/summaries/histogram', summary['variable_summaries(w)']['histogram'])
-        tf.summary.histogram('layer/weights_1', summary['layer/weights_1'])
+        tf.summary.experimental.write_raw_pb(tf.raw_ops.HistogramSummary(tag='layer/summaries/histogram', values=summary['variable_summaries(w)']['histogram']), step=step)
+        tf.summary.experimental.write_raw_pb(tf.raw_ops.HistogramSummary(tag='layer/weights_1', values=summary['layer/weights_1']), step=step)
         tf.summary.scalar('layer_1/summaries/mean_1', summary['variable_summaries(b)']['mean'])
         tf.summary.scalar('layer_1/summaries/stddev_1', summary['variable_summaries(b)']['stddev'])
         tf.summary.scalar('layer_1/summaries/max_1', summary['variable_summaries(b)']['max'])
-        tf.summary.histogram('layer_1/summaries/histogram', summary['variable_summaries(b)']['histogram'])
+        tf.summary.experimental.write_raw_pb(tf.raw_ops.HistogramSummary(tag='layer_1/summaries/histogram', values=summary['variable_summaries(b)']['histogram']), step=step)
         tf.summary.scalar('loss', summary['loss'])
 
 

@@ -354,11 +354,11 @@ class _Rewrite(cst.CSTTransformer):
         for s in summaries:
             for key, tag, call in s.members:
                 extra = "".join(f", {a.keyword.value}={code(a.value)}" for a in call.extra)
-                lines.append(f"{self.tf}.summary.{call.kind}({tag!r}, {values}[{s.tag!r}][{key!r}]{extra})")
+                lines.append(self._write(call.kind, tag, f"{values}[{s.tag!r}][{key!r}]", extra, compiled))
             if s.members:
                 continue
             extra = "".join(f", {a.keyword.value}={code(a.value)}" for a in s.extra)
-            lines.append(f"{self.tf}.summary.{s.kind}({s.tag!r}, {values}[{s.tag!r}]{extra})")
+            lines.append(self._write(s.kind, s.tag, f"{values}[{s.tag!r}]", extra, compiled))
         count = sum(len(s.members) or 1 for s in summaries)
         self.ctx.report(line, RULE_ID, INFO, f"add_summary -> tf.summary writes of {count} value(s)"
                                              + (", in a tf.function" if compiled else ""))
@@ -368,6 +368,15 @@ class _Rewrite(cst.CSTTransformer):
         name = self._writer_function(values, lines)
         return cst.parse_statement(f"{name}({writer}, {self.tf}.cast({step}, {self.tf}.int64), {fetched})\n").with_changes(
             leading_lines=line.leading_lines)
+
+    def _write(self, kind: str, tag: str, value: str, extra: str, compiled: bool) -> str:
+        """One write. A compiled histogram uses TF1's own kernel and writes its proto as TF1 did: TF2's
+        ``tf.summary.histogram`` builds its buckets from dozens of ops (6.5 ms for six compiled, against
+        1.4 ms for six ``HistogramSummary``), which is most of a small training step."""
+        if compiled and kind == "histogram" and not extra:
+            return (f"{self.tf}.summary.experimental.write_raw_pb({self.tf}.raw_ops.HistogramSummary(tag={tag!r}, "
+                    f"values={value}), step=step)")
+        return f"{self.tf}.summary.{kind}({tag!r}, {value}{extra})"
 
     def _writer_function(self, values: str, writes: List[str]) -> str:
         """The compiled function that makes ``writes`` of the summary values ``values`` (one per distinct set)."""
