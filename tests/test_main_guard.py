@@ -65,3 +65,13 @@ def test_a_method_parameter_is_not_a_read_of_the_guards_name():
 
 def test_a_guard_without_graph_code_is_left_to_the_module():
     assert _guards("import tensorflow as tf\n\nif __name__ == '__main__':\n    print(tf.__version__)\n") == [False]
+
+
+def test_a_guard_left_with_nothing_to_run_goes_and_the_rewrite_is_idempotent():
+    # Fuzz seed 3137 (at 55fc163): a guard whose only statement is a placeholder no run uses became
+    # `if __name__ == "__main__": pass`, which a second run removed.
+    source = SCRIPT + '\n\nif __name__ == "__main__":\n    z = tf.placeholder(tf.float32, [None, 3])\n'
+    once = migrate_source(source, "script.py")
+    assert once.outcome == "eager", once.findings
+    assert once.new_source.count("__main__") == 1 and "pass" not in once.new_source
+    assert migrate_source(once.new_source, "script.py").new_source == once.new_source

@@ -13,7 +13,7 @@ Graph code kept on an object (``self.inputs = tf.placeholder(...)`` in
 """
 from __future__ import annotations
 
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -100,7 +100,8 @@ class _ScopeRewriter:
         self._scope = scope
         self.sessions |= {k for k in scope.sessions if "." not in k}
         if not scope.is_graph_program:
-            return [self._rewrite_statement(st.node, {}, set(), st) for st in scope.statements] \
+            kept = [self._rewrite_statement(st.node, {}, set(), st) for st in scope.statements]
+            return [node for node in kept if node is not None] \
                 if not scope.withs else body
         if scope.blockers:
             raise pm.ScopeBlocked(scope.blockers)
@@ -152,6 +153,9 @@ class _ScopeRewriter:
                         self.ctx.report(node, RULE_ID, INFO, "dropped an op that no sess.run ever runs")
             else:
                 node = self._rewrite_statement(node, replacements, placeholder_keys, st)
+                if node is None:
+                    pending_lines = [line for line in lead if line.comment]
+                    continue
                 if lead:
                     node = node.with_changes(leading_lines=lead + list(node.leading_lines))
                 out.append(node)
@@ -205,12 +209,16 @@ class _ScopeRewriter:
             return cst.Call(cst.Name(self.to_numpy), args=[cst.Arg(call)])  # numpy, as sess.run returned
         return call
 
-    def _rewrite_statement(self, node, replacements, placeholder_keys, st) -> cst.BaseStatement:
+    def _rewrite_statement(self, node, replacements, placeholder_keys, st) -> Optional[cst.BaseStatement]:
+        """The statement rewritten (None: a main guard left with nothing to do, removed)."""
         node = visit(node, _SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf))
         if isinstance(node, (cst.FunctionDef, cst.If)) and st.kind == "nested-scope":
             outer, outer_placeholders = self._scope, self._placeholder_calls
             new_body = self.rewrite(*pm.nested_scope_body(node), parent=outer)
             self._scope, self._placeholder_calls = outer, outer_placeholders
+            if isinstance(node, cst.If) and _only_pass(new_body):
+                self.ctx.report(st.node, RULE_ID, INFO, "main guard removed: it only built graph values no run uses")
+                return None
             node = node.with_changes(body=node.body.with_changes(body=new_body))
         elif isinstance(node, cst.ClassDef) and st.kind == "nested-scope":
             node = self._rewrite_class(node)
@@ -263,6 +271,11 @@ def _as_method(function: cst.FunctionDef, mapping: Dict[str, str]) -> cst.Functi
     body = rename_keys(function.body, mapping)
     params = function.params.with_changes(params=[cst.Param(cst.Name("self"))] + list(function.params.params))
     return function.with_changes(body=body, params=params)
+
+
+def _only_pass(body: List[cst.BaseStatement]) -> bool:
+    return (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)
+            and all(isinstance(small, cst.Pass) for small in body[0].body))
 
 
 def _returns_value(function: cst.FunctionDef) -> bool:
