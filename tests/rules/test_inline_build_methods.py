@@ -1,4 +1,6 @@
 """inline-build-methods: a private method that __init__ calls once to build the graph runs where the call stands."""
+from pathlib import Path
+
 import libcst as cst
 import pytest
 
@@ -8,37 +10,8 @@ from tf_migrate.rules.inline_build_methods import InlineBuildMethods
 from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
-AGENT = '''
-import numpy as np
-import tensorflow as tf
-
-
-class Agent(object):
-    def __init__(self, sess, lr):
-        self.sess = sess
-        self.lr = lr
-        self._build_net()
-        self.loss = self._build_loss()
-
-    def _build_net(self):
-        self.s = tf.placeholder(tf.float32, [None, 3])
-        self.target = tf.placeholder(tf.float32, [None, 1])
-        w = tf.Variable(tf.fill([3, 1], 0.5))
-        self.q = tf.matmul(self.s, w)
-
-    def _build_loss(self):
-        squared = tf.square(self.target - self.q)
-        return tf.reduce_mean(squared)
-
-    def learn(self, s, target):
-        return self.sess.run(self.loss, {self.s: s, self.target: target})
-
-
-sess = tf.Session()
-agent = Agent(sess, 0.1)
-sess.run(tf.global_variables_initializer())
-print(np.round(agent.learn(np.ones((2, 3)), np.zeros((2, 1))), 5))
-'''
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "class_build_methods_from_init.py"
+AGENT = GOLDEN.read_text().partition("# output\n")[0]  # the golden case's input: two build methods
 
 
 def test_build_methods_move_into_init_and_the_class_converts():
