@@ -1,16 +1,7 @@
 """Graph-building methods that ``__init__`` calls once: which ones, and ``__init__`` with their bodies in place.
 
-    def __init__(self, sess, name):              def __init__(self, name):
-        self.sess = sess                              self.name = name
-        self.name = name                   ->        self.conv1 = tf.keras.layers.Conv2D(...)
-        self._build_net()                             ...
-                                                  @tf.function
-    def _build_net(self):                         def run_cost_optimizer(self, X, Y, training): ...
-        self.X = tf.placeholder(...)
-        ...
-
 Models often split graph building out of ``__init__`` (``_build_net()``, ``add_placeholders()``,
-``self.pred = self.add_prediction_op()``). When such a method takes no argument but ``self``, is
+``self.pred = self._prediction_op()``). When such a method takes no argument but ``self``, is
 called once, from ``__init__``, as a statement or as the value of one assignment, and returns at
 most one value from its last statement, running it is running its body at the call: its body is
 put in place of the call (``rules/inline_build_methods``) and the class converts as one whose
