@@ -58,6 +58,7 @@ COVERED_BY = {
     "pep8-blank-lines": "tests/golden/variable_store_reuse.py",
     "tf-alias": "samples/18_alias_tf1.py",
     "inline-build-methods": "tests/golden/class_build_methods_from_init.py",
+    "inline-step-helpers": "tests/golden/layer_loop_helper_and_training.py",
 }
 
 

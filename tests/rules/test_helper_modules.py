@@ -3,7 +3,8 @@ one instance per TF1 call; compat, with the reason, where the split would not be
 import libcst as cst
 import pytest
 
-from tf_migrate.analysis.modules import module_members
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.modules import member_list, module_members
 from tf_migrate.engine import migrate_source
 from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
@@ -78,6 +79,36 @@ def dense(x, n):
     return tf.matmul(x, w)
 '''
 
+# Layers made in a loop: each pass makes `w` and `b` from Python sizes, through a weight function
+# defined inside the helper, and computes the layer.
+_LAYERS = '''
+def mlp(x, sizes):
+    def weight(shape):
+        return tf.Variable(tf.ones(shape) * 0.1)
+
+    for i, n in enumerate(sizes):
+        if i == 0:
+            y = x
+            width = 2
+        else:
+            width = sizes[i - 1]
+        w = tf.Variable(tf.ones([width, n]))
+        b = weight([n])
+        y = tf.tanh(tf.matmul(y, w) + b)
+    return y
+'''
+_LAYERS_CALL = "y = mlp(x, [3, 2])"
+
+
+def test_layers_made_in_a_loop_become_lists_with_the_same_numbers():
+    source = _program(_LAYERS, _LAYERS_CALL)
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert "self.w.append(tf.Variable(tf.ones([width, n])))" in code and "w = self.w[i]" in code
+    assert "self.b.append(weight([n]))" in code and "b = self.b[i]" in code
+    assert_same_output(run_legacy(source), run_migrated(code))
+
 
 @pytest.mark.parametrize("source, reason", [
     pytest.param(_program('''
@@ -117,6 +148,21 @@ def dense(x, n):
     w = tf.Variable(tf.ones([2, n]))
     return tf.matmul(x, w)
 ''', "y = dense(x, 3.0)"), "`n` is bound more than once", id="parameter rebound"),
+    pytest.param(_program(_LAYERS.replace("        w = tf.Variable", "        if n > 1:\n            break\n"
+                                                                     "        w = tf.Variable"), _LAYERS_CALL),
+                 "without break or continue", id="layer loop that breaks"),
+    pytest.param(_program(_LAYERS.replace("for i, n in enumerate(sizes):", "for n in sizes:"), _LAYERS_CALL),
+                 "in a loop other than", id="layer loop without an index"),
+    pytest.param(_program(_LAYERS.replace("    return y\n", "    return y + tf.reduce_sum(w)\n"), _LAYERS_CALL),
+                 "`w` is read after the loop that makes it", id="layer variable read after its loop"),
+    pytest.param(_program(_LAYERS.replace("        w = tf.Variable(tf.ones([width, n]))\n",
+                                          "        if n > 1:\n            w = tf.Variable(tf.ones([width, n]))\n"),
+                          _LAYERS_CALL), "makes variables inside a block: `w` in an `if`", id="layer variable in an if"),
+    pytest.param(_program(_LAYERS.replace("            width = sizes[i - 1]\n",
+                                          "            width = y.shape[1]\n"), _LAYERS_CALL),
+                 "depend on the tensor argument `x`", id="layer shape read from the forward"),
+    pytest.param(_program(_LAYERS.replace("    def weight(shape):\n", "    def weight(shape):\n        print(x)\n"),
+                          _LAYERS_CALL), "depend on the tensor argument `x`", id="inner function reads a tensor"),
 ])
 def test_stays_compat_with_the_reason(source, reason):
     result = migrate_source(source, "case.py")
@@ -169,7 +215,38 @@ class Net(tf.Module):
 
     def __call__(self, x):
         return x * self.w + self.b
-''') == (("w", True), ("step", False), ("b", True))
+''') == (("w", True, 0), ("step", False, 0), ("b", True, 0))
+
+
+_LOOP_MODULE = '''
+class Net(tf.Module):
+    def __init__(self, sizes):
+        super().__init__()
+
+        def weight(shape):
+            return tf.Variable(tf.ones(shape))
+        self.W = []
+        self.b = []
+        for i, n in enumerate(sizes):
+            self.W.append(weight([2, n]))
+            self.b.append(tf.Variable(tf.zeros([n])))
+        self.out = weight([2, 1])
+
+    def __call__(self, x):
+        return x
+'''
+
+
+def test_module_members_made_in_a_loop_are_lists_of_that_loop():
+    assert _members(HEADER + _LOOP_MODULE) == (("W", True, 1), ("b", True, 1), ("out", True, 0))
+
+
+def test_member_list_interleaves_the_lists_one_loop_makes():
+    made = pm.Symbol("net", pm.LAYER, 0, members=(("W", True, 1), ("b", True, 1), ("out", True, 0)))
+    assert member_list("net", made, trainable_only=True) == [
+        "*(v for made in zip(net.W, net.b) for v in made)", "net.out"]
+    single = pm.Symbol("net", pm.LAYER, 0, members=(("W", True, 1), ("out", False, 0)))
+    assert member_list("net", single, trainable_only=True) == ["*net.W"]
 
 
 @pytest.mark.parametrize("body", [

@@ -80,7 +80,7 @@ def _expand(statement: cst.SimpleStatementLine, target: Optional[cst.AssignTarge
     if (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Return)):
         returned = last.body[0].value
         statements = statements[:-1]
-    if _Forbidden.found(statements) or (target is None and returned is not None and not isinstance(returned, cst.Name)):
+    if not_straight(statements) or (target is None and returned is not None and not isinstance(returned, cst.Name)):
         return None  # a value computed only to be dropped would be one statement more to keep: refused
     if target is not None and returned is None:
         return None  # `x = self.m()` of a method returning None: rare, and nothing to inline it as
@@ -107,6 +107,12 @@ def _attribute_mentions(cls: cst.ClassDef) -> Dict[str, int]:
 
     cls.visit(Count())
     return counts
+
+
+def not_straight(statements: List[cst.BaseStatement]) -> bool:
+    """Whether inlining ``statements`` would change what they do: a return (other than a last one,
+    which the caller has taken off), a yield, ``global``/``nonlocal``, or a nested ``def``."""
+    return _Forbidden.found(statements)
 
 
 class _Forbidden(cst.CSTVisitor):

@@ -20,7 +20,9 @@ from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 
-Members = Tuple[Tuple[str, bool], ...]  # (attribute, trainable) in creation order
+# (attribute, trainable, loop) in creation order; loop: 0 for ``self.w = ...``, else the number of the
+# ``for`` loop of ``__init__`` that appends it to the list ``self.w`` (its variables interleave per iteration).
+Members = Tuple[Tuple[str, bool, int], ...]
 
 
 def _creates_variables(call: cst.Call, names: TFNames, variable_functions: Set[str]) -> bool:
@@ -41,19 +43,49 @@ def _member(line: cst.BaseStatement, names: TFNames, variable_functions: Set[str
     return target.attr.value, not (isinstance(trainable, cst.Name) and trainable.value == "False")
 
 
+def _appended(line: cst.BaseStatement, names: TFNames, variable_functions: Set[str]) -> Optional[Tuple[str, bool]]:
+    """``self.w.append(tf.Variable(...))`` (or of a helper that returns a variable): (``w``, trainable)."""
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr)):
+        return None
+    call = line.body[0].value
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append"
+            and len(call.args) == 1 and isinstance(call.args[0].value, cst.Call)):
+        return None
+    owner = call.func.value
+    made = call.args[0].value
+    if not (isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self"
+            and _creates_variables(made, names, variable_functions)):
+        return None
+    trainable = argument(made, "trainable")
+    return owner.attr.value, not (isinstance(trainable, cst.Name) and trainable.value == "False")
+
+
 def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[str]) -> Optional[Members]:
-    """The variables of a ``tf.Module`` subclass, when ``__init__`` makes every one of them at its top level."""
+    """The variables of a ``tf.Module`` subclass, when ``__init__`` makes every one of them at its top level
+    (``self.w = ...``) or at the top of a loop at its top level (``self.w.append(...)``), directly or through a
+    function of the module or of ``__init__``."""
     if not any(names.qualname(base.value) == "tf.Module" for base in cls.bases):
         return None
     init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
     if init is None:
         return None
-    members: List[Tuple[str, bool]] = []
+    makers = set(variable_functions)
+    inner_defs = [line for line in init.body.body if isinstance(line, cst.FunctionDef)]
+    for inner in inner_defs:
+        if any(_creates_variables(c, names, makers) for c in all_calls(inner.body)):
+            makers.add(inner.name.value)
+    members: List[Tuple[str, bool, int]] = []
+    loops = 0
     for line in init.body.body:
-        member = _member(line, names, variable_functions)
+        member = _member(line, names, makers)
         if member is not None:
-            members.append(member)
-    made = [c for c in all_calls(cls) if _creates_variables(c, names, variable_functions)]
+            members.append((*member, 0))
+        elif isinstance(line, cst.For):
+            loops += 1
+            members += [(*m, loops) for m in (_appended(inner, names, makers) for inner in line.body.body) if m]
+    outside_inner = [m for m in cls.body.body if m is not init] + [
+        line for line in init.body.body if not isinstance(line, cst.FunctionDef)]
+    made = [c for part in outside_inner for c in all_calls(part) if _creates_variables(c, names, makers)]
     return tuple(members) if members and len(made) == len(members) else None
 
 
@@ -65,5 +97,22 @@ def instance_members(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optio
 
 
 def member_list(key: str, symbol: "pm.Symbol", trainable_only: bool) -> List[str]:
-    """``net.w``, ``net.b``...: the instance's variables as code, in creation order."""
-    return [f"{key}.{attr}" for attr, trainable in symbol.members if trainable or not trainable_only]
+    """``net.w``, ``net.b``...: the instance's variables as code, in creation order (``*net.w`` for a list made in
+    a loop; the lists one loop makes together, interleaved as the loop made them)."""
+    out: List[str] = []
+    chosen = [(attr, loop) for attr, trainable, loop in symbol.members if trainable or not trainable_only]
+    index = 0
+    while index < len(chosen):
+        attr, loop = chosen[index]
+        if loop == 0:
+            out.append(f"{key}.{attr}")
+            index += 1
+            continue
+        group = [a for a, other in chosen[index:] if other == loop]
+        index += len(group)
+        if len(group) == 1:
+            out.append(f"*{key}.{group[0]}")
+        else:
+            lists = ", ".join(f"{key}.{a}" for a in group)
+            out.append(f"*(v for made in zip({lists}) for v in made)")
+    return out

@@ -67,8 +67,11 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
                 continue
             if symbol.kind not in pm.DEFERRED_KINDS:
                 # Read as it is when the function runs: only right if it is not bound again before the run.
+                # A later binding by graph code leaves the program with it (the generated functions
+                # bind it locally, see codegen.local_bindings): the name keeps this value.
                 later = scope.symbol_at(key, limit)
-                if later is not None and later.index != symbol.index and at < limit:
+                if later is not None and later.index != symbol.index and at < limit \
+                        and scope.statements[later.index].role != pm.DEFER:
                     conflicts.append(f"`{key}` is bound again after graph code reads it and before the run; "
                                      "the generated function would read the new value")
                 continue

@@ -33,6 +33,7 @@ from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen import compiled
 from tf_migrate.codegen.fetch_reads import plan_reads
 from tf_migrate.codegen.fetches import to_numpy, to_tensors
+from tf_migrate.codegen.local_bindings import unshadow
 from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
 from tf_migrate.codegen.replace import rename_keys, replace_nodes
 from tf_migrate.cst.arguments import bind_known
@@ -277,6 +278,8 @@ class FunctionBuilder:
             value = rename_keys(value, read_names)
             if not (isinstance(value, cst.Name) and value.value == "None"):
                 body.append(cst.SimpleStatementLine([cst.Return(value)]))
+        param_names = {param.name.value for param in params.params}
+        body = unshadow(body, param_names, set(self.taken) | local_names | param_names)
         if not body:
             body.append(_stmt("pass"))
         decorators = [compiled.decorator(spec, self.tf)] if compile_it else []

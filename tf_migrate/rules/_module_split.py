@@ -15,9 +15,16 @@ becomes
 
 ``__init__`` takes the Python arguments and runs the statements the variables
 need, in their order (so TF1's creation order is kept); ``__call__`` takes the
-tensor arguments and runs the rest. The split is refused, with the reason,
-when a variable's shape or initial value depends on a tensor argument or on
-what the forward computes, or when variables are made inside a block.
+tensor arguments and runs the rest. The body is sliced as a tree: a ``for`` or
+``if`` that holds both kinds of statements is kept in both methods, each with
+its own statements. A variable made in a layer loop (``for i, n in
+enumerate(sizes)`` or ``for i in range(n)``, the variable made at the top of the
+loop's body) becomes a list, ``self.W.append(...)`` in ``__init__`` and
+``W = self.W[i]`` in ``__call__``. Functions defined in the helper (``def
+weight_variable(shape)``) go with the method that calls them. The split is
+refused, with the reason, when a variable's shape or initial value depends on
+a tensor argument or on what the forward computes, when variables are made in
+another kind of block, or when both methods would need the same inner function.
 """
 from __future__ import annotations
 
@@ -26,7 +33,10 @@ from typing import Dict, List, Optional, Sequence, Set
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
-from tf_migrate.analysis.symbols import all_calls, reads, value_reads, writes
+from tf_migrate.analysis.symbols import all_calls, reads
+from tf_migrate.rules._body_slices import SliceRefused as SplitRefused  # the helper has no faithful tf.Module form
+from tf_migrate.rules._body_slices import (Leaf, backward_slice, blocks_by_id, contains, decompose, header_reads, jumps,
+                                          leaves, loop_index, reads_after, rebuild)
 from tf_migrate.cst.names import fresh
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
@@ -34,10 +44,6 @@ from tf_migrate.traversal import visit
 # tf.Module's own attributes: a helper's argument of that name is stored under another one.
 _MODULE_ATTRIBUTES = {"name", "name_scope", "variables", "trainable_variables", "non_trainable_variables",
                       "submodules", "with_name_scope"}
-
-
-class SplitRefused(Exception):
-    """The helper has no faithful ``tf.Module`` form (the message says why)."""
 
 
 def class_name(function: str, taken: Set[str]) -> str:
@@ -88,22 +94,13 @@ def _check_shape(func: cst.FunctionDef) -> None:
         raise SplitRefused("it takes *args, **kwargs or keyword-only arguments")
     if func.decorators:
         raise SplitRefused("it is decorated")
-    for kind in (cst.Global, cst.Nonlocal, cst.Yield, cst.FunctionDef, cst.ClassDef, cst.Lambda):
-        if _contains(func.body, kind):
+    for kind in (cst.Global, cst.Nonlocal, cst.Yield, cst.ClassDef, cst.Lambda):
+        if contains(func.body, kind):
             raise SplitRefused(f"its body has a {kind.__name__.lower()}")
-
-
-def _contains(node: cst.CSTNode, kind: type) -> bool:
-    found = []
-
-    class _Find(cst.CSTVisitor):
-        def on_visit(self, inner: cst.CSTNode) -> bool:
-            if isinstance(inner, kind):
-                found.append(inner)
-            return not found
-
-    visit(node, _Find())
-    return bool(found)
+    for line in func.body.body:
+        inner = line.body if isinstance(line, cst.FunctionDef) else line
+        if contains(inner, cst.FunctionDef):
+            raise SplitRefused("its body has a functiondef inside a block or another function")
 
 
 def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str, names: TFNames,
@@ -114,48 +111,78 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
     python_params = [p for p in params if p not in tensor_params]
     lines = list(func.body.body)
     docstring = lines.pop(0) if lines and _is_docstring(lines[0]) else None
-    makers = [i for i, line in enumerate(lines) if _creates_variables(line, names, variable_functions)]
-    for i in makers:
-        if _assigned_name(lines[i]) is None:
+    maker_functions = set(variable_functions)
+    for line in lines:
+        if isinstance(line, cst.FunctionDef) and _creates_variables(line.body, names, maker_functions):
+            maker_functions.add(line.name.value)
+
+    def makes(node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.FunctionDef):
+            return False
+        return _creates_variables(node, names, maker_functions)
+
+    decomposed = decompose(lines, makes)
+    all_leaves = leaves(lines, decomposed, makes)
+    blocks = blocks_by_id(lines, decomposed)
+    makers = [leaf for leaf in all_leaves if leaf.maker]
+    for leaf in makers:
+        if _assigned_name(leaf.node) is None:
             raise SplitRefused("it makes variables inside a block or an expression (only `w = tf.Variable(...)` "
                                "statements of its body are split out)")
-    # __init__: the statements that make variables and those they read, in their order.
-    state: Set[int] = set(makers)
-    needed: Set[str] = set()
-    for i in range(max(makers, default=-1), -1, -1):
-        name = _assigned_name(lines[i])
-        if i not in state and name is not None and name in needed:
-            state.add(i)
-        if i in state:
-            needed |= value_reads(lines[i])
-    built = [lines[i] for i in sorted(state)]
-    forward = [line for i, line in enumerate(lines) if i not in state]
-    state_names = [_assigned_name(line) for line in built]
-    for line, name in zip(built, state_names):
-        tensors = sorted(value_reads(line) & set(tensor_params))
-        if tensors:
-            raise SplitRefused(f"its variables depend on the tensor argument `{tensors[0]}` through `{name}` "
-                               "(a shape or initial value read from the input)")
-    local = set(writes(func.body)) | set(params)
-    for line, name in zip(built, state_names):
-        unknown = sorted(value_reads(line) & local - set(state_names) - set(python_params))
-        if unknown:
-            raise SplitRefused(f"its variable `{name}` depends on `{unknown[0]}`, which the helper computes "
-                               "apart from its variables")
-    rebound = {key for line in forward for key in writes(line)} & (set(state_names) | set(python_params))
-    rebound |= {n for n in state_names if state_names.count(n) > 1} | (set(state_names) & set(params))
+        if leaf.parents and (leaf.loop is None or leaf.parents[-1] != id(leaf.loop) or len(leaf.parents) > 1):
+            raise SplitRefused(f"it makes variables inside a block: `{_assigned_name(leaf.node)}` in an `if` or a "
+                               "nested loop")
+        if leaf.loop is not None and (loop_index(leaf.loop) is None or jumps(leaf.loop)):
+            raise SplitRefused(f"it makes `{_assigned_name(leaf.node)}` in a loop other than "
+                               "`for i, x in enumerate(xs)` or `for i in range(n)` without break or continue")
+    init, needed = backward_slice(all_leaves, makers, blocks)  # __init__: the variables and what they need
+    init_leaves = [leaf for leaf in all_leaves if id(leaf.node) in init]
+    forward_leaves = [leaf for leaf in all_leaves if id(leaf.node) not in init]
+    forward_writes = set().union(*(leaf.writes for leaf in forward_leaves)) if forward_leaves else set()
+    tensors = sorted(needed & set(tensor_params))
+    if tensors:
+        culprit = next((_assigned_name(leaf.node) for leaf in init_leaves if tensors[0] in leaf.reads), None)
+        raise SplitRefused(f"its variables depend on the tensor argument `{tensors[0]}` through `{culprit}` "
+                           "(a shape or initial value read from the input)")
+    unknown = sorted(needed & forward_writes)
+    if unknown:
+        raise SplitRefused(f"its variables depend on `{unknown[0]}`, which the helper computes apart from "
+                           "its variables")
+    loop_makers = {_assigned_name(leaf.node): leaf for leaf in makers if leaf.loop is not None}
+    top_state = [leaf for leaf in init_leaves if not leaf.parents]
+    state_names = [name for leaf in top_state for name in [_assigned_name(leaf.node)] if name is not None]
+    forward_reads = set().union(*(reads(leaf.node) for leaf in forward_leaves)) if forward_leaves else set()
+    forward_reads |= set().union(*(header_reads(blocks[b]) for leaf in forward_leaves for b in leaf.parents)) \
+        if forward_leaves else set()
+    init_only = set().union(*(leaf.writes for leaf in init_leaves)) - set(state_names) - set(loop_makers)
+    shared = sorted(forward_reads & init_only - forward_writes)
+    if shared:
+        raise SplitRefused(f"both methods would need `{shared[0]}`, which the variables need too")
+    all_writes = [name for leaf in all_leaves for name in leaf.writes]
+    rebound = {name for name in set(state_names) | set(loop_makers) | set(python_params)
+               if name in forward_writes or all_writes.count(name) > 1} | (set(state_names) & set(params))
     if rebound:
         raise SplitRefused(f"`{sorted(rebound)[0]}` is bound more than once (a parameter or a value the variables "
                            "need, rebound)")
-    forward_reads = set().union(*(reads(line) for line in forward)) if forward else set()
+    for name, leaf in loop_makers.items():
+        after = reads_after(lines, leaf.loop, forward_leaves)
+        if name in after:
+            raise SplitRefused(f"`{name}` is read after the loop that makes it")
     stored_params = [p for p in python_params if p in forward_reads]
     renamed = {n: _attribute(n) for n in state_names + stored_params}
+    lists = {n: _attribute(n) for n in loop_makers}
     init_body: List[cst.BaseStatement] = [cst.parse_statement("super().__init__()")]
     init_body += [cst.parse_statement(f"self.{renamed[p]} = {p}") for p in stored_params]
     to_self = _ToSelf({n: renamed[n] for n in state_names})
-    init_body += [visit(line, to_self) for line in built]
-    call_body = [visit(line, _ToSelf(renamed)) for line in forward] or [cst.parse_statement("return None")]
-    init = _method("__init__", _params(func, python_params), init_body)
+    init_body += rebuild(lines, {id(leaf.node): leaf for leaf in init_leaves}, decomposed,
+                         form=lambda leaf: _init_form(leaf, loop_makers, lists, to_self),
+                         before_loop=lambda loop: [cst.parse_statement(f"self.{lists[n]} = []")
+                                                   for n, leaf in loop_makers.items() if leaf.loop is loop])
+    to_self_forward = _ToSelf(renamed)
+    call_body = rebuild(lines, {id(leaf.node): leaf for leaf in forward_leaves + list(loop_makers.values())},
+                        decomposed, form=lambda leaf: _forward_form(leaf, loop_makers, lists, to_self_forward),
+                        before_loop=lambda loop: [], headers=to_self_forward) or [cst.parse_statement("return None")]
+    init = _method("__init__", _params(func, python_params), _blank_before_defs(init_body))
     call = _method("__call__", _params(func, list(tensor_params)), call_body)
     call = call.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
     body: List[cst.BaseStatement] = ([docstring] if docstring is not None else []) + [init, call]
@@ -163,6 +190,42 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
         name=cst.Name(cls), body=cst.IndentedBlock(body=body),
         bases=[cst.Arg(cst.parse_expression(f"{tf}.Module"))], leading_lines=func.leading_lines,
         lpar=cst.LeftParen(), rpar=cst.RightParen())
+
+
+def _init_form(leaf: Leaf, loop_makers, lists, to_self) -> cst.BaseStatement:
+    name = _assigned_name(leaf.node)
+    if name in loop_makers and loop_makers[name] is leaf:
+        value = leaf.node.body[0].value
+        append = cst.parse_expression(f"self.{lists[name]}.append(x)")
+        return leaf.node.with_changes(body=[cst.Expr(append.with_changes(args=[cst.Arg(value)]))])
+    return _renamed(leaf, to_self)
+
+
+def _renamed(leaf: Leaf, to_self: "_ToSelf") -> cst.BaseStatement:
+    """``leaf`` with the helper's state read through ``self`` (an inner function: only what it reads from outside)."""
+    if isinstance(leaf.node, cst.FunctionDef):
+        outer = {key: value for key, value in to_self.renamed.items() if key in leaf.reads}
+        return visit(leaf.node, _ToSelf(outer)) if outer else leaf.node
+    return visit(leaf.node, to_self)
+
+
+def _forward_form(leaf: Leaf, loop_makers, lists, to_self) -> cst.BaseStatement:
+    name = _assigned_name(leaf.node)
+    if name in loop_makers and loop_makers[name] is leaf:
+        index = loop_index(leaf.loop)
+        return leaf.node.with_changes(body=[cst.parse_statement(f"{name} = self.{lists[name]}[{index}]").body[0]])
+    return _renamed(leaf, to_self)
+
+
+def _blank_before_defs(body: List[cst.BaseStatement]) -> List[cst.BaseStatement]:
+    """An inner ``def`` after other statements gets the blank line PEP 8 asks for."""
+    out = list(body)
+    for i in range(1, len(out)):
+        line = out[i]
+        if isinstance(line, cst.FunctionDef) and not isinstance(out[i - 1], cst.FunctionDef) and not any(
+                empty.comment is None for empty in line.leading_lines):
+            out[i] = line.with_changes(leading_lines=[cst.EmptyLine(indent=False), *line.leading_lines])
+    return out
 
 
 def _is_docstring(line: cst.BaseStatement) -> bool:
