@@ -12,6 +12,7 @@ from typing import List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.input_specs import input_spec, is_flag, run_parameters
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, symbol_key, writes
@@ -132,6 +133,63 @@ def static_read_problem(scope, key: str, before: int):
                 isinstance(c.func, cst.Attribute) and c.func.attr.value.startswith("assign")
                 for c in all_calls(st.node)):
             return "computing it runs ops with effects or random draws"
+    return None
+
+
+def printed_only(node: cst.CSTNode, key: str, run_sites) -> List[cst.Name]:
+    """The ``key`` names that ``print`` takes as whole positional arguments in ``node``, when those are all the
+    ways ``node`` reads ``key`` outside its run sites (else ``[]``)."""
+    skip = {id(s.call) for s in run_sites}
+    printed: List[cst.Name] = []
+    count = 0
+
+    class _Walk(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> bool:
+            if id(call) in skip:
+                return False
+            if isinstance(call.func, cst.Name) and call.func.value == "print":
+                printed.extend(arg.value for arg in call.args if arg.keyword is None and not arg.star
+                               and isinstance(arg.value, cst.Name) and arg.value.value == key)
+            return True
+
+        def visit_Name(self, name: cst.Name) -> None:
+            nonlocal count
+            count += name.value == key
+
+        def visit_Attribute(self, attr: cst.Attribute) -> bool:
+            visit(attr.value, self)
+            return False
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            visit(arg.value, self)
+            return False
+
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+    visit(node, _Walk())
+    return printed if printed and len(printed) == count else []
+
+
+def describe_problem(scope, names, key: str, before: int) -> Optional[str]:
+    """Why the graph of ``key`` cannot be traced where a statement prints it, outside any run (None: it can).
+
+    TF1 printed a graph tensor's description (``Tensor("one_hot:0", shape=(?, 1, 7), dtype=float32)``);
+    the migrated program prints the output of its run function's trace, which shows the same: the trace
+    needs an input signature written from the placeholders it takes, and graph code only.
+    """
+    site = RunSite(cst.Call(cst.Name("describe")), "run", cst.parse_expression(key), None)
+    plan = plan_run(scope, site, before)
+    if plan.conflicts:
+        return plan.conflicts[0]
+    for st in plan.statements:
+        if st.kind == pm.PYTHON or st.role != pm.DEFER or any(scope.kind(k) == pm.ITERATOR for k in st.reads):
+            return "its value needs Python code or a dataset iterator"
+    for param, symbol in run_parameters(plan, scope, names):
+        if is_flag(symbol, names) or input_spec(symbol, scope, names, "tf") is None:
+            return f"the placeholder `{param}` it needs has no dtype and shape written in the program"
     return None
 
 

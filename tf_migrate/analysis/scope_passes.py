@@ -14,7 +14,8 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
-from tf_migrate.analysis.escapes import escaped_reads, finder, session_uses, static_read_problem
+from tf_migrate.analysis.escapes import (describe_problem, escaped_reads, finder, printed_only, session_uses,
+                                         static_read_problem)
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 
@@ -185,5 +186,9 @@ def check_escapes(c: Classifier) -> None:
         for key in sorted(found.keys):
             kind = c.scope.kind(key)
             if st.kind == pm.VARIABLE or st.kind == pm.OPTIMIZER:
+                continue
+            printed = printed_only(st.node, key, st.run_sites) if kind in (pm.PLACEHOLDER, pm.TENSOR) else []
+            if printed and describe_problem(c.scope, c.names, key, st.index) is None:
+                c.scope.described.update((id(name), (key, st.index)) for name in printed)
                 continue
             c.block(st.node, f"`{key}` ({kind}) is used outside sess.run; its value only exists in a run")

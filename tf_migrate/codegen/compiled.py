@@ -23,9 +23,8 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.callables import fetch_leaves
-from tf_migrate.analysis.symbols import reads, symbol_key
-from tf_migrate.cst.arguments import bind_known
-from tf_migrate.cst.text import code
+from tf_migrate.analysis.input_specs import input_spec, is_flag, run_parameters
+from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.tfnames import TFNames
 
 COMPILED, EAGER_FUNCTIONS = "compiled", "eager"
@@ -98,9 +97,9 @@ def signature(plan: RunPlan, scope: "pm.Scope", names: TFNames, tf: str) -> Tupl
     specs: List[str] = []
     python_params: List[str] = []
     written = True
-    for key, symbol in _parameters(plan, scope, names):
-        spec = _spec(symbol, scope, names, tf)
-        if _is_flag(symbol, names):
+    for key, symbol in run_parameters(plan, scope, names):
+        spec = input_spec(symbol, scope, names, tf)
+        if is_flag(symbol, names):
             python_params.append(key.split(".")[-1])
         elif spec is None:
             written = False
@@ -114,69 +113,3 @@ def signature(plan: RunPlan, scope: "pm.Scope", names: TFNames, tf: str) -> Tupl
 def decorator(spec: Optional[str], tf: str) -> cst.Decorator:
     text = f"{tf}.function(input_signature={spec})" if spec not in (None, "[]") else f"{tf}.function"
     return cst.Decorator(cst.parse_expression(text))
-
-
-def _default(st: "pm.Statement", scope: "pm.Scope", names: TFNames):
-    symbol = scope.symbol_at(st.defines[0], st.index + 1)
-    call = symbol.call if symbol is not None else None
-    if call is not None and (names.call_name(call) or "").endswith("placeholder_with_default"):
-        return bind_known(call, ["input", "shape", "name"]).get("input")
-    return None
-
-
-def _parameters(plan: RunPlan, scope: "pm.Scope", names: TFNames):
-    """(key, the binding it stands for) of each parameter of the run's function, in order."""
-    params = [(key, plan.fed_symbols.get(key)) for key, _ in plan.fed]
-    return params + [(st.defines[0], scope.symbol_at(st.defines[0], st.index + 1))
-                     for st in plan.unfed_placeholders if _default(st, scope, names) is None]
-
-
-def _is_flag(symbol: Optional["pm.Symbol"], names: TFNames) -> bool:
-    """A bool placeholder of scalar or unwritten shape: ``tf.placeholder(tf.bool, [])``, ``placeholder_with_default(False,
-    [])``: a training flag, fed Python bools."""
-    if symbol is None or symbol.kind != pm.PLACEHOLDER or symbol.call is None:
-        return False
-    with_default = (names.call_name(symbol.call) or "").endswith("placeholder_with_default")
-    bound = bind_known(symbol.call, ["input", "shape", "name"] if with_default else ["dtype", "shape", "name"])
-    dtype = symbol.dtype or (code(bound["dtype"]).rsplit(".", 1)[-1] if "dtype" in bound else None)
-    shape = bound.get("shape")
-    scalar = shape is None or isinstance(shape, (cst.List, cst.Tuple)) and not shape.elements
-    return dtype == "bool" and scalar
-
-
-def _spec(symbol: Optional["pm.Symbol"], scope: "pm.Scope", names: TFNames, tf: str) -> Optional[str]:
-    """``tf.TensorSpec(shape, dtype)`` of a placeholder whose dtype and shape the text gives (else None)."""
-    if symbol is None or symbol.kind != pm.PLACEHOLDER or symbol.call is None:
-        return None  # a fed tensor: its static shape is TF's to infer, not written here
-    qualname = names.call_name(symbol.call) or ""
-    with_default = qualname.endswith("placeholder_with_default")
-    bound = bind_known(symbol.call, ["input", "shape", "name"] if with_default else ["dtype", "shape", "name"])
-    if symbol.dtype is not None:
-        dtype = f"{tf}.{symbol.dtype}"
-    elif "dtype" in bound and _is_static(bound["dtype"], scope, symbol.index):
-        dtype = code(bound["dtype"])
-    else:
-        return None
-    if "shape" not in bound:
-        return None if with_default else f"{tf}.TensorSpec(None, {dtype})"
-    if not _is_static(bound["shape"], scope, symbol.index):
-        return None
-    return f"{tf}.TensorSpec({code(bound['shape'])}, {dtype})"
-
-
-def _is_static(expr: cst.BaseExpression, scope: "pm.Scope", index: int) -> bool:
-    """An expression a decorator can evaluate where the function is defined: literals, TF dtypes, and
-    names bound once, before the placeholder (as TF1 read them when it built the placeholder)."""
-    for key in reads(expr):
-        if "." in key or (scope.is_class and key in scope.params):  # __init__'s parameters: gone at class level
-            return False
-        bindings = scope.bindings.get(key, [])
-        if bindings and (len(bindings) > 1 or bindings[0].index >= index or bindings[0].kind in pm.DEFERRED_KINDS):
-            return False
-    return not any(isinstance(n, (cst.Call, cst.Lambda, cst.Subscript)) for n in _walk(expr))
-
-
-def _walk(node: cst.CSTNode):
-    yield node
-    for child in node.children:
-        yield from _walk(child)

@@ -123,6 +123,14 @@ class _ScopeRewriter:
                 f"{self.ctx.tf}.TensorShape({code(call)}.shape)"
             generated.replacements[node_id] = cst.parse_expression(value)
             self.ctx.report(None, RULE_ID, INFO, f"static {attribute} of `{key}` computed once: it needs no feeds")
+        for node_id, (key, index) in scope.described.items():
+            # TF1 printed the graph tensor's description: the trace of its run function shows the same.
+            site = RunSite(cst.Call(cst.Name("describe")), "run", cst.parse_expression(key), None)
+            name = self._function_for(plan_run(scope, site, index), scope, builder, generated, limit=index,
+                                      traced=True)
+            generated.replacements[node_id] = cst.parse_expression(
+                f"{name}.get_concrete_function().structured_outputs")
+            self.ctx.report(None, RULE_ID, INFO, f"printed `{key}`: its description, from the trace of {name}()")
         return self._assemble(scope, generated, top=parent is None)
 
     def _assemble(self, scope, generated: _Generated, top: bool = False) -> List[cst.BaseStatement]:
@@ -172,33 +180,7 @@ class _ScopeRewriter:
         if not plan.needs_function and not any(view.deferred(k) for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values -> .numpy()")
             return to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf)
-        bindings = tuple(sorted((key, view.symbols[key].index) for key in reads(site.fetch) if key in view.symbols))
-        signature = (code(site.fetch), bindings, tuple(k for k, _ in plan.fed), plan.dynamic_feed, site.style)
-        name = generated.signatures.get(signature)
-        if name is None:
-            name = _function_name(plan, self.taken)
-            generated.signatures[signature] = name
-            compile_it = self.ctx.functions == compiled.COMPILED
-            if compile_it:
-                why = compiled.why_eager(plan, view)
-                compile_it = why is None
-                if why is not None:
-                    self.ctx.report(site.call, RULE_ID, INFO, f"{name}() stays eager: {why}")
-            function = builder.build(plan, name, compile_it)
-            if compile_it:
-                generated.iterator_args[name] = compiled.iterator_parameters(plan, builder.scope)
-            if compile_it and _returns_value(function):
-                generated.compiled.add(name)
-                self.compiled_any = True
-            if owner:
-                function = _as_method(function, rename(plan))
-            if position is None:
-                position = max((st.index for st in scope.statements[:limit]
-                                if st.role != pm.REMOVE and set(st.defines) & plan.reads), default=-1)
-                if position == -1:
-                    position = _first_non_import(scope)
-            generated.by_position.setdefault(position, []).append(function)
-            self.ctx.report(site.call, RULE_ID, INFO, f"sess.run -> {name}(), a function of the fed placeholders")
+        name = self._function_for(plan, scope, builder, generated, owner, rename, position, limit)
         if plan.dynamic_feed:
             args = [cst.Arg(site.feed, star="**")] if site.feed is not None else []
         else:
@@ -208,6 +190,45 @@ class _ScopeRewriter:
         if name in generated.compiled and site.style != "op_run":
             return cst.Call(cst.Name(self.to_numpy), args=[cst.Arg(call)])  # numpy, as sess.run returned
         return call
+
+    def _function_for(self, plan, scope, builder, generated: _Generated, owner: str = "", rename=None,
+                      position=None, limit=None, traced: bool = False) -> str:
+        """The name of the generated function of ``plan`` (made and placed on first use). ``traced``: one
+        whose trace is read (a ``tf.function`` also under ``--functions eager``)."""
+        site = plan.site
+        view = scope.at(plan.limit)
+        bindings = tuple(sorted((key, view.symbols[key].index) for key in reads(site.fetch) if key in view.symbols))
+        compiled_mode = self.ctx.functions == compiled.COMPILED
+        style = "traced" if traced and not compiled_mode else site.style
+        signature = (code(site.fetch), bindings, tuple(k for k, _ in plan.fed), plan.dynamic_feed, style)
+        name = generated.signatures.get(signature)
+        if name is not None:
+            return name
+        name = _function_name(plan, self.taken)
+        generated.signatures[signature] = name
+        compile_it = compiled_mode or traced
+        if compile_it and not traced:
+            why = compiled.why_eager(plan, view)
+            compile_it = why is None
+            if why is not None:
+                self.ctx.report(site.call, RULE_ID, INFO, f"{name}() stays eager: {why}")
+        function = builder.build(plan, name, compile_it)
+        if compile_it:
+            generated.iterator_args[name] = compiled.iterator_parameters(plan, builder.scope)
+        if compile_it and _returns_value(function):
+            generated.compiled.add(name)
+            self.compiled_any = True
+        if owner:
+            function = _as_method(function, rename(plan))
+        if position is None:
+            position = max((st.index for st in scope.statements[:limit]
+                            if st.role != pm.REMOVE and set(st.defines) & plan.reads), default=-1)
+            if position == -1:
+                position = _first_non_import(scope)
+        generated.by_position.setdefault(position, []).append(function)
+        if not traced:
+            self.ctx.report(site.call, RULE_ID, INFO, f"sess.run -> {name}(), a function of the fed placeholders")
+        return name
 
     def _rewrite_statement(self, node, replacements, placeholder_keys, st) -> Optional[cst.BaseStatement]:
         """The statement rewritten (None: a main guard left with nothing to do, removed)."""
@@ -333,6 +354,9 @@ class _SiteReplacer(cst.CSTTransformer):
             if static is not None:
                 return static
         return updated
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self.replacements.get(id(original), updated)  # a printed graph value: its description
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         replaced = self.replacements.get(id(original))

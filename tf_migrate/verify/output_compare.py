@@ -13,7 +13,8 @@ equals ``nan``; infinities equal when their signs do.
 
 A graph tensor or variable printed by TF1 shows no value (``Tensor("Add:0", shape=(),
 dtype=int32)``, ``<tf.Variable 'w:0' shape=(2,) dtype=float32_ref>``); the same print in TF2
-shows the value too (``tf.Tensor(5, shape=(), dtype=int32)``). Such descriptions are paired in
+shows the value too (``tf.Tensor(5, shape=(), dtype=int32)``), or, printed from a trace, the same
+graph form with TF2's op name and ``None`` for ``?``. Such descriptions are paired in
 order and compared by what both show, dtype and shape (a TF1 ``?`` matches any size); the value
 TF1 never printed is not compared (:func:`align_descriptions`).
 """
@@ -84,7 +85,8 @@ def _line(output, number):
     return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
 
-_GRAPH_TENSOR = re.compile(r'(?<![\w.])Tensor\("[^"\n]*", shape=(?P<shape>\([^)]*\)), dtype=(?P<dtype>\w+)\)')
+# A graph tensor: TF1's, or a TF2 trace's (a ``tf.function``'s outputs); unknown rank shows no shape.
+_GRAPH_TENSOR = re.compile(r'(?<![\w.])Tensor\("[^"\n]*"(?:, shape=(?P<shape>\([^)]*\)))?, dtype=(?P<dtype>\w+)\)')
 _EAGER_TENSOR = re.compile(r'\btf\.Tensor\((?:.(?!\btf\.Tensor\())*?, shape=(?P<shape>\([^)]*\)), dtype=(?P<dtype>\w+)\)', re.S)
 _GRAPH_VARIABLE = re.compile(r"<tf\.Variable '(?P<name>[^']*)' shape=(?P<shape>\([^)]*\)) dtype=(?P<dtype>\w+?)_ref>")
 _EAGER_VARIABLE = re.compile(
@@ -99,6 +101,8 @@ def _same_spec(graph, eager):
     """Whether a TF1 description and a TF2 one agree on what both show."""
     if graph["dtype"] != eager["dtype"] or graph.groupdict().get("name") != eager.groupdict().get("name"):
         return False
+    if graph["shape"] is None or eager["shape"] is None:
+        return graph["shape"] is None  # unknown rank (TF1) matches any shape
     static, actual = _dimensions(graph["shape"]), _dimensions(eager["shape"])
     return len(static) == len(actual) and all(s in ("?", "None") or s == a for s, a in zip(static, actual))
 
@@ -109,6 +113,8 @@ def align_descriptions(legacy, migrated):
     for graph_pattern, eager_pattern, marker in ((_GRAPH_TENSOR, _EAGER_TENSOR, "<tensor {dtype} {shape}>"),
                                                  (_GRAPH_VARIABLE, _EAGER_VARIABLE, "<variable {dtype} {shape}>")):
         graphs, eagers = list(graph_pattern.finditer(legacy)), list(eager_pattern.finditer(migrated))
+        if graph_pattern is _GRAPH_TENSOR:  # a traced tensor printed by the migrated program shows what TF1's did
+            eagers = sorted(eagers + list(_GRAPH_TENSOR.finditer(migrated)), key=lambda match: match.start())
         if not graphs or len(graphs) != len(eagers):
             continue
         pairs = [(g, e) for g, e in zip(graphs, eagers) if _same_spec(g, e)]

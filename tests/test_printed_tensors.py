@@ -1,0 +1,60 @@
+"""A graph tensor printed outside any run: TF1 printed its description, the migrated program prints its trace's."""
+import pytest
+
+from tf_migrate.engine import migrate_source
+from tf_migrate.verify.output_compare import first_difference
+from tests.twins import run_legacy, run_migrated
+
+PROGRAM = '''import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 3])
+print(x)
+y = tf.one_hot(tf.cast(x, tf.int32), 4)
+print("one hot:", y)
+w = tf.Variable(tf.ones([3, 1]))
+out = tf.matmul(x, w)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(out, {x: np.ones((2, 3))}))
+'''
+
+
+def test_printed_tensors_go_eager_and_print_what_tf1_printed():
+    result = migrate_source(PROGRAM, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert "print(run_x.get_concrete_function().structured_outputs)" in code
+    assert "print(\"one hot:\", run_y.get_concrete_function().structured_outputs)" in code
+    legacy, migrated = run_legacy(PROGRAM), run_migrated(code)
+    assert "shape=(?, 3), dtype=float32" in legacy and "shape=(None, 3, 4), dtype=float32" in migrated
+    assert first_difference(legacy, migrated, rtol=1e-5, atol=1e-6) is None
+
+
+def test_a_trace_is_also_what_eager_functions_print():
+    result = migrate_source(PROGRAM, "case.py", functions="eager")
+    assert result.outcome == "eager", result.compat_reason
+    assert "@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])\ndef run_x(x)" in result.new_source
+    assert first_difference(run_legacy(PROGRAM), run_migrated(result.new_source), rtol=1e-5, atol=1e-6) is None
+
+
+@pytest.mark.parametrize("change, why", [
+    (('print("one hot:", y)', 'print(f"one hot: {y}")'), "printed inside an f-string"),
+    (('print("one hot:", y)', 'print("one hot:", y, y.name)'), "read otherwise too"),
+    (("x = tf.placeholder(tf.float32, [None, 3])", "x = tf.placeholder(tf.float32, shape_of_x())"),
+     "a shape the text does not settle"),
+])
+def test_other_uses_stay_compat(change, why):
+    source = PROGRAM.replace(*change)
+    if "shape_of_x" in source:
+        source = source.replace("import tensorflow as tf\n", "import tensorflow as tf\n\n\ndef shape_of_x():\n"
+                                                             "    return [None, 3]\n\n")
+    assert migrate_source(source, "case.py").outcome == "compat", why
+
+
+def test_the_judge_pairs_a_traced_description_with_tf1s():
+    legacy = 'Tensor("Placeholder:0", shape=(?, 3), dtype=float32)\nTensor("X:0", dtype=float32)\n'
+    migrated = 'Tensor("Identity:0", shape=(None, 3), dtype=float32)\nTensor("x:0", shape=(2,), dtype=float32)\n'
+    assert first_difference(legacy, migrated, rtol=1e-5, atol=1e-6) is None
+    other = 'Tensor("Identity:0", shape=(None, 4), dtype=float32)\nTensor("x:0", dtype=float32)\n'
+    assert first_difference(legacy, other, rtol=1e-5, atol=1e-6) is not None
