@@ -110,6 +110,28 @@ def test_layers_made_in_a_loop_become_lists_with_the_same_numbers():
     assert_same_output(run_legacy(source), run_migrated(code))
 
 
+_SCOPED = '''
+def add_layer(x, n_in, n_out):
+    with tf.name_scope('layer'):
+        with tf.name_scope('weights'):
+            w = tf.Variable(tf.ones([n_in, n_out]) * 0.5, name='W')
+        with tf.name_scope('Wx'):
+            y = tf.matmul(x, w)
+        return y
+'''
+
+
+def test_name_scopes_are_kept_around_what_each_method_makes():
+    source = _program(_SCOPED, "y = add_layer(x, 2, 3)")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert ("        with tf.name_scope('layer'):\n            with tf.name_scope('weights'):\n"
+            "                self.w = tf.Variable(") in code
+    assert "    def __call__(self, x):\n        with tf.name_scope('layer'):\n" in code
+    assert_same_output(run_legacy(source), run_migrated(code))
+
+
 @pytest.mark.parametrize("source, reason", [
     pytest.param(_program('''
 def dense(x, n):

@@ -63,7 +63,7 @@ def _appended(line: cst.BaseStatement, names: TFNames, variable_functions: Set[s
 def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[str]) -> Optional[Members]:
     """The variables of a ``tf.Module`` subclass, when ``__init__`` makes every one of them at its top level
     (``self.w = ...``) or at the top of a loop at its top level (``self.w.append(...)``), directly or through a
-    function of the module or of ``__init__``."""
+    function of the module or of ``__init__`` (``with`` blocks count as the level they stand in)."""
     if not any(names.qualname(base.value) == "tf.Module" for base in cls.bases):
         return None
     init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
@@ -76,13 +76,21 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
             makers.add(inner.name.value)
     members: List[Tuple[str, bool, int]] = []
     loops = 0
-    for line in init.body.body:
-        member = _member(line, names, makers)
-        if member is not None:
-            members.append((*member, 0))
-        elif isinstance(line, cst.For):
-            loops += 1
-            members += [(*m, loops) for m in (_appended(inner, names, makers) for inner in line.body.body) if m]
+
+    def scan(lines) -> None:  # `with` blocks (name scopes) run their body in place
+        nonlocal loops
+        for line in lines:
+            member = _member(line, names, makers)
+            if member is not None:
+                members.append((*member, 0))
+            elif isinstance(line, cst.With):
+                scan(line.body.body)
+            elif isinstance(line, cst.For):
+                loops += 1
+                members.extend((*m, loops) for m in (_appended(inner, names, makers) for inner in line.body.body)
+                               if m)
+
+    scan(init.body.body)
     outside_inner = [m for m in cls.body.body if m is not init] + [
         line for line in init.body.body if not isinstance(line, cst.FunctionDef)]
     made = [c for part in outside_inner for c in all_calls(part) if _creates_variables(c, names, makers)]

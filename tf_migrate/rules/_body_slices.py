@@ -66,6 +66,8 @@ def leaves(lines: Sequence[cst.BaseStatement], decomposed: Set[int], makes: Call
                 out += leaves(line.orelse.body.body, decomposed, makes, inner)
         elif id(line) in decomposed and isinstance(line, cst.For):
             out += leaves(line.body.body, decomposed, makes, parents + (id(line),), line)
+        elif id(line) in decomposed and isinstance(line, cst.With):
+            out += leaves(line.body.body, decomposed, makes, parents + (id(line),), loop)
         elif isinstance(line, cst.FunctionDef):
             out.append(Leaf(line, def_reads(line), {line.name.value}, False, loop, parents))
         else:
@@ -74,11 +76,16 @@ def leaves(lines: Sequence[cst.BaseStatement], decomposed: Set[int], makes: Call
 
 
 def decompose(lines: Sequence[cst.BaseStatement], makes: Callable[[cst.CSTNode], bool],
-               in_loop: bool = False) -> Set[int]:
-    """Ids of the blocks sliced rather than kept whole: each ``if`` and ``for`` that holds a variable-making
-    statement, and in such a loop each ``if`` (its branches may compute both a shape and a forward value)."""
+              scoped: Callable[[cst.With], bool], in_loop: bool = False) -> Set[int]:
+    """Ids of the blocks sliced rather than kept whole: each ``if``, ``for`` and ``with`` (of name scopes only:
+    ``scoped``) that holds a variable-making statement, and in such a loop each ``if`` (its branches may
+    compute both a shape and a forward value)."""
     found: Set[int] = set()
     for line in lines:
+        if isinstance(line, cst.With) and scoped(line) and makes(line):
+            found.add(id(line))
+            found |= decompose(line.body.body, makes, scoped, in_loop)
+            continue
         branch = in_loop and isinstance(line, cst.If) and not isinstance(line.orelse, cst.If)
         if isinstance(line, (cst.If, cst.For)) and (makes(line) or branch):
             if line.orelse is not None and isinstance(line, cst.For):
@@ -86,7 +93,7 @@ def decompose(lines: Sequence[cst.BaseStatement], makes: Callable[[cst.CSTNode],
             found.add(id(line))
             blocks = [line.body.body] + ([line.orelse.body.body] if isinstance(line.orelse, cst.Else) else [])
             for block in blocks:
-                found |= decompose(block, makes, in_loop or isinstance(line, cst.For))
+                found |= decompose(block, makes, scoped, in_loop or isinstance(line, cst.For))
         elif isinstance(line, cst.BaseCompoundStatement) and not isinstance(line, cst.FunctionDef) and makes(line):
             raise SliceRefused(f"it makes variables inside a `{type(line).__name__.lower()}` block")
     return found
@@ -110,6 +117,8 @@ def header_reads(node: cst.CSTNode) -> Set[str]:
         return value_reads(node.test)
     if isinstance(node, cst.For):
         return value_reads(node.iter)
+    if isinstance(node, cst.With):
+        return set().union(*(value_reads(item.item) for item in node.items))
     return set()
 
 
@@ -123,16 +132,17 @@ def blocks_by_id(lines: Sequence[cst.BaseStatement], decomposed: Set[int]) -> Di
         if id(line) in decomposed:
             found[id(line)] = line
             found.update(blocks_by_id(line.body.body, decomposed))
-            if isinstance(line.orelse, cst.Else):
+            if isinstance(getattr(line, "orelse", None), cst.Else):
                 found.update(blocks_by_id(line.orelse.body.body, decomposed))
     return found
 
 
-def reads_after(lines: Sequence[cst.BaseStatement], loop: cst.For, forward: List[Leaf]) -> Set[str]:
-    """What the forward statements after ``loop`` (in the helper's body) read."""
-    index = next(i for i, line in enumerate(lines) if line is loop)
-    later = {id(line) for line in lines[index + 1:]}
-    return set().union(*(leaf.reads for leaf in forward if id(leaf.node) in later)) if forward else set()
+def reads_after(all_leaves: List[Leaf], loop: cst.For, chosen: List[Leaf]) -> Set[str]:
+    """What the ``chosen`` leaves after ``loop`` read (leaves are in program order)."""
+    inside = [i for i, leaf in enumerate(all_leaves) if id(loop) in leaf.parents]
+    chosen_ids = {id(leaf.node) for leaf in chosen}
+    later = [leaf for leaf in all_leaves[inside[-1] + 1:] if id(leaf.node) in chosen_ids] if inside else []
+    return set().union(*(leaf.reads for leaf in later)) if later else set()
 
 
 def rebuild(lines: Sequence[cst.BaseStatement], keep: Dict[int, Leaf], decomposed: Set[int], form, before_loop,
@@ -143,19 +153,22 @@ def rebuild(lines: Sequence[cst.BaseStatement], keep: Dict[int, Leaf], decompose
         if id(line) in decomposed:
             body = rebuild(line.body.body, keep, decomposed, form, before_loop, headers)
             orelse_body = rebuild(line.orelse.body.body, keep, decomposed, form, before_loop, headers) \
-                if isinstance(line.orelse, cst.Else) else []
+                if isinstance(getattr(line, "orelse", None), cst.Else) else []
             if not body and not orelse_body:
                 continue
             if not body:
                 body = [cst.parse_statement("pass")]
-            orelse = line.orelse.with_changes(body=line.orelse.body.with_changes(body=orelse_body)) \
-                if orelse_body else None
-            new = line.with_changes(body=line.body.with_changes(body=body), orelse=orelse)
+            new = line.with_changes(body=line.body.with_changes(body=body))
+            if not isinstance(line, cst.With):
+                new = new.with_changes(orelse=line.orelse.with_changes(
+                    body=line.orelse.body.with_changes(body=orelse_body)) if orelse_body else None)
             if headers is not None:
                 if isinstance(new, cst.If):
                     new = new.with_changes(test=visit(new.test, headers))
-                else:
+                elif isinstance(new, cst.For):
                     new = new.with_changes(iter=visit(new.iter, headers))
+                else:
+                    new = new.with_changes(items=[visit(item, headers) for item in new.items])
             made = before_loop(line) if isinstance(line, cst.For) else []
             if made:  # the lists go where the loop stood, under its comments
                 made[0] = made[0].with_changes(leading_lines=new.leading_lines)

@@ -121,7 +121,11 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
             return False
         return _creates_variables(node, names, maker_functions)
 
-    decomposed = decompose(lines, makes)
+    def scoped(block: cst.With) -> bool:  # only name scopes: they name ops, which either side may make
+        return all(isinstance(item.item, cst.Call) and names.call_name(item.item) == "tf.name_scope"
+                   for item in block.items)
+
+    decomposed = decompose(lines, makes, scoped)
     all_leaves = leaves(lines, decomposed, makes)
     blocks = blocks_by_id(lines, decomposed)
     makers = [leaf for leaf in all_leaves if leaf.maker]
@@ -129,7 +133,8 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
         if _assigned_name(leaf.node) is None:
             raise SplitRefused("it makes variables inside a block or an expression (only `w = tf.Variable(...)` "
                                "statements of its body are split out)")
-        if leaf.parents and (leaf.loop is None or leaf.parents[-1] != id(leaf.loop) or len(leaf.parents) > 1):
+        blocks_around = [b for b in leaf.parents if not isinstance(blocks[b], cst.With)]
+        if blocks_around and (leaf.loop is None or blocks_around != [id(leaf.loop)]):
             raise SplitRefused(f"it makes variables inside a block: `{_assigned_name(leaf.node)}` in an `if` or a "
                                "nested loop")
         if leaf.loop is not None and (loop_index(leaf.loop) is None or jumps(leaf.loop)):
@@ -149,7 +154,7 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
         raise SplitRefused(f"its variables depend on `{unknown[0]}`, which the helper computes apart from "
                            "its variables")
     loop_makers = {_assigned_name(leaf.node): leaf for leaf in makers if leaf.loop is not None}
-    top_state = [leaf for leaf in init_leaves if not leaf.parents]
+    top_state = [leaf for leaf in init_leaves if all(isinstance(blocks[b], cst.With) for b in leaf.parents)]
     state_names = [name for leaf in top_state for name in [_assigned_name(leaf.node)] if name is not None]
     forward_reads = set().union(*(reads(leaf.node) for leaf in forward_leaves)) if forward_leaves else set()
     forward_reads |= set().union(*(header_reads(blocks[b]) for leaf in forward_leaves for b in leaf.parents)) \
@@ -165,7 +170,7 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
         raise SplitRefused(f"`{sorted(rebound)[0]}` is bound more than once (a parameter or a value the variables "
                            "need, rebound)")
     for name, leaf in loop_makers.items():
-        after = reads_after(lines, leaf.loop, forward_leaves)
+        after = reads_after(all_leaves, leaf.loop, forward_leaves)
         if name in after:
             raise SplitRefused(f"`{name}` is read after the loop that makes it")
     stored_params = [p for p in python_params if p in forward_reads]
