@@ -58,3 +58,26 @@ def test_the_judge_pairs_a_traced_description_with_tf1s():
     assert first_difference(legacy, migrated, rtol=1e-5, atol=1e-6) is None
     other = 'Tensor("Identity:0", shape=(None, 4), dtype=float32)\nTensor("x:0", dtype=float32)\n'
     assert first_difference(legacy, other, rtol=1e-5, atol=1e-6) is not None
+
+
+SHAPES = '''import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 3])
+w = tf.Variable(tf.ones([3, 2]))
+h = tf.matmul(x, w)
+assert h.shape.as_list() == [None, 2]
+print(h.shape, h.dtype, x.shape.as_list())
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(h, {x: np.ones((1, 3))}))
+'''
+
+
+def test_a_static_shape_that_needs_feeds_comes_from_the_trace():
+    result = migrate_source(SHAPES, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "assert run_h.get_concrete_function().structured_outputs.shape.as_list() == [None, 2]" in \
+        result.new_source
+    legacy, migrated = run_legacy(SHAPES), run_migrated(result.new_source)
+    assert first_difference(legacy, migrated, rtol=1e-5, atol=1e-6) is None

@@ -336,3 +336,16 @@ def test_every_contrib_target_exists_in_tensorflow_compat_v1():
     env = dict(stock_environment(), TF_USE_LEGACY_KERAS="1")
     done = subprocess.run([sys.executable, "-c", check, *targets], env=env, capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "[]", done.stderr[-2000:]
+
+
+def test_imports_from_tf1_api_packages_name_their_compat_v1_namesakes():
+    source = ("from tensorflow.train import AdamOptimizer\nfrom tensorflow.nn.rnn_cell import LSTMCell\n"
+              "from tensorflow.python.ops import array_ops\nimport tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+              "print(AdamOptimizer(0.1).get_name(), array_ops is not None)\n")
+    migrated = migrate_source(source, "a.py", mode="compat").new_source
+    assert "from tensorflow.compat.v1.train import AdamOptimizer\n" in migrated
+    assert "from tensorflow.compat.v1.nn.rnn_cell import LSTMCell\n" in migrated
+    assert "from tensorflow.python.ops import array_ops\n" in migrated  # not an API package: left as it is
+    env = dict(stock_environment(), TF_USE_LEGACY_KERAS="1")
+    done = subprocess.run([sys.executable, "-c", migrated], env=env, capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip() == "Adam True", done.stderr[-2000:]

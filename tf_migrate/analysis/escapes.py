@@ -14,7 +14,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.input_specs import input_spec, is_flag, run_parameters
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.analysis.slicing import plan_run
+from tf_migrate.analysis.slicing import RunPlan, plan_run
 from tf_migrate.analysis.symbols import all_calls, symbol_key, writes
 from tf_migrate.traversal import visit
 
@@ -173,6 +173,18 @@ def printed_only(node: cst.CSTNode, key: str, run_sites) -> List[cst.Name]:
     return printed if printed and len(printed) == count else []
 
 
+def traced_plan(scope, key: str, before: int) -> RunPlan:
+    """The run of ``key`` whose trace describes it: fed every placeholder it needs, as a ``sess.run`` of it
+    with those feeds is (so both share one generated function)."""
+    fetch = cst.parse_expression(key)
+    plan = plan_run(scope, RunSite(cst.Call(cst.Name("describe")), "run", fetch, None), before)
+    keys = [st.defines[0] for st in plan.unfed_placeholders if st.defines]
+    if not keys:
+        return plan
+    feed = cst.Dict([cst.DictElement(cst.parse_expression(k), cst.parse_expression(k)) for k in keys])
+    return plan_run(scope, RunSite(cst.Call(cst.Name("describe")), "run", fetch, feed), before)
+
+
 def describe_problem(scope, names, key: str, before: int) -> Optional[str]:
     """Why the graph of ``key`` cannot be traced where a statement prints it, outside any run (None: it can).
 
@@ -180,8 +192,7 @@ def describe_problem(scope, names, key: str, before: int) -> Optional[str]:
     the migrated program prints the output of its run function's trace, which shows the same: the trace
     needs an input signature written from the placeholders it takes, and graph code only.
     """
-    site = RunSite(cst.Call(cst.Name("describe")), "run", cst.parse_expression(key), None)
-    plan = plan_run(scope, site, before)
+    plan = traced_plan(scope, key, before)
     if plan.conflicts:
         return plan.conflicts[0]
     for st in plan.statements:

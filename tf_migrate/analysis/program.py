@@ -93,8 +93,9 @@ class Scope:
     layer_scopes: Dict[str, str] = field(default_factory=dict)
     # Static shape/dtype reads of per-run tensors outside runs: node id -> (key, attribute, statement index).
     static_reads: Dict[int, Tuple[str, str, int]] = field(default_factory=dict)
-    # Per-run tensors printed outside runs (TF1 printed their description): name node id -> (key, statement index).
-    described: Dict[int, Tuple[str, int]] = field(default_factory=dict)
+    # Per-run tensors printed, or whose static shape/dtype is read, outside runs where a run needs feeds:
+    # node id -> (key, statement index, attribute: "" for the tensor's description).
+    described: Dict[int, Tuple[str, int, str]] = field(default_factory=dict)
     is_class: bool = False
     # The value model: every binding of every key, in program order. ``symbols`` holds the last one;
     # what a statement reads is the binding visible where it stands (see :meth:`at`).

@@ -181,6 +181,8 @@ def check_escapes(c: Classifier) -> None:
             why = static_read_problem(c.scope, key, st.index)
             if why is None:
                 c.scope.static_reads[node_id] = (key, attribute, st.index)
+            elif describe_problem(c.scope, c.names, key, st.index) is None:
+                c.scope.described[node_id] = (key, st.index, attribute)  # the static shape TF1 inferred: the trace's
             else:
                 c.block(st.node, f"`{key}.{attribute}` outside sess.run: {why}")
         for key in sorted(found.keys):
@@ -189,6 +191,6 @@ def check_escapes(c: Classifier) -> None:
                 continue
             printed = printed_only(st.node, key, st.run_sites) if kind in (pm.PLACEHOLDER, pm.TENSOR) else []
             if printed and describe_problem(c.scope, c.names, key, st.index) is None:
-                c.scope.described.update((id(name), (key, st.index)) for name in printed)
+                c.scope.described.update((id(name), (key, st.index, "")) for name in printed)
                 continue
             c.block(st.node, f"`{key}` ({kind}) is used outside sess.run; its value only exists in a run")

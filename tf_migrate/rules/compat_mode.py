@@ -113,6 +113,15 @@ def _first_tensorflow_import(body: List[cst.BaseStatement], binding: Optional[st
     return -1
 
 
+# The packages of TF1's API (tensorflow/_api/v2/compat/v1 in TF 2.21) whose TF2 namesakes differ or are gone.
+_V1_PACKAGES = frozenset({
+    "app", "audio", "autograph", "bitwise", "config", "data", "debugging", "distribute", "distributions", "dtypes",
+    "errors", "feature_column", "gfile", "graph_util", "image", "initializers", "io", "layers", "linalg", "logging",
+    "lookup", "losses", "manip", "math", "metrics", "nest", "nn", "profiler", "python_io", "queue", "ragged",
+    "random", "resource_loader", "saved_model", "sets", "signal", "sparse", "spectral", "strings", "summary",
+    "sysconfig", "test", "train", "types", "user_ops", "version"})
+
+
 class _TensorFlowImport(cst.CSTVisitor):
     def __init__(self, binding: Optional[str] = None) -> None:
         self.seen = False
@@ -159,6 +168,10 @@ class _CompatImports(cst.CSTTransformer):
         return updated.with_changes(names=names)
 
     def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
-        if updated.module is not None and dotted_name(updated.module) == "tensorflow":
+        module = dotted_name(updated.module) if updated.module is not None else None
+        if module == "tensorflow":
             return updated.with_changes(module=cst.parse_expression("tensorflow.compat.v1"))
+        if module is not None and module.split(".")[:2][-1] in _V1_PACKAGES and module.startswith("tensorflow."):
+            # `from tensorflow.nn import rnn_cell`: TF1's API module of that name, not TF2's
+            return updated.with_changes(module=cst.parse_expression("tensorflow.compat.v1." + module[11:]))
         return updated

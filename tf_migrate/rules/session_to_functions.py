@@ -20,6 +20,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.classify import Classifier
+from tf_migrate.analysis.escapes import traced_plan
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.slicing import RunPlan, plan_run
@@ -123,14 +124,15 @@ class _ScopeRewriter:
                 f"{self.ctx.tf}.TensorShape({code(call)}.shape)"
             generated.replacements[node_id] = cst.parse_expression(value)
             self.ctx.report(None, RULE_ID, INFO, f"static {attribute} of `{key}` computed once: it needs no feeds")
-        for node_id, (key, index) in scope.described.items():
-            # TF1 printed the graph tensor's description: the trace of its run function shows the same.
-            site = RunSite(cst.Call(cst.Name("describe")), "run", cst.parse_expression(key), None)
-            name = self._function_for(plan_run(scope, site, index), scope, builder, generated, limit=index,
+        for node_id, (key, index, attribute) in scope.described.items():
+            # TF1 printed the graph tensor's description, or read its static shape: its run function's trace
+            # shows the same.
+            name = self._function_for(traced_plan(scope, key, index), scope, builder, generated, limit=index,
                                       traced=True)
             generated.replacements[node_id] = cst.parse_expression(
-                f"{name}.get_concrete_function().structured_outputs")
-            self.ctx.report(None, RULE_ID, INFO, f"printed `{key}`: its description, from the trace of {name}()")
+                f"{name}.get_concrete_function().structured_outputs" + (f".{attribute}" if attribute else ""))
+            what = f"static {attribute} of" if attribute else "printed"
+            self.ctx.report(None, RULE_ID, INFO, f"{what} `{key}`: from the trace of {name}()")
         return self._assemble(scope, generated, top=parent is None)
 
     def _assemble(self, scope, generated: _Generated, top: bool = False) -> List[cst.BaseStatement]:
