@@ -16,6 +16,7 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis.statement_facts import call_statement
 from tf_migrate.analysis.symbols import reads, writes
 
 
@@ -51,17 +52,11 @@ def inline_build_methods(cls: cst.ClassDef, init: cst.FunctionDef,
 
 def _build_call(statement: cst.BaseStatement) -> Optional[Tuple[Optional[cst.AssignTarget], str]]:
     """(target, method) of ``self.m()`` or ``target = self.m()`` as the whole statement."""
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+    found = call_statement(statement)
+    if found is None:
         return None
-    small = statement.body[0]
-    target = None
-    if isinstance(small, cst.Assign) and len(small.targets) == 1:
-        target, value = small.targets[0], small.value
-    elif isinstance(small, cst.Expr):
-        value = small.value
-    else:
-        return None
-    if not (isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute)
+    target, value = found
+    if not (not value.args and isinstance(value.func, cst.Attribute)
             and isinstance(value.func.value, cst.Name) and value.func.value.value == "self"):
         return None
     return target, value.func.attr.value

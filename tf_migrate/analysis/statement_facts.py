@@ -5,7 +5,7 @@ classifier in :mod:`tf_migrate.analysis.classify` decides roles from them.
 """
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional, Tuple
 
 import libcst as cst
 
@@ -50,6 +50,18 @@ def single(node: cst.BaseStatement):
     if isinstance(small, cst.Expr):
         return None, small.value
     return None, None
+
+
+def call_statement(statement: cst.BaseStatement) -> Optional[Tuple[Optional[cst.AssignTarget], cst.Call]]:
+    """(target, call) of ``f(...)`` (target None) or ``t = f(...)`` as the whole statement (None: neither)."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+        return None
+    small = statement.body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, cst.Call):
+        return small.targets[0], small.value
+    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+        return None, small.value
+    return None
 
 
 def returns_tensors(func: cst.FunctionDef, names: TFNames) -> bool:

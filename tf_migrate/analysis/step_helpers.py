@@ -31,6 +31,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.build_methods import not_straight
 from tf_migrate.analysis.main_guard import is_main_guard
+from tf_migrate.analysis.statement_facts import call_statement
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.cst.names import all_names
 from tf_migrate.tfnames import TFNames
@@ -51,17 +52,11 @@ class Site:
 
 def site_of(statement: cst.BaseStatement, helpers: Set[str]) -> Optional[Tuple[str, Site]]:
     """``t = helper(...)`` or ``helper(...)`` as the whole statement: (helper, site)."""
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+    found = call_statement(statement)
+    if found is None:
         return None
-    small = statement.body[0]
-    target = None
-    if isinstance(small, cst.Assign) and len(small.targets) == 1:
-        target, value = small.targets[0], small.value
-    elif isinstance(small, cst.Expr):
-        value = small.value
-    else:
-        return None
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in helpers:
+    target, value = found
+    if isinstance(value.func, cst.Name) and value.func.value in helpers:
         return value.func.value, Site(statement, target, value)
     return None
 
