@@ -140,3 +140,31 @@ def test_each_session_keeps_its_own_initial_values(tmp_path):
     result = verify(LEGACY_TWO_GRAPHS, migrated, tmp_path)
     assert result.status == "equivalent", result.detail
     assert "trained variables equal" in result.detail
+
+
+LATE_VARIABLE = _src(
+    """
+    import tensorflow as tf
+
+    first = tf.Variable(tf.random_normal((1, 5)))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+    second = tf.Variable(tf.random_normal((1, 5)))  # built after its draw class was evaluated: a late site
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())  # evaluates both initializers in one run
+        print(sess.run(second), sess.run(first))
+    print(tf.config.threading.get_inter_op_parallelism_threads())
+    """
+)
+
+
+def test_ops_of_one_run_draw_in_one_order_when_verifying_and_as_tf_has_it_when_measuring(tmp_path):
+    """Two draws of one class evaluated in one initializer run took the next index in the order TF's
+    threads reached them: under load the two variables swapped values between the runs."""
+    compat = LATE_VARIABLE.replace("import tensorflow as tf\n",
+                                   "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n")
+    result = verify(LATE_VARIABLE, compat, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert result.legacy_output.strip().endswith("\n1")
+    measured = run_program(LATE_VARIABLE, path=tmp_path / "measured.py", mode="legacy", pin_fetch_order=False)
+    assert measured.stdout.strip().endswith("\n0"), measured.stderr[-2000:]

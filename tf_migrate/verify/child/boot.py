@@ -14,7 +14,8 @@ package, so it works wherever the interpreter can import TensorFlow.
   order of fetches that TF1 leaves unordered (``fetch_order``), unless
   ``fetch_order`` is None (measurements want TF1's own ``Session.run``).
 * ``migrated``: plain TF2, eager.
-* both: the program's own clock reads tick per read (``clock``; ``clock="real"``
+* both: graph ops run one at a time (one inter-op thread; not for measurements), so draws
+  evaluated in one run come in the same order in both; the program's own clock reads tick per read (``clock``; ``clock="real"``
   for measurements), TF's random ops draw shared values (``random_draws``), and Python's and
   numpy's global generators are seeded (0) right before the program starts; with
   ``state_path``, the trained variables (``state_dump``) and the numbers the
@@ -96,6 +97,8 @@ def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(
     import tensorflow as tf
 
     log = EventLog(log_path, user_files)
+    if clock == "virtual":  # verification; measurements (clock="real") run TF's pool as users have it
+        _one_op_at_a_time(tf)
     _sibling("random_draws").install(tf, log)
     if mode == "legacy":
         tf.compat.v1.disable_v2_behavior()
@@ -114,6 +117,22 @@ def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(
     for recorder in recorders:
         recorder.install()
     return recorders
+
+
+def _one_op_at_a_time(tf):
+    """Graph ops run one at a time (one inter-op thread; each op may still use many), in both runs.
+
+    A TF1 initializer run evaluates every initializer at once, and a shared random draw takes the
+    next index of its class when it comes late (``random_draws``): with parallel threads two draws of
+    one class could swap between runs (a notebook that built a second variable after the first
+    initializer run printed the other's values under load, Oreilly ``Chapter3.ipynb``). Sessions
+    made without a ``ConfigProto`` read this setting; so do ``tf.function`` graphs. Queue and
+    reader ops are asynchronous kernels: they wait without holding the thread.
+    """
+    try:
+        tf.config.threading.set_inter_op_parallelism_threads(1)
+    except RuntimeError:  # TensorFlow already ran an op in this process: leave its pool as it is
+        pass
 
 
 def _seed_host_generators():
