@@ -59,3 +59,8 @@ def test_a_script_that_rebinds_its_loss_function_goes_eager_with_the_same_number
     assert result.outcome == "eager", result.compat_reason
     assert "loss_2 = loss(tf.matmul(x, w), t)" in result.new_source
     assert_same_output(run_legacy(PROGRAM), run_migrated(result.new_source))
+
+
+def test_names_a_branch_binds_then_reads_stay():
+    code = "if kind == 'a':\n    p = tf.constant(0.9)\n    loss = f(p)\nelse:\n    loss = g()\nreturn loss\n"
+    assert _unshadow(code) == code

@@ -12,9 +12,10 @@ local binding a name of its own, from its first write on:
     return loss_2
 
 Reads before the first write keep reading the outer name, as they did in TF1.
-A statement that reads and writes the name together in place (``loss += 1``)
-is left alone: it has no faithful renamed form here, and the output
-self-check reports it.
+A name first bound in place (``loss += 1``) or inside a block (an ``if``
+branch) is left alone: it has no faithful renamed form here, and the output
+self-check reports what breaks. Names a block binds before it reads them
+(one branch's statements) are not read from outside.
 """
 from __future__ import annotations
 
@@ -97,8 +98,9 @@ def _conflicts(body: List[cst.BaseStatement], params: Set[str]) -> Set[str]:
                             for w in writes(item.asname.name))
             read_first |= {n for item in statement.items for n in _plain(value_reads(item.item))} - bound
             continue
-        read_first |= _plain(value_reads(statement)) - bound - _loop_names(statement)
         new = _plain(writes(statement))
+        inside = new if isinstance(statement, cst.BaseCompoundStatement) else set()  # a branch binds, then reads
+        read_first |= _plain(value_reads(statement)) - bound - _loop_names(statement) - inside
         written |= new
         bound |= new
     return read_first & written
@@ -121,9 +123,11 @@ def unshadow(body: List[cst.BaseStatement], params: Set[str], taken: Set[str]) -
                 continue
             statement = rename_keys(statement, dict(renamed))
             first = {name for name in _plain(writes(statement)) if name in conflicts and name not in renamed}
-            in_place = isinstance(statement, cst.SimpleStatementLine) and any(
+            in_place = not isinstance(statement, cst.SimpleStatementLine) or any(
                 isinstance(small, cst.AugAssign) for small in statement.body)
-            if first and not in_place:
+            if first and in_place:  # bound in a block or in place: no renamed form here, left as it is
+                conflicts.difference_update(first)
+            elif first:
                 new = {name: fresh(name, taken) for name in sorted(first)}
                 statement = statement.visit(_Targets(new))
                 renamed.update(new)
