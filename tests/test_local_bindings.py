@@ -64,3 +64,37 @@ def test_a_script_that_rebinds_its_loss_function_goes_eager_with_the_same_number
 def test_names_a_branch_binds_then_reads_stay():
     code = "if kind == 'a':\n    p = tf.constant(0.9)\n    loss = f(p)\nelse:\n    loss = g()\nreturn loss\n"
     assert _unshadow(code) == code
+
+
+def test_a_list_graph_code_appends_to_is_not_a_rebinding_the_functions_make_their_own():
+    """`layers = []` stays in the scope while the loop that appends moves into the run function: the loop
+    would append again at every run (every step under --functions eager). Only a plain `name = ...` of
+    graph code moves into the run functions as a local of its own; this stays compat."""
+    for functions in ("compiled", "eager"):
+        result = migrate_source(LAYER_LIST, "case.py", functions=functions)
+        assert result.outcome == "compat" and "`layers` is bound again" in result.compat_reason
+
+
+LAYER_LIST = '''import numpy as np
+import tensorflow as tf
+
+
+def main():
+    graph = tf.Graph()
+    with graph.as_default():
+        layers = []
+        for i in range(2):
+            layers.append(tf.constant(1.0) * float(i))
+        t = tf.add_n(layers)
+        w = tf.Variable(1.0)
+        loss = t * w * w
+        step_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session(graph=graph) as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(3):
+            sess.run(step_op)
+        print(sess.run(w))
+
+
+main()
+'''

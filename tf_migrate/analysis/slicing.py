@@ -67,11 +67,12 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
                 continue
             if symbol.kind not in pm.DEFERRED_KINDS:
                 # Read as it is when the function runs: only right if it is not bound again before the run.
-                # A later binding by graph code leaves the program with it (the generated functions
-                # bind it locally, see codegen.local_bindings): the name keeps this value.
+                # A later plain assignment by graph code leaves the program with it (the generated
+                # functions bind the name locally, see codegen.local_bindings): the name keeps this value.
+                # Any other later binding (a loop appending to it, a kept statement) changes what it holds.
                 later = scope.symbol_at(key, limit)
                 if later is not None and later.index != symbol.index and at < limit \
-                        and scope.statements[later.index].role != pm.DEFER:
+                        and not _deferred_assignment(scope.statements[later.index], key):
                     conflicts.append(f"`{key}` is bound again after graph code reads it and before the run; "
                                      "the generated function would read the new value")
                 continue
@@ -105,6 +106,14 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     return RunPlan(site, chosen, fed, dynamic, placeholders, all_reads, conflicts,
                    {key: symbol for key, symbol in fed_symbols.items() if symbol is not None}, limit,
                    named_keys is not None)
+
+
+def _deferred_assignment(st: "pm.Statement", key: str) -> bool:
+    """``key = ...`` as a whole statement of graph code (the rewrite moves it into the run functions)."""
+    node = st.node
+    return st.role == pm.DEFER and isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 \
+        and isinstance(node.body[0], cst.Assign) and any(
+            isinstance(t.target, cst.Name) and t.target.value == key for t in node.body[0].targets)
 
 
 def _parameter_conflicts(chosen, placeholders, fed) -> List[str]:
