@@ -36,14 +36,14 @@ def _loop_names(node: cst.CSTNode) -> Set[str]:
     """Names a loop or comprehension in ``node`` binds: its reads of them are its own."""
     found: Set[str] = set()
 
-    class _Targets(cst.CSTVisitor):
+    class _LoopTargets(cst.CSTVisitor):
         def visit_CompFor(self, comp: cst.CompFor) -> None:
             found.update(name.value for name in _names_in(comp.target))
 
         def visit_For(self, loop: cst.For) -> None:
             found.update(name.value for name in _names_in(loop.target))
 
-    node.visit(_Targets())
+    node.visit(_LoopTargets())
     return found
 
 
