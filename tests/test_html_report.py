@@ -13,6 +13,9 @@ from tf_migrate.html_report import page_name, write_report
 from tf_migrate.html_report.side_by_side import diff_table
 from tf_migrate.runner import FileOutcome
 
+# Its tests share a module fixture that runs every sample: one worker runs them all, the fixture once.
+pytestmark = pytest.mark.xdist_group("samples-report")
+
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 _VOID = {"meta", "br", "col", "hr", "img", "input", "link", "wbr"}
 _FETCHING_TAGS = {"script", "link", "img", "iframe", "object", "embed", "audio", "video", "source", "base"}

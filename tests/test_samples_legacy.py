@@ -17,6 +17,9 @@ import pytest
 
 from tf_migrate.verify.child import notebook as child_notebook
 
+# Its tests share a module fixture that runs every sample: one worker runs them all, the fixture once.
+pytestmark = pytest.mark.xdist_group("samples-legacy")
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SAMPLES_DIR = ROOT / "samples"
 SAMPLES = sorted(p for p in SAMPLES_DIR.iterdir() if re.match(r"\d\d_.*\.(py|ipynb)$", p.name))

@@ -29,6 +29,9 @@ def _promised():
 
 PROMISED = _promised()
 
+# Its tests share a module fixture that runs every sample: one worker runs them all, the fixture once.
+pytestmark = pytest.mark.xdist_group("samples-verify")
+
 
 @pytest.fixture(scope="module")
 def verdicts(tmp_path_factory):

@@ -168,3 +168,33 @@ def test_ops_of_one_run_draw_in_one_order_when_verifying_and_as_tf_has_it_when_m
     assert result.legacy_output.strip().endswith("\n1")
     measured = run_program(LATE_VARIABLE, path=tmp_path / "measured.py", mode="legacy", pin_fetch_order=False)
     assert measured.stdout.strip().endswith("\n0"), measured.stderr[-2000:]
+
+
+REWRITES_LEGACY = _src(
+    """
+    import tensorflow as tf
+
+    with tf.Session() as sess:
+        print("as written:", sess._config.graph_options.rewrite_options.arithmetic_optimization == 2)  # 2: OFF
+    """
+)
+REWRITES_MIGRATED = _src(
+    """
+    import tensorflow as tf
+
+    print("as written:", tf.config.optimizer.get_experimental_options().get("arithmetic_optimization") is False)
+    """
+)
+
+
+def test_graphs_compute_as_written_when_verifying_and_as_tf_has_it_when_measuring(tmp_path):
+    """Grappler's arithmetic rewrites apply otherwise to a tf.function graph than to a Session graph:
+    hunkim lab-09-6 printed a mean of squared residuals that differed in its fifth digit while its
+    weights agreed to 1e-7. Verification turns them off in both runs; measurements keep them."""
+    result = verify(REWRITES_LEGACY, REWRITES_MIGRATED, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert "as written: True" in result.legacy_output
+    measured = run_program(REWRITES_LEGACY, path=tmp_path / "measured.py", mode="legacy", pin_fetch_order=False)
+    assert "as written: False" in measured.stdout, measured.stderr[-2000:]
+    measured = run_program(REWRITES_MIGRATED, path=tmp_path / "measured2.py", mode="migrated")
+    assert "as written: False" in measured.stdout, measured.stderr[-2000:]

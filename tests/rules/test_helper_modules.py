@@ -132,6 +132,28 @@ def test_name_scopes_are_kept_around_what_each_method_makes():
     assert_same_output(run_legacy(source), run_migrated(code))
 
 
+_COMPUTED_SCOPE = '''
+def add_layer(x, n_in, n_out, n_layer):
+    layer_name = 'layer%s' % n_layer
+    with tf.name_scope(layer_name):
+        w = tf.Variable(tf.ones([n_in, n_out]) * 0.5, name='W')
+        y = tf.matmul(x, w)
+    return y
+'''
+
+
+def test_a_computed_scope_name_is_read_through_self_in_both_methods():
+    # MorvanZhou tf15: `layer_name` became `self.layer_name`, but the `with` of `__init__` still read
+    # `layer_name` (the self-check caught the undefined name; the file stayed compat).
+    source = _program(_COMPUTED_SCOPE, "y = add_layer(x, 2, 3, n_layer=1)")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert "        self.layer_name = 'layer%s' % n_layer\n        with tf.name_scope(self.layer_name):\n" in code
+    assert "    def __call__(self, x):\n        with tf.name_scope(self.layer_name):\n" in code
+    assert_same_output(run_legacy(source), run_migrated(code))
+
+
 @pytest.mark.parametrize("source, reason", [
     pytest.param(_program('''
 def dense(x, n):

@@ -182,7 +182,8 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
     init_body += rebuild(lines, {id(leaf.node): leaf for leaf in init_leaves}, decomposed,
                          form=lambda leaf: _init_form(leaf, loop_makers, lists, to_self),
                          before_loop=lambda loop: [cst.parse_statement(f"self.{lists[n]} = []")
-                                                   for n, leaf in loop_makers.items() if leaf.loop is loop])
+                                                   for n, leaf in loop_makers.items() if leaf.loop is loop],
+                         headers=to_self)
     to_self_forward = _ToSelf(renamed)
     call_body = rebuild(lines, {id(leaf.node): leaf for leaf in forward_leaves + list(loop_makers.values())},
                         decomposed, form=lambda leaf: _forward_form(leaf, loop_makers, lists, to_self_forward),
