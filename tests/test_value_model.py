@@ -86,6 +86,29 @@ def test_feed_replacing_a_rebound_name_needed_twice_stays_compat():
     assert "`a`" in result.compat_reason
 
 
+_NAMED_FEED = ("import tensorflow as tf\n"
+               "a = tf.add(2, 5)\nb = a * 3\nreplace = {a: 15}\n{between}"
+               "with tf.Session() as sess:\n    print(sess.run(b, feed_dict=replace))\n")
+
+
+@pytest.mark.parametrize("between, reason", [
+    pytest.param("a = tf.add(1, 1)\n", "cannot tell which value of each this run sees", id="key bound again before the run"),
+    pytest.param("print(len(replace))\n", "used other than as a feed dict", id="the dict used other than as a feed"),
+])
+def test_named_feed_of_a_tensor_the_model_cannot_match_stays_compat(between, reason):
+    # TF1 replaces the `a` the dict was built with (45); a run function that took the feed by name would see
+    # the other `a`, or a dict used elsewhere would keep a tensor key that exists only inside runs.
+    result = migrate_source(_NAMED_FEED.replace("{between}", between), "feed.py")
+    assert result.outcome == "compat"
+    assert any(reason in f.message for f in result.findings), result.findings
+
+
+def test_named_feed_of_a_tensor_is_a_parameter_of_its_run():
+    result = migrate_source(_NAMED_FEED.replace("{between}", ""), "feed.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "replace = {'a': 15}\n" in result.new_source and "run_b(**replace)" in result.new_source
+
+
 @pytest.mark.parametrize("name, reason", [
     pytest.param("value_injected_optimizer_stays_compat.py", "does not know", id="R3 injected optimizer class"),
 ])

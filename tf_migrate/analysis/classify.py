@@ -5,7 +5,7 @@ See :mod:`tf_migrate.analysis.program` for the roles and kinds.
 from __future__ import annotations
 
 import re
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 import libcst as cst
 
@@ -15,13 +15,14 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
+from tf_migrate.analysis.feed_dicts import only_fed
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
                                                  check_feed_objects, only_initializer_assignments,
                                                  single, targets_single)
-from tf_migrate.analysis.symbols import all_calls, symbol_key, value_reads, writes
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
@@ -30,9 +31,10 @@ _TENSORISH = {pm.LAYER, pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRA
 
 
 class Classifier:
-    def __init__(self, scope: "pm.Scope", names: TFNames) -> None:
+    def __init__(self, scope: "pm.Scope", names: TFNames, statements: Sequence[cst.CSTNode] = ()) -> None:
         self.scope = scope
         self.names = names
+        self.statements = statements  # every statement of the scope, the ones not classified yet included
         self.variable_functions = scope.variable_functions  # user functions that create variables
         self.tensor_functions = scope.tensor_functions  # user functions whose every return is a TF op's result
 
@@ -229,6 +231,25 @@ class Classifier:
             return True
         return self.kind_of(fetch) == "init"
 
+    def _feed_dict_literal(self, targets, value) -> bool:
+        """``{x: batch}`` keyed by placeholders, or ``replace = {a: 15}`` keyed by tensors a run replaces, given
+        Python values and bound to a name only ever passed as a feed dict."""
+        if not (isinstance(value, cst.Dict) and value.elements
+                and all(isinstance(e, cst.DictElement) for e in value.elements)):
+            return False
+        kinds = [self.scope.kind(symbol_key(e.key) or "") for e in value.elements]
+        if all(kind == pm.PLACEHOLDER for kind in kinds):
+            return True
+        if not all(kind in (pm.PLACEHOLDER, pm.TENSOR, pm.EAGER) for kind in kinds):
+            return False
+        if not (isinstance(targets, cst.Name) and only_fed(self.statements, targets.value)) or any(
+                self.scope.kind(key) in _TENSORISH for e in value.elements for key in reads(e.value)):
+            self.block(value, "a dict keyed by tensors that are not placeholders, used other than as a feed dict "
+                              "of Python values: which runs it replaces them in is not known")
+            return False
+        self.scope.feed_literals.add(id(value))
+        return True
+
     def _classify_definition(self, st, call: cst.Call) -> bool:
         qualname = self.names.call_name(call)
         deferred_reads = escaped_reads(call, [], self.scope)
@@ -355,9 +376,7 @@ class Classifier:
             st.role = pm.KEEP
             self.define(st, pm.PYTHON)
             return
-        if isinstance(value, cst.Dict) and value.elements and all(
-                isinstance(e, cst.DictElement) and self.scope.kind(symbol_key(e.key) or "") == pm.PLACEHOLDER
-                for e in value.elements):
+        if self._feed_dict_literal(targets, value):
             st.role = pm.KEEP  # a feed dict: its keys become strings
             self.define(st, pm.PYTHON)
             return

@@ -51,6 +51,13 @@ class _EscapeFinder(cst.CSTVisitor):
 
     visit_ImportFrom = visit_Import
 
+    def visit_Dict(self, node: cst.Dict) -> bool:
+        if id(node) in self.scope.feed_literals:  # {a: 15} passed as a feed: the keys name what a run replaces
+            for element in node.elements:
+                visit(element.value, self)
+            return False
+        return True
+
     def visit_DictElement(self, node: cst.DictElement) -> bool:
         if symbol_key(node.key) is not None and self.scope.kind(symbol_key(node.key)) == pm.PLACEHOLDER:
             visit(node.value, self)

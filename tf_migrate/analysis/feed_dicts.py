@@ -5,10 +5,14 @@ change every step, but its keys do not: when every binding of the name in the sc
 of the same placeholders, and the name is only ever passed as a ``feed_dict``, the run's function
 knows its parameters exactly. A compiled function needs that: ``tf.function`` with an input signature
 takes no ``**unused_feeds`` catch-all.
+
+A key may be any tensor the program computes, as TF1 lets a feed replace any tensor for a run
+(``replace = {a: 15}`` for ``a = tf.add(2, 5)``): the key names the binding visible where its literal
+stands, so it counts only when no binding of that name comes between the literal and the run.
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -17,51 +21,89 @@ from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import symbol_key
 
 
-def named_feed_keys(scope: "pm.Scope", site: "RunSite") -> Optional[List[str]]:
-    """The placeholder keys the site's named feed holds at every run (in its literal's order), or None.
+def named_feed_keys(scope: "pm.Scope", site: "RunSite", limit: int) -> Optional[List[str]]:
+    """The keys the site's named feed holds at every run (in its literal's order), or None.
 
-    The name is looked up where the run stands: the graph's scope, or the method of the graph's class
-    the run sits in (``site.home``), whose feed dict keys are the class's placeholders.
+    The name is looked up where the run stands (the statement at ``limit``): the graph's scope, or the
+    method of the graph's class the run sits in (``site.home``), whose feed dict keys are the class's
+    placeholders.
     """
     feed = site.feed
     if site.home is not None:
         params = {param.name.value for param in site.home.params.params}
         params |= {p.name.value for p in site.home.params.kwonly_params}
-        bodies = [site.home.body]
+        bodies = [(None, site.home.body)]
     else:
-        params, bodies = scope.params, [st.node for st in scope.statements]
+        params, bodies = scope.params, [(st.index, st.node) for st in scope.statements]
     if not isinstance(feed, cst.Name) or feed.value in params:
         return None
     finder = _Uses(feed.value, feed)
-    for body in bodies:
+    for index, body in bodies:
+        finder.statement = index
         body.visit(finder)
     if finder.other or not finder.literals:
         return None
-    key_lists = [[symbol_key(element.key) for element in literal.elements] for literal in finder.literals]
+    key_lists = [[symbol_key(element.key) for element in literal.elements] for literal, _ in finder.literals]
     first = key_lists[0]
     if any(set(keys) != set(first) or len(keys) != len(first) for keys in key_lists):
         return None
     for key in first:
-        symbol = scope.symbols.get(key) if key is not None else None
-        if symbol is None or symbol.kind != pm.PLACEHOLDER or len(scope.bindings.get(key, [])) > 1:
-            return None  # a fed tensor is computed, not a parameter; a name bound twice is not one placeholder
+        if key is None or not _one_value(scope, key, [index for _, index in finder.literals], limit):
+            return None
     return first
+
+
+def feeds_tensors(scope: "pm.Scope", site: "RunSite") -> bool:
+    """Whether the site's named feed is bound to a dict literal keyed by tensors other than placeholders."""
+    if not isinstance(site.feed, cst.Name) or not scope.feed_literals:
+        return False
+    finder = _Uses(site.feed.value, site.feed)
+    for st in scope.statements:
+        st.node.visit(finder)
+    return any(id(literal) in scope.feed_literals for literal, _ in finder.literals)
+
+
+def only_fed(statements: Sequence[cst.CSTNode], name: str) -> bool:
+    """Whether ``name`` is only ever bound to dict literals and passed as a ``feed_dict`` in ``statements``."""
+    finder = _Uses(name, None)
+    for statement in statements:
+        statement.visit(finder)
+    return not finder.other and bool(finder.literals)
+
+
+def _one_value(scope: "pm.Scope", key: str, literal_statements: List[Optional[int]], limit: int) -> bool:
+    """Whether ``key`` names, in every literal, the value the run at ``limit`` can replace.
+
+    A placeholder bound once always does. Any other tensor must be the binding the run sees, with no
+    binding of the name from the literal's statement to the run's (a class method's literals: none).
+    """
+    symbol = scope.symbols.get(key)
+    if symbol is None:
+        return False
+    if symbol.kind == pm.PLACEHOLDER and len(scope.bindings.get(key, [])) == 1:
+        return True
+    seen = scope.symbol_at(key, limit)
+    if seen is None or seen.kind not in pm.DEFERRED_KINDS or None in literal_statements:
+        return False
+    return all(not any(start <= other.index <= limit for other in scope.bindings.get(key, []))
+               for start in literal_statements)
 
 
 class _Uses(cst.CSTVisitor):
     """Every occurrence of one name: dict-literal assignments, ``feed_dict=`` arguments, and anything else."""
 
-    def __init__(self, name: str, run_feed: cst.Name) -> None:
+    def __init__(self, name: str, run_feed: Optional[cst.Name]) -> None:
         self.name = name
-        self.literals: List[cst.Dict] = []
+        self.literals: List[Tuple[cst.Dict, Optional[int]]] = []  # (literal, index of its statement)
+        self.statement: Optional[int] = None  # the scope statement being visited (None: a method body)
         self.other = False
-        self._accounted: set = {id(run_feed)}  # the run site's own feed, by keyword or by position
+        self._accounted: set = {id(run_feed)} if run_feed is not None else set()  # the run's own feed
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             if isinstance(target.target, cst.Name) and target.target.value == self.name:
                 if len(node.targets) == 1 and _is_key_literal(node.value):
-                    self.literals.append(node.value)
+                    self.literals.append((node.value, self.statement))
                     self._accounted.add(id(target.target))
 
     def visit_Call(self, node: cst.Call) -> None:

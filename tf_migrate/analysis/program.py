@@ -96,6 +96,9 @@ class Scope:
     # Per-run tensors printed, or whose static shape/dtype is read, outside runs where a run needs feeds:
     # node id -> (key, statement index, attribute: "" for the tensor's description).
     described: Dict[int, Tuple[str, int, str]] = field(default_factory=dict)
+    # Dict literals keyed by tensors a run replaces (``replace = {a: 15}``), bound to a name only passed as a
+    # feed_dict: their keys name values to feed, not values read (node ids).
+    feed_literals: Set[int] = field(default_factory=set)
     is_class: bool = False
     # The value model: every binding of every key, in program order. ``symbols`` holds the last one;
     # what a statement reads is the binding visible where it stands (see :meth:`at`).

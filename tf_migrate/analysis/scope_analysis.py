@@ -52,7 +52,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     for param in params:
         if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
             scope.sessions.add(param)
-    classifier = Classifier(scope, names)
+    classifier = Classifier(scope, names, [f.node for f in flat.statements])
     for index, flat_stmt in enumerate(flat.statements):
         scope.statements.append(classifier.classify(index, flat_stmt))
     scope_passes.settle_eager(classifier)

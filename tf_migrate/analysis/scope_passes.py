@@ -18,6 +18,7 @@ from tf_migrate.analysis.escapes import (describe_problem, escaped_reads, finder
                                          static_read_problem)
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
+from tf_migrate.analysis.statement_facts import single
 
 
 def settle_eager(c: Classifier) -> None:
@@ -66,13 +67,17 @@ def _read_in_runs(scope: "pm.Scope", earlier: "pm.Statement", keys) -> bool:
 
 
 def _fed_bindings(scope: "pm.Scope"):
-    """(key, statement index) of each binding a literal feed dict replaces somewhere in the scope."""
+    """(key, statement index) of each binding a feed dict replaces somewhere in the scope: the keys of
+    literal feeds, and of dict literals bound to names only passed as feeds (``replace = {a: 15}``)."""
     for st in scope.statements:
-        for site in st.run_sites:
-            for key, _, _ in site.literal_feeds or []:
-                symbol = scope.symbol_at(key, st.index)
-                if symbol is not None and symbol.index >= 0:
-                    yield key, symbol.index
+        keys = [key for site in st.run_sites for key, _, _ in site.literal_feeds or []]
+        _, value = single(st.node)
+        if value is not None and id(value) in scope.feed_literals:
+            keys += [symbol_key(element.key) for element in value.elements]
+        for key in keys:
+            symbol = scope.symbol_at(key, st.index)
+            if symbol is not None and symbol.index >= 0:
+                yield key, symbol.index
 
 
 def _tape_inputs(scope: "pm.Scope") -> Set[str]:

@@ -7,7 +7,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.feed_dicts import named_feed_keys
+from tf_migrate.analysis.feed_dicts import feeds_tensors, named_feed_keys
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import reads
 
@@ -47,7 +47,8 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     """
     literal = site.literal_feeds
     dynamic = literal is None
-    named_keys = named_feed_keys(scope, site) if dynamic else None
+    named_keys = named_feed_keys(scope, site, limit) if dynamic else None
+    unmatched = dynamic and named_keys is None and feeds_tensors(scope, site)
     if named_keys is not None:
         fed = [(key, None) for key in named_keys]
     else:
@@ -59,6 +60,9 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     conflicts: List[str] = [f"`{key}` is fed, but the analysis cannot tell its dtype (TF1 converts a feed to it)"
                             for key, symbol in fed_symbols.items()
                             if symbol is not None and symbol.kind != pm.PLACEHOLDER and symbol.dtype is None]
+    if unmatched:
+        conflicts.append(f"the feed dict `{site.feed.value}` replaces tensors, and the analysis cannot tell which "
+                         "value of each this run sees (a key bound again, or other keys elsewhere)")
 
     def need(keys, at: int) -> None:
         for key in keys:

@@ -36,6 +36,7 @@ from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._edits import pep8_spaced, with_module_helper
+from tf_migrate.rules._site_replacer import SiteReplacer
 from tf_migrate.traversal import visit
 
 RULE_ID = "session-to-functions"
@@ -89,6 +90,7 @@ class _ScopeRewriter:
         self.taken = taken
         self.sessions: Set[str] = set()
         self._placeholder_calls: Dict[str, cst.Call] = {}
+        self._feed_literals: Set[int] = set()  # the scope's dicts of fed tensors (pm.Scope.feed_literals)
         self.compiled_any = False
         self.to_numpy = fresh(compiled.TO_NUMPY, taken)
         taken.add(self.to_numpy)
@@ -141,6 +143,7 @@ class _ScopeRewriter:
         replacements = dict(scope.replacements)
         replacements.update(generated.replacements)
         placeholder_keys = {k for k, s in scope.symbols.items() if s.kind == pm.PLACEHOLDER}
+        self._feed_literals = scope.feed_literals
         out: List[cst.BaseStatement] = []
         pending_lines: List[cst.EmptyLine] = []
         seen_withs: Set[int] = set()
@@ -234,11 +237,12 @@ class _ScopeRewriter:
 
     def _rewrite_statement(self, node, replacements, placeholder_keys, st) -> Optional[cst.BaseStatement]:
         """The statement rewritten (None: a main guard left with nothing to do, removed)."""
-        node = visit(node, _SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf))
+        node = visit(node, SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf,
+                                         self._feed_literals))
         if isinstance(node, (cst.FunctionDef, cst.If)) and st.kind == "nested-scope":
-            outer, outer_placeholders = self._scope, self._placeholder_calls
+            outer, outer_placeholders, outer_feeds = self._scope, self._placeholder_calls, self._feed_literals
             new_body = self.rewrite(*pm.nested_scope_body(node), parent=outer)
-            self._scope, self._placeholder_calls = outer, outer_placeholders
+            self._scope, self._placeholder_calls, self._feed_literals = outer, outer_placeholders, outer_feeds
             if isinstance(node, cst.If) and _only_pass(new_body):
                 self.ctx.report(st.node, RULE_ID, INFO, "main guard removed: it only built graph values no run uses")
                 return None
@@ -286,7 +290,7 @@ class _ScopeRewriter:
                 members.append(new_init)
                 members.extend(generated.by_position.get(0, []))
             else:
-                members.append(visit(stmt, _SiteReplacer(generated.replacements, placeholder_keys)))
+                members.append(visit(stmt, SiteReplacer(generated.replacements, placeholder_keys)))
         return cls.with_changes(body=cls.body.with_changes(body=members))
 
 
@@ -318,75 +322,3 @@ def _first_non_import(scope: "pm.Scope") -> int:
         else:
             break
     return index
-
-
-class _SiteReplacer(cst.CSTTransformer):
-    """Swap run sites for generated calls, collections for lists, and placeholder feed keys for strings."""
-
-    def __init__(self, replacements, placeholder_keys, placeholder_calls=None, tf: str = "tf") -> None:
-        self.replacements = replacements
-        self.placeholders = placeholder_keys
-        self.placeholder_calls = placeholder_calls or {}
-        self.tf = tf
-        self.shadowed: List[Set[str]] = []  # names a user function binds: its `y` is not the placeholder `y`
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        params = node.params
-        names = {p.name.value for p in [*params.params, *params.kwonly_params, *params.posonly_params]}
-        names |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
-        self.shadowed.append(names | set(writes(node.body)))
-        return True
-
-    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
-        self.shadowed.pop()
-        return updated
-
-    def leave_DictElement(self, original: cst.DictElement, updated: cst.DictElement) -> cst.DictElement:
-        key = symbol_key(original.key)
-        if key in self.placeholders:
-            return updated.with_changes(key=cst.SimpleString(repr(key.split(".")[-1])))
-        return updated
-
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        replaced = self.replacements.get(id(original))
-        if replaced is not None:
-            return replaced
-        if isinstance(updated.func, cst.Attribute) and updated.func.attr.value == "get_shape" and not updated.args:
-            static = self._static(original.func.value, "shape")
-            if static is not None:
-                return static
-        return updated
-
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        return self.replacements.get(id(original), updated)  # a printed graph value: its description
-
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
-        replaced = self.replacements.get(id(original))
-        if replaced is not None:
-            return replaced
-        if original.attr.value in ("shape", "dtype"):
-            static = self._static(original.value, original.attr.value)
-            if static is not None:
-                return static
-        return updated
-
-    def _static(self, expr, what: str):
-        """tf.TensorShape(declared) / the declared dtype of a placeholder, or None."""
-        key = symbol_key(expr) or ""
-        call = self.placeholder_calls.get(key)
-        if call is None or any(key.split(".")[0] in frame for frame in self.shadowed):
-            return None
-        positional = [a.value for a in call.args if a.keyword is None]
-        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-        if what == "dtype":
-            return keywords.get("dtype", positional[0] if positional else None)
-        shape = keywords.get("shape", positional[1] if len(positional) > 1 else None)
-        shape_code = code(shape) if shape is not None else "None"
-        return cst.parse_expression(f"{self.tf}.TensorShape({shape_code})")
-
-    def leave_SubscriptElement(self, original, updated):
-        if isinstance(original.slice, cst.Index):
-            key = symbol_key(original.slice.value)
-            if key in self.placeholders:
-                return updated.with_changes(slice=cst.Index(cst.SimpleString(repr(key.split(".")[-1]))))
-        return updated
