@@ -59,6 +59,9 @@ COVERED_BY = {
     "tf-alias": "samples/18_alias_tf1.py",
     "inline-build-methods": "tests/golden/class_build_methods_from_init.py",
     "inline-step-helpers": "tests/golden/layer_loop_helper_and_training.py",
+    "version-branches": ("import tensorflow as tf\nsess = tf.Session()\nif int(tf.__version__.split('.')[0]) < 1:\n"
+                         "    writer = tf.train.SummaryWriter('logs', sess.graph)\nelse:\n"
+                         "    writer = tf.summary.FileWriter('logs', sess.graph)\n"),
 }
 
 
