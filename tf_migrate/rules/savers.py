@@ -33,8 +33,8 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import all_calls
-from tf_migrate.analysis.symbols import symbol_key
-from tf_migrate.cst.arguments import argument, find_argument, keyword
+from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
+from tf_migrate.cst.arguments import find_argument, keyword
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
@@ -43,15 +43,9 @@ from tf_migrate.traversal import visit
 
 RULE_ID = "saver-var-list"
 _SAVER = "tf.train.Saver"
-_CONSTRUCTORS = {"tf.Variable", "tf.get_variable"}
-_SCOPES = {"tf.name_scope", "tf.variable_scope"}
 _SAVER_USES = {"save", "restore", "last_checkpoints", "recover_last_checkpoints", "set_last_checkpoints",
                "set_last_checkpoints_with_time"}
 _SLOTLESS = ("GradientDescentOptimizer", ".SGD")
-# APIs that create variables without a tf.Variable / tf.get_variable call in the program.
-_HIDDEN_VARIABLES = ("tf.layers.", "tf.keras.layers.", "tf.nn.rnn_cell.", "tf.nn.dynamic_rnn",
-                     "tf.nn.bidirectional_dynamic_rnn", "tf.contrib.", "tf.train.ExponentialMovingAverage",
-                     "tf.train.get_or_create_global_step", "tf.train.create_global_step")
 
 
 class SaverVarList(Rule):
@@ -77,13 +71,6 @@ class SaverVarList(Rule):
 
 
 @dataclass
-class _Variable:
-    expr: str  # how the program reaches it: "W", "weights['h1']"
-    tf_name: str
-    trainable: bool
-
-
-@dataclass
 class _SaverPlan:
     call: cst.Call
     name: str = ""
@@ -104,7 +91,7 @@ def _plan_savers(scope: "pm.Scope", module: cst.Module, ctx: RuleContext) -> Lis
             plan.problem = "a Saver that is not bound to a plain name"
             continue
         plan.name = st.defines[0]
-        names = _TF1Names(ctx)
+        names = TF1Names(ctx.names)
         variables, why = names.variables(scope, before=st.index)
         if why:
             plan.problem = why
@@ -113,7 +100,7 @@ def _plan_savers(scope: "pm.Scope", module: cst.Module, ctx: RuleContext) -> Lis
         if hidden:
             plan.problem = f"`{hidden}` creates variables whose TF1 names are not known here"
             continue
-        if _constructor_count(module, ctx) != names.constructors_seen:
+        if constructor_count(module, ctx.names) != names.constructors_seen:
             plan.problem = "variables are created outside the block that builds the Saver (helpers, other scopes)"
             continue
         plan.entries, plan.problem = _entries(value, variables, ctx)
@@ -123,7 +110,7 @@ def _plan_savers(scope: "pm.Scope", module: cst.Module, ctx: RuleContext) -> Lis
     return plans
 
 
-def _entries(call: cst.Call, variables: List[_Variable], ctx: RuleContext):
+def _entries(call: cst.Call, variables: List[Variable], ctx: RuleContext):
     arg = find_argument(call, "var_list", 0)
     if arg is None:
         return [(v.tf_name, v.expr) for v in variables], ""
@@ -189,162 +176,9 @@ def _hidden_variables(module: cst.Module, ctx: RuleContext) -> Optional[str]:
     mirrored = {getattr(c, "constructor", None) for c in ctx.rnn_checkpoints}
     for call in all_calls(module):
         qualname = ctx.names.call_name(call) or ""
-        if qualname.startswith(_HIDDEN_VARIABLES) and code(call) not in mirrored:
+        if qualname.startswith(HIDDEN_VARIABLES) and code(call) not in mirrored:
             return qualname
     return None
-
-
-def _constructor_count(module: cst.Module, ctx: RuleContext) -> int:
-    return sum(1 for call in all_calls(module) if ctx.names.call_name(call) in _CONSTRUCTORS)
-
-
-class _TF1Names:
-    """The names TF1's graph gave the variables of one block, in creation order."""
-
-    def __init__(self, ctx: RuleContext) -> None:
-        self.ctx = ctx
-        self.in_use: Dict[str, int] = {}
-        self.scopes: Dict[int, Tuple[Optional[str], Optional[str]]] = {}  # id(with item) -> (name scope, var scope)
-        self.constructors_seen = 0
-
-    def unique(self, name: str) -> str:
-        """TF1's ``Graph.unique_name``."""
-        key = name.lower()
-        i = self.in_use.get(key, 0)
-        self.in_use[key] = i + 1
-        if i == 0:
-            return name
-        base = key
-        while key in self.in_use:
-            key = f"{base}_{i}"
-            i += 1
-        self.in_use[key] = 1
-        return f"{name}_{i - 1}"
-
-    def _stacks(self, st: "pm.Statement") -> Tuple[Optional[List[str]], List[str]]:
-        """(name stack, variable-scope stack) around a statement; name stack None when not literal."""
-        names: Optional[List[str]] = []
-        var_scopes: List[str] = []
-        for with_node in st.flat.unwrapped_from:
-            for item in with_node.items:
-                if id(item) not in self.scopes:
-                    self.scopes[id(item)] = self._enter(item, names)
-                name_scope, var_scope = self.scopes[id(item)]
-                if name_scope == "":
-                    continue
-                if name_scope is None or names is None:
-                    names = None
-                else:
-                    names = name_scope.split("/")
-                if var_scope is not None:
-                    var_scopes.append(var_scope)
-        return names, var_scopes
-
-    def _enter(self, item: cst.WithItem, names: Optional[List[str]]):
-        expr = item.item
-        qualname = self.ctx.names.call_name(expr) if isinstance(expr, cst.Call) else None
-        if qualname not in _SCOPES:
-            return "", None  # control_dependencies, device, Session, Graph: no name
-        first = expr.args[0].value if expr.args and expr.args[0].keyword is None else None
-        if not isinstance(first, cst.SimpleString) or names is None or first.evaluated_value.endswith("/"):
-            return None, None
-        scope = self.unique("/".join(names + [first.evaluated_value]))
-        return scope, (first.evaluated_value if qualname == "tf.variable_scope" else None)
-
-    def variables(self, scope: "pm.Scope", before: int) -> Tuple[List[_Variable], str]:
-        found: List[_Variable] = []
-        for st in scope.statements:
-            if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
-                continue  # variables a function makes are not this block's: the counts will differ
-            calls = [c for c in all_calls(st.node) if self.ctx.names.call_name(c) in _CONSTRUCTORS]
-            self.constructors_seen += len(calls)
-            if st.index >= before:
-                continue
-            if st.kind in (pm.VARIABLE, pm.VARIABLES) and not calls:
-                return [], "a variable made by a helper function: its TF1 name is not known here"
-            if not calls and not isinstance(st.node, cst.SimpleStatementLine):
-                continue
-            names, var_scopes = self._stacks(st)
-            if calls and not isinstance(st.node, cst.SimpleStatementLine):
-                return [], "variables made in a loop or another compound statement"
-            targets = _bound_expressions(st.node, calls)
-            if calls and targets is None:
-                return [], "variables that are not bound to names, dict entries or list items"
-            for call in _evaluation_order(st.node):
-                if self.ctx.names.call_name(call) in _CONSTRUCTORS:
-                    variable = self._variable(call, names, var_scopes, targets[id(call)])
-                    if isinstance(variable, str):
-                        return [], variable
-                    found.append(variable)
-                elif names is not None and _literal_name(call) is not None and \
-                        (self.ctx.names.call_name(call) or "").startswith("tf."):
-                    self.unique("/".join(names + [_literal_name(call)]))
-        return found, ""
-
-    def _variable(self, call: cst.Call, names, var_scopes, expr: str):
-        qualname = self.ctx.names.call_name(call)
-        trainable = argument(call, "trainable")
-        is_trainable = not (isinstance(trainable, cst.Name) and trainable.value == "False")
-        if qualname == "tf.get_variable":
-            first = call.args[0].value if call.args and call.args[0].keyword is None else argument(call, "name")
-            if not isinstance(first, cst.SimpleString):
-                return "a get_variable name that is not a literal string"
-            full = "/".join(var_scopes + [first.evaluated_value])
-            self.in_use[full.lower()] = self.in_use.get(full.lower(), 0) + 1
-            return _Variable(expr, full, is_trainable)
-        if names is None:
-            return "variables under a name scope that is not a literal string"
-        name = argument(call, "name")
-        positional = [a for a in call.args if a.keyword is None]
-        if len(positional) > 5 or (name is not None and not isinstance(name, cst.SimpleString)):
-            return "a variable name that is not a literal string"
-        base = name.evaluated_value if name is not None else "Variable"
-        return _Variable(expr, self.unique("/".join(names + [base])), is_trainable)
-
-
-def _literal_name(call: cst.Call) -> Optional[str]:
-    name = argument(call, "name")
-    return name.evaluated_value if isinstance(name, cst.SimpleString) else None
-
-
-def _evaluation_order(node: cst.CSTNode) -> List[cst.Call]:
-    """Calls in the order Python runs them: arguments before the call that takes them."""
-    order: List[cst.Call] = []
-
-    class _Post(cst.CSTVisitor):
-        def leave_Call(self, call: cst.Call) -> None:
-            order.append(call)
-
-    visit(node, _Post())
-    return order
-
-
-def _bound_expressions(line: cst.BaseStatement, calls: List[cst.Call]) -> Optional[Dict[int, str]]:
-    """id(constructor call) -> how the program reaches the variable, or None when it cannot."""
-    if not calls:
-        return {}
-    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1
-            and isinstance(line.body[0], cst.Assign) and len(line.body[0].targets) == 1):
-        return None
-    target, value = line.body[0].targets[0].target, line.body[0].value
-    found: Dict[int, str] = {}
-    key = symbol_key(target)
-    if key is not None and value in calls:
-        found[id(value)] = key
-    elif key is not None and isinstance(value, cst.Dict):
-        for element in value.elements:
-            if isinstance(element, cst.DictElement) and element.value in calls \
-                    and isinstance(element.key, cst.SimpleString):
-                found[id(element.value)] = f"{key}[{code(element.key)}]"
-    elif key is not None and isinstance(value, (cst.List, cst.Tuple)):
-        for index, element in enumerate(value.elements):
-            if element.value in calls:
-                found[id(element.value)] = f"{key}[{index}]"
-    elif isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements):
-        for t, v in zip(target.elements, value.elements):
-            if v.value in calls and symbol_key(t.value) is not None:
-                found[id(v.value)] = symbol_key(t.value)
-    return found if len(found) == len(calls) else None
 
 
 class _Rewrite(cst.CSTTransformer):

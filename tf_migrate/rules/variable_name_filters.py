@@ -1,0 +1,149 @@
+"""Trainable variables selected by their TF1 names -> the explicit list of the variables selected.
+
+    with tf.variable_scope('generator'):
+        G_W1 = tf.Variable(...)
+    ...
+    tvar = tf.trainable_variables()
+    gvar = [var for var in tvar if 'generator' in var.name]
+becomes
+    gvar = [G_W1, G_b1, G_W2, G_b2]
+
+GAN code picks what each optimizer trains this way (solaris33 Ch11-GAN). Eager variables do not
+carry TF1's scoped names (the rewrite unwraps the scopes), so the filter would select nothing.
+The rule works out the name TF1 gave every variable made before the selection
+(``analysis/variable_names``: ``generator/Variable_1:0``), evaluates the condition on each, and
+writes the ones it keeps in creation order, as ``tf.trainable_variables()`` listed them.
+
+Only where it knows every name: the comprehension is ``[v for v in SRC if COND]`` with ``SRC``
+``tf.trainable_variables()`` (or a name bound once to it), ``COND`` reads only ``v.name`` with
+string operations, and every variable of the module is made by a ``tf.Variable`` /
+``tf.get_variable`` statement of this block whose name the text gives (no helpers, loops, layers
+or other APIs that make variables). Otherwise the file keeps the scopes and compat mode
+(``scoped-variable-names``).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.symbols import all_calls, symbol_key
+from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
+from tf_migrate.cst.text import code
+from tf_migrate.report import INFO
+from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._program_scopes import graph_scopes, statement_value
+from tf_migrate.traversal import visit
+
+RULE_ID = "variable-name-filters"
+_SOURCES = {"tf.trainable_variables"}
+_STRING_METHODS = {"startswith", "endswith", "split", "strip", "lstrip", "rstrip", "lower", "upper", "find",
+                   "partition", "rpartition", "replace"}
+_NODES = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.Compare, ast.Eq, ast.NotEq,
+          ast.In, ast.NotIn, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Call, ast.Attribute, ast.Subscript, ast.Slice,
+          ast.Constant, ast.Name, ast.Load, ast.Tuple, ast.USub)
+
+
+class VariableNameFilters(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = ("[v for v in tf.trainable_variables() if 'generator' in v.name] -> the explicit list of the "
+                   "variables whose TF1 names pass the test")
+    ORDER = 4  # beside saver-var-list, before the rules that rename or unwrap what made the names
+    TRIGGERS = (".name",)
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        if any((ctx.names.call_name(c) or "").startswith(HIDDEN_VARIABLES) for c in all_calls(module)):
+            return module
+        total = constructor_count(module, ctx.names)
+        replacements: Dict[int, cst.BaseExpression] = {}
+        for scope in graph_scopes(module, ctx):
+            for st in scope.statements:
+                value = statement_value(st.node)
+                if not isinstance(value, cst.ListComp):
+                    continue
+                chosen = self._selection(value, scope, st, total, ctx)
+                if chosen is not None:
+                    replacements[id(value)] = cst.List([cst.Element(cst.parse_expression(v.expr)) for v in chosen])
+                    ctx.report(value, RULE_ID, INFO, f"`{code(value)}` selects "
+                               f"{', '.join(v.expr for v in chosen) or 'no variable'} by the names TF1 gave them "
+                               f"({', '.join(v.tf_name for v in chosen) or '-'}): the explicit list")
+        return visit(module, _Replace(replacements)) if replacements else module
+
+    def _selection(self, comprehension: cst.ListComp, scope: "pm.Scope", st, total: int,
+                   ctx: RuleContext) -> Optional[List[Variable]]:
+        loop = comprehension.for_in
+        if loop.inner_for_in is not None or len(loop.ifs) != 1 or not isinstance(loop.target, cst.Name) \
+                or not isinstance(comprehension.elt, cst.Name) or comprehension.elt.value != loop.target.value:
+            return None
+        if not self._lists_trainable_variables(loop.iter, scope, st, ctx):
+            return None
+        names = TF1Names(ctx.names)
+        variables, why = names.variables(scope, before=st.index)
+        if why or names.constructors_seen != total:
+            return None  # a variable whose TF1 name the text does not give, or one made elsewhere
+        test = _condition(loop.ifs[0].test, loop.target.value)
+        if test is None:
+            return None
+        chosen = []
+        for variable in variables:
+            kept = _passes(test, loop.target.value, variable.tf_name + ":0")
+            if kept is None:
+                return None
+            if kept and variable.trainable:
+                chosen.append(variable)
+        return chosen
+
+    def _lists_trainable_variables(self, source: cst.BaseExpression, scope, st, ctx: RuleContext) -> bool:
+        if isinstance(source, cst.Call):
+            return ctx.names.call_name(source) in _SOURCES and not source.args
+        key = symbol_key(source)
+        bindings = scope.bindings.get(key or "", [])
+        if key is None or "." in key or len(bindings) != 1 or bindings[0].index >= st.index:
+            return False
+        bound = statement_value(scope.statements[bindings[0].index].node)
+        return isinstance(bound, cst.Call) and ctx.names.call_name(bound) in _SOURCES and not bound.args
+
+
+def _condition(test: cst.BaseExpression, variable: str) -> Optional[ast.Expression]:
+    """The test as a Python expression that reads only ``variable.name`` and string operations (None: more)."""
+    try:
+        tree = ast.parse(code(test).strip(), mode="eval")
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, _NODES):
+            return None
+        if isinstance(node, ast.Name) and node.id != variable:
+            return None
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name):
+                if node.attr != "name":
+                    return None
+            elif node.attr not in _STRING_METHODS:
+                return None
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Attribute)
+                                               and node.func.attr in _STRING_METHODS):
+            return None
+    return tree
+
+
+def _passes(test: ast.Expression, variable: str, name: str) -> Optional[bool]:
+    class _Named:
+        pass
+
+    holder = _Named()
+    holder.name = name
+    try:
+        return bool(eval(compile(test, "<name filter>", "eval"), {"__builtins__": {}}, {variable: holder}))
+    except Exception:  # noqa: BLE001 - a test that fails on a name is not one this rule decides
+        return None
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, replacements: Dict[int, cst.BaseExpression]) -> None:
+        self.replacements = replacements
+
+    def leave_ListComp(self, original: cst.ListComp, updated: cst.ListComp) -> cst.BaseExpression:
+        return self.replacements.get(id(original), updated)
