@@ -109,8 +109,12 @@ def test_rewrite(before, after):
 
 
 KEPT = [
-    pytest.param("import tensorflow as tf\ndef make():\n    return tf.Variable(1.0)\nW = make()\n"
-                 "saver = tf.train.Saver()\n", "helper function", id="variable made by a helper"),
+    pytest.param("import tensorflow as tf\ndef make():\n    v = tf.Variable(1.0)\n    w = tf.Variable(2.0)\n"
+                 "    return v\nW = make()\nsaver = tf.train.Saver()\n", "helper function",
+                 id="variables made by a helper"),
+    pytest.param("import tensorflow as tf\ndef make():\n    return tf.Variable(1.0)\ndef net():\n    return make()\n"
+                 "W = net()\nsaver = tf.train.Saver()\n", "helper called inside another function",
+                 id="variable helper called by another function"),
     pytest.param("import tensorflow as tf\nh = tf.layers.dense(x, 3)\nsaver = tf.train.Saver()\n",
                  "tf.layers.dense", id="layer variables"),
     pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\nsaver = tf.train.Saver(pick(W))\n",
@@ -176,6 +180,55 @@ def test_migrated_program_restores_the_legacy_checkpoint(tmp_path, monkeypatch):
     monkeypatch.setenv("RESTORE", "1")
     assert_same_output(legacy_output, run_migrated(migrated.new_source))
     assert os.listdir(tmp_path)
+
+
+HELPER_MADE = '''\
+import os
+import numpy as np
+import tensorflow as tf
+
+
+def weight_variable(shape):
+    initial = tf.truncated_normal(shape, stddev=0.1, seed=3)
+    return tf.Variable(initial)
+
+
+def bias_variable(shape):
+    return tf.Variable(tf.constant(0.1, shape=shape), name="b")
+
+
+ckpt = os.path.join(os.environ["CKPT_DIR"], "model.ckpt")
+x = tf.placeholder(tf.float32, [None, 2])
+W1 = weight_variable([2, 3])
+b1 = bias_variable([3])
+with tf.name_scope("out"):
+    W2 = weight_variable([3, 1])
+pred = tf.matmul(tf.nn.relu(tf.matmul(x, W1) + b1), W2)
+train = tf.train.GradientDescentOptimizer(0.05).minimize(tf.reduce_mean(tf.square(pred - 1.0)))
+saver = tf.train.Saver()
+data = np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)
+with tf.Session() as sess:
+    if os.environ.get("RESTORE"):
+        saver.restore(sess, ckpt)
+    else:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(5):
+            sess.run(train, {x: data})
+        saver.save(sess, ckpt)
+    print(sess.run(pred, {x: data}))
+'''
+
+
+def test_variables_made_by_one_variable_helpers_are_named_as_tf1_named_them(tmp_path, monkeypatch):
+    """TF's Deep MNIST `weight_variable(shape)`: each call makes one variable, named in the caller's scopes."""
+    monkeypatch.setenv("CKPT_DIR", str(tmp_path))
+    new_source, _ = _rewrite(HELPER_MADE)
+    assert 'var_list={"Variable": W1, "b": b1, "out/Variable": W2}' in new_source
+    migrated = migrate_source(HELPER_MADE, "case.py")
+    assert migrated.outcome == "eager", migrated.findings
+    legacy_output = run_legacy(HELPER_MADE)
+    monkeypatch.setenv("RESTORE", "1")
+    assert_same_output(legacy_output, run_migrated(migrated.new_source))
 
 
 def test_twin_save_train_restore():

@@ -64,7 +64,8 @@ def test_selections_by_name_become_the_variables_tf1_selected():
 def test_selections_it_cannot_name_stay_compat(change):
     source = GAN.replace(*change).replace("import tensorflow as tf\n",
                                           "import tensorflow as tf\nprefix = 'generator'\n\n\n"
-                                          "def make_bias():\n    return tf.Variable(tf.zeros([1]))\n\n\n")
+                                          "def make_bias():\n    bias = tf.Variable(tf.zeros([1]))\n"
+                                          "    tf.Variable(0.0)\n    return bias\n\n\n")
     assert source != GAN
     result = migrate_source(source, "gan.py")
     assert result.outcome == "compat"

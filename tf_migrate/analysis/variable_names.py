@@ -100,11 +100,16 @@ class TF1Names:
         order; or ([], why) when one of them has no name the text gives. ``constructors_seen`` counts
         the constructor calls of the whole scope (a caller compares it with the module's count)."""
         found: List[Variable] = []
+        helpers = variable_helpers([st.node for st in scope.statements], self.names)
         for st in scope.statements:
             if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
+                if isinstance(st.node, cst.FunctionDef) and st.node.name.value in helpers:
+                    self.constructors_seen += 1  # its one tf.Variable: made at each call, named in the caller
+                elif any(isinstance(c.func, cst.Name) and c.func.value in helpers for c in all_calls(st.node)):
+                    return [], "a variable helper called inside another function"
                 continue  # variables a function makes are not this block's: the counts will differ
-            calls = [c for c in all_calls(st.node) if self.names.call_name(c) in CONSTRUCTORS]
-            self.constructors_seen += len(calls)
+            calls = self._calls(st.node, helpers)
+            self.constructors_seen += len(self._constructors(st.node))
             if st.index >= before:
                 continue
             if st.kind in (pm.VARIABLE, pm.VARIABLES) and not calls and any(
@@ -120,8 +125,9 @@ class TF1Names:
             if calls and targets is None:
                 return [], "variables that are not bound to names, dict entries or list items"
             for call in _evaluation_order(st.node):
-                if self.names.call_name(call) in CONSTRUCTORS:
-                    variable = self._variable(call, names, var_scopes, targets[id(call)])
+                if id(call) in targets:  # a constructor, or a helper whose constructor names the variable
+                    made = call if self.names.call_name(call) in CONSTRUCTORS else helpers[call.func.value]
+                    variable = self._variable(made, names, var_scopes, targets[id(call)])
                     if isinstance(variable, str):
                         return [], variable
                     found.append(variable)
@@ -129,6 +135,14 @@ class TF1Names:
                         (self.names.call_name(call) or "").startswith("tf."):
                     self.unique("/".join(names + [_literal_name(call)]))
         return found, ""
+
+    def _constructors(self, node: cst.CSTNode) -> List[cst.Call]:
+        return [c for c in all_calls(node) if self.names.call_name(c) in CONSTRUCTORS]
+
+    def _calls(self, node: cst.CSTNode, helpers: Dict[str, cst.Call]) -> List[cst.Call]:
+        """The calls in ``node`` that make variables: constructors and variable helpers."""
+        return [c for c in all_calls(node) if self.names.call_name(c) in CONSTRUCTORS
+                or isinstance(c.func, cst.Name) and c.func.value in helpers]
 
     def _variable(self, call: cst.Call, names, var_scopes, expr: str):
         qualname = self.names.call_name(call)
@@ -149,6 +163,43 @@ class TF1Names:
             return "a variable name that is not a literal string"
         base = name.evaluated_value if name is not None else "Variable"
         return Variable(expr, self.unique("/".join(names + [base])), is_trainable)
+
+
+def variable_helpers(statements, names: TFNames) -> Dict[str, cst.Call]:
+    """Functions of the block that make one ``tf.Variable`` and return it, by name -> that constructor call.
+
+        def weight_variable(shape):
+            initial = tf.truncated_normal(shape, stddev=0.1)
+            return tf.Variable(initial)
+
+    Each call makes a variable TF1 named in the caller's scopes, as if the caller had made it (no
+    scope, no other variable, straight-line body).
+    """
+    found: Dict[str, cst.Call] = {}
+    for node in statements:
+        if not isinstance(node, cst.FunctionDef) or node.decorators:
+            continue
+        lines = list(node.body.body)
+        if not lines or not all(isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1
+                                for line in lines):
+            continue
+        made = [c for c in all_calls(node) if names.call_name(c) in CONSTRUCTORS]
+        if len(made) != 1 or names.call_name(made[0]) != "tf.Variable" or any(
+                names.call_name(c) in _SCOPES for c in all_calls(node)):
+            continue
+        last = lines[-1].body[0]
+        if not isinstance(last, cst.Return) or last.value is None:
+            continue
+        if last.value is made[0] or _binds(lines[:-1], symbol_key(last.value), made[0]):
+            found[node.name.value] = made[0]
+    return found
+
+
+def _binds(lines, key: Optional[str], call: cst.Call) -> bool:
+    """Whether ``key`` is bound once among ``lines``, to ``call``."""
+    bound = [line.body[0] for line in lines if isinstance(line.body[0], cst.Assign)
+             and any(symbol_key(t.target) == key for t in line.body[0].targets)]
+    return key is not None and len(bound) == 1 and bound[0].value is call
 
 
 def _literal_name(call: cst.Call) -> Optional[str]:
