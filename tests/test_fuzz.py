@@ -68,11 +68,9 @@ def test_plain_runnable_programs_go_eager_with_the_same_numbers(rng):
 # for and the same numbers. Where today's rewriter fails one, a strict xfail names the minimal reproducers
 # (tests/test_fuzz_reproducers.py) of what goes wrong in those programs, so a fix shows up as XPASS.
 _SHAPE_BUGS = {
-    ("rebind",): "R1: rebound-name-read-by-a-run-function",
     ("fed-tensor",): "R1: fed-tensor-that-is-not-a-placeholder, fed-through-a-second-name, "
                      "fed-scalar-fetched-back-is-a-0d-array",
     ("fed-tensor", "int-feed"): "R1: int-list-fed-to-a-float-tensor, int-list-fed-to-placeholder-with-default",
-    ("augassign",): "R1: augmented-assignment-after-use",
     ("var-helper", "trainable-variables", "in-main"): "R4: trainable-variables-read-before-a-get-variable-in-main "
                                                      "(variable-store moves get_variable out of main, so an "
                                                      "earlier tf.trainable_variables() lists it)",

@@ -26,10 +26,7 @@ y = h * x
 h = h * 10.0
 with tf.Session() as sess:
     print(sess.run([y, h], {x: [1.0, 1.0, 1.0]}))
-""", "eager", id="rebound-name-read-by-a-run-function", marks=_open(
-        "stays compat since the value model (correct output, not eager): a name rebound after graph code reads it; was: "
-        "R1: `h = h * 10.0` stays at module level and runs before run_y_h, whose `y = h * x` reads the name "
-        "(the slice in codegen/slicing.py plan_run is keyed by names), so y uses the rebound h")),
+""", "eager", id="rebound-name-read-by-a-run-function"),  # rules/rebound_names.py: the first h is h_2
     pytest.param("""
 a = tf.constant([1.0, 2.0, 3.0])
 w = tf.Variable([1.0, 1.0, 1.0])
@@ -38,9 +35,7 @@ a -= 1.0
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     print(sess.run(h))
-""", "eager", id="augmented-assignment-after-use", marks=_open(
-        "stays compat since the value model (correct output, not eager): a name rebound after graph code reads it; was: "
-        "R1: the same cause as rebound-name-read-by-a-run-function: `a -= 1.0` runs before run_h reads `a`")),
+""", "eager", id="augmented-assignment-after-use"),  # `a -= 1.0` -> `a = a_2 - 1.0`
     pytest.param("""
 x = tf.placeholder(tf.float32, [3])
 x = tf.add(2, 5)

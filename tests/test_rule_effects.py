@@ -59,6 +59,8 @@ COVERED_BY = {
     "inline-step-helpers": "tests/golden/layer_loop_helper_and_training.py",
     "variable-name-filters": ("import tensorflow as tf\nwith tf.variable_scope('g'):\n    G = tf.Variable(1.0)\n"
                               "gvar = [v for v in tf.trainable_variables() if 'g' in v.name]\n"),
+    "rebound-names": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\na = tf.constant([1.0, 2.0, 3.0])\n"
+                      "y = x * a\na = a * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y, {x: [1.0, 1.0, 1.0]}))\n"),
     "version-branches": ("import tensorflow as tf\nsess = tf.Session()\nif int(tf.__version__.split('.')[0]) < 1:\n"
                          "    writer = tf.train.SummaryWriter('logs', sess.graph)\nelse:\n"
                          "    writer = tf.summary.FileWriter('logs', sess.graph)\n"),

@@ -583,7 +583,7 @@ def test_migrated_siblings_and_a_data_folder(tmp_path):
 
 
 def test_run_summaries_say_how_a_run_ended():
-    from tf_migrate.verify.verifier import _Run
+    from tf_migrate.verify.child_runs import Run as _Run
 
     crashed = _Run(1, "", "Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: bad\n", False, 60.0, 2.5)
     assert crashed.summary().failed and not crashed.summary().timed_out and crashed.summary().seconds == 2.5

@@ -26,6 +26,8 @@ class RunPlan:
     fed_symbols: Dict[str, "pm.Symbol"] = field(default_factory=dict)  # the binding each feed replaces
     limit: int = 0  # the run site's statement: the bindings it sees are those before it
     keys_known: bool = False  # a dynamic feed whose keys are known (see feed_dicts): no ``**unused_feeds``
+    # (key, index of the binding graph code read) for each name bound again before the run (one conflict each)
+    rebound: Set[Tuple[str, int]] = field(default_factory=set)
 
     @property
     def open_feed(self) -> bool:
@@ -57,6 +59,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     fed_symbols = {key: scope.symbol_at(key, limit) for key, _ in fed}
     fed_at = {key: symbol.index if symbol is not None else -2 for key, symbol in fed_symbols.items()}
     needed: Set[Tuple[str, int]] = set()
+    rebound: Set[Tuple[str, int]] = set()
     conflicts: List[str] = [f"`{key}` is fed, but the analysis cannot tell its dtype (TF1 converts a feed to it)"
                             for key, symbol in fed_symbols.items()
                             if symbol is not None and symbol.kind != pm.PLACEHOLDER and symbol.dtype is None]
@@ -79,6 +82,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
                         and not _deferred_assignment(scope.statements[later.index], key):
                     conflicts.append(f"`{key}` is bound again after graph code reads it and before the run; "
                                      "the generated function would read the new value")
+                    rebound.add((key, symbol.index))
                 continue
             if key in fed_at:
                 if fed_at[key] != symbol.index:
@@ -109,7 +113,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
         all_reads |= st.reads
     return RunPlan(site, chosen, fed, dynamic, placeholders, all_reads, conflicts,
                    {key: symbol for key, symbol in fed_symbols.items() if symbol is not None}, limit,
-                   named_keys is not None)
+                   named_keys is not None, rebound)
 
 
 def _deferred_assignment(st: "pm.Statement", key: str) -> bool:

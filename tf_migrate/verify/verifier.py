@@ -102,36 +102,17 @@ Results
 """
 
 import dataclasses
-import json
-import os
 import pathlib
 import re
-import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import List, Optional, Sequence
+from dataclasses import dataclass
+from typing import Optional, Sequence
 
-from tf_migrate.verify import state_compare, values_compare
-from tf_migrate.verify.judge import error_tail, judge
 from tf_migrate.verify.child import notebook as child_notebook
-
-_CHILD = pathlib.Path(__file__).resolve().parent / "child"
-
-
-@dataclass(frozen=True)
-class RunSummary:
-    """How one run of one program ended (the first legacy run, for the legacy side)."""
-
-    failed: bool
-    timed_out: bool
-    seconds: float
-    error: str  # the error's traceback tail when it failed, else ""
-
+from tf_migrate.verify.child_runs import Run, Runner, RunSummary
+from tf_migrate.verify.judge import DIFFERENT, EQUIVALENT, judge
 
 @dataclass(frozen=True)
 class VerifyResult:
@@ -144,29 +125,6 @@ class VerifyResult:
     seconds: float
     legacy: Optional[RunSummary] = None
     migrated: Optional[RunSummary] = None
-
-
-@dataclass
-class _Run:
-    returncode: Optional[int]
-    stdout: str
-    stderr: str
-    timed_out: bool
-    timeout: float
-    seconds: float = 0.0
-    events: List[dict] = field(default_factory=list)
-    state: Optional[list] = None  # [(name, value)] of its trained variables at the end, when saved
-    values: Optional[list] = None  # [(name, value, fetched)] its module-level names held at the end, when saved
-
-    @property
-    def failed(self):
-        return self.timed_out or self.returncode != 0
-
-    def events_of(self, kind):
-        return [e for e in self.events if e.get("event") == kind]
-
-    def summary(self):
-        return RunSummary(self.failed, self.timed_out, self.seconds, error_tail(self) if self.failed else "")
 
 
 def verify_program(
@@ -219,7 +177,7 @@ def verify_program(
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tf-migrate-verify-") as tmp:
         workdirs = {"legacy": workdir, "migrated": migrated_workdir or workdir}
-        runner = _Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdirs, tuple(args),
+        runner = Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdirs, tuple(args),
                          workdir_on_path)
         with ThreadPoolExecutor(2) as pool:
             legacy_future = pool.submit(runner.run, "legacy", legacy_source, "pre")
@@ -231,17 +189,46 @@ def verify_program(
             legacy = runner.run("legacy", legacy_source, "pre")
         if migrated.failed and _PORT_TAKEN.search(migrated.stderr or ""):
             migrated = runner.run("migrated", migrated_source, None)
-        legacy_runs = [legacy]
-        if not legacy.failed and legacy.events_of("ambiguous") and not migrated.failed:
-            other_order = runner.run("legacy", legacy_source, "post")
-            if not other_order.failed:
-                legacy_runs.append(other_order)
-    status, detail = judge(legacy_runs, _at_legacy_location(migrated, programs), rtol=rtol, atol=atol)
+        legacy_runs = _legacy_runs(runner, legacy, migrated, legacy_source)
+        status, detail = judge(legacy_runs, _at_legacy_location(migrated, programs), rtol=rtol, atol=atol)
+        if status == DIFFERENT:
+            status, detail = _second_look(runner, legacy_source, migrated_source, programs, detail, rtol, atol)
     return VerifyResult(status, detail, legacy.stdout, migrated.stdout, time.monotonic() - start,
                         legacy.summary(), migrated.summary())
 
 
-def _at_legacy_location(migrated: "_Run", programs) -> "_Run":
+def _legacy_runs(runner, legacy, migrated, legacy_source):
+    """The legacy run, and its run in the other fetch order where TF1 leaves the order open."""
+    runs = [legacy]
+    if not legacy.failed and legacy.events_of("ambiguous") and not migrated.failed:
+        other_order = runner.run("legacy", legacy_source, "post")
+        if not other_order.failed:
+            runs.append(other_order)
+    return runs
+
+
+def _second_look(runner, legacy_source, migrated_source, programs, detail, rtol, atol):
+    """Outputs that differ are compared again with both programs' graphs computed as written.
+
+    Grappler rewrites a ``tf.function`` graph's arithmetic otherwise than a Session graph's, and
+    the rounding can show in printed digits (``child/boot._graphs_as_written``). When the two
+    programs agree with the rewrites off in both, the difference was Grappler's, not the migration's.
+    """
+    runner.as_written = True
+    try:
+        migrated = runner.run("migrated", migrated_source, None)
+        legacy = runner.run("legacy", legacy_source, "pre")
+        again = judge(_legacy_runs(runner, legacy, migrated, legacy_source), _at_legacy_location(migrated, programs),
+                      rtol=rtol, atol=atol)
+    finally:
+        runner.as_written = False
+    if again[0] != EQUIVALENT:
+        return DIFFERENT, detail
+    return EQUIVALENT, (f"{again[1]} with Grappler's arithmetic rewrites off in both runs; with them on, the "
+                        f"compiled graphs round otherwise: {detail}")
+
+
+def _at_legacy_location(migrated: "Run", programs) -> "Run":
     """The migrated run's output with its own folder written as the legacy program's: a program that prints
     where it saves (``os.path.dirname(__file__)``) names the folder it runs from, which the migration moved."""
     legacy_dir, migrated_dir = str(programs["legacy"].parent), str(programs["migrated"].parent)
@@ -254,7 +241,7 @@ _PORT_TAKEN = re.compile(r"Could not start gRPC server|[Aa]ddress already in use
 
 
 def run_program(source: str, *, path: pathlib.Path, mode: str, timeout: float = 120.0,
-                pin_fetch_order: bool = True) -> "_Run":
+                pin_fetch_order: bool = True) -> "Run":
     """Runs one ``.py`` program alone, as ``verify_program`` runs it; returns its run.
 
     ``mode`` is ``"legacy"`` (TF1 graph semantics) or ``"migrated"`` (plain TF2).
@@ -269,107 +256,6 @@ def run_program(source: str, *, path: pathlib.Path, mode: str, timeout: float = 
     fetch_order = "pre" if mode == "legacy" and pin_fetch_order else None
     with tempfile.TemporaryDirectory(prefix="tf-migrate-run-") as tmp:
         program = pathlib.Path(path).resolve()
-        runner = _Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout,
+        runner = Runner(pathlib.Path(tmp), {"legacy": program, "migrated": program}, "py", False, timeout,
                          {"legacy": None, "migrated": None}, record_state=False, clock="real")
         return runner.run(mode, source, fetch_order)
-
-
-class _Runner:
-    """Starts the subprocesses of one verification inside its temporary folder."""
-
-    def __init__(self, tmp, programs, kind, use_kernel, timeout, workdirs, args=(), workdir_on_path=False,
-                 record_state=True, clock="virtual"):
-        self.tmp, self.programs, self.kind, self.use_kernel = tmp, programs, kind, use_kernel
-        self.timeout, self.workdirs, self.args, self.workdir_on_path = timeout, workdirs, args, workdir_on_path
-        self.record_state, self.clock = record_state, clock
-        self.count = 0
-
-    def run(self, mode, source, fetch_order):
-        self.count += 1
-        root = self.tmp / f"{mode}-{self.count}"
-        if self.workdirs[mode] is not None:
-            shutil.copytree(self.workdirs[mode], root / "work", symlinks=True)
-        for folder in ("work", "tmp", "home"):
-            (root / folder).mkdir(parents=True, exist_ok=True)
-        log = root / "events.jsonl"
-        path = self.programs[mode]
-        label = str(path) if mode == "legacy" else f"{path} (migrated)"
-        env = self._environment(mode, root)
-        try:
-            if self.use_kernel:
-                config = {
-                    "notebook": source,
-                    "timeout": self.timeout,
-                    "cwd": str(root / "work"),
-                    "jupyter_path": str(root / "home" / "jupyter"),
-                    "hidden": child_notebook.hidden_cell(
-                        mode, program_dir=str(path.parent), log=str(log), fetch_order=fetch_order or "pre",
-                        user_files=[str(root / "tmp" / "ipykernel_")],
-                    ),
-                }
-                script = _CHILD / "notebook.py"
-            else:
-                if self.kind == "ipynb":
-                    cells = child_notebook.script_cells(source, label)
-                else:
-                    cells = [{"filename": label, "source": source}]
-                config = {
-                    "mode": mode, "cells": cells, "interactive": self.kind == "ipynb",
-                    "program_dir": str(path.parent), "display_path": str(path),
-                    "log": str(log), "fetch_order": fetch_order, "args": list(self.args),
-                    "state": str(root / "state") if self.record_state else None, "clock": self.clock,
-                }
-                script = _CHILD / "boot.py"
-        except (ValueError, KeyError, TypeError) as error:
-            return _Run(1, "", f"cannot read the notebook: {error}", False, self.timeout)
-        config_path = root / "config.json"
-        config_path.write_text(json.dumps(config), encoding="utf-8")
-        run = _execute([sys.executable, str(script), str(config_path)], root / "work", env, self.timeout)
-        if log.exists():
-            run.events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
-            run.state = state_compare.load(run.events)
-            run.values = values_compare.load(run.events)
-        return run
-
-    def _environment(self, mode, root):
-        env = dict(os.environ)
-        home = root / "home"
-        env.update(
-            TMPDIR=str(root / "tmp"), KERAS_HOME=str(home / "keras"), IPYTHONDIR=str(home / "ipython"),
-            MPLCONFIGDIR=str(home / "matplotlib"), JUPYTER_RUNTIME_DIR=str(home / "jupyter-runtime"),
-            JUPYTER_DATA_DIR=str(home / "jupyter-data"), PYTHONUNBUFFERED="1",
-            PYTHONDONTWRITEBYTECODE="1", TF_CPP_MIN_LOG_LEVEL=env.get("TF_CPP_MIN_LOG_LEVEL", "2"),
-        )
-        env.pop("TF_USE_LEGACY_KERAS", None)
-        env.pop("PYTHONSTARTUP", None)
-        if self.workdir_on_path:
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "work"), env.get("PYTHONPATH")]))
-        if mode == "legacy" and _tf_keras_installed():
-            env["TF_USE_LEGACY_KERAS"] = "1"
-        return env
-
-
-def _tf_keras_installed():
-    import importlib.util
-
-    return importlib.util.find_spec("tf_keras") is not None
-
-
-def _execute(command, cwd, env, timeout):
-    process = subprocess.Popen(
-        command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, start_new_session=True,
-    )
-    timed_out = False
-    start = time.monotonic()
-    try:
-        stdout, stderr = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        os.killpg(process.pid, signal.SIGKILL)
-        stdout, stderr = process.communicate()
-    return _Run(process.returncode, _decode(stdout), _decode(stderr), timed_out, timeout, time.monotonic() - start)
-
-
-def _decode(data):
-    return data.decode("utf-8", errors="replace")
