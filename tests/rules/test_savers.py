@@ -142,6 +142,20 @@ def test_optimizer_slots_are_named_in_a_warning():
     assert any(f.severity == "warning" and "slots" in f.message for f in findings)
 
 
+# The legacy run trains and saves; the migrated run (RESTORE=1) restores that checkpoint and prints the same.
+_SAVE_OR_RESTORE = '''\
+data = np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)
+with tf.Session() as sess:
+    if os.environ.get("RESTORE"):
+        saver.restore(sess, ckpt)
+    else:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(5):
+            sess.run(train, {{x: data}})
+        saver.save(sess, ckpt)
+    print(sess.run({fetch}, {{x: data}}))
+'''
+
 RESTORE_LATER = '''\
 import os
 import numpy as np
@@ -159,27 +173,21 @@ pred = tf.matmul(tf.nn.relu(tf.matmul(x, w1) + b1), weights["w"]) + weights["b"]
 loss = tf.reduce_mean(tf.square(pred - 1.0))
 train = tf.train.GradientDescentOptimizer(0.05).minimize(loss, global_step=step)
 saver = tf.train.Saver(max_to_keep=2)
-data = np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)
-with tf.Session() as sess:
-    if os.environ.get("RESTORE"):
-        saver.restore(sess, ckpt)
-    else:
-        sess.run(tf.global_variables_initializer())
-        for _ in range(5):
-            sess.run(train, {x: data})
-        saver.save(sess, ckpt)
-    print(sess.run([pred, step], {x: data}))
-'''
+''' + _SAVE_OR_RESTORE.format(fetch="[pred, step]")
+
+
+def _restores_the_legacy_checkpoint(program, tmp_path, monkeypatch):
+    monkeypatch.setenv("CKPT_DIR", str(tmp_path))
+    migrated = migrate_source(program, "case.py")
+    assert migrated.outcome == "eager", migrated.findings
+    legacy_output = run_legacy(program)
+    assert os.listdir(tmp_path)
+    monkeypatch.setenv("RESTORE", "1")
+    assert_same_output(legacy_output, run_migrated(migrated.new_source))
 
 
 def test_migrated_program_restores_the_legacy_checkpoint(tmp_path, monkeypatch):
-    monkeypatch.setenv("CKPT_DIR", str(tmp_path))
-    migrated = migrate_source(RESTORE_LATER, "case.py")
-    assert migrated.outcome == "eager", migrated.findings
-    legacy_output = run_legacy(RESTORE_LATER)
-    monkeypatch.setenv("RESTORE", "1")
-    assert_same_output(legacy_output, run_migrated(migrated.new_source))
-    assert os.listdir(tmp_path)
+    _restores_the_legacy_checkpoint(RESTORE_LATER, tmp_path, monkeypatch)
 
 
 HELPER_MADE = '''\
@@ -206,29 +214,14 @@ with tf.name_scope("out"):
 pred = tf.matmul(tf.nn.relu(tf.matmul(x, W1) + b1), W2)
 train = tf.train.GradientDescentOptimizer(0.05).minimize(tf.reduce_mean(tf.square(pred - 1.0)))
 saver = tf.train.Saver()
-data = np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)
-with tf.Session() as sess:
-    if os.environ.get("RESTORE"):
-        saver.restore(sess, ckpt)
-    else:
-        sess.run(tf.global_variables_initializer())
-        for _ in range(5):
-            sess.run(train, {x: data})
-        saver.save(sess, ckpt)
-    print(sess.run(pred, {x: data}))
-'''
+''' + _SAVE_OR_RESTORE.format(fetch="pred")
 
 
 def test_variables_made_by_one_variable_helpers_are_named_as_tf1_named_them(tmp_path, monkeypatch):
     """TF's Deep MNIST `weight_variable(shape)`: each call makes one variable, named in the caller's scopes."""
-    monkeypatch.setenv("CKPT_DIR", str(tmp_path))
     new_source, _ = _rewrite(HELPER_MADE)
     assert 'var_list={"Variable": W1, "b": b1, "out/Variable": W2}' in new_source
-    migrated = migrate_source(HELPER_MADE, "case.py")
-    assert migrated.outcome == "eager", migrated.findings
-    legacy_output = run_legacy(HELPER_MADE)
-    monkeypatch.setenv("RESTORE", "1")
-    assert_same_output(legacy_output, run_migrated(migrated.new_source))
+    _restores_the_legacy_checkpoint(HELPER_MADE, tmp_path, monkeypatch)
 
 
 def test_twin_save_train_restore():
