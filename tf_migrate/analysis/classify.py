@@ -4,7 +4,6 @@ See :mod:`tf_migrate.analysis.program` for the roles and kinds.
 """
 from __future__ import annotations
 
-import re
 from typing import List, Optional, Sequence
 
 import libcst as cst
@@ -87,7 +86,7 @@ class Classifier:
         check_knowledge(st, calls, self.scope, self.names, self.kind_of, self.block)
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
-        self._resolve_collections(st, calls)
+        collections.resolve_statement(st, calls, self.scope, self.names, self.block)
         if isinstance(node, cst.If) and not st.run_sites and only_initializer_assignments(node, self.names):
             st.role = pm.REMOVE  # if old TF: init = initialize_all_variables() else: init = global_...()
             self.define(st, pm.INIT)
@@ -123,30 +122,6 @@ class Classifier:
     def _is_layer_build(self, value) -> bool:
         return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
                 and value.func.attr.value in ("build", "set_weights") and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
-
-    def _resolve_collections(self, st, calls) -> None:
-        for call in calls:
-            qualname = self.names.call_name(call)
-            if qualname is not None and collections.reads_regularization(call, qualname, self.names):
-                code, why, layers = collections.resolve_regularization(
-                    call, qualname, self.scope, self.names.tf_alias or "tf", st.index)
-                if code is None:
-                    self.block(call, why)
-                else:
-                    self.scope.replacements[id(call)] = cst.parse_expression(code)
-                    st.reads |= set(layers)  # computed from the layers' weights at each run, as TF1 did
-            elif qualname in api.VARIABLE_COLLECTIONS:
-                code, why = collections.resolve(call, qualname, self.scope, self.names, st.index)
-                if code is not None and collections.name_filter_breaks(st.node, code, self.scope):
-                    code, why = None, ("variables filtered by their TF1 names (`.name`): eager variables are "
-                                       "named by Keras layers and lose their scopes")
-                if code is None:
-                    self.block(call, why)
-                else:
-                    self.scope.replacements[id(call)] = cst.parse_expression(code)
-                    layers = re.findall(r"\*([\w.]+)\.(?:trainable_)?variables", code)
-                    if any(not self.scope.symbols[k].built for k in layers if k in self.scope.symbols):
-                        self.scope.lazy_collections.add(id(call))
 
     def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
         for call in calls:

@@ -21,6 +21,7 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.statement_facts import reads_names, string_literals
@@ -137,3 +138,29 @@ def name_filter_breaks(node: cst.CSTNode, code: str, scope: "pm.Scope") -> bool:
         return False
     scoped = any(scope.symbols[k].tf_name.count("/") for k in re.findall(r"[\w.]+", code) if k in scope.symbols)
     return scoped or any("/" in text for text in string_literals(node))
+
+
+def resolve_statement(st, calls, scope, names, block) -> None:
+    """The variable collections a statement reads become explicit lists (``scope.replacements``), or block."""
+    for call in calls:
+        qualname = names.call_name(call)
+        if qualname is not None and reads_regularization(call, qualname, names):
+            code, why, layers = resolve_regularization(
+                call, qualname, scope, names.tf_alias or "tf", st.index)
+            if code is None:
+                block(call, why)
+            else:
+                scope.replacements[id(call)] = cst.parse_expression(code)
+                st.reads |= set(layers)  # computed from the layers' weights at each run, as TF1 did
+        elif qualname in api.VARIABLE_COLLECTIONS:
+            code, why = resolve(call, qualname, scope, names, st.index)
+            if code is not None and name_filter_breaks(st.node, code, scope):
+                code, why = None, ("variables filtered by their TF1 names (`.name`): eager variables are "
+                                   "named by Keras layers and lose their scopes")
+            if code is None:
+                block(call, why)
+            else:
+                scope.replacements[id(call)] = cst.parse_expression(code)
+                layers = re.findall(r"\*([\w.]+)\.(?:trainable_)?variables", code)
+                if any(not scope.symbols[k].built for k in layers if k in scope.symbols):
+                    scope.lazy_collections.add(id(call))
