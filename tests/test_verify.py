@@ -451,6 +451,22 @@ def test_unordered_read_and_update_is_not_tolerant_elsewhere(tmp_path):
     assert "matches neither order" in result.detail
 
 
+def test_a_failure_that_tf1s_open_order_decides_is_not_comparable(tmp_path):
+    # aymericdamien tensorboard_advanced on the trial's data: a gradient histogram overflows or not depending
+    # on whether the run reads the variables before or after its update; TF1 leaves that order open.
+    check = 'assert w < 1.2, "read after the update"\n{indent}print("W", w)'
+    legacy = LEGACY_AMBIGUOUS.replace("range(2)", "range(1)").replace(
+        'print("W", w)', check.format(indent=" " * 8))
+    migrated = _migrated_ambiguous(False).replace("range(2)", "range(1)").replace(
+        'print("W", w)', check.format(indent=" " * 4))
+    result = verify(legacy, migrated, tmp_path)
+    assert result.status == "not-comparable", result.detail
+    assert "the order decides whether the program fails" in result.detail and "prog.py:9" in result.detail
+    # A migrated run that fails where TF1 passes in either order is the migration's failure.
+    other = verify(legacy.replace("w < 1.2", "w < 5"), migrated.replace("w < 1.2", "w < 0"), tmp_path)
+    assert other.status == "migrated-fails", other.detail
+
+
 LEGACY_RACING = _src(
     """
     import tensorflow as tf

@@ -49,6 +49,12 @@ def judge(legacy_runs, migrated, *, rtol, atol):
     if legacy.failed:
         return LEGACY_FAILS, error_tail(legacy)
     if migrated.failed:
+        if len(legacy_runs) > 1 and legacy_runs[1].failed:  # TF1's order, not the migration, decides
+            return NOT_COMPARABLE, (
+                f"sess.run at {legacy.events_of('ambiguous')[0]['where']} reads variables it also updates, in no "
+                f"defined order, and the order decides whether the program fails: the migrated run failed "
+                f"({error_tail(migrated).splitlines()[-1][:160]}), and so did the legacy run in the "
+                f"update-before-read order ({error_tail(legacy_runs[1]).splitlines()[-1][:160]})")
         return MIGRATED_FAILS, error_tail(migrated)
     unresolvable = legacy.events_of("unresolvable")
     if unresolvable:
