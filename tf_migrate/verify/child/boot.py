@@ -147,10 +147,9 @@ def _graphs_as_written(tf):
     casts), and they apply otherwise to a ``tf.function`` graph, whose feeds are arguments, than to
     a TF1 Session graph: a printed mean of squared residuals near 1 from residuals near 150 (hunkim
     ``lab-09-6``) differed from TF1's in its fifth digit while every trained weight agreed to 1e-7;
-    with the rewrites off the two programs print the same bits. They are not only rounding: TF1
-    programs rely on some (``log(softmax(x))`` becomes a stable log-softmax; without it aymericdamien's
-    ``tensorboard_advanced`` makes a NaN its histogram summary rejects), so both runs keep them
-    first, and the verifier runs both again without them only when the outputs differ
+    with the rewrites off the two programs print the same bits. They are part of what TF1 programs
+    run with, and not only rounding (one turns ``log(softmax(x))`` into a stable log-softmax), so both
+    runs keep them first, and the verifier runs both again without them only when the outputs differ
     (``verifier.verify_program``).
     """
     try:
