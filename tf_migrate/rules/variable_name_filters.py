@@ -29,6 +29,7 @@ from typing import Dict, List, Optional
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.static_eval import evaluate, parse_test
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
 from tf_migrate.cst.text import code
@@ -108,37 +109,24 @@ class VariableNameFilters(Rule):
 
 def _condition(test: cst.BaseExpression, variable: str) -> Optional[ast.Expression]:
     """The test as a Python expression that reads only ``variable.name`` and string operations (None: more)."""
-    try:
-        tree = ast.parse(code(test).strip(), mode="eval")
-    except SyntaxError:
-        return None
-    for node in ast.walk(tree):
-        if not isinstance(node, _NODES):
-            return None
-        if isinstance(node, ast.Name) and node.id != variable:
-            return None
+    def allowed(node: ast.AST) -> bool:
+        if not isinstance(node, _NODES) or isinstance(node, ast.Name) and node.id != variable:
+            return False
         if isinstance(node, ast.Attribute):
-            if isinstance(node.value, ast.Name):
-                if node.attr != "name":
-                    return None
-            elif node.attr not in _STRING_METHODS:
-                return None
-        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Attribute)
-                                               and node.func.attr in _STRING_METHODS):
-            return None
-    return tree
+            return node.attr == "name" if isinstance(node.value, ast.Name) else node.attr in _STRING_METHODS
+        return not isinstance(node, ast.Call) or (isinstance(node.func, ast.Attribute)
+                                                  and node.func.attr in _STRING_METHODS)
+
+    return parse_test(test, allowed)
+
+
+class _Named:
+    def __init__(self, name: str) -> None:
+        self.name = name
 
 
 def _passes(test: ast.Expression, variable: str, name: str) -> Optional[bool]:
-    class _Named:
-        pass
-
-    holder = _Named()
-    holder.name = name
-    try:
-        return bool(eval(compile(test, "<name filter>", "eval"), {"__builtins__": {}}, {variable: holder}))
-    except Exception:  # noqa: BLE001 - a test that fails on a name is not one this rule decides
-        return None
+    return evaluate(test, {variable: _Named(name)})
 
 
 class _Replace(cst.CSTTransformer):

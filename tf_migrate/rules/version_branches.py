@@ -23,6 +23,7 @@ from typing import List, Optional, Sequence, Union
 
 import libcst as cst
 
+from tf_migrate.analysis.static_eval import evaluate, parse_test
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
@@ -50,20 +51,15 @@ class VersionBranches(Rule):
 
 def branch_taken(test: cst.BaseExpression, modules: Sequence[str]) -> Optional[bool]:
     """What ``test`` answers for every release (None: it reads more than the version, or releases differ)."""
-    try:
-        tree = ast.parse(code(test).strip(), mode="eval")
-    except SyntaxError:
-        return None
-    if not _reads_only_the_version(tree, modules):
+    tree = parse_test(test, lambda node: isinstance(node, _NODES))
+    if tree is None or not _reads_only_the_version(tree, modules):
         return None
     answers = set()
     for release in RELEASES:
-        namespace = {name: _Module(release) for name in modules}
-        namespace.update(_FUNCTIONS)
-        try:
-            answers.add(bool(eval(compile(tree, "<version test>", "eval"), {"__builtins__": {}}, namespace)))
-        except Exception:  # noqa: BLE001 - a test that fails for a release is not one this rule decides
-            return None
+        answer = evaluate(tree, {**_FUNCTIONS, **{name: _Module(release) for name in modules}})
+        if answer is None:
+            return None  # a test that fails for a release is not one this rule decides
+        answers.add(answer)
     return answers.pop() if len(answers) == 1 else None
 
 
@@ -75,8 +71,6 @@ class _Module:
 def _reads_only_the_version(tree: ast.AST, modules: Sequence[str]) -> bool:
     reads_version = False
     for node in ast.walk(tree):
-        if not isinstance(node, _NODES):
-            return False
         if isinstance(node, ast.Name) and node.id not in _FUNCTIONS and node.id not in modules:
             return False
         if isinstance(node, ast.Name) and node.id in modules:

@@ -1,0 +1,32 @@
+"""Python tests the program text decides, evaluated without running the program.
+
+A rule that knows every value a test can read (``tf.__version__`` for each release, the TF1 name of each
+variable) parses the test, checks it against the nodes and names it allows, and evaluates it with those
+values and no builtins. Anything else (another name, a call it does not allow, an exception) is
+"not decided": the rule leaves the code as it is.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Dict, Optional
+
+import libcst as cst
+
+from tf_migrate.cst.text import code
+
+
+def parse_test(test: cst.BaseExpression, allowed: Callable[[ast.AST], bool]) -> Optional[ast.Expression]:
+    """``test`` as a Python expression when ``allowed`` accepts each of its nodes (None: it does not)."""
+    try:
+        tree = ast.parse(code(test).strip(), mode="eval")
+    except SyntaxError:
+        return None
+    return tree if all(allowed(node) for node in ast.walk(tree)) else None
+
+
+def evaluate(tree: ast.Expression, values: Dict[str, object]) -> Optional[bool]:
+    """The truth of ``tree`` with only ``values`` in scope (None: it raised)."""
+    try:
+        return bool(eval(compile(tree, "<static test>", "eval"), {"__builtins__": {}}, dict(values)))
+    except Exception:  # noqa: BLE001 - a test that fails on these values is not decided by them
+        return None
