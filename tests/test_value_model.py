@@ -15,6 +15,7 @@ from tf_migrate.analysis.symbols import value_reads
 from tf_migrate.engine import migrate_source
 from tf_migrate.tfnames import TFNames
 from tf_migrate.verify import verify_program
+from tests.twins import assert_same_output, run_legacy, run_migrated
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
 
@@ -184,3 +185,160 @@ def test_local_function_calling_another_modules_helper_on_graph_values_stays_com
     assert result.outcome == "compat"
     assert ("`network` calls `block`, which calls `conv2d`, imported from `libs.connections.conv2d`"
             in result.compat_reason)
+
+
+CLASS_WITH_SESSION = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Agent(object):
+    def __init__(self):
+        self.s = tf.placeholder(tf.float32, [None, 3])
+        self.q = tf.reduce_sum(self.s * 2.0, axis=1)
+        self.sess = tf.Session()
+
+    def act(self, s):
+        return self.sess.run(self.q, {self.s: s})
+
+
+agent = Agent()
+print(agent.act(np.ones((2, 3))))
+'''
+
+
+@pytest.mark.parametrize("read, member", [
+    ("print(agent.sess.run(agent.q, {agent.s: np.ones((2, 3))}))", "sess"),
+    ("print(agent.q.shape)", "q"),
+])
+def test_members_a_converted_class_drops_are_not_read_outside_it(read, member):
+    # The class converts (its runs become generated methods), so `agent.sess` and per-run members like
+    # `agent.q` no longer exist: module code reading them keeps the file compat, naming the member.
+    assert migrate_source(CLASS_WITH_SESSION, "agent.py").outcome == "eager"
+    result = migrate_source(CLASS_WITH_SESSION + read + "\n", "agent.py")
+    assert result.outcome == "compat"
+    assert f"`agent.{member}` is read outside the class" in result.compat_reason
+
+
+def test_initializers_read_by_layers_stay_built_once_beside_a_tape():
+    # Layers are sources the tape watches; what configures them (random initializers) is not recorded
+    # per run (MorvanZhou's DQN_modified: `w_init, b_init = tf.random_normal_initializer(...), ...`).
+    scope, module = _scope('''
+import tensorflow as tf
+x = tf.placeholder(tf.float32, [None, 3])
+w_init, b_init = tf.random_normal_initializer(0., 0.3), tf.constant_initializer(0.1)
+layer = tf.keras.layers.Dense(4, kernel_initializer=w_init, bias_initializer=b_init)
+h = layer(x)
+train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(h))
+''')
+    initializers = next(st for st in scope.statements if "w_init" in st.defines)
+    assert (initializers.role, initializers.kind) == ("keep", "eager")
+    assert not scope.blockers
+
+
+@pytest.mark.parametrize("declaration", ["", "    global prediction\n"])
+def test_a_run_of_values_computed_eagerly_ignores_its_feeds(declaration):
+    # MorvanZhou's compute_accuracy: a run of the graph, then ops on its numpy result run with a feed
+    # they do not read; `global prediction` declares where a name lives and reads nothing.
+    source = f'''
+import numpy as np
+import tensorflow as tf
+
+xs = tf.placeholder(tf.float32, [None, 3])
+prediction = tf.nn.softmax(xs * 2.0)
+sess = tf.Session()
+
+
+def compute_accuracy(v_xs, v_ys):
+{declaration}    y_pre = sess.run(prediction, feed_dict={{xs: v_xs}})
+    correct = tf.equal(tf.argmax(y_pre, 1), tf.argmax(v_ys, 1))
+    accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
+    return sess.run(accuracy, feed_dict={{xs: v_xs}})
+
+
+print(compute_accuracy(np.eye(3, dtype=np.float32), np.eye(3)))
+'''
+    result = migrate_source(source, "accuracy.py")
+    assert result.outcome == "eager", result.findings
+    assert "return accuracy.numpy()" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_elements_of_eager_values_are_eager_tensors():
+    # Kyubyong's exercises: lists of tensors computed from constants, evaluated in a loop and in a
+    # comprehension under an InteractiveSession. Each element is an eager tensor: .eval() is .numpy().
+    source = '''
+import numpy as np
+import tensorflow as tf
+
+sess = tf.InteractiveSession()
+X = tf.convert_to_tensor(np.arange(1, 11).reshape([2, 5]))
+outs = [tf.reduce_sum(X), tf.reduce_sum(X, axis=0), tf.reduce_prod(X, axis=1)]
+for out in outs:
+    print("->", out.eval())
+out = tf.split(X, 5, axis=1)
+print([each.eval() for each in out])
+'''
+    result = migrate_source(source, "exercises.py")
+    assert result.outcome == "eager", result.findings
+    assert 'print("->", out.numpy())' in result.new_source
+    assert "print([each.numpy() for each in out])" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+    # TF1 compared tensors by identity (`out == ""` is False), TF2 by value: such a test stays compat.
+    mixed = source.replace('tf.reduce_prod(X, axis=1)]', '"", tf.reduce_prod(X, axis=1)]').replace(
+        '    print("->", out.eval())', '    if out == "":\n        print()\n    else:\n        print("->", out.eval())')
+    kept = migrate_source(mixed, "exercises.py")
+    assert kept.outcome == "compat" and "compared with `==`" in kept.compat_reason
+
+
+def test_a_loop_over_numpy_values_rebinds_a_placeholders_name():
+    # hunkim lab-09-7: `for p, y in zip(pred, y_data):` after training; `y` was the label placeholder, and in
+    # the loop it is a row of numpy labels. The loop is Python code that must stay where it is.
+    source = '''
+import numpy as np
+import tensorflow as tf
+
+X = tf.placeholder(tf.float32, [None, 2])
+y = tf.placeholder(tf.float32, [None, 1])
+prediction = tf.argmax(tf.concat([X, y], axis=1), 1)
+y_data = np.array([[0.0], [3.0]], dtype=np.float32)
+with tf.Session() as sess:
+    pred = sess.run(prediction, feed_dict={X: np.ones((2, 2)), y: y_data})
+    for p, y in zip(pred, y_data):
+        print("[{}] {:d} {:d}".format(p == int(y[0]), p, int(y[0])))
+'''
+    result = migrate_source(source, "rows.py")
+    assert result.outcome == "eager", result.findings
+    assert "for p, y in zip(pred, y_data):" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_a_function_local_computed_from_variables_is_no_snapshot():
+    # TF1 computed `z` at the run, after the training step; an eager `z` made before the step would be stale.
+    # Only locals computed from constants, numpy and run results are read as eager tensors.
+    source = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None])
+w = tf.Variable(1.0)
+train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(x * w))
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+
+
+def step(v):
+    z = w * 2.0
+    sess.run(train, {x: v})
+    return sess.run(z, {x: v})
+
+
+print(step(np.ones(2, np.float32)))
+'''
+    result = migrate_source(source, "snapshot.py")
+    assert "z.numpy()" not in result.new_source
+    run = run_migrated if result.outcome == "eager" else None
+    if run is not None:
+        assert_same_output(run_legacy(source), run(result.new_source))
+    else:
+        assert result.outcome == "compat"

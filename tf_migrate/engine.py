@@ -23,6 +23,7 @@ import libcst as cst
 from tf_migrate import report, selfcheck, traversal
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
+from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.codegen.compiled import COMPILED, FUNCTION_MODES
@@ -96,6 +97,7 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
         scope = analyze_scope(body, names, params, layer_scopes=layer_scopes, parent=parent)
         if scope.is_graph_program:
             found.extend(scope.blockers)
+        found.extend(member_blockers(scope, names, layer_scopes))  # a converted class's dropped members read here
         for st in scope.statements:
             if st.kind == "nested-scope" and isinstance(st.node, (cst.FunctionDef, cst.If)):
                 visit_scope(*pm.nested_scope_body(st.node), scope)

@@ -62,7 +62,8 @@ def test_findings_say_why():
     assert kept.findings[0].message.endswith("kept as tf.compat.v1.train.AdamOptimizer for TF1's numbers")
     assert [(f.line, f.severity) for f in keras.findings] == [(3, "warning")]
     assert "numbers may differ from TF1's in the last digits" in keras.findings[0].message
-    assert keras.findings[0].message.endswith("the program may train some (`tf.layers.dense`)")
+    assert keras.findings[0].message.endswith("the program may train Keras layers' variables (`tf.layers.dense`), "
+                                              "which TF2 code trains with Keras optimizers")
 
 
 @pytest.mark.parametrize("source, reason", [

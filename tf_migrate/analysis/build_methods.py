@@ -1,96 +1,136 @@
-"""Graph-building methods that ``__init__`` calls once: which ones, and ``__init__`` with their bodies in place.
+"""Graph-building methods that ``__init__`` runs: which calls of them can be run in place.
 
 Models often split graph building out of ``__init__`` (``_build_net()``, ``add_placeholders()``,
-``self.pred = self._prediction_op()``). When such a method takes no argument but ``self``, is
-called once, from ``__init__``, as a statement or as the value of one assignment, and returns at
-most one value from its last statement, running it is running its body at the call: its body is
-put in place of the call (``rules/inline_build_methods``) and the class converts as one whose
-``__init__`` builds the graph.
-Its locals must not clash with ``__init__``'s; nothing else in the class may name it, and it must be
-private (``_name``: code outside the class does not call it), since the converted class no longer
-has it; and the class must not inherit from anything but ``object`` (a base class could call it).
+``self.pred = self._prediction_op()``), and agents build the same network twice with other
+arguments (``self.a = self._build_a(self.S, scope='eval', trainable=True)`` and again for the
+target network). Running such a method is running its body at the call, with its parameters
+bound to the call's arguments: the body is put in place of each call
+(``rules/inline_build_methods``, made by ``codegen/inline_calls``) and the class converts as one
+whose ``__init__`` builds the graph.
+
+A method qualifies when it is private (``_name``: code outside the class does not call it, and
+the converted class no longer has it), every mention of it in the class is a call from
+``__init__`` (as a statement, or as the value of one assignment, at the top of ``__init__`` or in
+its ``with`` blocks), it takes ``self`` and plain parameters, and its only ``return`` is its last
+statement (inside ``with`` blocks is fine). Every call must bind every parameter without a
+default. The class must not inherit from anything but ``object`` (a base class could call it).
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Set
 
 import libcst as cst
 
 from tf_migrate.analysis.statement_facts import call_statement
-from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.cst.arguments import bind
 
 
-def inline_build_methods(cls: cst.ClassDef, init: cst.FunctionDef,
-                         accept: Callable[[cst.FunctionDef], bool] = lambda method: True,
-                         ) -> Tuple[List[cst.BaseStatement], List[cst.FunctionDef]]:
-    """``__init__``'s body with each eligible build-method call replaced by the method's body, and those methods.
+@dataclass
+class BuildCall:
+    """One call of a build method that can be replaced by the method's body."""
 
-    ``accept`` says which otherwise eligible methods to inline (the rule: those that build graph).
-    """
+    statement: cst.SimpleStatementLine
+    target: Optional[cst.BaseAssignTargetExpression]  # None: a call as a statement
+    method: cst.FunctionDef
+    arguments: Dict[str, cst.BaseExpression]  # parameter -> the expression it is bound to (defaults filled in)
+
+
+def build_calls(cls: cst.ClassDef, init: cst.FunctionDef,
+                accept: Callable[[cst.FunctionDef], bool] = lambda method: True) -> List[BuildCall]:
+    """The calls in ``init`` that can be run in place, each method's calls all together or not at all.
+
+    ``accept`` says which otherwise eligible methods to take (the rule: those that build graph)."""
     if any(not (isinstance(base.value, cst.Name) and base.value.value == "object") for base in cls.bases):
-        return list(init.body.body), []
-    methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef)}
+        return []
+    methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m is not init}
     mentions = _attribute_mentions(cls)
-    taken: Set[str] = set(reads(init.body)) | set(writes(init.body)) | {p.name.value for p in init.params.params}
-    body: List[cst.BaseStatement] = []
-    inlined: List[cst.FunctionDef] = []
-    for statement in init.body.body:
-        call = _build_call(statement)
-        method = methods.get(call[1]) if call is not None else None
-        private = (method is not None and method.name.value.startswith("_") and not method.name.value.endswith("__")
-                   and accept(method))
-        expanded = _expand(statement, call[0], method, taken) if private and mentions.get(
-            method.name.value) == 1 else None
-        if expanded is None:
-            body.append(statement)
+    by_method: Dict[str, List[BuildCall]] = {}
+    refused: Set[str] = set()
+    for statement in _statements(init.body.body):
+        found = call_statement(statement)
+        if found is None:
             continue
-        body.extend(expanded)
-        inlined.append(method)
-        taken |= _locals(method)
-    return body, inlined
+        target, call = found
+        name = _self_method(call)
+        method = methods.get(name) if name is not None else None
+        if method is None or name in refused:
+            continue
+        site = _site(statement, target, call, method) if _eligible(method) and accept(method) else None
+        if site is None:
+            refused.add(name)
+            continue
+        by_method.setdefault(name, []).append(site)
+    return [site for name, sites in by_method.items()
+            if name not in refused and mentions.get(name) == len(sites) for site in sites]
 
 
-def _build_call(statement: cst.BaseStatement) -> Optional[Tuple[Optional[cst.AssignTarget], str]]:
-    """(target, method) of ``self.m()`` or ``target = self.m()`` as the whole statement."""
-    found = call_statement(statement)
-    if found is None:
-        return None
-    target, value = found
-    if not (not value.args and isinstance(value.func, cst.Attribute)
-            and isinstance(value.func.value, cst.Name) and value.func.value.value == "self"):
-        return None
-    return target, value.func.attr.value
-
-
-def _expand(statement: cst.SimpleStatementLine, target: Optional[cst.AssignTarget], method: cst.FunctionDef,
-            taken: Set[str]) -> Optional[List[cst.BaseStatement]]:
-    params = method.params
-    if (method.decorators or method.asynchronous or len(params.params) != 1
-            or isinstance(params.star_arg, (cst.Param, cst.ParamStar))
-            or params.kwonly_params or params.star_kwarg is not None or params.posonly_params):
-        return None
-    statements = list(method.body.body)
-    returned: Optional[cst.BaseExpression] = None
+def tail_return(statements) -> Optional[cst.Return]:
+    """The ``return`` that ends ``statements``, directly or as the last statement of ``with`` blocks."""
     last = statements[-1] if statements else None
-    if (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Return)):
-        returned = last.body[0].value
-        statements = statements[:-1]
-    if not_straight(statements) or (target is None and returned is not None and not isinstance(returned, cst.Name)):
-        return None  # a value computed only to be dropped would be one statement more to keep: refused
-    if target is not None and returned is None:
-        return None  # `x = self.m()` of a method returning None: rare, and nothing to inline it as
-    if _locals(method) & taken or method.params.params[0].name.value != "self":
+    if isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Return):
+        return last.body[0]
+    if isinstance(last, cst.With):
+        return tail_return(list(last.body.body))
+    return None
+
+
+def _statements(body) -> List[cst.BaseStatement]:
+    """``body``'s statements and those of its ``with`` blocks, in order."""
+    found = []
+    for statement in body:
+        if isinstance(statement, cst.With):
+            found.extend(_statements(statement.body.body))
+        else:
+            found.append(statement)
+    return found
+
+
+def _self_method(call: cst.Call) -> Optional[str]:
+    func = call.func
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+        return func.attr.value
+    return None
+
+
+def _eligible(method: cst.FunctionDef) -> bool:
+    params = method.params
+    name = method.name.value
+    if (not name.startswith("_") or name.endswith("__") or method.decorators or method.asynchronous
+            or not params.params or params.params[0].name.value != "self"
+            or isinstance(params.star_arg, (cst.Param, cst.ParamStar)) or params.kwonly_params
+            or params.star_kwarg is not None or params.posonly_params):
+        return False
+    statements = list(method.body.body)
+    tail = tail_return(statements)
+    return not _Forbidden.found(statements, tail)
+
+
+def _site(statement, target, call: cst.Call, method: cst.FunctionDef) -> Optional[BuildCall]:
+    params = method.params.params[1:]
+    bound = bind(call, [p.name.value for p in params])
+    if bound is None:
         return None
-    if statements:
-        statements[0] = statements[0].with_changes(
-            leading_lines=[*statement.leading_lines, *statements[0].leading_lines])
-    if target is not None:
-        statements.append(cst.SimpleStatementLine([cst.Assign([target], returned)]))
-    return statements
+    for param in params:
+        if param.name.value not in bound:
+            if param.default is None:
+                return None
+            bound[param.name.value] = param.default
+    returned = tail_return(list(method.body.body))
+    value = returned.value if returned is not None else None
+    if target is not None and value is None:
+        return None  # `x = self.m()` of a method returning None: nothing to bind x to
+    if target is None and value is not None and not isinstance(value, cst.Name):
+        return None  # a value computed only to be dropped would be one statement more to keep: refused
+    if target is not None and not _simple_target(target.target):
+        return None
+    return BuildCall(statement, target.target if target is not None else None, method, bound)
 
 
-def _locals(method: cst.FunctionDef) -> Set[str]:
-    return {key for key in writes(method.body) if "." not in key}
+def _simple_target(target) -> bool:
+    if isinstance(target, cst.Tuple):
+        return all(isinstance(e, cst.Element) and _simple_target(e.value) for e in target.elements)
+    return isinstance(target, cst.Name) or (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name))
 
 
 def _attribute_mentions(cls: cst.ClassDef) -> Dict[str, int]:
@@ -111,20 +151,22 @@ def not_straight(statements: List[cst.BaseStatement]) -> bool:
 
 
 class _Forbidden(cst.CSTVisitor):
-    """A return other than the last statement, a yield, global or nonlocal: the body is not a straight inline."""
+    """A return other than the tail one, a yield, global or nonlocal: the body is not a straight inline."""
 
-    def __init__(self) -> None:
+    def __init__(self, allowed: Optional[cst.Return] = None) -> None:
         self.hit = False
+        self.allowed = allowed
 
     @classmethod
-    def found(cls, statements: List[cst.BaseStatement]) -> bool:
-        finder = cls()
+    def found(cls, statements: List[cst.BaseStatement], allowed: Optional[cst.Return] = None) -> bool:
+        finder = cls(allowed)
         for statement in statements:
             statement.visit(finder)
         return finder.hit
 
     def visit_Return(self, node) -> None:
-        self.hit = True
+        if node is not self.allowed:
+            self.hit = True
 
     def visit_Yield(self, node) -> None:
         self.hit = True
@@ -137,6 +179,10 @@ class _Forbidden(cst.CSTVisitor):
 
     def visit_FunctionDef(self, node) -> bool:
         self.hit = True  # a nested def's returns are its own, but it closes over the method's locals: refused
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        self.hit = True
         return False
 
     def visit_Lambda(self, node) -> bool:

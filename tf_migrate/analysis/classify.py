@@ -18,8 +18,8 @@ from tf_migrate.analysis.feed_dicts import only_fed
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
-from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name,
-                                                 check_feed_objects, only_initializer_assignments,
+from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name, check_feed_objects,
+                                                 element_kinds, only_initializer_assignments, only_initializers,
                                                  single, targets_single)
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
@@ -66,6 +66,13 @@ class Classifier:
             self.scope.bind(pm.Symbol(key, kind, st.index, call, dtype=dtype, **info))
 
     def classify(self, index: int, flat) -> "pm.Statement":
+        st = self._classify(index, flat)
+        for key, kind in element_kinds(st.node, self.scope, _TENSORISH).items():
+            if key in st.defines:  # the loop's target: an element of what it iterates over
+                self.scope.bind(pm.Symbol(key, kind, index))
+        return st
+
+    def _classify(self, index: int, flat) -> "pm.Statement":
         node = flat.node
         st = pm.Statement(index, flat)
         st.defines = writes(node)
@@ -79,6 +86,8 @@ class Classifier:
             self.define(st, pm.PYTHON)
             st.kind = "nested-scope"
             return st
+        for key, kind in element_kinds(node, self.scope, _TENSORISH).items():  # `for out in outs`: each out
+            self.scope.bind(pm.Symbol(key, kind, index))
         st.run_sites = find_run_sites(node, self.is_session, self.kind_of)
         calls = all_calls(node)
         qualnames = [q for q in (self.names.call_name(c) for c in calls) if q]
@@ -158,7 +167,7 @@ class Classifier:
                 st.role = pm.REMOVE
                 return True
             if st.run_sites and len(st.run_sites) == 1 and st.run_sites[0].call is value:
-                if self._only_initializers(st.run_sites[0].fetch) and st.run_sites[0].style != "eval":
+                if only_initializers(st.run_sites[0].fetch, self.kind_of) and st.run_sites[0].style != "eval":
                     st.role = pm.REMOVE
                     return True
         if isinstance(value, cst.Call) and st.defines:
@@ -198,13 +207,6 @@ class Classifier:
             self.define(st, pm.STRUCT)
             return True
         return False
-
-    def _only_initializers(self, fetch: cst.BaseExpression) -> bool:
-        if isinstance(fetch, (cst.List, cst.Tuple)):
-            return bool(fetch.elements) and all(self._only_initializers(e.value) for e in fetch.elements)
-        if isinstance(fetch, cst.Attribute) and fetch.attr.value == "initializer":
-            return True
-        return self.kind_of(fetch) == "init"
 
     def _feed_dict_literal(self, targets, value) -> bool:
         """``{x: batch}`` keyed by placeholders, or ``replace = {a: 15}`` keyed by tensors a run replaces, given
@@ -274,6 +276,8 @@ class Classifier:
                          tf_name="/".join(st.flat.scope_path + [base]))
             if is_trainable:
                 self.scope.add_trainable(st.defines)
+            else:
+                self.scope.add_created(st.defines)
             if deferred_reads:
                 self.block(call, "a variable's initial value depends on a placeholder or a per-run tensor")
             return True

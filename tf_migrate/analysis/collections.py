@@ -107,12 +107,13 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
     if scope.is_class and pattern is None:
         return None, "an unfiltered variable collection inside a class also holds other objects' variables"
     parts = []
-    for key in scope.trainable_order + [k for k, s in scope.symbols.items()
-                                        if s.kind == pm.VARIABLE and not s.trainable and which == "all"]:
+    for key in scope.creation_order:  # TF1 lists a collection in creation order, trainable or not
         symbol = scope.symbol_at(key, before)
         if symbol is None:
             continue
         if symbol.kind == pm.VARIABLE:
+            if not symbol.trainable and which == "trainable":
+                continue
             if pattern is not None and not re.match(pattern, symbol.tf_name):
                 continue
             parts.append(key)

@@ -50,6 +50,8 @@ class _EscapeFinder(cst.CSTVisitor):
         return False  # binding a name is not reading one
 
     visit_ImportFrom = visit_Import
+    visit_Global = visit_Import  # `global prediction` declares where a name lives; it reads nothing
+    visit_Nonlocal = visit_Import
 
     def visit_Dict(self, node: cst.Dict) -> bool:
         if id(node) in self.scope.feed_literals:  # {a: 15} passed as a feed: the keys name what a run replaces

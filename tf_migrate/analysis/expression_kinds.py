@@ -51,6 +51,8 @@ def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames)
                 return "tensor"
         if expression_kind(expr.func, scope, names) == "layer":
             return "tensor"
+        if isinstance(expr.func, cst.Name) and expr.func.value in scope.tensor_functions:
+            return "tensor"  # a function of this program whose every return is a TF op's result
         return None
     if isinstance(expr, (cst.Subscript, cst.Attribute)):
         return "tensor" if expression_kind(expr.value, scope, names) in ("tensor", "structure") else None

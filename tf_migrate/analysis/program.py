@@ -89,6 +89,8 @@ class Scope:
     trainable_order: List[str]  # variable / container keys in creation order, each once (see add_trainable)
     # Expressions to swap wherever they appear (by node identity), e.g. collections -> explicit lists.
     replacements: Dict[int, cst.BaseExpression] = field(default_factory=dict)
+    # Every variable / container key in creation order, non-trainable ones too (TF1's GLOBAL_VARIABLES order).
+    creation_order: List[str] = field(default_factory=list)
     lazy_collections: Set[int] = field(default_factory=set)
     layer_scopes: Dict[str, str] = field(default_factory=dict)
     # Static shape/dtype reads of per-run tensors outside runs: node id -> (key, attribute, statement index).
@@ -136,7 +138,13 @@ class Scope:
         """Records keys that hold trainable variables. A key bound again (``A = tf.Variable(...)``
         in a second section of the program) stays once: readers take the binding visible where they
         stand, and a key listed twice trained that binding twice (``tape.gradient(loss, [A, A])``)."""
-        self.trainable_order.extend(key for key in dict.fromkeys(keys) if key not in self.trainable_order)
+        keys = list(dict.fromkeys(keys))
+        self.trainable_order.extend(key for key in keys if key not in self.trainable_order)
+        self.add_created(keys)
+
+    def add_created(self, keys) -> None:
+        """Records keys that hold variables (trainable or not), in creation order, each once."""
+        self.creation_order.extend(key for key in dict.fromkeys(keys) if key not in self.creation_order)
 
     def symbol_at(self, key: str, index: int) -> Optional[Symbol]:
         """The binding of ``key`` that a statement at ``index`` sees (None: not bound before it)."""

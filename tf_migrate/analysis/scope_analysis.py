@@ -41,6 +41,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
             if symbol.kind in pm.INHERITED_KINDS and key not in params:
                 scope.bind(replace(symbol, index=-1))
         scope.trainable_order = [k for k in parent.trainable_order if k in scope.symbols]
+        scope.creation_order = [k for k in parent.creation_order if k in scope.symbols]
         scope.variable_functions |= parent.variable_functions - set(params)
         scope.tensor_functions |= parent.tensor_functions - set(params)
         scope.opaque_functions.update((k, v) for k, v in parent.opaque_functions.items() if k not in params)
@@ -60,4 +61,6 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.check_run_plans(classifier)
     scope_passes.check_reinitialization(classifier)
     scope_passes.check_session_escapes(classifier)
+    scope_passes.check_tensor_equality(classifier)
+    scope_passes.check_global_bindings(classifier)
     return scope

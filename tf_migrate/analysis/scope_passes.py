@@ -4,7 +4,9 @@
 :func:`settle_eager` (eager constants a tape must record become per-run
 tensors), then the checks that add blockers: per-run values used outside a run
 (:func:`check_escapes`), a second initialization (:func:`check_reinitialization`),
-a session used beyond running the graph (:func:`check_session_escapes`).
+a session used beyond running the graph (:func:`check_session_escapes`), tensors compared with
+``==`` (:func:`check_tensor_equality`), graph values built into module names by a function
+(:func:`check_global_bindings`).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from tf_migrate.analysis.escapes import (describe_problem, escaped_reads, finder
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 from tf_migrate.analysis.statement_facts import single
+from tf_migrate.traversal import visit
 
 
 def settle_eager(c: Classifier) -> None:
@@ -83,8 +86,8 @@ def _fed_bindings(scope: "pm.Scope"):
 def _tape_inputs(scope: "pm.Scope") -> Set[str]:
     needed: Set[str] = set()
     for st in reversed(scope.statements):
-        if st.kind in (pm.VARIABLE, pm.VARIABLES, pm.OPTIMIZER, pm.ITERATOR, pm.SAVER):
-            continue  # a source the tape watches, or data: its making is not recorded
+        if st.kind in (pm.VARIABLE, pm.VARIABLES, pm.OPTIMIZER, pm.ITERATOR, pm.SAVER, pm.LAYER):
+            continue  # a source the tape watches (a layer: its variables), or data: its making is not recorded
         if st.gradient or set(st.defines) & needed:
             needed |= st.reads
     return needed
@@ -199,3 +202,78 @@ def check_escapes(c: Classifier) -> None:
                 c.scope.described.update((id(name), (key, st.index, "")) for name in printed)
                 continue
             c.block(st.node, f"`{key}` ({kind}) is used outside sess.run; its value only exists in a run")
+
+
+_TENSOR_VALUES = {pm.PLACEHOLDER, pm.TENSOR, pm.EAGER, pm.VARIABLE}
+
+
+def check_tensor_equality(c: Classifier) -> None:
+    """``t == x`` on a tensor: TF1 compared graph tensors by identity (``out == ""`` is False), TF2
+    compares values elementwise (and fails on ``""``), so the eager program would take other branches."""
+    for st in c.scope.statements:
+        if st.role not in (pm.KEEP, pm.RUN) or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        for left, right in _equality_tests(st.node):
+            for operand, other in ((left, right), (right, left)):
+                key = symbol_key(operand)
+                if key is not None and c.scope.kind(key) in _TENSOR_VALUES and not (
+                        isinstance(other, cst.Name) and other.value == "None"):
+                    c.block(st.node, f"`{key}` (a tensor) is compared with `==`/`!=`: TF1 compared tensors by "
+                                     "identity, TF2 compares their values")
+                    break
+
+
+def _equality_tests(node: cst.CSTNode):
+    found = []
+
+    class _Walk(cst.CSTVisitor):
+        def visit_Comparison(self, comparison: cst.Comparison) -> None:
+            left = comparison.left
+            for target in comparison.comparisons:
+                if isinstance(target.operator, (cst.Equal, cst.NotEqual)):
+                    found.append((left, target.comparator))
+                left = target.comparator
+
+        def visit_FunctionDef(self, _) -> bool:
+            return False
+
+        visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+    visit(node, _Walk())
+    return found
+
+
+def check_global_bindings(c: Classifier) -> None:
+    """A function that builds graph values into the module's names (``global x`` then ``x = tf...``): the
+    module's analysis does not see those bindings, so runs elsewhere would read names it cannot follow."""
+    for st in c.scope.statements:
+        if _declares_outer_names(st.node):  # in the function's own scope: `global sess, x, y`, then x = tf...
+            graph = sorted(k for k in _declared_outer(st.node) if c.scope.kind(k) not in (None, pm.PYTHON))
+            if graph:
+                c.block(st.node, f"graph values bound to module names ({', '.join(f'`{k}`' for k in graph)} "
+                                 "via `global`), which the analysis does not follow")
+        if not isinstance(st.node, cst.FunctionDef):
+            continue
+        declared = _declared_outer(st.node)
+        bound = declared & set(writes(st.node.body))
+        if bound and any((c.names.call_name(call) or "").startswith("tf.") for call in all_calls(st.node.body)):
+            c.block(st.node, f"`{st.node.name.value}` binds graph values to module names "
+                             f"({', '.join(f'`{k}`' for k in sorted(bound))} via `global`), which the analysis "
+                             "does not follow")
+
+
+def _declared_outer(node: cst.CSTNode) -> Set[str]:
+    """Names ``global``/``nonlocal`` declare in ``node`` (a function's own body, not nested ones)."""
+    found: Set[str] = set()
+
+    class _Walk(cst.CSTVisitor):
+        def visit_Global(self, declaration: cst.Global) -> None:
+            found.update(item.name.value for item in declaration.names)
+
+        visit_Nonlocal = visit_Global
+
+        def visit_FunctionDef(self, inner) -> bool:
+            return inner is node
+
+    visit(node, _Walk())
+    return found

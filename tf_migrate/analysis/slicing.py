@@ -38,6 +38,13 @@ class RunPlan:
     def needs_function(self) -> bool:
         return bool(self.statements or self.fed or self.unfed_placeholders or self.dynamic_feed)
 
+    @property
+    def feeds_unread(self) -> bool:
+        """A run with feeds that nothing it computes reads (``sess.run(accuracy, {x: ...})`` where
+        ``accuracy`` was computed from numpy): the feeds change nothing."""
+        return bool(self.fed) and not (self.statements or self.unfed_placeholders or self.dynamic_feed
+                                       or any(key in self.reads for key, _ in self.fed))
+
 
 def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     """Slice ``scope`` for ``site``, using statements before index ``limit``.

@@ -5,14 +5,14 @@ classifier in :mod:`tf_migrate.analysis.classify` decides roles from them.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import finder
-from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.analysis.symbols import reads, symbol_key, target_keys
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -161,3 +161,43 @@ def string_literals(node: cst.CSTNode) -> List[str]:
 
     visit(node, _Walk())
     return found
+
+
+def element_kinds(node: cst.CSTNode, scope, graph_kinds) -> Dict[str, str]:
+    """Kinds of the names bound to the elements of what a loop or comprehension iterates over.
+
+    ``for out in outs:`` and ``[each.eval() for each in out]`` over an eager value (tensors computed once,
+    from constants): each element is an eager tensor ("eager"). ``for p, y in zip(pred, y_data):`` over
+    values that are no graph values (``graph_kinds``): its targets hold Python values ("python"), whatever
+    the names held before (``y`` was a placeholder)."""
+    found: Dict[str, str] = {}
+
+    def add(target, iterable) -> None:
+        if isinstance(target, cst.Name) and isinstance(iterable, cst.Name) and scope.kind(iterable.value) == "eager":
+            found[target.value] = "eager"
+
+    class _Walk(cst.CSTVisitor):
+        def visit_CompFor(self, comp: cst.CompFor) -> None:
+            add(comp.target, comp.iter)
+
+        def visit_FunctionDef(self, _) -> bool:
+            return False
+
+        visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+    if isinstance(node, cst.For):
+        add(node.target, node.iter)
+        if not any(scope.kind(key) in graph_kinds for key in reads(node.iter)):
+            for key in target_keys(node.target):
+                found.setdefault(key, "python")
+    visit(node, _Walk())
+    return found
+
+
+def only_initializers(fetch: cst.BaseExpression, kind_of) -> bool:
+    """A run of initializers only: ``sess.run(init)``, ``sess.run([w.initializer, b.initializer])``."""
+    if isinstance(fetch, (cst.List, cst.Tuple)):
+        return bool(fetch.elements) and all(only_initializers(e.value, kind_of) for e in fetch.elements)
+    if isinstance(fetch, cst.Attribute) and fetch.attr.value == "initializer":
+        return True
+    return kind_of(fetch) == "init"

@@ -127,8 +127,10 @@ class FunctionBuilder:
             keras = optimizer.keras if optimizer is not None else True
             target = st.defines[0] if st.defines else None
             dense = self.tf if keras and self._sums_sparse_rows(optimizer) else None
+            layers = not keras and any(s.kind == pm.LAYER and not (s.weightless or s.members)  # Keras, not tf.Module
+                                         for s in self.scope.symbols.values())
             lines = lower_optimizer_call(call, target, keras, self._default_var_list(st.index), self.tape, fresh,
-                                         dense)
+                                         dense, self.tf if layers else None)
             out = [_stmt(line) for line in lines]
             return [out[0].with_changes(leading_lines=_tidy(node.leading_lines))] + out[1:]
         if grads.gradient_calls(node, self.names):

@@ -11,6 +11,11 @@ program gathers from variables and a Keras optimizer is not linear in the
 gradient (``dense_gradients``), the gradients are made dense first, which sums
 the rows as TF1 did. A ``tf.compat.v1.train`` optimizer is TF1's own: it gets
 the sparse gradients, as TF1's did (dense ones would round its update otherwise).
+
+A ``tf.compat.v1.train`` optimizer (kept for TF1's update rule: RMSProp, or TF1's rounding) updates
+only ``tf.Variable``s; a Keras 3 layer's variable is a wrapper whose ``.value`` is the
+``tf.Variable`` it stores its value in, so where the scope has Keras layers those are what it is
+given (``keras_variables``): the layer sees each update.
 """
 from __future__ import annotations
 
@@ -23,12 +28,14 @@ from tf_migrate.cst.text import code
 
 
 def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, default_var_list: str,
-                         tape: str, fresh, dense_gradients: Optional[str] = None) -> List[str]:
+                         tape: str, fresh, dense_gradients: Optional[str] = None,
+                         keras_variables: Optional[str] = None) -> List[str]:
     """Statements (source text) replacing ``target = opt.<method>(...)``.
 
     ``fresh(stem)`` returns an unused local name. ``dense_gradients``: the module's TF
     alias when sparse gradients must be summed into dense ones first (see above; Keras
-    optimizers only).
+    optimizers only). ``keras_variables``: the module's TF alias when a TF1 optimizer may be
+    given Keras layers' variables (see above).
     """
     optimizer = code(call.func.value)
     method = call.func.attr.value
@@ -46,7 +53,7 @@ def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, def
         lines.append(f"{grads} = {tape}.gradient({loss}, {variables})")
         if dense_gradients:
             lines.append(f"{grads} = {_densified(grads, dense_gradients)}")
-        lines += _apply(optimizer, f"zip({grads}, {variables})", global_step, keras)
+        lines += _apply(optimizer, f"zip({grads}, {variables})", global_step, keras, keras_variables)
         return lines
     if method == "compute_gradients":
         loss = code(argument(call, "loss", 0))
@@ -58,7 +65,7 @@ def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, def
         return [f"{target} = list(zip({gradients}, {variables}))"]
     if method == "apply_gradients":
         pairs = code(argument(call, "grads_and_vars", 0))
-        return _apply(optimizer, pairs, argument(call, "global_step", 1), keras)
+        return _apply(optimizer, pairs, argument(call, "global_step", 1), keras, keras_variables)
     raise ValueError(method)
 
 
@@ -66,10 +73,12 @@ def _densified(gradients: str, tf: str) -> str:
     return f"[None if grad is None else {tf}.convert_to_tensor(grad) for grad in {gradients}]"
 
 
-def _apply(optimizer: str, pairs: str, global_step: Optional[cst.BaseExpression], keras: bool) -> List[str]:
+def _apply(optimizer: str, pairs: str, global_step: Optional[cst.BaseExpression], keras: bool,
+           keras_variables: Optional[str] = None) -> List[str]:
     if not keras:
         # TF1 skips variables whose gradient is None.
-        pairs = f"[(grad, var) for grad, var in {pairs} if grad is not None]"
+        var = f"var.value if isinstance(var, {keras_variables}.keras.Variable) else var" if keras_variables else "var"
+        pairs = f"[(grad, {var}) for grad, var in {pairs} if grad is not None]"
         step = f", global_step={code(global_step)}" if global_step is not None else ""
         return [f"{optimizer}.apply_gradients({pairs}{step})"]
     # A Keras optimizer skips None gradients itself (with a warning), after it has built its slots

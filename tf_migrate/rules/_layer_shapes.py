@@ -2,19 +2,25 @@
 
 TF1 created a layer's variables while the graph was built; a Keras layer
 creates them on its first call. Code that reads variables before any run
-(``var_list=tf.get_collection(...)``, printing the variable list) needs them
-to exist, so layers-to-keras builds a layer right away when its input width
-is known. It is known from placeholder shapes (``[None, 784]``, or a module
-constant), carried through dense layers (their ``units``), elementwise ops,
-and graph functions whose every call passes an input of known width.
-Anything else stays unknown and the layer builds on its first call.
+(``var_list=tf.get_collection(...)``, a target network's soft update, printing
+the variable list) needs them to exist, so layers-to-keras builds a layer right
+away when its input width is known. The width is an expression that has the
+same value where the layer is constructed as where TF1 read it: a number, or
+names bound once (a module constant, a parameter, ``self.s_dim`` set once in
+``__init__``, ``n_l1 = 30``), and sums and products of those. It is read from
+placeholder shapes, carried through dense layers (their ``units``), elementwise
+ops, ``tf.matmul`` by a variable of stated shape, ``tf.concat`` on the last
+axis, and graph functions whose every call passes an input of known width; in
+module code, module-level functions and classes' ``__init__``. Anything else
+stays unknown and the layer builds on its first call.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis.symbols import all_calls, symbol_key, target_keys, writes
 from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
@@ -32,21 +38,32 @@ _UNITS_POSITION = {"dense": 1}
 class LayerShapes:
     def __init__(self, module: cst.Module, names: TFNames) -> None:
         self.module, self.names = module, names
-        self.constants = {t.target.value for s in module.body if isinstance(s, cst.SimpleStatementLine)
-                          for small in s.body if isinstance(small, cst.Assign)
-                          for t in small.targets if isinstance(t.target, cst.Name)
-                          and isinstance(small.value, cst.Integer)}
+        self.module_stable = _bound_once(list(module.body), names)
         self.defs = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
+        inits = {f"{c.name.value}.__init__": m for c in module.body if isinstance(c, cst.ClassDef)
+                 for m in c.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"}
         self.params: Dict[str, Dict[int, Optional[str]]] = {}
         self.returns: Dict[str, Optional[str]] = {}
         self.inputs: Dict[Key, Optional[str]] = {}
+        self._stable: Set[str] = set()
+        self._variables: Dict[str, str] = {}  # variable key -> the width (last dimension) of its stated shape
         for _ in range(3):  # functions called before they are read: a few rounds reach the fixpoint
             self.params = {}
+            self._enter(list(module.body), ())
             self._block(list(module.body), {}, None)
-            for name, func in self.defs.items():
-                env = {p.name.value: self.params.get(name, {}).get(i)
-                       for i, p in enumerate(func.params.params)}
+            for name, func in [*self.defs.items(), *inits.items()]:
+                params = [p.name.value for p in func.params.params]
+                self._enter(list(func.body.body), params)
+                env = {p: self.params.get(name, {}).get(i) for i, p in enumerate(params)}
                 self._block(list(func.body.body), env, name)
+
+    def _enter(self, body: List[cst.BaseStatement], params) -> None:
+        """The names whose value is the same wherever a layer of ``body`` is built."""
+        local = _bound_once(body, self.names)
+        assigned = _bindings(body)
+        self._stable = ({k for k in self.module_stable if k not in assigned} | local
+                        | {p for p in params if p not in assigned and p != "self"})
+        self._variables = {}
 
     def input_width(self, function: Optional[str], call_code: str) -> Optional[str]:
         return self.inputs.get((function, call_code))
@@ -55,13 +72,18 @@ class LayerShapes:
     def _width_code(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
         if isinstance(node, cst.Integer):
             return node.value
-        if isinstance(node, cst.Name) and node.value in self.constants:
-            return node.value
+        if isinstance(node, (cst.Name, cst.Attribute)) and symbol_key(node) in self._stable:
+            return symbol_key(node)
+        if isinstance(node, cst.BinaryOperation) and isinstance(
+                node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
+            left, right = self._width_code(node.left), self._width_code(node.right)
+            if left is not None and right is not None:
+                return f"({code(node)})" if not isinstance(node.operator, cst.Multiply) else code(node)
         return None
 
     def _width(self, expr, env) -> Optional[str]:
-        if isinstance(expr, cst.Name):
-            return env.get(expr.value)
+        if isinstance(expr, (cst.Name, cst.Attribute)) and symbol_key(expr) is not None:
+            return env.get(symbol_key(expr))
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply)):
             return self._width(expr.left, env) or self._width(expr.right, env)
         if not isinstance(expr, cst.Call):
@@ -81,6 +103,10 @@ class LayerShapes:
             return None
         if qualname in _ELEMENTWISE and expr.args:
             return self._width(expr.args[0].value, env)
+        if qualname == "tf.matmul" and len(expr.args) == 2 and all(a.keyword is None for a in expr.args):
+            return self._variables.get(symbol_key(expr.args[1].value) or "")
+        if qualname == "tf.concat":
+            return self._concat_width(expr, env)
         if isinstance(expr.func, cst.Name) and expr.func.value in self.defs:
             return self.returns.get(expr.func.value)
         return None
@@ -107,6 +133,34 @@ class LayerShapes:
 
         visit(node, _Calls())
 
+    def _concat_width(self, expr: cst.Call, env) -> Optional[str]:
+        values, axis = argument(expr, "values", 0), argument(expr, "axis", 1)
+        if not (isinstance(axis, cst.Integer) and axis.value == "1"
+                or isinstance(axis, cst.UnaryOperation) and code(axis) == "-1"):
+            return None
+        if not isinstance(values, (cst.List, cst.Tuple)) or not values.elements:
+            return None
+        widths = [self._width(e.value, env) for e in values.elements]
+        return None if None in widths else "(" + " + ".join(widths) + ")"
+
+    def _variable_width(self, value: cst.BaseExpression) -> Optional[str]:
+        """The last dimension of a variable's stated shape: ``tf.Variable(tf.zeros([n, m]))``,
+        ``tf.Variable(initializer([n, m]))``, ``tf.get_variable('w', [n, m])``."""
+        if not isinstance(value, cst.Call):
+            return None
+        qualname = self.names.call_name(value) or ""
+        if qualname == "tf.get_variable":
+            shape = argument(value, "shape", 1)
+        elif qualname == "tf.Variable":
+            initial = argument(value, "initial_value", 0)
+            shape = initial.args[0].value if isinstance(initial, cst.Call) and initial.args \
+                and initial.args[0].keyword is None else None
+        else:
+            return None
+        if isinstance(shape, (cst.List, cst.Tuple)) and len(shape.elements) == 2:
+            return self._width_code(shape.elements[-1].value)
+        return None
+
     def _block(self, body: List[cst.BaseStatement], env: Dict[str, Optional[str]], function) -> None:
         for stmt in body:
             if isinstance(stmt, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef)):
@@ -118,8 +172,47 @@ class LayerShapes:
                 continue
             for small in stmt.body:
                 self._record_calls(small, env, function)
-                if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(
-                        small.targets[0].target, cst.Name):
-                    env[small.targets[0].target.value] = self._width(small.value, env)
+                key = symbol_key(small.targets[0].target) if isinstance(small, cst.Assign) and len(
+                    small.targets) == 1 else None
+                if key is not None:
+                    env[key] = self._width(small.value, env)
+                    width = self._variable_width(small.value)
+                    if width is not None:
+                        self._variables[key] = width
                 elif isinstance(small, cst.Return) and function is not None and small.value is not None:
                     self.returns[function] = self._width(small.value, env)
+
+
+def _bindings(body: List[cst.BaseStatement]) -> Dict[str, int]:
+    """How many times ``body`` binds each key (nested functions and classes excluded)."""
+    counts: Dict[str, int] = {}
+    for statement in body:
+        for key in writes(statement):
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def _bound_once(body: List[cst.BaseStatement], names: TFNames) -> Set[str]:
+    """Keys ``body`` binds once, by a statement that calls no TensorFlow: a Python value, the same wherever
+    it is read after its binding."""
+    counts = _bindings(body)
+    stable: Set[str] = set()
+
+    class _Assignments(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        # A name bound in a loop holds another value on each pass.
+        visit_ClassDef = visit_Lambda = visit_For = visit_While = visit_FunctionDef
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if any((names.call_name(call) or "").startswith("tf.") for call in all_calls(node.value)):
+                return
+            for target in node.targets:
+                for key in target_keys(target.target):
+                    if counts.get(key) == 1:
+                        stable.add(key)
+
+    for statement in body:
+        visit(statement, _Assignments())
+    return stable

@@ -1,70 +1,111 @@
-"""Graph-building methods ``__init__`` calls once are run where the call stands: their body moves into ``__init__``.
+"""Graph-building methods ``__init__`` calls are run where each call stands: their body moves into ``__init__``.
 
-    class Model:                                  class Model:
-        def __init__(self, sess, name):               def __init__(self, sess, name):
-            self.sess = sess                              self.sess = sess
-            self._build_net()              ->             self.X = tf.placeholder(...)
-                                                          ...
-        def _build_net(self):
-            self.X = tf.placeholder(...)
-            ...
+    class Agent:                                        class Agent:
+        def __init__(self, s_dim):                          def __init__(self, s_dim):
+            self.S = tf.placeholder(...)                        self.S = tf.placeholder(...)
+            self.a = self._build_a(self.S, 'eval')   ->         with tf.variable_scope('eval'):
+                                                                    net = tf.layers.dense(self.S, 30)
+        def _build_a(self, s, scope):                               self.a = tf.layers.dense(net, 1)
+            with tf.variable_scope(scope):
+                net = tf.layers.dense(s, 30)
+                return tf.layers.dense(net, 1)
 
 The rest of the pipeline converts a graph built in ``__init__`` (placeholders and layers made
-there, runs in other methods); this puts a graph built by a private helper method there, so the
-class converts the same way. Which calls qualify is
-:func:`tf_migrate.analysis.build_methods.inline_build_methods`'s rule: a private method taking
-only ``self``, named once in its class, called from ``__init__`` as a statement or as one
-assignment's value, returning at most one value from its last statement, with locals of its own.
-It must build graph (call TensorFlow): other helpers stay as they are. Eager mode only: a file that
-stays compat keeps its methods.
+there, runs in other methods); this puts a graph built by private helper methods there, so the
+class converts the same way. A method called twice (an actor's eval and target networks) is
+inlined at both calls, with its parameters bound to each call's arguments and its locals renamed
+where they would clash; methods that call other build methods are inlined level by level. Which
+calls qualify is :func:`tf_migrate.analysis.build_methods.build_calls`'s rule; how the body is put
+in place is :mod:`tf_migrate.codegen.inline_calls`. The methods must build graph (call TensorFlow):
+other helpers stay as they are. Eager mode only: a file that stays compat keeps its methods.
 """
 from __future__ import annotations
 
+from typing import Dict, List, Set
+
 import libcst as cst
 
-from tf_migrate.analysis.build_methods import inline_build_methods
-from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.analysis.build_methods import BuildCall, build_calls
+from tf_migrate.analysis.symbols import all_calls, reads, writes
+from tf_migrate.codegen.inline_calls import NotInlinable, inline_call
+from tf_migrate.cst.names import all_names
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 
 RULE_ID = "inline-build-methods"
+_MAX_LEVELS = 8  # build methods calling build methods: inlined one level per round
 
 
 class InlineBuildMethods(Rule):
     RULE_ID = RULE_ID
-    DESCRIPTION = "private graph-building methods __init__ calls once -> their body in __init__"
+    DESCRIPTION = "private graph-building methods __init__ calls -> their body at each call in __init__"
     ORDER = 2  # before every rule that converts what __init__ builds
     TRIGGERS = ("self._",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         changed = False
         body = []
+        module_names = set(writes(module))  # what the module binds at its top level: globals the bodies may read
         for statement in module.body:
             if isinstance(statement, cst.ClassDef):
-                new = self._class(statement, ctx)
+                new = self._class(statement, ctx, module_names)
                 changed |= new is not statement
                 statement = new
             body.append(statement)
         return module.with_changes(body=body) if changed else module
 
-    def _class(self, cls: cst.ClassDef, ctx: RuleContext) -> cst.ClassDef:
-        init = next((m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"), None)
-        if init is None:
-            return cls
-
+    def _class(self, cls: cst.ClassDef, ctx: RuleContext, module_names: Set[str]) -> cst.ClassDef:
         def builds_graph(method: cst.FunctionDef) -> bool:
             return any((ctx.names.call_name(call) or "").startswith("tf.") for call in all_calls(method.body))
 
-        new_body, inlined = inline_build_methods(cls, init, accept=builds_graph)
-        if not inlined:
-            return cls
-        for method in inlined:
-            ctx.report(method, RULE_ID, INFO, f"`{method.name.value}` builds the graph once, from __init__: "
-                                              "its body moves into __init__, where the graph is converted")
-        members = []
-        for member in cls.body.body:
-            if member is init:
-                members.append(init.with_changes(body=init.body.with_changes(body=new_body)))
-            elif not any(member is method for method in inlined):
-                members.append(member)
-        return cls.with_changes(body=cls.body.with_changes(body=members))
+        original = cls
+        taken: Set[str] = set(module_names)  # names __init__ uses, and those the inlined bodies bind
+        for _ in range(_MAX_LEVELS):
+            init = next((m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"),
+                        None)
+            if init is None:
+                break
+            # Per-run members (self.a) become locals of the generated methods: a local must not take their name.
+            taken |= all_names(init) | {key.split(".")[1] for key in reads(init.body) | set(writes(init.body))
+                                        if key.startswith("self.") and key.count(".") >= 1}
+            sites = build_calls(cls, init, accept=builds_graph)
+            try:
+                expanded = {id(site.statement): inline_call(site, taken) for site in sites}
+            except NotInlinable as why:
+                ctx.report(init, RULE_ID, INFO, f"build methods left as they are: {why}")
+                break
+            if not expanded:
+                break
+            for method in dict.fromkeys(site.method for site in sites):
+                calls = sum(site.method is method for site in sites)
+                ctx.report(method, RULE_ID, INFO, f"`{method.name.value}` builds graph for __init__ "
+                                                  f"({calls} call{'s' if calls > 1 else ''}): its body moves to "
+                                                  "each call, where the graph is converted")
+            cls = _with_inlined(cls, init, expanded, sites)
+        return cls if cls is not original else original
+
+
+def _with_inlined(cls: cst.ClassDef, init: cst.FunctionDef, expanded: Dict[int, List[cst.BaseStatement]],
+                  sites: List[BuildCall]) -> cst.ClassDef:
+    inlined = {id(site.method) for site in sites}
+    members = []
+    for member in cls.body.body:
+        if member is init:
+            body = _expand(list(init.body.body), expanded)
+            members.append(init.with_changes(body=init.body.with_changes(body=body)))
+        elif id(member) not in inlined:
+            members.append(member)
+    return cls.with_changes(body=cls.body.with_changes(body=members))
+
+
+def _expand(statements, expanded: Dict[int, List[cst.BaseStatement]]) -> List[cst.BaseStatement]:
+    out: List[cst.BaseStatement] = []
+    for statement in statements:
+        if id(statement) in expanded:
+            out.extend(expanded[id(statement)])
+        elif isinstance(statement, cst.With):
+            body = _expand(list(statement.body.body), expanded)
+            out.append(statement.with_changes(body=statement.body.with_changes(body=body)))
+        else:
+            out.append(statement)
+    return out

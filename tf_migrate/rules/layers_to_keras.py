@@ -229,10 +229,12 @@ class _Hoister:
         for stmt in cls.body.body:
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
                 body = []  # layers in __init__ are built just before their statement: its locals exist
+                self.function = f"{cls.name.value}.__init__"  # where LayerShapes read its input widths
                 for child in stmt.body.body:
                     hoisted, child = self._statement(child, local=set())
                     body.extend(hoisted)
                     body.append(child)
+                self.function = None
                 stmt = stmt.with_changes(body=stmt.body.with_changes(body=body))
             members.append(stmt)
         return cls.with_changes(body=cls.body.with_changes(body=members))

@@ -159,6 +159,6 @@ class _ConstructorRewriter(cst.CSTTransformer):
             self.ctx.report(original, RULE_ID, WARNING,
                             f"{tf1_class} -> tf.keras.optimizers.{keras_class} with TF1's values; numbers may differ "
                             f"from TF1's in the last digits, more as training goes on ({rounding}). "
-                            f"tf.compat.v1.train.{tf1_class} would keep TF1's but cannot update Keras layers' "
-                            f"variables, and the program may train some ({self.keras_variables})")
+                            f"tf.compat.v1.train.{tf1_class} would keep TF1's; the program may train Keras layers' "
+                            f"variables ({self.keras_variables}), which TF2 code trains with Keras optimizers")
         return cst.Call(cst.parse_expression(f"{self.ctx.tf}.keras.optimizers.{keras_class}"), args=args)

@@ -21,6 +21,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import traced_plan
+from tf_migrate.analysis.function_locals import eager_locals
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.slicing import RunPlan, plan_run
@@ -115,10 +116,11 @@ class _ScopeRewriter:
             if st.role == pm.REMOVE:
                 continue
             limit = len(scope.statements) if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) else st.index
+            local_eager = eager_locals(st.node, scope) if isinstance(st.node, cst.FunctionDef) else set()
             for site in st.run_sites:
                 plan = plan_run(scope, site, limit)
                 generated.replacements[id(site.call)] = self._call_for(plan, scope, builder, classifier, generated,
-                                                                       limit=limit)
+                                                                       limit=limit, local_eager=local_eager)
         for node_id, (key, attribute, index) in scope.static_reads.items():
             site = RunSite(cst.Call(cst.Name("static")), "run", cst.parse_expression(key), None)
             call = self._call_for(plan_run(scope, site, index), scope, builder, classifier, generated, limit=index)
@@ -179,11 +181,14 @@ class _ScopeRewriter:
         return pep8_spaced(out, {id(f) for fs in generated.by_position.values() for f in fs}, blank=2 if top else 1)
 
     def _call_for(self, plan, scope, builder, classifier, generated: _Generated, owner: str = "",
-                  rename=None, position=None, limit=None) -> cst.BaseExpression:
+                  rename=None, position=None, limit=None, local_eager=frozenset()) -> cst.BaseExpression:
         site = plan.site
         view = scope.at(plan.limit)  # the values bound where the run stands
         if not plan.needs_function and not any(view.deferred(k) for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values -> .numpy()")
+            return to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf)
+        if plan.feeds_unread and all(k in local_eager or view.kind(k) == pm.EAGER for k in reads(site.fetch)):
+            self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values, with feeds they do not read -> .numpy()")
             return to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf)
         name = self._function_for(plan, scope, builder, generated, owner, rename, position, limit)
         if plan.dynamic_feed:
@@ -224,7 +229,7 @@ class _ScopeRewriter:
             generated.compiled.add(name)
             self.compiled_any = True
         if owner:
-            function = _as_method(function, rename(plan))
+            function = _as_method(function, rename(plan, function))
         if position is None:
             position = max((st.index for st in scope.statements[:limit]
                             if st.role != pm.REMOVE and set(st.defines) & plan.reads), default=-1)
@@ -265,9 +270,13 @@ class _ScopeRewriter:
         promoted: Dict[str, str] = {}
         init_locals = analysis.init_locals
 
-        def rename(plan: RunPlan) -> Dict[str, str]:
+        def rename(plan: RunPlan, function: cst.FunctionDef) -> Dict[str, str]:
+            # What the generated body reads and does not bind: the plan's reads, and names that rewritten
+            # statements brought in (a collection resolved to the layers that own its variables).
+            free = reads(function.body) - set(writes(function.body)) - {
+                p.name.value for p in function.params.params}
             mapping = {}
-            for key in plan.reads:
+            for key in sorted(set(plan.reads) | free):
                 if key.startswith("self.") and scope.deferred(key):
                     mapping[key] = key.split(".", 1)[1]
                 elif key in init_locals:

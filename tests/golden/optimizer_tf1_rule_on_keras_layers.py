@@ -1,0 +1,63 @@
+# numeric, separate processes
+# RMSProp has no Keras optimizer with TF1's update rule (TF1 starts its mean square at 1 and adds
+# epsilon inside the square root), so it stays tf.compat.v1.train.RMSPropOptimizer; the dense layers
+# become Keras layers, whose variables that optimizer updates through the tf.Variable each one holds.
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 3])
+y = tf.placeholder(tf.float32, [None, 1])
+h = tf.layers.dense(x, 4, tf.nn.relu, kernel_initializer=tf.constant_initializer(0.2))
+out = tf.layers.dense(h, 1, kernel_initializer=tf.constant_initializer(-0.3))
+loss = tf.reduce_mean(tf.square(out - y))
+train = tf.train.RMSPropOptimizer(0.01, momentum=0.5).minimize(loss)
+
+data = np.linspace(-1, 1, 24, dtype=np.float32).reshape(8, 3)
+target = data.sum(axis=1, keepdims=True) ** 2
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(20):
+        _, value = sess.run([train, loss], {x: data, y: target})
+    print(round(float(value), 6))
+# output
+# numeric, separate processes
+# RMSProp has no Keras optimizer with TF1's update rule (TF1 starts its mean square at 1 and adds
+# epsilon inside the square root), so it stays tf.compat.v1.train.RMSPropOptimizer; the dense layers
+# become Keras layers, whose variables that optimizer updates through the tf.Variable each one holds.
+import numpy as np
+import tensorflow as tf
+
+
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
+
+
+dense = tf.keras.layers.Dense(units=4, activation=tf.nn.relu, kernel_initializer=tf.constant_initializer(0.2))
+dense.build((None, 3))
+dense_2 = tf.keras.layers.Dense(units=1, kernel_initializer=tf.constant_initializer(-0.3))
+dense_2.build((None, 4))
+optimizer = tf.compat.v1.train.RMSPropOptimizer(0.01, momentum=0.5)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
+def run_train_loss(x, y):
+    with tf.GradientTape() as tape:
+        h = dense(x)
+        out = dense_2(h)
+        loss = tf.reduce_mean(tf.square(out - y))
+    gradients = tape.gradient(loss, [*dense.trainable_variables, *dense_2.trainable_variables])
+    optimizer.apply_gradients([(grad, var.value if isinstance(var, tf.keras.Variable) else var) for grad, var in zip(gradients, [*dense.trainable_variables, *dense_2.trainable_variables]) if grad is not None])
+    return [None, loss]
+
+
+data = np.linspace(-1, 1, 24, dtype=np.float32).reshape(8, 3)
+target = data.sum(axis=1, keepdims=True) ** 2
+for step in range(20):
+    _, value = to_numpy(run_train_loss(x=data, y=target))
+print(round(float(value), 6))

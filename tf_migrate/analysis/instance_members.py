@@ -1,0 +1,71 @@
+"""Code outside a class reading what the converted class no longer has.
+
+A class whose ``__init__`` builds the graph converts to one whose runs are generated methods:
+its session attribute is gone, and per-run members (``self.q = tf.matmul(...)``, a collection
+list ``self.params``) become locals of those methods. Module code that reads them through an
+instance (``agent.sess.run(agent.q, ...)``, ``print(agent.params)``) would fail after the
+rewrite, so such a read keeps the file in compat mode, with the reason at its line.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Set, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.class_scope import analyze_class
+from tf_migrate.traversal import visit
+
+
+def member_blockers(scope: "pm.Scope", names, layer_scopes=None) -> List[Tuple[cst.CSTNode, str]]:
+    """Where code of ``scope`` reads a member that an instance's converted class drops, and why."""
+    found: List[Tuple[cst.CSTNode, str]] = []
+    if not scope.instances:
+        return found
+    gone_by_class: Dict[str, Dict[str, str]] = {}
+    for st in scope.statements:
+        if st.role not in (pm.KEEP, pm.RUN) or isinstance(st.node, cst.ClassDef):
+            continue
+        for instance, attribute in _instance_attributes(st.node, scope.instances):
+            owner = scope.instances[instance]
+            if owner not in gone_by_class:
+                gone_by_class[owner] = _gone_members(scope.class_defs[owner], names, layer_scopes)
+            why = gone_by_class[owner].get(attribute)
+            if why is not None:
+                found.append((st.node, f"`{instance}.{attribute}` is read outside the class, and the converted "
+                                       f"`{owner}` has no `{attribute}`: {why}"))
+    return found
+
+
+def _instance_attributes(node: cst.CSTNode, instances: Dict[str, str]):
+    found = []
+
+    class _Reads(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+            if isinstance(attribute.value, cst.Name) and attribute.value.value in instances:
+                found.append((attribute.value.value, attribute.attr.value))
+
+    visit(node, _Reads())
+    return found
+
+
+def _gone_members(cls: cst.ClassDef, names, layer_scopes) -> Dict[str, str]:
+    """Members of ``cls`` that its conversion drops -> why."""
+    analysis = analyze_class(cls, names, layer_scopes)
+    scope = analysis.scope
+    gone: Dict[str, str] = {}
+    kept: Set[str] = set()
+    for st in scope.statements:
+        for key in st.defines:
+            if not key.startswith("self."):
+                continue
+            attribute = key[len("self."):]
+            if st.role == pm.KEEP:
+                kept.add(attribute)
+            elif st.role == pm.REMOVE and key in scope.sessions:
+                gone[attribute] = "its session is gone (eager code has none)"
+            elif st.role in (pm.DEFER, pm.REMOVE):
+                gone.setdefault(attribute, "a per-run value, local to the generated methods")
+    return {attribute: why for attribute, why in gone.items() if attribute not in kept}
+
+
