@@ -14,13 +14,16 @@ from typing import List, Set
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.callables import fetch_leaves
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import (describe_problem, escaped_reads, finder, printed_only, session_uses,
                                          static_read_problem)
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 from tf_migrate.analysis.statement_facts import single
+from tf_migrate.cst.arguments import argument
 from tf_migrate.traversal import visit
 
 
@@ -128,19 +131,61 @@ def check_run_plans(c: Classifier) -> None:
 
 
 def check_reinitialization(c: Classifier) -> None:
-    """Two initializer runs (a second session) reset variables in TF1; eager variables keep their values.
+    """Two initializer runs of a variable (a second session) reset it in TF1; eager variables keep their values.
 
     Not when ``tf.reset_default_graph()`` stands between them: the second one initializes the new
     graph's variables, which eager code creates anew as well (the cookbook's one-script-per-section
-    programs)."""
+    programs). Nor when the second one gives the variable the value it holds anyway
+    (:func:`_reinitialization_changes_nothing`). ``w1.initializer`` then ``w2.initializer`` initialize
+    two variables once each."""
     runs = [st for st in c.scope.statements if st.role == pm.REMOVE and st.run_sites]
     resets = [st.index for st in c.scope.statements
               if any(c.names.call_name(call) == "tf.reset_default_graph" for call in all_calls(st.node))]
-    for before, after in zip(runs, runs[1:]):
-        if not any(before.index < reset < after.index for reset in resets):
-            c.block(after.node, "variables are initialized again (a second session): eager variables "
-                                "would keep their trained values")
-            return
+    last_run: dict = {}  # variable key -> the initializer run that initialized it last
+    for run in runs:
+        targets = _initialized(c, run)
+        for key in targets:
+            before = last_run.get(key)
+            if before is not None and not any(before.index < reset < run.index for reset in resets) \
+                    and not _reinitialization_changes_nothing(c, before, run, key):
+                c.block(run.node, "variables are initialized again (a second session): eager variables "
+                                  "would keep their trained values")
+                return
+        last_run.update((key, run) for key in targets)
+
+
+def _initialized(c: Classifier, run: "pm.Statement") -> List[str]:
+    """The variables an initializer run initializes: ``w.initializer`` its own, an initializer op all so far."""
+    keys: List[str] = []
+    for leaf in fetch_leaves(run.run_sites[0].fetch):
+        if isinstance(leaf, cst.Attribute) and leaf.attr.value == "initializer" and symbol_key(leaf.value):
+            keys.append(symbol_key(leaf.value))
+        else:
+            return [k for k in c.scope.creation_order if c.scope.symbol_at(k, run.index) is not None]
+    return keys
+
+
+def _reinitialization_changes_nothing(c: Classifier, before: "pm.Statement", after: "pm.Statement",
+                                      key: str) -> bool:
+    """Whether the initializer run ``after`` gives the variable ``key`` the value it holds anyway: no run since
+    ``before`` ran an op (a training step or an assignment: only tensors were read), and its initial value
+    is computed again the same: no random op, or only op-seeded ones in a new session (TF1 restarts a
+    seeded op's numbers in each session; in the same session it draws new ones)."""
+    between = c.scope.statements[before.index + 1:after.index]
+    for st in between:
+        for site in st.run_sites:
+            if site.style != "eval" and any(c.kind_of(leaf) != "tensor" for leaf in fetch_leaves(site.fetch)):
+                return False
+        if any(isinstance(call.func, cst.Name) and call.func.value in c.scope.local_callables
+               for call in all_calls(st.node)):
+            return False  # a function of the program may run anything
+    new_session = any(st.kind == pm.SESSION for st in between)
+    symbol = c.scope.symbol_at(key, after.index)
+    if symbol is None or symbol.kind != pm.VARIABLE or symbol.call is None \
+            or c.names.call_name(symbol.call) != "tf.Variable":
+        return False  # a layer's or a helper's variables: their initializers are not read here
+    return all(c.names.call_name(call) not in api.RANDOM_OPS or (new_session and argument(call, "seed") is not None)
+               for call in all_calls(symbol.call))
 
 
 def _outer_values(scope: "pm.Scope", node) -> List[str]:

@@ -1,0 +1,68 @@
+"""A second initializer run resets variables in TF1; eager variables keep their values.
+
+It is dropped only where it changes nothing: no op ran since the variable was initialized (only
+tensors were read), and its initial value comes out the same again (no random op, or op-seeded
+ones in a new session). Otherwise the file stays compat, with the reason at the run.
+"""
+import pytest
+
+from tf_migrate.engine import migrate_source
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+HEAD = """import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+"""
+
+
+def _eager_and_same(source: str) -> None:
+    result = migrate_source(source, "init.py")
+    assert result.outcome == "eager", result.findings
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_initializing_each_variable_once_is_no_second_initialization():
+    _eager_and_same(HEAD + """w1 = tf.Variable(tf.fill([2, 3], 0.5))
+w2 = tf.Variable(tf.fill([3, 1], 2.0))
+y = tf.matmul(tf.matmul(x, w1), w2)
+sess = tf.Session()
+sess.run(w1.initializer)
+sess.run(w2.initializer)
+print(sess.run(y, {x: np.ones((1, 2))}))
+""")
+
+
+@pytest.mark.parametrize("initial", ["tf.zeros([2, 3]) + 0.5", "tf.random_normal([2, 3], stddev=1, seed=1)"])
+def test_an_initialization_in_a_new_session_that_gives_the_same_values_is_dropped(initial):
+    # Constants come out the same; an op-seeded random op restarts its numbers in each new session.
+    _eager_and_same(HEAD + f"""w = tf.Variable({initial})
+y = tf.reduce_sum(tf.matmul(x, w))
+sess = tf.Session()
+sess.run(w.initializer)
+print(np.round(sess.run(y, {{x: np.ones((1, 2))}}), 5))
+sess.close()
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+print(np.round(sess.run(y, {{x: np.ones((1, 2))}}), 5))
+""")
+
+
+@pytest.mark.parametrize("between, initial", [
+    ("sess.run(train, {x: np.ones((1, 2))})", "tf.zeros([2, 3]) + 0.5"),  # trained: TF1 resets it
+    ("print(sess.run(y, {x: np.ones((1, 2))}))", "tf.random_normal([2, 3])"),  # TF1 draws new values
+    ("print(sess.run(y, {x: np.ones((1, 2))}))", "tf.random_normal([2, 3], seed=1)"),  # same session: new draw
+])
+def test_an_initialization_that_resets_values_stays_compat(between, initial):
+    source = HEAD + f"""w = tf.Variable({initial})
+y = tf.reduce_sum(tf.matmul(x, w))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(y)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+{between}
+sess.run(tf.global_variables_initializer())
+print(sess.run(y, {{x: np.ones((1, 2))}}))
+"""
+    result = migrate_source(source, "init.py")
+    assert result.outcome == "compat"
+    assert result.compat_reason.startswith("variables are initialized again")
