@@ -23,6 +23,7 @@ COVERED_BY = {
     "random-seed": "tests/golden/plumbing_control_dependencies_logging.py",
     "optimizers": "tests/golden/class_actor_grad_ys.py",
     "hoist-optimizers": "tests/golden/class_actor_grad_ys.py",
+    "hoist-graph-ops": "tests/golden/function_builds_ops_it_runs.py",
     "dropout-rate": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\nh = tf.nn.dropout(x, 0.5)\n"
                      "with tf.Session() as sess:\n    print(sess.run(h, {x: [1.0, 2.0, 3.0]}))\n"),
     "lr-schedules": "tests/golden/schedule_decays_and_floors.py",
