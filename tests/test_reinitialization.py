@@ -66,3 +66,20 @@ print(sess.run(y, {{x: np.ones((1, 2))}}))
     result = migrate_source(source, "init.py")
     assert result.outcome == "compat"
     assert result.compat_reason.startswith("variables are initialized again")
+
+
+def test_two_sessions_in_use_at_once_hold_two_values_and_stay_compat():
+    # chiphuyen's 02_variables: each session initializes W and updates its own copy.
+    source = """import tensorflow as tf
+
+W = tf.Variable(10)
+sess1 = tf.Session()
+sess2 = tf.Session()
+sess1.run(W.initializer)
+sess2.run(W.initializer)
+print(sess1.run(W.assign_add(10)))
+print(sess2.run(W.assign_sub(2)))
+"""
+    result = migrate_source(source, "init.py")
+    assert result.outcome == "compat"
+    assert result.compat_reason.startswith("variables are initialized again")

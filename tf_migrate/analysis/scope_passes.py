@@ -180,12 +180,23 @@ def _reinitialization_changes_nothing(c: Classifier, before: "pm.Statement", aft
                for call in all_calls(st.node)):
             return False  # a function of the program may run anything
     new_session = any(st.kind == pm.SESSION for st in between)
+    if _session_key(before) != _session_key(after) and any(
+            site.style != "run" or _session_key(st, site) == _session_key(before)
+            for st in c.scope.statements[after.index + 1:] for site in st.run_sites):
+        return False  # two sessions in use at once (sess1, sess2): each holds its own values of the variable
     symbol = c.scope.symbol_at(key, after.index)
     if symbol is None or symbol.kind != pm.VARIABLE or symbol.call is None \
             or c.names.call_name(symbol.call) != "tf.Variable":
         return False  # a layer's or a helper's variables: their initializers are not read here
     return all(c.names.call_name(call) not in api.RANDOM_OPS or (new_session and argument(call, "seed") is not None)
                for call in all_calls(symbol.call))
+
+
+def _session_key(st: "pm.Statement", site=None):
+    """The name of the session a run runs on (None: not a plain name)."""
+    site = site or st.run_sites[0]
+    receiver = site.call.func.value if isinstance(site.call.func, cst.Attribute) else None
+    return symbol_key(receiver) if receiver is not None else None
 
 
 def _outer_values(scope: "pm.Scope", node) -> List[str]:
