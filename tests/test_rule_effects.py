@@ -34,6 +34,12 @@ COVERED_BY = {
     "rnn-to-keras": "tests/golden/rnn_gru_stacked_sequence_length.py",
     "rnn-checkpoints": "tests/golden/rnn_gru_stacked_sequence_length.py",  # the weight-mapping helpers
     "summaries": "samples/28_summary_file_writer.py",
+    "summary-call-sites": ("import tensorflow as tf\n\n\ndef loss(y):\n    total = tf.reduce_sum(y)\n"
+                           "    tf.summary.scalar('total', total)\n    return total\n\n\n"
+                           "x = tf.placeholder(tf.float32, [None])\nloss = loss(x * 2.0)\n"
+                           "merged = tf.summary.merge_all()\nsess = tf.Session()\n"
+                           "writer = tf.summary.FileWriter('logs')\n"
+                           "s = sess.run(merged, {x: [1.0]})\nwriter.add_summary(s, 0)\n"),
     "cast-shorthands": "tests/golden/cast_shorthands_numpy_function.py",
     "numpy-function": "tests/golden/cast_shorthands_numpy_function.py",
     "contrib-layers": "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\nh = tf.contrib.layers.flatten(x)\n",
