@@ -7,7 +7,7 @@ a missed dependency is not).
 """
 from __future__ import annotations
 
-from typing import Iterable, List, Optional, Set
+from typing import Dict, Iterable, List, Optional, Set
 
 import libcst as cst
 
@@ -244,6 +244,16 @@ class _Writes(cst.CSTVisitor):
 def writes(node: cst.CSTNode) -> List[str]:
     """Keys a statement binds, in order (nested function bodies excluded; a new list)."""
     return list(fact("writes", node, _writes))
+
+
+def binding_counts(statements) -> Dict[str, int]:
+    """How many of ``statements`` bind each key (a statement binding it twice counts once; nested function
+    and class bodies excluded)."""
+    counts: Dict[str, int] = {}
+    for statement in statements:
+        for key in writes(statement):
+            counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def _writes(node: cst.CSTNode) -> List[str]:

@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis.symbols import all_calls, symbol_key, target_keys, writes
+from tf_migrate.analysis.symbols import all_calls, binding_counts, symbol_key, target_keys
 from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
@@ -60,7 +60,7 @@ class LayerShapes:
     def _enter(self, body: List[cst.BaseStatement], params) -> None:
         """The names whose value is the same wherever a layer of ``body`` is built."""
         local = _bound_once(body, self.names)
-        assigned = _bindings(body)
+        assigned = binding_counts(body)
         self._stable = ({k for k in self.module_stable if k not in assigned} | local
                         | {p for p in params if p not in assigned and p != "self"})
         self._variables = {}
@@ -183,19 +183,10 @@ class LayerShapes:
                     self.returns[function] = self._width(small.value, env)
 
 
-def _bindings(body: List[cst.BaseStatement]) -> Dict[str, int]:
-    """How many times ``body`` binds each key (nested functions and classes excluded)."""
-    counts: Dict[str, int] = {}
-    for statement in body:
-        for key in writes(statement):
-            counts[key] = counts.get(key, 0) + 1
-    return counts
-
-
 def _bound_once(body: List[cst.BaseStatement], names: TFNames) -> Set[str]:
     """Keys ``body`` binds once, by a statement that calls no TensorFlow: a Python value, the same wherever
     it is read after its binding."""
-    counts = _bindings(body)
+    counts = binding_counts(body)
     stable: Set[str] = set()
 
     class _Assignments(cst.CSTVisitor):

@@ -22,7 +22,7 @@ from typing import Dict, List, Set
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
-from tf_migrate.analysis.symbols import all_calls, reads, writes
+from tf_migrate.analysis.symbols import all_calls, binding_counts, reads, writes
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 
@@ -42,7 +42,7 @@ class HoistGraphOps(Rule):
     TRIGGERS = ("run(", "eval(")
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        counts = _binding_counts(module.body)
+        counts = binding_counts(module.body)
         bound_before: Set[str] = set()
         body: List[cst.BaseStatement] = []
         changed = False
@@ -60,7 +60,7 @@ class HoistGraphOps(Rule):
 
     def _function(self, func: cst.FunctionDef, module_names: Set[str], counts: Dict[str, int], ctx: RuleContext):
         params = {p.name.value for p in [*func.params.params, *func.params.kwonly_params]}
-        local_counts = _binding_counts(func.body.body)
+        local_counts = binding_counts(func.body.body)
         available = set(module_names)  # names a moved statement may read
         hoisted: List[cst.SimpleStatementLine] = []
         kept: List[cst.BaseStatement] = []
@@ -116,11 +116,3 @@ def _single_target(statement: cst.BaseStatement):
 def _runs_graph(func: cst.FunctionDef) -> bool:
     return any(isinstance(call.func, cst.Attribute) and call.func.attr.value in _RUN_METHODS
                for call in all_calls(func.body))
-
-
-def _binding_counts(statements) -> Dict[str, int]:
-    counts: Dict[str, int] = {}
-    for statement in statements:
-        for key in writes(statement):
-            counts[key] = counts.get(key, 0) + 1
-    return counts
