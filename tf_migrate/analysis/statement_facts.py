@@ -5,7 +5,7 @@ classifier in :mod:`tf_migrate.analysis.classify` decides roles from them.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
