@@ -33,7 +33,17 @@ def reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
                 calls.append(call)
 
     visit(module, _Calls())
-    reusing = [c for c in calls if any(a.keyword is not None and a.keyword.value == "reuse"
-                                       and not (isinstance(a.value, cst.Name) and a.value.value in ("False", "None"))
-                                       for a in c.args)]
+    params = [p.name.value for p in func.params.params]
+    position = params.index("reuse") if "reuse" in params else None
+
+    def reuse_argument(call: cst.Call):
+        """What the call passes as ``reuse``: by keyword, or by position (``discriminator(G, Y, True)``)."""
+        for index, arg in enumerate(call.args):
+            if (arg.keyword is not None and arg.keyword.value == "reuse") or (
+                    arg.keyword is None and not arg.star and index == position):
+                return arg.value
+        return None
+
+    reusing = [c for c in calls if reuse_argument(c) is not None
+               and not (isinstance(reuse_argument(c), cst.Name) and reuse_argument(c).value in ("False", "None"))]
     return len(reusing) == len(calls) - 1
