@@ -342,3 +342,56 @@ print(step(np.ones(2, np.float32)))
         assert_same_output(run_legacy(source), run(result.new_source))
     else:
         assert result.outcome == "compat"
+
+
+TARGET_SYNC = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Agent(object):
+    def __init__(self, n_features):
+        self.s = tf.placeholder(tf.float32, [None, WIDTH])
+        with tf.variable_scope('eval'):
+            self.q = tf.layers.dense(self.s, 2, kernel_initializer=tf.constant_initializer(0.5))
+        with tf.variable_scope('target'):
+            self.q_ = tf.layers.dense(self.s, 2, kernel_initializer=tf.constant_initializer(0.1))
+        e = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope='eval')
+        t = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope='target')
+        self.replace = [tf.assign(a, b) for a, b in zip(t, e)]
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def sync(self):
+        self.sess.run(self.replace)
+
+    def target_q(self, s):
+        return self.sess.run(self.q_, {self.s: s})
+
+
+agent = Agent(3)
+agent.sync()
+print(agent.target_q(np.ones((1, 3), np.float32)))
+'''
+
+
+def test_a_target_sync_before_any_forward_pass_needs_built_layers():
+    # Keras layers make their variables on their first call. Where the input width is known where the layer
+    # is built (`n_features`, set once), it is built there, and the sync copies every variable, as TF1 did.
+    # Where it is not (`None`), a sync traced before any forward pass would copy nothing: compat, with why.
+    known = TARGET_SYNC.replace("WIDTH", "n_features")
+    result = migrate_source(known, "agent.py")
+    assert result.outcome == "eager", result.findings
+    assert ".build((None, n_features))" in result.new_source
+    assert_same_output(_run_apart(known, "legacy"), _run_apart(result.new_source, "migrated"))
+    unknown = migrate_source(TARGET_SYNC.replace("WIDTH", "None"), "agent.py")
+    assert unknown.outcome == "compat"
+    assert "a Keras layer whose variables exist once it has been called" in unknown.compat_reason
+
+
+def _run_apart(source: str, mode: str) -> str:
+    """Run in a process of its own, as --verify does (tf.layers need Keras 2 there)."""
+    from tf_migrate.verify import run_program
+    result = run_program(source, path="agent.py", mode=mode)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout

@@ -18,7 +18,9 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
 from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.analysis.collections import unbuilt_layer_read
 from tf_migrate.analysis.run_sites import RunSite, find_run_sites
+from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.symbols import writes
 from tf_migrate.tfnames import TFNames
@@ -87,6 +89,9 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None) -> Class
             analysis.blockers.append((method, f"`{key}` is used outside sess.run in `{method.name.value}`"))
         for site in sites:
             site.home = method  # its feed dict is built in the method, not in the graph's scope
+            unbuilt = unbuilt_layer_read(scope, plan_run(scope, site, len(scope.statements)))
+            if unbuilt is not None:
+                analysis.blockers.append((site.call, unbuilt))
         if sites:
             analysis.method_sites.append((method, sites))
     return analysis

@@ -25,6 +25,8 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.statement_facts import reads_names, string_literals
+from tf_migrate.analysis.symbols import all_calls, symbol_key
+from tf_migrate.cst.text import code
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 
@@ -165,3 +167,24 @@ def resolve_statement(st, calls, scope, names, block) -> None:
                 layers = re.findall(r"\*([\w.]+)\.(?:trainable_)?variables", code)
                 if any(not scope.symbols[k].built for k in layers if k in scope.symbols):
                     scope.lazy_collections.add(id(call))
+
+
+def unbuilt_layer_read(scope: "pm.Scope", plan) -> Optional[str]:
+    """Why a run would read the variables of a Keras layer that may not exist yet (None: it would not).
+
+    A collection of layer variables is resolved where the layers are not built (their input width is not
+    known before their first call) as a list computed in the run. A run that reads it without calling
+    those layers first (a target network's soft update, before any forward pass) would see no variables,
+    and a compiled function keeps what its first trace saw."""
+    called: set = set()
+    for st in plan.statements:
+        for call in all_calls(st.node):
+            if id(call) in scope.lazy_collections and id(call) in scope.replacements:
+                listed = re.findall(r"\*([\w.]+)\.(?:trainable_)?variables", code(scope.replacements[id(call)]))
+                missing = [k for k in listed if k in scope.symbols and not scope.symbols[k].built and k not in called]
+                if missing:
+                    return (f"this run reads the variables of `{missing[0]}`, a Keras layer whose variables exist "
+                            "once it has been called, and it does not call it first (its input width is not known "
+                            "where it is built)")
+        called.update(k for call in all_calls(st.node) if (k := symbol_key(call.func)) is not None)
+    return None

@@ -17,6 +17,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import fetch_leaves
+from tf_migrate.analysis.collections import unbuilt_layer_read
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import (describe_problem, escaped_reads, finder, printed_only, session_uses,
                                          static_read_problem)
@@ -126,8 +127,12 @@ def check_run_plans(c: Classifier) -> None:
     for st in c.scope.statements:
         limit = len(c.scope.statements) if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) else st.index
         for site in st.run_sites:
-            for conflict in plan_run(c.scope, site, limit).conflicts:
+            plan = plan_run(c.scope, site, limit)
+            for conflict in plan.conflicts:
                 c.block(site.call, conflict)
+            unbuilt = unbuilt_layer_read(c.scope, plan)
+            if unbuilt is not None:
+                c.block(site.call, unbuilt)
 
 
 def check_reinitialization(c: Classifier) -> None:
