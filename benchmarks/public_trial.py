@@ -211,7 +211,8 @@ def migrate(src_dir: Path, out_dir: Path, report_path: Path, again: bool = True)
 
 
 def code_of(text: str, kind: str) -> str:
-    """The program's code without comments (a notebook's code cells joined)."""
+    """The program's code without comments and string literals (a notebook's code cells joined): code kept
+    in a docstring or a triple-quoted block of old code does not run."""
     if kind == "ipynb":
         try:
             cells = json.loads(text).get("cells", [])
@@ -220,7 +221,7 @@ def code_of(text: str, kind: str) -> str:
         text = "\n".join("".join(c.get("source", "")) for c in cells if c.get("cell_type") == "code")
     try:
         tokens = tokenize.generate_tokens(io.StringIO(text).readline)
-        return " ".join(t.string for t in tokens if t.type not in (tokenize.COMMENT, tokenize.NL))
+        return " ".join(t.string for t in tokens if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.STRING))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return text
 
@@ -452,8 +453,23 @@ def main(argv=None) -> int:
         return run(args)
     if args.command == "recheck":
         return recheck(args)
+    recount_session_free(RESULTS_JSON, args.work)
     write_report(RESULTS_JSON, RESULTS_MD)
     return 0
+
+
+def recount_session_free(json_path: Path, work: Path) -> None:
+    """Each record's Session-free flag counted again on its migration in ``work/out`` (where the run left it),
+    with today's ``session_free``; records whose migration is not there keep theirs."""
+    results = json.loads(json_path.read_text(encoding="utf-8"))
+    index = {(p["repo"], p["path"]): p for p in json.loads((work / "src" / "index.json").read_text())["programs"]} \
+        if (work / "src" / "index.json").exists() else {}
+    for record in results["records"]:
+        migrated = work / "out" / folder_name(record["repo"]) / record["path"]
+        program = index.get((record["repo"], record["path"]))
+        if program is not None and migrated.exists():
+            record["session_free"] = session_free(_read(migrated), program["kind"])
+    json_path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -143,6 +143,8 @@ def test_session_free_reads_code_not_comments():
     assert not trial.session_free(json.dumps(notebook), "ipynb")
     notebook["cells"][1]["source"] = ["print(1)"]
     assert trial.session_free(json.dumps(notebook), "ipynb")
+    # code kept in a string (a docstring, a triple-quoted block of old code) does not run
+    assert trial.session_free(eager + '"""\nX = tf.placeholder("float", [None, 2])\n"""\n', "py")
 
 
 def _run_with_stubs(sets, code):
