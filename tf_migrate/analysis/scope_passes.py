@@ -181,6 +181,8 @@ def _reinitialization_changes_nothing(c: Classifier, before: "pm.Statement", aft
         for site in st.run_sites:
             if site.style != "eval" and any(c.kind_of(leaf) != "tensor" for leaf in fetch_leaves(site.fetch)):
                 return False
+            if any(_changes_state(c, needed) for needed in plan_run(c.scope, site, st.index).statements):
+                return False  # `inc = tf.assign_add(w, 1.0)` is a tensor, and running it changes w
         if any(isinstance(call.func, cst.Name) and call.func.value in c.scope.local_callables
                for call in all_calls(st.node)):
             return False  # a function of the program may run anything
@@ -195,6 +197,22 @@ def _reinitialization_changes_nothing(c: Classifier, before: "pm.Statement", aft
         return False  # a layer's or a helper's variables: their initializers are not read here
     return all(c.names.call_name(call) not in api.RANDOM_OPS or (new_session and argument(call, "seed") is not None)
                for call in all_calls(symbol.call))
+
+
+_STATE_METHODS = {"assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub",
+                  "scatter_nd_update", "minimize", "apply_gradients", "load"}
+
+
+def _changes_state(c: Classifier, st: "pm.Statement") -> bool:
+    """Whether running the graph statement ``st`` updates a variable (an assignment, an optimizer step)."""
+    if st.kind == pm.OP or st.gradient:
+        return True
+    for call in all_calls(st.node):
+        qualname = c.names.call_name(call) or ""
+        name = call.func.attr.value if isinstance(call.func, cst.Attribute) else qualname.rsplit(".", 1)[-1]
+        if name in _STATE_METHODS or qualname.startswith(("tf.assign", "tf.scatter_")):
+            return True
+    return False
 
 
 def _session_key(st: "pm.Statement", site=None):

@@ -34,6 +34,11 @@ _STATEFUL_PREFIXES = ("tf.Variable", "tf.get_variable", "tf.layers.", "tf.keras.
                       "tf.contrib.", "tf.global_variables_initializer", "tf.variable_scope", "tf.name_scope")
 
 
+_PLUMBING = (api.VARIABLE_CONSTRUCTORS | api.PLACEHOLDERS | api.SESSIONS | api.GRAPHS | api.INITIALIZER_OPS
+             | api.OP_CONSTRUCTORS | api.RANDOM_OPS | api.EAGER_CONFIG_CALLS | api.GRAPH_MODE_CONFIG_CALLS
+             | api.SAVERS | api.VARIABLE_COLLECTIONS)
+
+
 class HoistGraphOps(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = ("ops a function builds on the module's graph values and runs (`pred = tf.argmax(logits, 1)` "
@@ -90,8 +95,9 @@ class HoistGraphOps(Rule):
         qualnames = [ctx.names.call_name(call) or "" for call in calls]
         if not any(q.startswith("tf.") for q in qualnames):
             return False
-        if any(q.startswith(_STATEFUL_PREFIXES) or q in api.VARIABLE_CONSTRUCTORS for q in qualnames):
-            return False
+        if any(q.startswith(_STATEFUL_PREFIXES) or q in _PLUMBING or q.startswith(api.HOST_CALL_PREFIXES)
+               or api.is_compat_only(q) for q in qualnames):
+            return False  # state, graph plumbing (tf.Graph(), configs), host calls: not an op to build once
         if any(ctx.names.call_name(call) is None and not _tensor_method(call) for call in calls):
             return False  # a user function or an object's method: it may make variables or read locals
         aliases = set(ctx.names.aliases)
