@@ -21,7 +21,7 @@ from typing import Dict, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis.build_methods import BuildCall, tail_return
-from tf_migrate.analysis.symbols import reads, symbol_key, writes
+from tf_migrate.analysis.symbols import reads, symbol_key, target_keys, writes
 from tf_migrate.cst.names import fresh
 from tf_migrate.traversal import visit
 
@@ -192,8 +192,7 @@ class _Shadowed(cst.CSTVisitor):
         return finder.found
 
     def visit_CompFor(self, node: cst.CompFor) -> None:
-        self.found |= {key for key in writes(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(node.target)],
-                                                                                 cst.Name("_"))]))}
+        self.found |= set(target_keys(node.target))
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
         self.found |= {p.name.value for p in node.params.params}
