@@ -34,8 +34,26 @@ with tf.Session() as sess:
         print(actor.act(states).ravel())
 # output
 # numeric
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -73,10 +91,10 @@ class Actor:
         return action
 
     def train(self, state, action_grad):
-        self.run_train_op(state=state, action_grad=action_grad)
+        call_compiled(self.run_train_op, state=state, action_grad=action_grad)
 
     def act(self, state):
-        return to_numpy(self.run_action(state=state))
+        return to_numpy(call_compiled(self.run_action, state=state))
 
 
 actor = Actor(4)

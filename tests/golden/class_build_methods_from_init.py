@@ -34,8 +34,26 @@ print(np.round(agent.learn(np.ones((2, 3)), np.zeros((2, 1))), 5))
 # numeric
 # A model whose __init__ calls private methods that build the graph, once: their bodies are
 # what __init__ builds, and the class converts as one that builds its graph in __init__.
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -62,7 +80,7 @@ class Agent(object):
         return loss
 
     def learn(self, s, target):
-        return to_numpy(self.run_loss(s=s, target=target))
+        return to_numpy(call_compiled(self.run_loss, s=s, target=target))
 
 
 agent = Agent(0.1)

@@ -79,8 +79,26 @@ print([np.round(v, 5).tolist() for v in agent.target_critic()])
 # called twice from __init__ with other arguments (DDPG's `_build_a(s, scope, trainable)`);
 # one builder returns several values. Each call runs the method's body in place, and the
 # target networks' collections list their variables in TF1's creation order, trainable or not.
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -181,7 +199,7 @@ class DDPG(object):
         return a
 
     def learn(self, bs, ba, br, bs_):
-        to_numpy(self.run_soft_replace())
+        to_numpy(call_compiled(self.run_soft_replace))
         self.run_atrain(S=bs)
         self.run_ctrain(S=bs, a=ba, R=br, S_=bs_)
 

@@ -32,8 +32,26 @@ for step in range(3):
 # A function that builds ops on the module's graph and runs them (a `predict` or `translate`
 # helper): TF1 added the same op at each call. It is built once, before the function, so the
 # run is a run of the module's graph and converts like the others.
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -77,11 +95,11 @@ def run_fetches(x, labels):
 
 
 def predict(batch):
-    scores = to_numpy(run_prediction(x=batch))
-    return scores, to_numpy(run_fetches(x=batch, labels=scores))
+    scores = to_numpy(call_compiled(run_prediction, x=batch))
+    return scores, to_numpy(call_compiled(run_fetches, x=batch, labels=scores))
 
 
 data = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], np.float32)
 for step in range(3):
-    run_train(x=data, labels=[0, 1, 2])
+    call_compiled(run_train, x=data, labels=[0, 1, 2])
     print(predict(data))

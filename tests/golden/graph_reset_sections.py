@@ -27,8 +27,28 @@ with tf.Session() as sess:
     print("second", sess.run([A, b]))
 # output
 # numeric
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
+
+
 A = tf.Variable(2.0)
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
@@ -42,7 +62,7 @@ def run_train(x):
 
 
 for step in range(3):
-    run_train(x=[1.0, 2.0])
+    call_compiled(run_train, x=[1.0, 2.0])
 print("first", A.numpy())
 A = tf.Variable(-1.0)
 b = tf.Variable(0.5)
@@ -58,5 +78,5 @@ def run_train_2(x):
 
 
 for step in range(3):
-    run_train_2(x=[1.0, 2.0])
+    call_compiled(run_train_2, x=[1.0, 2.0])
 print("second", [A.numpy(), b.numpy()])

@@ -15,8 +15,26 @@ print(square.eval({a: 1.0}))
 print(v.eval())
 # output
 # numeric
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -38,7 +56,7 @@ def run_square(a):
     return square
 
 
-print(to_numpy(run_square(a=2.0)))
+print(to_numpy(call_compiled(run_square, a=2.0)))
 
 
 @tf.function
@@ -47,6 +65,6 @@ def run_step():
     step = tf.group(increment)
 
 
-run_step()
-print(to_numpy(run_square(a=1.0)))
+call_compiled(run_step)
+print(to_numpy(call_compiled(run_square, a=1.0)))
 print(v.numpy())

@@ -26,8 +26,26 @@ with tf.Session() as sess:
 # numeric
 # Second derivatives the Jacobian rules rely on: tf.hessians of a matrix and of
 # several sources, a gradient of a gradient, and a Jacobian of a gradient.
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -57,7 +75,7 @@ def run_hess_M_hess_both_grad_of_grad(M):
 
 
 m = np.arange(6.0).reshape(2, 3) / 4.0
-h, hb, gg, jg = to_numpy(run_hess_M_hess_both_grad_of_grad(M=m))
+h, hb, gg, jg = to_numpy(call_compiled(run_hess_M_hess_both_grad_of_grad, M=m))
 print(h.shape, np.round(h.reshape(6, 6).diagonal(), 5))
 print([part.shape for part in hb], np.round(hb[1], 5))
 print(gg.shape, np.round(gg, 5))

@@ -66,8 +66,26 @@ if __name__ == '__main__':
 # __init__'s copy of the loop (TF1's creation order) and read by index in __call__'s; the training
 # helper's body runs where it was called (one optimizer, made once); the run functions bind the
 # tensor `loss` under a name of their own, so they still call the function `loss`.
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -142,6 +160,6 @@ if __name__ == '__main__':
     X = np.arange(12, dtype=np.float32).reshape(4, 3) / 10.0
     T = np.array([[0.5], [0.1], [-0.2], [0.3]], np.float32)
     for epoch in range(5):
-        run_train_step(x=X, t=T, scale=0.9)
-        print(epoch, np.round(to_numpy(run_loss(x=X, t=T, scale=1.0)), 5))
+        call_compiled(run_train_step, x=X, t=T, scale=0.9)
+        print(epoch, np.round(to_numpy(call_compiled(run_loss, x=X, t=T, scale=1.0)), 5))
     print(len([*(v for made in zip(inference.W, inference.b) for v in made), inference.W_out, inference.b_out]), [v.shape.as_list() for v in [*(v for made in zip(inference.W, inference.b) for v in made), inference.W_out, inference.b_out]])

@@ -31,8 +31,26 @@ if __name__ == "__main__":
 # numeric
 # A script that builds, trains and evaluates under its main guard, with the model's helpers above
 # it: the block is a scope of its own (as a main() body is) and is converted where it stands.
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -79,5 +97,5 @@ if __name__ == "__main__":
 
     data = np.arange(8.0).reshape(4, 2) / 8
     for step in range(3):
-        run_train_step(x=data, t=np.ones((4, 1)))
-        print(step, np.round(to_numpy(run_loss(x=data, t=np.ones((4, 1)))), 5))
+        call_compiled(run_train_step, x=data, t=np.ones((4, 1)))
+        print(step, np.round(to_numpy(call_compiled(run_loss, x=data, t=np.ones((4, 1)))), 5))

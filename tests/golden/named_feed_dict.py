@@ -27,8 +27,26 @@ with tf.Session() as sess:
 # A feed dict built in the loop and passed by name: its keys are the same at every run, so the
 # run's function takes exactly those placeholders and compiles. The second one is changed after it
 # is built (feed_all[...] = ...): its keys are not known, and its function takes any feed.
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -71,7 +89,7 @@ def run_train_loss(x, y):
 data = np.arange(8.0).reshape(4, 2) / 8
 for step in range(3):
     feed = {'x': data[step:step + 2], 'y': np.ones(2)}
-    _, loss_value = to_numpy(run_train_loss(**feed))
+    _, loss_value = to_numpy(call_compiled(run_train_loss, **feed))
     print(step, np.round(loss_value, 5))
 feed_all = {'x': data, 'y': np.ones(4)}
 feed_all['scale'] = 2.0

@@ -24,8 +24,26 @@ with tf.Session() as sess:
 # RMSProp has no Keras optimizer with TF1's update rule (TF1 starts its mean square at 1 and adds
 # epsilon inside the square root), so it stays tf.compat.v1.train.RMSPropOptimizer; the dense layers
 # become Keras layers, whose variables that optimizer updates through the tf.Variable each one holds.
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -59,5 +77,5 @@ def run_train_loss(x, y):
 data = np.linspace(-1, 1, 24, dtype=np.float32).reshape(8, 3)
 target = data.sum(axis=1, keepdims=True) ** 2
 for step in range(20):
-    _, value = to_numpy(run_train_loss(x=data, y=target))
+    _, value = to_numpy(call_compiled(run_train_loss, x=data, y=target))
 print(round(float(value), 6))

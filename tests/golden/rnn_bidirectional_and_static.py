@@ -20,6 +20,9 @@ with tf.Session() as sess:
     print(sess.run(step_outputs[-1], {x: data}).shape, sess.run(last.h, {x: data}).shape)
 # output
 # numeric, separate processes
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
 
@@ -65,6 +68,21 @@ def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
         values = [kernel, bias]
     for variable, value in zip(variables, values):
         variable.assign(value)
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -121,6 +139,6 @@ def run_fetches_2(x):
 
 
 data = np.cos(np.arange(24.0)).reshape(2, 4, 3)
-fw, bw, sb = to_numpy(run_out_fw_out_bw_state_bw(x=data, lengths=[4, 2]))
+fw, bw, sb = to_numpy(call_compiled(run_out_fw_out_bw_state_bw, x=data, lengths=[4, 2]))
 print(fw.shape, np.round(bw, 5), np.round(sb, 5))
-print(to_numpy(run_fetches(x=data)).shape, to_numpy(run_fetches_2(x=data)).shape)
+print(to_numpy(call_compiled(run_fetches, x=data)).shape, to_numpy(call_compiled(run_fetches_2, x=data)).shape)

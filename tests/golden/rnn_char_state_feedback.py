@@ -27,6 +27,9 @@ with tf.Session() as sess:
     print(np.round(state.h, 4))
 # output
 # numeric, separate processes
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
 
@@ -74,6 +77,21 @@ def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
         variable.assign(value)
 
 
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
+
+
 def to_numpy(fetched):
     """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
     if isinstance(fetched, dict):
@@ -113,6 +131,6 @@ state = (np.zeros((1, hidden)), np.zeros((1, hidden)))
 for start in range(0, 40 - steps, steps):
     x = text[None, start:start + steps]
     y = text[None, start + 1:start + steps + 1]
-    l, state, _ = to_numpy(run_loss_final_state_train_op(inputs=x, targets=y, c_in=state[0], h_in=state[1]))
+    l, state, _ = to_numpy(call_compiled(run_loss_final_state_train_op, inputs=x, targets=y, c_in=state[0], h_in=state[1]))
     print(round(float(l), 5))
 print(np.round(state[1], 4))

@@ -20,6 +20,9 @@ with tf.Session() as sess:
     print(np.round(sess.run(outputs, feed), 5))
 # output
 # numeric, separate processes
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
 
@@ -65,6 +68,21 @@ def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
         values = [kernel, bias]
     for variable, value in zip(variables, values):
         variable.assign(value)
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -113,6 +131,6 @@ def run_train_op_loss(x, lengths, y):
 data = np.linspace(-1.0, 1.0, 30).reshape(2, 5, 3)
 feed = {'x': data, 'lengths': [5, 2], 'y': [[0.1, 0.2, 0.3, 0.4], [-0.1, 0.0, 0.1, 0.2]]}
 for step in range(3):
-    _, l = to_numpy(run_train_op_loss(**feed))
+    _, l = to_numpy(call_compiled(run_train_op_loss, **feed))
     print(l)
-print(np.round(to_numpy(run_outputs(**feed)), 5))
+print(np.round(to_numpy(call_compiled(run_outputs, **feed)), 5))

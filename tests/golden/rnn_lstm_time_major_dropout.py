@@ -18,6 +18,9 @@ with tf.Session() as sess:
     print(np.round(c, 5), np.round(h, 5))
 # output
 # numeric, separate processes
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
 
@@ -65,6 +68,21 @@ def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
         variable.assign(value)
 
 
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
+
+
 def to_numpy(fetched):
     """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
     if isinstance(fetched, dict):
@@ -93,7 +111,7 @@ def run_outputs_state(x):
 
 
 data = np.sin(np.arange(24.0)).reshape(4, 2, 3)
-out, (c, h) = to_numpy(run_outputs_state(x=data))
+out, (c, h) = to_numpy(call_compiled(run_outputs_state, x=data))
 print(out.shape)
 print(np.round(out[-1], 5))
 print(np.round(c, 5), np.round(h, 5))

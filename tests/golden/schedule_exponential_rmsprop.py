@@ -30,8 +30,26 @@ with tf.Session() as sess:
 # numeric
 # RMSProp (TF1's accumulator starts at ones: kept as tf.compat.v1) with an
 # exponentially decaying learning rate on the global step, fetched as it trains.
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -73,7 +91,7 @@ def run_loss_train_op(x, y):
 
 
 for i in range(30):
-    loss_val, _ = to_numpy(run_loss_train_op(x=x_train, y=y_train))
+    loss_val, _ = to_numpy(call_compiled(run_loss_train_op, x=x_train, y=y_train))
     if i % 5 == 4:
-        print("iter {:2d} lr {:.5f} loss {:.6f}".format(i + 1, to_numpy(run_lr()), loss_val))
+        print("iter {:2d} lr {:.5f} loss {:.6f}".format(i + 1, to_numpy(call_compiled(run_lr)), loss_val))
 print("W, b =", W.numpy()[0, 0].round(4), b.numpy()[0].round(4), global_step.numpy())

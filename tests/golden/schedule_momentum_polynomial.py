@@ -29,8 +29,26 @@ with tf.Session() as sess:
     print(sess.run([W, b, step]))
 # output
 # numeric
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -77,9 +95,9 @@ def run_train_adam_loss(x, y):
 
 
 for i in range(12):
-    _, loss_value = to_numpy(run_train_momentum_loss(x=features, y=labels))
+    _, loss_value = to_numpy(call_compiled(run_train_momentum_loss, x=features, y=labels))
     print(i, loss_value)
 for i in range(12):
-    _, loss_value = to_numpy(run_train_adam_loss(x=features, y=labels))
+    _, loss_value = to_numpy(call_compiled(run_train_adam_loss, x=features, y=labels))
     print(i, loss_value)
 print([W.numpy(), b.numpy(), step.numpy()])

@@ -10,7 +10,25 @@ with tf.Session() as sess:
 # output
 # The static shape of a tensor that needs a feed is what TF1 inferred when it built the graph:
 # the trace of the tensor's run function infers the same ((?, 3) then, (None, 3) now).
+import inspect
+import weakref
+
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -30,4 +48,4 @@ def run_h(x):
 
 
 print(run_h.get_concrete_function().structured_outputs.shape)
-print(to_numpy(run_h(x=[[1.0, -1.0, 2.0]])))
+print(to_numpy(call_compiled(run_h, x=[[1.0, -1.0, 2.0]])))

@@ -42,8 +42,26 @@ main()
 # without a var_list. Each call becomes a tf.Module instance built where the call stood (its
 # variables made once, in __init__); the run functions call the instances on the fed tensors, and
 # the variable lists keep TF1's creation order (weights before biases, first call first).
+import inspect
+import weakref
+
 import numpy as np
 import tensorflow as tf
+
+
+def call_compiled(function, /, **feeds):
+    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
+    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    traced = compiled_traces.get(function)
+    if traced is None:
+        specs = function.input_signature or ()
+        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+    concrete, parameters = traced
+    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+
+
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
 
 
 def to_numpy(fetched):
@@ -102,11 +120,11 @@ def main():
         optimizer.apply_gradients(zip(gradients, [dense_1.weights, dense_1.biases, dense_2.weights, dense_2.biases]))
 
     feed = {'inputs': np.ones((3, 2), np.float32)}
-    g = to_numpy(run_grads(**feed))
+    g = to_numpy(call_compiled(run_grads, **feed))
     print(len(g), [x.shape for x in g], [float(x.sum()) for x in g])
     for _ in range(3):
-        run_train(**feed)
-    print(to_numpy(run_loss(**feed)))
+        call_compiled(run_train, **feed)
+    print(to_numpy(call_compiled(run_loss, **feed)))
 
 
 main()

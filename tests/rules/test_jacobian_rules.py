@@ -159,3 +159,34 @@ def test_seed_loop_is_vectorized_with_the_same_shape_and_numbers():
     assert legacy.splitlines()[0] == "(12, 1, 1, 5, 1)"
     assert_same_output(legacy, migrated)
 
+
+
+PROGRAM = ("import numpy as np\nimport tensorflow as tf\nN_OUT = {count}\n"
+           "x = tf.placeholder(tf.float32, [None, 3])\nW = tf.Variable(np.ones((3, {width}), np.float32))\n"
+           "y = tf.tanh(tf.matmul(x, W))\n"
+           "rows = [tf.gradients(y[:, i], x)[0] for i in range({stop})]\nJ = tf.stack(rows, axis=1)\n"
+           "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+           "    print(sess.run(J, {{x: np.ones((2, 3))}}).shape)\n")
+
+
+@pytest.mark.parametrize("count, stop, functions, kept", [
+    (4, "N_OUT", "compiled", True),  # a module constant bound once
+    (16, "16", "compiled", True),
+    (17, "N_OUT", "compiled", False),  # more rows: one vectorized jacobian costs less
+    (4, "W.shape[1]", "compiled", False),  # a count not known to the rewrite
+    (4, "N_OUT", "eager", False),  # eager functions: one vectorized pass instead of N
+], ids=["constant, compiled", "literal 16, compiled", "17 rows", "count not known", "eager functions"])
+def test_few_known_rows_stay_a_loop_when_compiled(count, stop, functions, kept):
+    source = PROGRAM.format(count=count, width=max(count, 17), stop=stop)
+    result = migrate_source(source, "case.py", functions=functions)
+    assert result.outcome == "eager", result.findings
+    messages = [f.message for f in result.findings if f.rule == "jacobian-loops"]
+    if kept:
+        assert "tape.gradient(y[:, i], [x])[0] for i in range(" in result.new_source
+        assert "jacobian(" not in result.new_source
+        assert messages == [f"per-element tf.gradients loop kept: {count} gradients, compiled, cost less than one "
+                            f"vectorized jacobian"], messages
+    else:
+        assert ".jacobian(y_col_sums, x)" in result.new_source
+        assert "tape.gradient(y[:, i]" not in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

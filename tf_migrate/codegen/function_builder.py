@@ -12,10 +12,11 @@
 
 The tape is *clean* when every gradient differentiates values computed
 before the first gradient statement: those statements go inside the ``with``
-and the gradient calls after it. Otherwise (gradients of gradients, ys built
-inline such as ``y[i]``) one persistent tape records everything up to the
-last gradient, gradient calls included, which is what higher-order
-derivatives need.
+and the gradient calls after it. Otherwise (gradients of gradients, a loss
+built from a Jacobian) each gradient statement gets its own tape, nested: see
+:mod:`tf_migrate.codegen.nested_tapes`. A gradient statement whose tape must record
+it while it runs (ys built inline such as ``y[i]``, hessians) runs inside its
+own, persistent tape.
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from tf_migrate.codegen import compiled
 from tf_migrate.codegen.fetch_reads import plan_reads
 from tf_migrate.codegen.fetches import to_numpy, to_tensors
 from tf_migrate.codegen.local_bindings import unshadow
+from tf_migrate.codegen.nested_tapes import derivative_orders, nested_tapes
 from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
 from tf_migrate.codegen.replace import rename_keys, replace_nodes
 from tf_migrate.cst.arguments import bind_known
@@ -118,7 +120,7 @@ class FunctionBuilder:
         return cst.Parameters(params=params, star_kwarg=star), prologue
 
     # -- body ------------------------------------------------------------------------------
-    def _lower(self, st: "pm.Statement", fresh) -> List[cst.BaseStatement]:
+    def lower(self, st: "pm.Statement", fresh) -> List[cst.BaseStatement]:
         node = replace_nodes(st.node, self.scope.replacements)
         call = _optimizer_call(st, self.kind_of)
         if call is not None:
@@ -167,7 +169,7 @@ class FunctionBuilder:
                 parts.append(f"*{key}.values()" if isinstance(value, (cst.Dict, cst.DictComp)) else f"*{key}")
         return "[" + ", ".join(parts) + "]"
 
-    def _gradient_count(self, st: "pm.Statement") -> int:
+    def gradient_count(self, st: "pm.Statement") -> int:
         return len(grads.gradient_calls(st.node, self.names)) + (
             1 if _optimizer_call(st, self.kind_of) is not None and st.gradient else 0)
 
@@ -180,9 +182,7 @@ class FunctionBuilder:
                     return False
                 call = _optimizer_call(st, self.kind_of)
                 if call is not None:
-                    loss = call.args[0].value if call.args and call.args[0].keyword is None else next(
-                        (a.value for a in call.args if a.keyword is not None and a.keyword.value == "loss"), None)
-                    if symbol_key(loss) is None:
+                    if symbol_key(_loss_of(call)) is None:
                         return False  # a loss computed in the call must be recorded: inside the tape
                 for call in grads.gradient_calls(st.node, self.names):
                     qualname = self.names.call_name(call)
@@ -195,7 +195,27 @@ class FunctionBuilder:
             later_defs |= set(st.defines)
         return True
 
-    def _watches(self, statements: List["pm.Statement"], plan: RunPlan):
+    def in_context(self, st: "pm.Statement") -> bool:
+        """Whether a gradient statement needs its tape recording while it runs: ys computed in the call
+        (``y[:, i]``), a loss computed in ``minimize``, hessians, or gradients in a loop or block."""
+        if not isinstance(st.node, cst.SimpleStatementLine):
+            return True
+        call = _optimizer_call(st, self.kind_of)
+        if call is not None and symbol_key(_loss_of(call)) is None:
+            return True
+        for call in grads.gradient_calls(st.node, self.names):
+            qualname = self.names.call_name(call)
+            if qualname in grads.IN_CONTEXT:
+                return True
+            ys = grads.bind_derivative(call, qualname).get("ys")
+            elements = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
+            if any(symbol_key(e) is None for e in elements):
+                return True
+        return False
+
+    def watches(self, statements: List["pm.Statement"], plan: RunPlan, only: Optional["pm.Statement"] = None):
+        """What the tape watches (or stops) at its start and after the statements that define it; ``only``:
+        for the gradient calls of that statement (one of nested tapes)."""
         at_start: List[str] = []
         after: dict = {}
         stopped_after: dict = {}
@@ -203,7 +223,7 @@ class FunctionBuilder:
         # Variable lists built in the run (a collection of layer variables): a tape watches variables itself.
         variable_lists = {k for st in statements for k in st.defines
                           if any(id(c) in self.scope.lazy_collections for c in all_calls(st.node))}
-        for st in statements:
+        for st in statements if only is None else [only]:
             for call in grads.gradient_calls(st.node, self.names):
                 for key in grads.source_keys(call, self.names.call_name(call)):
                     kind = self.scope.kind(key)
@@ -247,32 +267,29 @@ class FunctionBuilder:
         gradient_positions = [i for i, s in enumerate(statements) if s.gradient]
         if not gradient_positions:
             for st in statements:
-                body.extend(self._lower(st, fresh))
+                body.extend(self.lower(st, fresh))
                 body.extend(_stmt(line) for line in reads_after.get(st.index, []))
+        elif not self._is_clean(statements) and max(derivative_orders(statements) or [1]) > 1:
+            body.extend(nested_tapes(self, statements, plan, fresh, reads_after))
         else:
-            clean = self._is_clean(statements)
-            count = sum(self._gradient_count(s) for s in statements)
-            persistent = (not clean) or count > 1
-            split = gradient_positions[0] if clean else gradient_positions[-1] + 1
-            at_start, after, stopped_after = self._watches(statements, plan)
-            block: List[cst.BaseStatement] = []
-            for item in at_start:
-                if isinstance(item, tuple):
-                    block.append(_stmt(f"{item[1]} = {self.tf}.stop_gradient({item[1]})"))
-                else:
-                    block.append(_stmt(f"{self.tape}.watch({item})"))
+            # one tape records the statements before the first gradient, and the gradients run after it; or,
+            # where a gradient's ys are built inline or after an earlier gradient, it records them all
+            split = gradient_positions[0] if self._is_clean(statements) else gradient_positions[-1] + 1
+            at_start, after, stopped_after = self.watches(statements, plan)
+            block = [_stmt(f"{item[1]} = {self.tf}.stop_gradient({item[1]})") if isinstance(item, tuple)
+                     else _stmt(f"{self.tape}.watch({item})") for item in at_start]
             for st in statements[:split]:
-                block.extend(self._lower(st, fresh))
-                for key in stopped_after.get(st.index, []):
-                    block.append(_stmt(f"{key} = {self.tf}.stop_gradient({key})"))
-                for key in after.get(st.index, []):
-                    block.append(_stmt(f"{self.tape}.watch({key})"))
+                block.extend(self.lower(st, fresh))
+                block.extend(_stmt(f"{key} = {self.tf}.stop_gradient({key})")
+                             for key in stopped_after.get(st.index, []))
+                block.extend(_stmt(f"{self.tape}.watch({key})") for key in after.get(st.index, []))
                 block.extend(_stmt(line) for line in reads_after.get(st.index, []))
-            tape_args = "persistent=True" if persistent else ""
-            with_stmt = _stmt(f"with {self.tf}.GradientTape({tape_args}) as {self.tape}:\n    pass\n")
+            persistent = "persistent=True" if split > gradient_positions[0] or sum(
+                self.gradient_count(s) for s in statements) > 1 else ""
+            with_stmt = _stmt(f"with {self.tf}.GradientTape({persistent}) as {self.tape}:\n    pass\n")
             body.append(with_stmt.with_changes(body=with_stmt.body.with_changes(body=block or with_stmt.body.body)))
             for st in statements[split:]:
-                body.extend(self._lower(st, fresh))
+                body.extend(self.lower(st, fresh))
                 body.extend(_stmt(line) for line in reads_after.get(st.index, []))
         if plan.site.style != "op_run":
             kind_of = Classifier(view, self.names).kind_of
@@ -304,6 +321,12 @@ def _value_of(node: cst.BaseStatement):
         if isinstance(small, cst.Expr):
             return None, small.value
     return None, None
+
+
+def _loss_of(call: cst.Call) -> Optional[cst.BaseExpression]:
+    """The loss an optimizer's ``minimize``/``compute_gradients`` call differentiates."""
+    return call.args[0].value if call.args and call.args[0].keyword is None else next(
+        (a.value for a in call.args if a.keyword is not None and a.keyword.value == "loss"), None)
 
 
 def _optimizer_call(st: "pm.Statement", kind_of) -> Optional[cst.Call]:

@@ -12,7 +12,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import writes
-from tf_migrate.cst.imports import imports_tensorflow
+from tf_migrate.cst.imports import imports_tensorflow, with_stdlib_import
 from tf_migrate.traversal import visit
 
 
@@ -223,8 +223,10 @@ def pep8_spaced(body: List[cst.BaseStatement], generated: Set[int], blank: int) 
     return out
 
 
-def with_module_helper(module: cst.Module, source: str) -> cst.Module:
-    """``source`` (a function) after the tensorflow import and the imports right after it, PEP 8 spaced."""
+def with_module_helper(module: cst.Module, source: str, stdlib: Sequence[str] = ()) -> cst.Module:
+    """``source`` (definitions) after the tensorflow import and the imports right after it, PEP 8 spaced;
+    ``stdlib``: standard-library modules the definitions use, imported before the module's first import
+    where the module does not import them already."""
     body = list(module.body)
 
     def imports(stmt, test) -> bool:
@@ -233,5 +235,9 @@ def with_module_helper(module: cst.Module, source: str) -> cst.Module:
     position = next((i + 1 for i, stmt in enumerate(body) if imports(stmt, imports_tensorflow)), 0)
     while position < len(body) and imports(body[position], lambda s: isinstance(s, (cst.Import, cst.ImportFrom))):
         position += 1
-    helper = cst.parse_statement(source.lstrip("\n"))
-    return module.with_changes(body=pep8_spaced(body[:position] + [helper] + body[position:], {id(helper)}, blank=2))
+    helpers = list(cst.parse_module(source.lstrip("\n")).body)
+    body = pep8_spaced(body[:position] + helpers + body[position:], {id(helper) for helper in helpers}, blank=2)
+    module = module.with_changes(body=body)
+    for name in stdlib:
+        module = with_stdlib_import(module, name)
+    return module

@@ -58,6 +58,9 @@ class SessionToFunctions(Rule):
         module = module.with_changes(body=body)
         if rewriter.compiled_any:
             module = with_module_helper(module, compiled.to_numpy_helper(rewriter.to_numpy))
+        if rewriter.concrete_any:
+            module = with_module_helper(module, compiled.call_compiled_helper(
+                ctx.tf, rewriter.call_compiled, rewriter.compiled_traces), stdlib=["inspect", "weakref"])
         return module
 
 
@@ -80,6 +83,7 @@ class _Generated:
     def __init__(self) -> None:
         self.signatures: Dict[tuple, str] = {}
         self.compiled: Set[str] = set()  # names of the generated functions that are tf.functions
+        self.concrete: Set[str] = set()  # those called through their concrete function (compiled.CALL_COMPILED)
         self.iterator_args: Dict[str, List[str]] = {}  # compiled function -> the iterators it takes
         self.by_position: Dict[int, List[cst.FunctionDef]] = {}
         self.replacements: Dict[int, cst.BaseExpression] = {}
@@ -92,9 +96,13 @@ class _ScopeRewriter:
         self.sessions: Set[str] = set()
         self._placeholder_calls: Dict[str, cst.Call] = {}
         self._feed_literals: Set[int] = set()  # the scope's dicts of fed tensors (pm.Scope.feed_literals)
-        self.compiled_any = False
+        self.compiled_any = self.concrete_any = False
         self.to_numpy = fresh(compiled.TO_NUMPY, taken)
         taken.add(self.to_numpy)
+        self.call_compiled = fresh(compiled.CALL_COMPILED, taken)
+        taken.add(self.call_compiled)
+        self.compiled_traces = fresh(compiled.COMPILED_TRACES, taken)
+        taken.add(self.compiled_traces)
         self._scope = None
 
     # -- module and function scopes --------------------------------------------------------
@@ -196,7 +204,12 @@ class _ScopeRewriter:
         else:
             args = [keyword(key.split(".")[-1], value) for key, value in plan.fed]
         args += [keyword(key, cst.Name(key)) for key in generated.iterator_args.get(name, ())]
-        call = cst.Call(cst.parse_expression(f"{owner}{name}"), args=args)
+        function = cst.parse_expression(f"{owner}{name}")
+        if name in generated.concrete and (plan.keys_known or not plan.dynamic_feed):
+            call = cst.Call(cst.Name(self.call_compiled), args=[cst.Arg(function), *args])
+            self.concrete_any = True
+        else:
+            call = cst.Call(function, args=args)
         if name in generated.compiled and site.style != "op_run":
             return cst.Call(cst.Name(self.to_numpy), args=[cst.Arg(call)])  # numpy, as sess.run returned
         return call
@@ -225,6 +238,8 @@ class _ScopeRewriter:
         function = builder.build(plan, name, compile_it)
         if compile_it:
             generated.iterator_args[name] = compiled.iterator_parameters(plan, builder.scope)
+        if compile_it and not traced and compiled.calls_concretely(function, [k.split(".")[-1] for k, _ in plan.fed]):
+            generated.concrete.add(name)
         if compile_it and _returns_value(function):
             generated.compiled.add(name)
             self.compiled_any = True

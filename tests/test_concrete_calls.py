@@ -1,0 +1,85 @@
+"""Compiled run functions are called through their concrete function (``call_compiled``, codegen.compiled)."""
+from pathlib import Path
+
+from tf_migrate.engine import migrate_source
+from tf_migrate.verify import run_program
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+MODEL = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Model(object):
+    def __init__(self):
+        self.X = tf.placeholder(tf.float32, [None, 2])
+        self.w = tf.Variable(np.ones((2, 1), np.float32))
+        self.y = tf.matmul(self.X, self.w)
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def predict(self, data):
+        return self.sess.run(self.y, {self.X: data})
+
+
+for i in range(3):
+    m = Model()
+    print(m.predict(np.ones((1, 2)) * i))
+'''
+
+
+def test_methods_are_called_through_their_concrete_function_and_let_go_with_their_object():
+    result = migrate_source(MODEL, "model.py")
+    assert result.outcome == "eager", result.findings
+    assert "call_compiled(self.run_y, X=data)" in result.new_source
+    assert "import inspect\nimport weakref\n\nimport numpy as np\n" in result.new_source
+    assert_same_output(run_legacy(MODEL), run_migrated(result.new_source))
+    check = "\nimport gc\ndel m\ngc.collect()\nprint('traces left', len(compiled_traces))\n"
+    run = run_program(result.new_source + check, path=Path("model.py"), mode="migrated")  # its own process
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.splitlines()[-1] == "traces left 0"  # a model's trace goes with the model
+
+
+DEFAULTED = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+keep = tf.placeholder_with_default(1.0, [])
+y = tf.reduce_sum(x, axis=1) * keep
+with tf.Session() as sess:
+    print(sess.run(y, {x: np.ones((2, 2))}))
+    print(sess.run(y, {x: np.ones((2, 2)), keep: 0.5}))
+'''
+
+
+def test_a_default_fed_or_not_makes_two_concrete_calls():
+    """A concrete function has no defaults: the run that leaves `keep` unfed gets a function without it."""
+    result = migrate_source(DEFAULTED, "defaulted.py")
+    assert result.outcome == "eager", result.findings
+    assert "call_compiled(run_y, x=np.ones((2, 2)))" in result.new_source
+    assert "call_compiled(run_y_2, x=np.ones((2, 2)), keep=0.5)" in result.new_source
+    assert_same_output(run_legacy(DEFAULTED), run_migrated(result.new_source))
+
+
+FEEDS = '''
+import numpy as np
+import tensorflow as tf
+
+ids = tf.placeholder(tf.int32, [None])
+scale = tf.placeholder(tf.float32, [])
+table = tf.Variable(np.arange(6.0, dtype=np.float32).reshape(3, 2))
+rows = tf.gather(table, ids) * scale
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(rows, {ids: np.array([2, 0], np.int64), scale: 2}))
+    print(sess.run(rows, {ids: [1], scale: np.float64(0.5)}))
+'''
+
+
+def test_feeds_are_converted_as_the_signature_converts_them():
+    """int64 arrays to int32, Python ints and float64 scalars to float32: what TF1's feeding did."""
+    result = migrate_source(FEEDS, "feeds.py")
+    assert result.outcome == "eager", result.findings
+    assert "call_compiled(run_rows, ids=" in result.new_source
+    assert_same_output(run_legacy(FEEDS), run_migrated(result.new_source))
