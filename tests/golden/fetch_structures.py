@@ -30,8 +30,9 @@ import tensorflow as tf
 
 
 def call_compiled(function, /, **feeds):
-    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
-    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    """function(**feeds), called through the concrete function of its one trace."""
+    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;
+    # its concrete function, given tensors, does not.
     traced = compiled_traces.get(function)
     if traced is None:
         specs = function.input_signature or ()

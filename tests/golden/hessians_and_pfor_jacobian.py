@@ -27,8 +27,9 @@ import tensorflow as tf
 
 
 def call_compiled(function, /, **feeds):
-    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
-    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    """function(**feeds), called through the concrete function of its one trace."""
+    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;
+    # its concrete function, given tensors, does not.
     traced = compiled_traces.get(function)
     if traced is None:
         specs = function.input_signature or ()
@@ -53,13 +54,16 @@ def to_numpy(fetched):
 
 @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
 def run_hess_jac(x):
-    with tf.GradientTape(persistent=True) as tape:
+    with tf.GradientTape() as tape:
         tape.watch(x)
-        A = tf.constant(np.arange(12.0).reshape(4, 3), tf.float32)
-        y = tf.tanh(tf.linalg.matvec(A, x))
-        energy = tf.reduce_sum(x ** 3) + tf.reduce_prod(x)
-        hess = [tape.jacobian(grad, source) for grad, source in zip(tape.gradient(energy, [x]), [x])]
-        jac = tape.jacobian(y, x)
+        with tf.GradientTape(persistent=True) as inner_tape:
+            inner_tape.watch(x)
+            A = tf.constant(np.arange(12.0).reshape(4, 3), tf.float32)
+            y = tf.tanh(tf.linalg.matvec(A, x))
+            energy = tf.reduce_sum(x ** 3) + tf.reduce_prod(x)
+        denergy_dx = inner_tape.gradient(energy, [x])[0]
+    hess = [tape.jacobian(denergy_dx, x)]
+    jac = inner_tape.jacobian(y, x)
     return [hess, jac]
 
 

@@ -34,8 +34,9 @@ import tensorflow as tf
 
 
 def call_compiled(function, /, **feeds):
-    """function(**feeds) through the concrete function of its one trace: a tf.function call binds and looks up its
-    arguments in Python, as long as a small training step; its concrete function, given tensors, does not."""
+    """function(**feeds), called through the concrete function of its one trace."""
+    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;
+    # its concrete function, given tensors, does not.
     traced = compiled_traces.get(function)
     if traced is None:
         specs = function.input_signature or ()
@@ -66,8 +67,10 @@ def run_hess_M_hess_both_grad_of_grad(M):
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(M)
         f = tf.reduce_sum(tf.sin(M) * M) + tf.reduce_sum(v ** 3) * tf.reduce_sum(M)
-        hess_M = [tape.jacobian(grad, source) for grad, source in zip(tape.gradient(f, [M]), [M])][0]  # (2, 3, 2, 3)
-        hess_both = [tape.jacobian(grad, source) for grad, source in zip(tape.gradient(f, [M, v]), [M, v])]
+        df_dM = tape.gradient(f, [M])[0]
+        hess_M = tape.jacobian(df_dM, M)  # (2, 3, 2, 3)
+        df_dM_2, df_dv = tape.gradient(f, [M, v])
+        hess_both = [tape.jacobian(df_dM_2, M), tape.jacobian(df_dv, v)]
         grad_M = tape.gradient(f, [M])[0]
         grad_of_grad = tape.gradient(grad_M, [M])[0]  # sums over grad_M's elements: (2, 3)
         jac_of_grad = tape.jacobian(tape.gradient(f, [v])[0], M)  # (2, 2, 3)

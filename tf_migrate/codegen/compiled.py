@@ -66,10 +66,9 @@ def call_compiled_helper(tf: str, name: str = CALL_COMPILED, traces: str = COMPI
     dictionary, so an object's trace goes when the object goes. Needs ``import inspect, weakref``.
     """
     return (f"\n\ndef {name}(function, /, **feeds):\n"
-            f"    \"\"\"function(**feeds) through the concrete function of its one trace: a tf.function call binds "
-            f"and looks up its\n"
-            f"    arguments in Python, as long as a small training step; its concrete function, given tensors, "
-            f"does not.\"\"\"\n"
+            f"    \"\"\"function(**feeds), called through the concrete function of its one trace.\"\"\"\n"
+            f"    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;\n"
+            f"    # its concrete function, given tensors, does not.\n"
             f"    traced = {traces}.get(function)\n"
             f"    if traced is None:\n"
             f"        specs = function.input_signature or ()\n"

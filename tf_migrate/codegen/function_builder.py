@@ -35,7 +35,7 @@ from tf_migrate.codegen import compiled
 from tf_migrate.codegen.fetch_reads import plan_reads
 from tf_migrate.codegen.fetches import to_numpy, to_tensors
 from tf_migrate.codegen.local_bindings import unshadow
-from tf_migrate.codegen.nested_tapes import derivative_orders, nested_tapes
+from tf_migrate.codegen.nested_tapes import nested_tapes
 from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
 from tf_migrate.codegen.replace import rename_keys, replace_nodes
 from tf_migrate.cst.arguments import bind_known
@@ -213,6 +213,21 @@ class FunctionBuilder:
                 return True
         return False
 
+    def differentiated_keys(self, st: "pm.Statement") -> Set[str]:
+        """The keys a gradient statement differentiates or differentiates against: its tape must have recorded
+        where they were computed (ys, the optimizer's loss) or watched them (xs)."""
+        keys: Set[str] = set()
+        call = _optimizer_call(st, self.kind_of)
+        if call is not None and symbol_key(_loss_of(call)) is not None:
+            keys.add(symbol_key(_loss_of(call)))
+        for call in grads.gradient_calls(st.node, self.names):
+            qualname = self.names.call_name(call)
+            ys = grads.bind_derivative(call, qualname).get("ys")
+            elements = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
+            keys.update(key for key in map(symbol_key, elements) if key is not None)
+            keys.update(grads.source_keys(call, qualname))
+        return keys
+
     def watches(self, statements: List["pm.Statement"], plan: RunPlan, only: Optional["pm.Statement"] = None):
         """What the tape watches (or stops) at its start and after the statements that define it; ``only``:
         for the gradient calls of that statement (one of nested tapes)."""
@@ -269,8 +284,9 @@ class FunctionBuilder:
             for st in statements:
                 body.extend(self.lower(st, fresh))
                 body.extend(_stmt(line) for line in reads_after.get(st.index, []))
-        elif not self._is_clean(statements) and max(derivative_orders(statements) or [1]) > 1:
-            body.extend(nested_tapes(self, statements, plan, fresh, reads_after))
+        elif not self._is_clean(statements) and (nested := nested_tapes(self, statements, plan, fresh,
+                                                                        reads_after)) is not None:
+            body.extend(nested)
         else:
             # one tape records the statements before the first gradient, and the gradients run after it; or,
             # where a gradient's ys are built inline or after an earlier gradient, it records them all

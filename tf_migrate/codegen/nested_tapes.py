@@ -17,8 +17,7 @@ from tf_migrate.analysis.slicing import RunPlan
 
 def derivative_orders(statements: List["pm.Statement"]) -> Optional[List[int]]:
     """The order of each gradient statement (1: a first derivative; n + 1: a derivative of what an order-n
-    gradient computed), or None where nested tapes cannot express the run: a gradient in a loop or block,
-    or a lower order after a higher one."""
+    gradient computed), or None where nested tapes cannot express the run: a gradient in a loop or block."""
     order_of: dict = {}
     orders: List[int] = []
     for st in statements:
@@ -28,14 +27,15 @@ def derivative_orders(statements: List["pm.Statement"]) -> Optional[List[int]]:
         if st.gradient:
             orders.append(order)
         order_of.update((key, order) for key in st.defines)
-    return orders if all(a <= b for a, b in zip(orders, orders[1:])) else None
+    return orders
 
 
 def nested_tapes(builder, statements: List["pm.Statement"], plan: RunPlan, fresh,
-                 reads_after) -> List[cst.BaseStatement]:
-    """One tape per derivative order, nested: the tape of order n records the statements before its last
+                 reads_after) -> Optional[List[cst.BaseStatement]]:
+    """One tape per derivative order, nested (None where the run has no derivative of a derivative, or
+    where a higher order's tape would have to record its own gradients: one persistent tape then). The tape of order n records the statements before its first
     gradient statement, which runs outside it but inside the tapes of higher orders, which differentiate
-    through it (a gradient penalty, a Jacobian in a loss)::
+    through it (a gradient penalty, a Jacobian in a loss, a Hessian)::
 
         with tf.GradientTape() as tape:
             with tf.GradientTape() as inner_tape:
@@ -45,13 +45,25 @@ def nested_tapes(builder, statements: List["pm.Statement"], plan: RunPlan, fresh
             loss = g(dy_dx)
         gradients = tape.gradient(loss, variables)
 
-    A tape is persistent where its order takes more than one derivative or records one of its gradient
-    statements (ys built in the call, hessians). One persistent tape recording everything, gradient calls
-    included, computes the same values, but differentiates the recorded derivatives again: twice as slow
-    compiled (a Jacobian penalty)."""
+    A tape stays open past its first gradient statement where one of its gradients differentiates a value
+    computed later, or must run inside it (ys built in the call): then it records those gradients too, and
+    is persistent, as it is where its order takes more than one derivative. One persistent tape recording
+    everything, gradient calls included, computes the same values, but differentiates the recorded
+    derivatives again: twice as slow compiled (a Jacobian penalty)."""
     gradient_statements = [st for st in statements if st.gradient]
-    orders = dict(zip(map(id, gradient_statements), derivative_orders(statements)))
+    found = derivative_orders(statements)
+    if found is None or max(found) < 2:
+        return None
+    orders = dict(zip(map(id, gradient_statements), found))
     levels = max(orders.values())
+    closings: List[int] = []
+    for level in range(1, levels + 1):
+        own = [i for i, st in enumerate(statements) if st.gradient and orders[id(st)] == level]
+        closings.append(_closing(builder, statements, own, closings[-1] if closings else 0))
+        if level > 1 and any(i < closings[-2] or (i < closings[-1] and not builder.in_context(statements[i]))
+                             for i in own):
+            return None  # a derivative of a derivative recorded by a lower order's tape or by its own without
+            # need (a first derivative of a value computed after it): one persistent tape is simpler
     tapes = [fresh("inner_tape") for _ in range(levels - 1)] + [builder.tape]
     watches = []
     for level in range(1, levels + 1):
@@ -88,20 +100,34 @@ def nested_tapes(builder, statements: List["pm.Statement"], plan: RunPlan, fresh
     start = 0
     for level in range(1, levels + 1):
         own = [i for i, st in enumerate(statements) if st.gradient and orders[id(st)] == level]
+        end = closings[level - 1]
         tape = tapes[level - 1]
         content = [stop(item[1]) if isinstance(item, tuple) else cst.parse_statement(f"{tape}.watch({item})")
                    for item in watches[level - 1][0]]
         content += block
-        recording = any(builder.in_context(statements[i]) for i in own)
-        end = own[-1] + 1 if recording else own[-1]
         for st in statements[start:end]:
             content += emit(st)
         start = end
+        inside = [i for i in own if i < end]  # gradients its tape records: ys built in the call, or ys built later
         count = sum(builder.gradient_count(statements[i]) for i in own)
-        persistent = "persistent=True" if recording or count > 1 else ""
-        with_stmt = cst.parse_statement(
-            f"with {builder.tf}.GradientTape({persistent}) as {tape}:\n    pass\n")
+        persistent = "persistent=True" if count > 1 or inside else ""
+        with_stmt = cst.parse_statement(f"with {builder.tf}.GradientTape({persistent}) as {tape}:\n    pass\n")
         block = [with_stmt.with_changes(body=with_stmt.body.with_changes(body=content or with_stmt.body.body))]
     for st in statements[start:]:
         block += emit(st)
     return block
+
+
+def _closing(builder, statements: List["pm.Statement"], own: List[int], start: int) -> int:
+    """Where the tape of the gradient statements ``own`` closes: at the first of them, unless one of them
+    must run inside it (ys built in the call) or differentiates a value computed later, or the tape inside
+    it closes later (``start``)."""
+    end = max(start, own[0])
+    for i in own:
+        if builder.in_context(statements[i]):
+            end = max(end, i + 1)
+        keys = builder.differentiated_keys(statements[i])
+        defined = [j for j in range(i) if keys & set(statements[j].defines)]
+        if defined:
+            end = max(end, defined[-1] + 1)
+    return end
