@@ -97,8 +97,8 @@ def test_a_fault_in_compat_output_leaves_the_file_unchanged(monkeypatch):
     assert finding.message.endswith("file left unchanged")
 
 
-def _renamed_feed(call):  # run_y(x=...) -> run_y(x_value=...): the generated function has no such parameter
-    if isinstance(call.func, cst.Name) and call.func.value.startswith("run_"):
+def _renamed_feed(call):  # call_compiled(run_y, x=...) -> (run_y, x_value=...): run_y has no such parameter
+    if isinstance(call.func, cst.Name) and call.func.value.startswith(("run_", "call_compiled")):
         return call.with_changes(args=[a.with_changes(keyword=cst.Name("x_value")) if a.keyword else a
                                        for a in call.args])
     return call

@@ -9,7 +9,9 @@ This pass finds those calls statically, with the standard library's ``ast``:
   defines ``m`` once and nothing in the module assigns an attribute ``m`` or overrides ``m`` in a subclass;
 - a function with a decorator other than ``staticmethod`` / ``classmethod`` / ``tf.function`` (which keep
   the signature) is skipped: the decorator may change what it accepts;
-- a call with ``*args`` or ``**kwargs`` is checked as far as the known arguments go.
+- a call with ``*args`` or ``**kwargs`` is checked as far as the known arguments go;
+- ``call_compiled(run_y, x=...)``, the generated helper that calls a compiled function through its
+  concrete function, is checked as the call ``run_y(x=...)``.
 """
 from __future__ import annotations
 
@@ -149,6 +151,10 @@ def bad_calls(tree: ast.Module) -> Iterator[BadCall]:
     subclass_methods = _methods_of_subclasses(model.classes)
     for call, scope in model.calls:
         target = _callee(call, scope, model, subclass_methods)
+        if target is not None and _forwards(target[0]) and call.args and not isinstance(call.args[0], ast.Starred):
+            # call_compiled(run_y, x=...) calls run_y(x=...): check that call
+            call = ast.Call(func=call.args[0], args=call.args[1:], keywords=call.keywords, lineno=call.lineno)
+            target = _callee(call, scope, model, subclass_methods)
         if target is None:
             continue
         function, name, bound = target
@@ -177,6 +183,14 @@ def _callee(call: ast.Call, scope: _Scope, model: _Model, subclass_methods):
         return None
     static = any(_decorator_name(d) == "staticmethod" for d in function.decorator_list)
     return function, f"{class_scope.node.name}.{function.name}", not static
+
+
+def _forwards(function: ast.AST) -> bool:
+    """Whether ``function`` is the generated ``call_compiled(function, /, **feeds)`` (codegen.compiled), which
+    calls its first argument with the keywords it is given."""
+    args = function.args
+    return function.name.startswith("call_compiled") and len(args.posonlyargs) == 1 and not (
+        args.args or args.vararg or args.kwonlyargs) and args.kwarg is not None
 
 
 def _enclosing_method(instance: str, scope: _Scope, model: _Model) -> Optional[ast.AST]:
