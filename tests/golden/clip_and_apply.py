@@ -65,7 +65,8 @@ opt = tf.compat.v1.train.AdamOptimizer(learning_rate=0.01)
 def run_loss_train(x, t):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean((tf.matmul(x, weights["w"]) + weights["b"] - t) ** 2)
-    grads_and_vars = list(zip(tape.gradient(loss, [*weights.values()]), [*weights.values()]))
+    variables = [*weights.values()]
+    grads_and_vars = list(zip(tape.gradient(loss, variables), variables))
     clipped = [(tf.clip_by_value(g, -0.1, 0.1), v) for g, v in grads_and_vars]
     opt.apply_gradients([(grad, var) for grad, var in clipped if grad is not None])
     return [loss, None]

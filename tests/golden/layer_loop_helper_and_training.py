@@ -155,8 +155,9 @@ if __name__ == '__main__':
         with tf.GradientTape() as tape:
             y = inference(x, scale)
             loss_2 = loss(y, t)
-        gradients = tape.gradient(loss_2, [*(v for made in zip(inference.W, inference.b) for v in made), inference.W_out, inference.b_out])
-        optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, [*(v for made in zip(inference.W, inference.b) for v in made), inference.W_out, inference.b_out]) if grad is not None])
+        variables = [*(v for made in zip(inference.W, inference.b) for v in made), inference.W_out, inference.b_out]
+        gradients = tape.gradient(loss_2, variables)
+        optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, variables) if grad is not None])
 
     X = np.arange(12, dtype=np.float32).reshape(4, 3) / 10.0
     T = np.array([[0.5], [0.1], [-0.2], [0.3]], np.float32)

@@ -89,8 +89,9 @@ def run_train_loss(X, Z):
         D_real = discriminator(X)
         D_fake = discriminator(Z * 0.5, True)
         loss = tf.reduce_mean(tf.square(D_real - 1.0)) + tf.reduce_mean(tf.square(D_fake))
-    gradients = tape.gradient(loss, [*dense.trainable_variables, *dense_2.trainable_variables])
-    optimizer.apply_gradients(zip(gradients, [*dense.trainable_variables, *dense_2.trainable_variables]))
+    variables = [*dense.trainable_variables, *dense_2.trainable_variables]
+    gradients = tape.gradient(loss, variables)
+    optimizer.apply_gradients(zip(gradients, variables))
     return [None, loss]
 
 

@@ -70,8 +70,9 @@ def run_train_loss(x, y):
         h = dense(x)
         out = dense_2(h)
         loss = tf.reduce_mean(tf.square(out - y))
-    gradients = tape.gradient(loss, [*dense.trainable_variables, *dense_2.trainable_variables])
-    optimizer.apply_gradients([(grad, var.value if isinstance(var, tf.keras.Variable) else var) for grad, var in zip(gradients, [*dense.trainable_variables, *dense_2.trainable_variables]) if grad is not None])
+    variables = [*dense.trainable_variables, *dense_2.trainable_variables]
+    gradients = tape.gradient(loss, variables)
+    optimizer.apply_gradients([(grad, var.value if isinstance(var, tf.keras.Variable) else var) for grad, var in zip(gradients, variables) if grad is not None])
     return [None, loss]
 
 

@@ -121,8 +121,9 @@ def run_loss_final_state_train_op(inputs, targets, c_in, h_in):
         outputs, final_state = lstm_outputs, (lstm_c, lstm_h)
         logits = dense(tf.reshape(outputs, [-1, hidden]))
         loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.reshape(targets, [-1]), logits=logits))
-    gradients = tape.gradient(loss, [*lstm.trainable_variables, *dense.trainable_variables])
-    optimizer.apply_gradients(zip(gradients, [*lstm.trainable_variables, *dense.trainable_variables]))
+    variables = [*lstm.trainable_variables, *dense.trainable_variables]
+    gradients = tape.gradient(loss, variables)
+    optimizer.apply_gradients(zip(gradients, variables))
     return [loss, final_state, None]
 
 

@@ -124,8 +124,9 @@ def run_train_op_loss(x, lengths, y):
         gru_2_outputs, gru_2_state = gru_2(gru_outputs, mask=rnn_mask)
         outputs, states = gru_2_outputs, (gru_state, gru_2_state, )
         loss = tf.reduce_mean(tf.square(states[-1] - y))
-    gradients = tape.gradient(loss, [*gru.trainable_variables, *gru_2.trainable_variables])
-    optimizer.apply_gradients(zip(gradients, [*gru.trainable_variables, *gru_2.trainable_variables]))
+    variables = [*gru.trainable_variables, *gru_2.trainable_variables]
+    gradients = tape.gradient(loss, variables)
+    optimizer.apply_gradients(zip(gradients, variables))
     return [None, loss]
 
 

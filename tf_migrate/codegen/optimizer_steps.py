@@ -46,7 +46,7 @@ def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, def
         variables = code(var_list) if var_list is not None else default_var_list
         grads = fresh("gradients")
         lines = []
-        if var_list is not None and not isinstance(var_list, (cst.List, cst.Tuple, cst.Name)):
+        if _computed(var_list, variables):
             held = fresh("variables")
             lines.append(f"{held} = {variables}")
             variables = held
@@ -59,14 +59,27 @@ def lower_optimizer_call(call: cst.Call, target: Optional[str], keras: bool, def
         loss = code(argument(call, "loss", 0))
         var_list = argument(call, "var_list", 1)
         variables = code(var_list) if var_list is not None else default_var_list
+        lines = []
+        if _computed(var_list, variables):
+            held = fresh("variables")
+            lines.append(f"{held} = {variables}")
+            variables = held
         gradients = f"{tape}.gradient({loss}, {variables})"
         if dense_gradients:
             gradients = _densified(gradients, dense_gradients)
-        return [f"{target} = list(zip({gradients}, {variables}))"]
+        return lines + [f"{target} = list(zip({gradients}, {variables}))"]
     if method == "apply_gradients":
         pairs = code(argument(call, "grads_and_vars", 0))
         return _apply(optimizer, pairs, argument(call, "global_step", 1), keras, keras_variables)
     raise ValueError(method)
+
+
+def _computed(var_list: Optional[cst.BaseExpression], text: str) -> bool:
+    """Whether the variable list is computed (a call, a comprehension, layers' variables unpacked): it is
+    then bound once to a local, not written out for the gradient and again for the update."""
+    if var_list is None:
+        return "*" in text or "(" in text
+    return not isinstance(var_list, (cst.List, cst.Tuple, cst.Name)) or "*" in text or "(" in text
 
 
 def _densified(gradients: str, tf: str) -> str:
