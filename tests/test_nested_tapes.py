@@ -11,7 +11,7 @@ f = tf.reduce_sum(x ** 4)
 d1 = tf.gradients(f, x)[0]
 s1 = tf.reduce_sum(d1)
 d2 = tf.gradients(s1, x)[0]
-d3 = tf.gradients(tf.reduce_sum(d2), x)[0]  # ys computed in the call: its tape records the call
+d3 = tf.gradients(tf.reduce_sum(d2), x)[0]  # ys computed in the call: named before it
 with tf.Session() as sess:
     print(sess.run([d1, d2, d3], {x: np.array([1.0, 2.0])}))
 '''
@@ -22,7 +22,7 @@ def test_each_order_gets_its_tape_inside_the_next():
     assert result.outcome == "eager", result.findings
     body = result.new_source.split("def run_d1_d2_d3(x):\n")[1]
     assert body.startswith(
-        "    with tf.GradientTape(persistent=True) as tape:\n"
+        "    with tf.GradientTape() as tape:\n"
         "        tape.watch(x)\n"
         "        with tf.GradientTape() as inner_tape_2:\n"
         "            inner_tape_2.watch(x)\n"
@@ -32,7 +32,8 @@ def test_each_order_gets_its_tape_inside_the_next():
         "            d1 = inner_tape.gradient(f, [x])[0]\n"
         "            s1 = tf.reduce_sum(d1)\n"
         "        d2 = inner_tape_2.gradient(s1, [x])[0]\n"
-        "        d3 = tape.gradient(tf.reduce_sum(d2), [x])[0]  # ys computed in the call: its tape records the call\n"
+        "        reduce_sum_d2 = tf.reduce_sum(d2)\n"
+        "    d3 = tape.gradient(reduce_sum_d2, [x])[0]  # ys computed in the call: named before it\n"
         "    return [d1, d2, d3]\n"), body
     assert_same_output(run_legacy(THIRD_ORDER), run_migrated(result.new_source))
 

@@ -19,6 +19,7 @@ COVERED_BY = {
     "variable-store": "tests/golden/variable_store_reuse.py",
     "jacobian-map-fn": "tests/golden/jacobian_map_fn_over_indices.py",
     "hessians-as-gradients": "tests/golden/hessians_and_pfor_jacobian.py",
+    "gradient-ys-named": "tests/golden/jacobian_penalty_nested_tapes.py",
     "get-variable": "tests/golden/variable_store_reuse.py",
     "absl-wrappers": "tests/golden/host_calls_kept.py",
     "random-seed": "tests/golden/plumbing_control_dependencies_logging.py",

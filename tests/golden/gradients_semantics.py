@@ -78,11 +78,12 @@ def run_weighted(x, w):
 
 @tf.function(input_signature=[tf.TensorSpec((None, 3), tf.float32)])
 def run_partial(x):
-    with tf.GradientTape(persistent=True) as tape:
+    with tf.GradientTape() as tape:
         tape.watch(x)
         y = 2 * x ** 2
         y = tf.stop_gradient(y)
-        partial = tape.gradient(y * x, [x])
+        ys = y * x
+    partial = tape.gradient(ys, [x])
     return partial
 
 

@@ -69,9 +69,10 @@ def run_hess_jac(x):
 
 @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
 def run_per_example(batch):
-    with tf.GradientTape(persistent=True) as tape:
+    with tf.GradientTape() as tape:
         tape.watch(batch)
-        per_example = tape.batch_jacobian(tf.sin(batch) * batch, batch)
+        ys = tf.sin(batch) * batch
+    per_example = tape.batch_jacobian(ys, batch)
     return per_example
 
 

@@ -1,8 +1,9 @@
 # numeric
 # Derivatives of derivatives, compiled: a Jacobian penalty over a few known
 # columns (the loop of gradients stays: cheaper compiled than one vectorized
-# jacobian) and a gradient penalty on interpolated inputs. Each derivative order
-# gets its own tape, the first-order tape inside the training step's.
+# jacobian) and a gradient penalty on interpolated inputs (WGAN-GP: the critic's
+# output is named before the gradient). Each derivative order gets its own tape,
+# the first-order tape inside the training step's.
 import numpy as np
 import tensorflow as tf
 
@@ -20,12 +21,17 @@ penalty = tf.reduce_mean(tf.square(jacobian))
 loss = tf.reduce_mean(tf.square(y - target)) + 0.1 * penalty
 train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
 
+
+
+def critic(inputs):
+    return tf.reduce_sum(tf.tanh(tf.matmul(inputs, W1)), axis=1)
+
+
 eps = tf.placeholder(tf.float32, [None, 1])
 mixed = eps * x + (1.0 - eps) * target[:, :1]
-score = tf.reduce_sum(tf.tanh(tf.matmul(mixed, W1)), axis=1)
-slopes = tf.gradients(score, mixed)[0]
+slopes = tf.gradients(critic(mixed), mixed)[0]  # ys built in the call: named before it
 gp = tf.reduce_mean(tf.square(tf.norm(slopes, axis=1) - 1.0))
-critic_loss = tf.reduce_mean(score) + 10.0 * gp
+critic_loss = tf.reduce_mean(critic(x)) + 10.0 * gp
 critic_step = tf.train.GradientDescentOptimizer(0.01).minimize(critic_loss, var_list=[W1])
 
 with tf.Session() as sess:
@@ -42,8 +48,9 @@ with tf.Session() as sess:
 # numeric
 # Derivatives of derivatives, compiled: a Jacobian penalty over a few known
 # columns (the loop of gradients stays: cheaper compiled than one vectorized
-# jacobian) and a gradient penalty on interpolated inputs. Each derivative order
-# gets its own tape, the first-order tape inside the training step's.
+# jacobian) and a gradient penalty on interpolated inputs (WGAN-GP: the critic's
+# output is named before the gradient). Each derivative order gets its own tape,
+# the first-order tape inside the training step's.
 import inspect
 import weakref
 
@@ -99,6 +106,10 @@ def run_train_op_loss(x, target):
     return [None, loss]
 
 
+def critic(inputs):
+    return tf.reduce_sum(tf.tanh(tf.matmul(inputs, W1)), axis=1)
+
+
 optimizer_2 = tf.keras.optimizers.SGD(learning_rate=0.01)
 
 
@@ -108,10 +119,10 @@ def run_critic_step_critic_loss(x, target, eps):
         with tf.GradientTape() as inner_tape:
             mixed = eps * x + (1.0 - eps) * target[:, :1]
             inner_tape.watch(mixed)
-            score = tf.reduce_sum(tf.tanh(tf.matmul(mixed, W1)), axis=1)
-        slopes = inner_tape.gradient(score, [mixed])[0]
+            critic_mixed = critic(mixed)
+        slopes = inner_tape.gradient(critic_mixed, [mixed])[0]  # ys built in the call: named before it
         gp = tf.reduce_mean(tf.square(tf.norm(slopes, axis=1) - 1.0))
-        critic_loss = tf.reduce_mean(score) + 10.0 * gp
+        critic_loss = tf.reduce_mean(critic(x)) + 10.0 * gp
     gradients = tape.gradient(critic_loss, [W1])
     optimizer_2.apply_gradients(zip(gradients, [W1]))
     return [None, critic_loss]
