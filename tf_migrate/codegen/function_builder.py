@@ -174,24 +174,13 @@ class FunctionBuilder:
             1 if _optimizer_call(st, self.kind_of) is not None and st.gradient else 0)
 
     def _is_clean(self, statements: List["pm.Statement"]) -> bool:
+        """Whether every gradient differentiates values computed before the first gradient statement, with
+        nothing its tape must record while it runs (see ``in_context``)."""
         first = next(i for i, s in enumerate(statements) if s.gradient)
         later_defs: Set[str] = set()
         for st in statements[first:]:
-            if st.gradient:
-                if st.reads & later_defs or not isinstance(st.node, cst.SimpleStatementLine):
-                    return False
-                call = _optimizer_call(st, self.kind_of)
-                if call is not None:
-                    if symbol_key(_loss_of(call)) is None:
-                        return False  # a loss computed in the call must be recorded: inside the tape
-                for call in grads.gradient_calls(st.node, self.names):
-                    qualname = self.names.call_name(call)
-                    if qualname in grads.IN_CONTEXT:
-                        return False
-                    ys = grads.bind_derivative(call, qualname).get("ys")
-                    elements = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
-                    if any(symbol_key(e) is None for e in elements):
-                        return False
+            if st.gradient and (st.reads & later_defs or self.in_context(st)):
+                return False
             later_defs |= set(st.defines)
         return True
 
