@@ -91,10 +91,12 @@ def call_compiled(function, /, **feeds):
     # A tf.function call binds and looks up its arguments in Python, as long as a small training step;
     # its concrete function, given tensors, does not.
     traced = compiled_traces.get(function)
-    if traced is None:
+    if traced is None:  # the first call traces it, and creates the state the trace makes
+        fetched = function(**feeds)
         specs = function.input_signature or ()
         names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
-        traced = compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+        compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+        return fetched
     concrete, parameters = traced
     return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
 

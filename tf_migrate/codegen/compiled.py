@@ -62,7 +62,9 @@ def call_compiled_helper(tf: str, name: str = CALL_COMPILED, traces: str = COMPI
     converted with ``convert_to_tensor`` to the signature's dtypes, which converts them as the
     signature would (and as TF1 converted feeds: float64 arrays and ints to float32), and passed in
     the order of the function's parameters (a concrete function knows them by sanitized names:
-    ``M`` is ``m``). Concrete functions are kept per ``tf.function`` (per object for methods) in a weak
+    ``M`` is ``m``). The first call is a plain call: where the trace creates variables (a Keras layer
+    built on its first call) whose initializers depend on the inputs, ``tf.function`` falls back to
+    initializing them in the graph, which ``get_concrete_function`` alone does not (``UnliftableError``). Concrete functions are kept per ``tf.function`` (per object for methods) in a weak
     dictionary, so an object's trace goes when the object goes. Needs ``import inspect, weakref``.
     """
     return (f"\n\ndef {name}(function, /, **feeds):\n"
@@ -70,10 +72,12 @@ def call_compiled_helper(tf: str, name: str = CALL_COMPILED, traces: str = COMPI
             f"    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;\n"
             f"    # its concrete function, given tensors, does not.\n"
             f"    traced = {traces}.get(function)\n"
-            f"    if traced is None:\n"
+            f"    if traced is None:  # the first call traces it, and creates the state the trace makes\n"
+            f"        fetched = function(**feeds)\n"
             f"        specs = function.input_signature or ()\n"
             f"        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []\n"
-            f"        traced = {traces}[function] = function.get_concrete_function(), list(zip(names, specs))\n"
+            f"        {traces}[function] = function.get_concrete_function(), list(zip(names, specs))\n"
+            f"        return fetched\n"
             f"    concrete, parameters = traced\n"
             f"    return concrete(*[{tf}.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])\n"
             f"\n\n{traces} = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)\n")
