@@ -83,3 +83,23 @@ def test_feeds_are_converted_as_the_signature_converts_them():
     assert result.outcome == "eager", result.findings
     assert "call_compiled(run_rows, ids=" in result.new_source
     assert_same_output(run_legacy(FEEDS), run_migrated(result.new_source))
+
+
+LATE_IMPORT = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None])
+y = tf.reduce_sum(x)
+from datetime import date
+with tf.Session() as sess:
+    print(sess.run(y, {x: np.ones(3)}), date(2020, 1, 1).year)
+'''
+
+
+def test_the_helpers_imports_go_to_the_first_imports():
+    """A standard-library import after code (a notebook's later cell) would come after the helper using it."""
+    result = migrate_source(LATE_IMPORT, "late.py")
+    assert result.outcome == "eager", result.findings
+    assert result.new_source.index("import weakref") < result.new_source.index("def call_compiled")
+    assert_same_output(run_legacy(LATE_IMPORT), run_migrated(result.new_source))

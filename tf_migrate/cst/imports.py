@@ -30,13 +30,18 @@ def imports_tensorflow(small: cst.BaseSmallStatement) -> bool:
 
 
 def with_stdlib_import(module: cst.Module, name: str) -> cst.Module:
-    """``import name`` (a standard-library module) among the module's standard-library imports in
-    alphabetical place, else before its first import (not ``from __future__``); nothing where the module
-    imports it already. The leading comments of the statement it goes before stay first."""
+    """``import name`` (a standard-library module) among the standard-library imports of the module's first
+    run of imports, in alphabetical place, else before its first import (not ``from __future__``); nothing
+    where that run imports it already. The leading comments of the statement it goes before stay first."""
     body: List[cst.BaseStatement] = list(module.body)
-    if any(_top_module(stmt) == name and _plain_import(stmt) for stmt in body):
+    imports: List[int] = []  # the first run of imports (not ``from __future__``): later ones run after code
+    for i, stmt in enumerate(body):
+        if _top_module(stmt) not in (None, "__future__"):
+            imports.append(i)
+        elif imports:
+            break
+    if any(_top_module(body[i]) == name and _plain_import(body[i]) for i in imports):
         return module
-    imports = [i for i, stmt in enumerate(body) if _top_module(stmt) not in (None, "__future__")]
     stdlib = [i for i in imports if _top_module(body[i]) in sys.stdlib_module_names]
     after = [i for i in stdlib if _top_module(body[i]) > name]
     index = after[0] if after else (stdlib[-1] + 1 if stdlib else (imports[0] if imports else 0))
