@@ -80,17 +80,21 @@ class Actor:
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
         self.optimizer = optimizer
 
+    def compute_action(self, state):
+        action = tf.tanh(tf.matmul(state, self.weights))
+        return action
+
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
     def run_train_op(self, state, action_grad):
         with tf.GradientTape() as tape:
-            action = tf.tanh(tf.matmul(state, self.weights))
+            action = self.compute_action(state)
         grads = tape.gradient(action, self.params, output_gradients=-action_grad)
         scaled = [g / self.batch_size for g in grads]
         self.optimizer.apply_gradients(zip(scaled, self.params))
 
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
     def run_action(self, state):
-        action = tf.tanh(tf.matmul(state, self.weights))
+        action = self.compute_action(state)
         return action
 
     def train(self, state, action_grad):

@@ -161,15 +161,23 @@ class DDPG(object):
                              for t, e in zip(self.at_params + self.ct_params, self.ae_params + self.ce_params)]
         return soft_replace
 
+    def compute_a(self, S):
+        net = self.l1(S)
+        a_2 = self.a_4(net)
+        a = tf.multiply(a_2, 2.0, name='scaled_a')
+        return a
+
+    def compute_q(self, S, a):
+        net_3 = tf.nn.relu(tf.matmul(S, self.w1_s) + tf.matmul(a, self.w1_a))
+        q = self.dense(net_3)
+        return q
+
     @tf.function
     def run_atrain(self, S):
         S = tf.cast(S, tf.float32)
         with tf.GradientTape(persistent=True) as tape:
-            net = self.l1(S)
-            a_2 = self.a_4(net)
-            a = tf.multiply(a_2, 2.0, name='scaled_a')
-            net_3 = tf.nn.relu(tf.matmul(S, self.w1_s) + tf.matmul(a, self.w1_a))
-            q = self.dense(net_3)
+            a = self.compute_a(S)
+            q = self.compute_q(S, a)
             variables = self.ae_params
             gradients = tape.gradient(-tf.reduce_mean(q), variables)
             self.optimizer_2.apply_gradients(zip(gradients, variables))
@@ -184,8 +192,7 @@ class DDPG(object):
             net_2 = self.l1_2(S_)
             a_3 = self.a_5(net_2)
             a_ = tf.multiply(a_3, 2.0, name='scaled_a')
-            net_3 = tf.nn.relu(tf.matmul(S, self.w1_s) + tf.matmul(a, self.w1_a))
-            q = self.dense(net_3)
+            q = self.compute_q(S, a)
             net_4 = tf.nn.relu(tf.matmul(S_, self.w1_s_2) + tf.matmul(a_, self.w1_a_2))
             q_ = self.dense_2(net_4)
             td_error = tf.reduce_mean(tf.square(R + 0.9 * q_ - q))
@@ -196,9 +203,7 @@ class DDPG(object):
     @tf.function
     def run_a(self, S):
         S = tf.cast(S, tf.float32)
-        net = self.l1(S)
-        a_2 = self.a_4(net)
-        a = tf.multiply(a_2, 2.0, name='scaled_a')
+        a = self.compute_a(S)
         return a
 
     def learn(self, bs, ba, br, bs_):

@@ -52,10 +52,15 @@ def to_numpy(fetched):
 W = tf.Variable(5.0)
 
 
+def compute_cost(X):
+    cost = tf.reduce_mean(tf.square(X * W - 1.0))
+    return cost
+
+
 @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
 def run_update_cost_W(X):
     W_read = W.read_value()
-    cost = tf.reduce_mean(tf.square(X * W - 1.0))
+    cost = compute_cost(X)
     update = W.assign(W - 0.1 * tf.reduce_mean((W * X - 1.0) * X))
     return [update, cost, W_read]
 
@@ -66,7 +71,7 @@ optimizer = tf.keras.optimizers.SGD(learning_rate=0.01)
 @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
 def run_gvs_apply_gradients(X):
     with tf.GradientTape() as tape:
-        cost = tf.reduce_mean(tf.square(X * W - 1.0))
+        cost = compute_cost(X)
     gvs = list(zip(tape.gradient(cost, [W]), [W]))
     gvs_read = [(grad, var.read_value()) for grad, var in gvs]
     optimizer.apply_gradients(gvs)

@@ -80,19 +80,22 @@ def run_train(x, labels):
     optimizer.apply_gradients(zip(gradients, [w]))
 
 
-@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
-def run_prediction(x):
+def compute_prediction(x):
     logits = tf.matmul(x, w)
     # the class each row scores highest
     prediction = tf.argmax(logits, 1)
     return prediction
 
 
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def run_prediction(x):
+    prediction = compute_prediction(x)
+    return prediction
+
+
 @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None], tf.int64)])
 def run_fetches(x, labels):
-    logits = tf.matmul(x, w)
-    # the class each row scores highest
-    prediction = tf.argmax(logits, 1)
+    prediction = compute_prediction(x)
     correct = tf.equal(prediction, labels)
     return tf.reduce_mean(tf.cast(correct, tf.float32))
 

@@ -144,10 +144,14 @@ def loss(y, t):
 if __name__ == '__main__':
     inference = Inference(n_in=3, n_hiddens=[4, 5], n_out=1)
 
-    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None, 1], tf.float32), tf.TensorSpec(None, tf.float32)])
-    def run_loss(x, t, scale):
+    def compute_loss_2(x, t, scale):
         y = inference(x, scale)
         loss_2 = loss(y, t)
+        return loss_2
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None, 1], tf.float32), tf.TensorSpec(None, tf.float32)])
+    def run_loss(x, t, scale):
+        loss_2 = compute_loss_2(x, t, scale)
         return loss_2
 
     optimizer = tf.compat.v1.train.MomentumOptimizer(0.05, 0.9)
@@ -155,8 +159,7 @@ if __name__ == '__main__':
     @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None, 1], tf.float32), tf.TensorSpec(None, tf.float32)])
     def run_train_step(x, t, scale):
         with tf.GradientTape() as tape:
-            y = inference(x, scale)
-            loss_2 = loss(y, t)
+            loss_2 = compute_loss_2(x, t, scale)
         variables = [*(v for made in zip(inference.W, inference.b) for v in made), inference.W_out, inference.b_out]
         gradients = tape.gradient(loss_2, variables)
         optimizer.apply_gradients([(grad, var) for grad, var in zip(gradients, variables) if grad is not None])

@@ -82,10 +82,14 @@ def mean_square(y, t):
 if __name__ == "__main__":
     inference = Inference()
 
-    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
-    def run_loss(x, t):
+    def compute_loss(x, t):
         y = inference(x)
         loss = mean_square(y, t)
+        return loss
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
+    def run_loss(x, t):
+        loss = compute_loss(x, t)
         return loss
 
     optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
@@ -93,8 +97,7 @@ if __name__ == "__main__":
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
     def run_train_step(x, t):
         with tf.GradientTape() as tape:
-            y = inference(x)
-            loss = mean_square(y, t)
+            loss = compute_loss(x, t)
         gradients = tape.gradient(loss, [inference.w])
         optimizer.apply_gradients(zip(gradients, [inference.w]))
 

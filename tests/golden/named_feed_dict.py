@@ -65,13 +65,18 @@ def to_numpy(fetched):
 w = tf.Variable([0.5, -0.5])
 
 
+def compute_loss(x, y, scale):
+    pred = tf.reduce_sum(x * w, axis=1) * scale
+    loss = tf.reduce_mean(tf.square(pred - y))
+    return loss
+
+
 def run_loss(x, y, scale=None, **unused_feeds):
     x = tf.cast(x, tf.float32)
     y = tf.cast(y, tf.float32)
     scale = 1.0 if scale is None else scale
     scale = tf.cast(scale, tf.float32)
-    pred = tf.reduce_sum(x * w, axis=1) * scale
-    loss = tf.reduce_mean(tf.square(pred - y))
+    loss = compute_loss(x, y, scale)
     return loss.numpy()
 
 
@@ -82,8 +87,7 @@ optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 def run_train_loss(x, y):
     scale = 1.0
     with tf.GradientTape() as tape:
-        pred = tf.reduce_sum(x * w, axis=1) * scale
-        loss = tf.reduce_mean(tf.square(pred - y))
+        loss = compute_loss(x, y, scale)
     gradients = tape.gradient(loss, [w])
     optimizer.apply_gradients(zip(gradients, [w]))
     return [None, loss]

@@ -123,21 +123,23 @@ lstm.build((None, None, n_input))
 lstm.set_weights(keras_rnn_weights("lstm", [tf.keras.initializers.GlorotUniform()(shape=[n_input + n_hidden, 4 * n_hidden], dtype=tf.float32), tf.zeros([4 * n_hidden])], n_input, 1.0))
 
 
-@tf.function(input_signature=[tf.TensorSpec([None, steps, n_input], tf.float32)])
-def run_fetches(x):
+def compute_step_outputs_last(x):
     step_inputs = tf.unstack(x, steps, 1)
     rnn_inputs = tf.stack(step_inputs, axis=1)
     lstm_outputs, lstm_h, lstm_c = lstm(rnn_inputs)
     step_outputs, last = tf.unstack(lstm_outputs, num=len(step_inputs), axis=1), (lstm_c, lstm_h)
+    return step_outputs, last
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, steps, n_input], tf.float32)])
+def run_fetches(x):
+    step_outputs, _ = compute_step_outputs_last(x)
     return step_outputs[-1]
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, steps, n_input], tf.float32)])
 def run_fetches_2(x):
-    step_inputs = tf.unstack(x, steps, 1)
-    rnn_inputs = tf.stack(step_inputs, axis=1)
-    lstm_outputs, lstm_h, lstm_c = lstm(rnn_inputs)
-    step_outputs, last = tf.unstack(lstm_outputs, num=len(step_inputs), axis=1), (lstm_c, lstm_h)
+    _, last = compute_step_outputs_last(x)
     return last[1]
 
 

@@ -106,12 +106,17 @@ gru_2.build((None, None, 4))
 gru_2.set_weights(keras_rnn_weights("gru", [tf.constant_initializer(0.1)(shape=[4 + 4, 2 * 4], dtype=tf.float32), tf.ones([2 * 4]), tf.constant_initializer(0.1)(shape=[4 + 4, 4], dtype=tf.float32), tf.zeros([4])], 4, 0.0))
 
 
-@tf.function(input_signature=[tf.TensorSpec([None, 5, 3], tf.float32), tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, 4], tf.float32)])
-def run_outputs(x, lengths, y):
+def compute_outputs_states(x, lengths):
     rnn_mask = tf.sequence_mask(lengths, tf.shape(x)[1])
     gru_outputs, gru_state = gru(x, mask=rnn_mask)
     gru_2_outputs, gru_2_state = gru_2(gru_outputs, mask=rnn_mask)
     outputs, states = gru_2_outputs, (gru_state, gru_2_state, )
+    return outputs, states
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 5, 3], tf.float32), tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, 4], tf.float32)])
+def run_outputs(x, lengths, y):
+    outputs, _ = compute_outputs_states(x, lengths)
     return outputs
 
 
@@ -121,10 +126,7 @@ optimizer = tf.keras.optimizers.SGD(learning_rate=0.5)
 @tf.function(input_signature=[tf.TensorSpec([None, 5, 3], tf.float32), tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, 4], tf.float32)])
 def run_train_op_loss(x, lengths, y):
     with tf.GradientTape() as tape:
-        rnn_mask = tf.sequence_mask(lengths, tf.shape(x)[1])
-        gru_outputs, gru_state = gru(x, mask=rnn_mask)
-        gru_2_outputs, gru_2_state = gru_2(gru_outputs, mask=rnn_mask)
-        outputs, states = gru_2_outputs, (gru_state, gru_2_state, )
+        _, states = compute_outputs_states(x, lengths)
         loss = tf.reduce_mean(tf.square(states[-1] - y))
     variables = [*gru.trainable_variables, *gru_2.trainable_variables]
     gradients = tape.gradient(loss, variables)

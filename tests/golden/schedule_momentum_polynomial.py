@@ -75,10 +75,15 @@ lr_schedule = tf.keras.optimizers.schedules.PiecewiseConstantDecay(boundaries=[4
 momentum = tf.compat.v1.train.MomentumOptimizer(lambda: lr_schedule(step), momentum=0.9)
 
 
+def compute_loss(x, y):
+    loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
+    return loss
+
+
 @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
 def run_train_momentum_loss(x, y):
     with tf.GradientTape() as tape:
-        loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
+        loss = compute_loss(x, y)
     gradients = tape.gradient(loss, [W, b])
     momentum.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None], global_step=step)
     return [None, loss]
@@ -91,7 +96,7 @@ adam = tf.compat.v1.train.AdamOptimizer(lambda: lr_schedule_2(step))
 @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
 def run_train_adam_loss(x, y):
     with tf.GradientTape() as tape:
-        loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
+        loss = compute_loss(x, y)
     gradients = tape.gradient(loss, [W, b])
     adam.apply_gradients([(grad, var) for grad, var in zip(gradients, [W, b]) if grad is not None], global_step=step)
     return [None, loss]

@@ -108,19 +108,23 @@ b = tf.Variable([0.25])
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
+def compute_loss(x):
+    y = tf.matmul(x, w) + b
+    loss = tf.reduce_mean(tf.square(y - 1.0))
+    return loss
+
+
 @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
 def run_train_op(x):
     with tf.GradientTape() as tape:
-        y = tf.matmul(x, w) + b
-        loss = tf.reduce_mean(tf.square(y - 1.0))
+        loss = compute_loss(x)
     gradients = tape.gradient(loss, [w, b])
     optimizer.apply_gradients(zip(gradients, [w, b]))
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
 def run_merged_loss(x):
-    y = tf.matmul(x, w) + b
-    loss = tf.reduce_mean(tf.square(y - 1.0))
+    loss = compute_loss(x)
     merged = {'variable_summaries(w)': variable_summaries(w), 'layer/weights_1': w, 'variable_summaries(b)': variable_summaries(b), 'loss': loss}
     return [merged, loss]
 

@@ -95,19 +95,21 @@ def main():
     dense_1 = Dense(2, 3, activation=tf.nn.tanh)
     dense_2 = Dense(3, 1)
 
-    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
-    def run_loss(inputs):
+    def compute_loss(inputs):
         hidden = dense_1(inputs)
         out = dense_2(hidden)
         loss = tf.reduce_sum(out ** 2)
         return loss
 
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def run_loss(inputs):
+        loss = compute_loss(inputs)
+        return loss
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
     def run_grads(inputs):
         with tf.GradientTape() as tape:
-            hidden = dense_1(inputs)
-            out = dense_2(hidden)
-            loss = tf.reduce_sum(out ** 2)
+            loss = compute_loss(inputs)
         grads = tape.gradient(loss, [dense_1.weights, dense_1.biases, dense_2.weights, dense_2.biases])
         return grads
 
@@ -116,9 +118,7 @@ def main():
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
     def run_train(inputs):
         with tf.GradientTape() as tape:
-            hidden = dense_1(inputs)
-            out = dense_2(hidden)
-            loss = tf.reduce_sum(out ** 2)
+            loss = compute_loss(inputs)
         gradients = tape.gradient(loss, [dense_1.weights, dense_1.biases, dense_2.weights, dense_2.biases])
         optimizer.apply_gradients(zip(gradients, [dense_1.weights, dense_1.biases, dense_2.weights, dense_2.biases]))
 

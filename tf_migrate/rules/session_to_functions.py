@@ -31,6 +31,7 @@ from tf_migrate.codegen.fetches import to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.codegen.session_params import drop_session_params
+from tf_migrate.codegen.shared_blocks import share_repeated_blocks
 from tf_migrate.cst.arguments import keyword
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
@@ -186,7 +187,25 @@ class _ScopeRewriter:
         out.extend(generated.by_position.get(-1, []))
         if not out:
             out.append(cst.SimpleStatementLine([cst.Pass()]))
-        return pep8_spaced(out, {id(f) for fs in generated.by_position.values() for f in fs}, blank=2 if top else 1)
+        out, generated_ids = self._shared(out, {id(f) for fs in generated.by_position.values() for f in fs})
+        return pep8_spaced(out, generated_ids, blank=2 if top else 1)
+
+    def _shared(self, body: List[cst.BaseStatement], generated_ids: Set[int], methods: bool = False):
+        """``body`` with the forward code its generated functions repeat moved into helpers they call
+        (:mod:`tf_migrate.codegen.shared_blocks`), and the ids of the generated definitions in it."""
+        positions = [i for i, node in enumerate(body) if id(node) in generated_ids]
+        functions, helpers = share_repeated_blocks([body[i] for i in positions], self.taken, methods)
+        for helper in (h for hs in helpers.values() for h in hs):
+            self.ctx.report(None, RULE_ID, INFO, f"{helper.name.value}(): statements that generated functions "
+                            "repeated, written once and called from each")
+        out: List[cst.BaseStatement] = []
+        for index, node in enumerate(body):
+            if index in positions:
+                order = positions.index(index)
+                out.extend(helpers.get(order, []))
+                node = functions[order]
+            out.append(node)
+        return out, {id(f) for f in functions} | {id(h) for hs in helpers.values() for h in hs}
 
     def _call_for(self, plan, scope, builder, classifier, generated: _Generated, owner: str = "",
                   rename=None, position=None, limit=None, local_eager=frozenset()) -> cst.BaseExpression:
@@ -315,6 +334,7 @@ class _ScopeRewriter:
                 members.extend(generated.by_position.get(0, []))
             else:
                 members.append(visit(stmt, SiteReplacer(generated.replacements, placeholder_keys)))
+        members, _ = self._shared(members, {id(f) for f in generated.by_position.get(0, [])}, methods=True)
         return cls.with_changes(body=cls.body.with_changes(body=members))
 
 
