@@ -237,7 +237,8 @@ def _losses(values: Sequence[float]) -> str:
 
 def count_generated(out: Path) -> Dict[str, int]:
     """Generated functions and lines in a migrated copy of ``samples/`` (.py files and notebook code cells)."""
-    counts = {"files": 0, "lines": 0, "def run_": 0, "@tf.function": 0, "lines in def run_": 0}
+    counts = {"files": 0, "lines": 0, "def run_": 0, "@tf.function": 0, "lines in def run_": 0,
+              "def compute_": 0, "repeated statements": 0}
     for path in sorted(out.rglob("*")):
         if path.suffix == ".py":
             sources = [path.read_text(encoding="utf-8")]
@@ -253,7 +254,40 @@ def count_generated(out: Path) -> Dict[str, int]:
             counts["def run_"] += len(re.findall(r"^\s*def run_", source, re.M))
             counts["@tf.function"] += len(re.findall(r"^\s*@tf\.function\b", source, re.M))
             counts["lines in def run_"] += _function_lines(source)
+            counts["def compute_"] += len(re.findall(r"^\s*def compute_", source, re.M))
+            counts["repeated statements"] += _repeated_statements(source)
     return counts
+
+
+def _calls_helper(statement: ast.stmt) -> bool:
+    """``y = compute_y(x)``: a call of the shared helper, not a copy of its code."""
+    value = getattr(statement, "value", None)
+    func = value.func if isinstance(value, ast.Call) else None
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name.startswith("compute_")
+
+
+def _repeated_statements(source: str) -> int:
+    """Copies of assignments that generated functions (run_*, compute_*) of one file repeat word for word,
+    beyond the first: the forward code written more than once."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return 0
+    seen: Dict[str, int] = {}
+
+    def assignments(statements):
+        for statement in statements:
+            if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and not _calls_helper(statement):
+                yield ast.unparse(statement)
+            elif isinstance(statement, ast.With):
+                yield from assignments(statement.body)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name.startswith(("run_", "compute_")):
+            for text in set(assignments(node.body)):
+                seen[text] = seen.get(text, 0) + 1
+    return sum(count - 1 for count in seen.values())
 
 
 def _function_lines(source: str) -> int:
@@ -266,7 +300,7 @@ def _function_lines(source: str) -> int:
 
 
 def render_counts(counts: Dict[str, Dict[str, int]], input_lines: int) -> str:
-    keys = ["files", "lines", "def run_", "@tf.function", "lines in def run_"]
+    keys = ["files", "lines", "def run_", "@tf.function", "lines in def run_", "def compute_", "repeated statements"]
     lines = [f"Input: {input_lines} lines.", "", "| variant | " + " | ".join(keys) + " |",
              "|---|" + "---|" * len(keys)]
     lines += [f"| {variant} | " + " | ".join(str(c[k]) for k in keys) + " |" for variant, c in counts.items()]

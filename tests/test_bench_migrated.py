@@ -124,7 +124,19 @@ def test_generated_functions_are_counted_in_scripts_and_notebook_cells(tmp_path)
         '{"cells": [{"cell_type": "code", "source": ["def run_a():\\n", "    pass\\n"]},'
         ' {"cell_type": "markdown", "source": "def run_b(): pass"}]}')
     counts = bench_migrated.count_generated(tmp_path)
-    assert counts == {"files": 2, "lines": 7, "def run_": 2, "@tf.function": 1, "lines in def run_": 4}
+    assert counts == {"files": 2, "lines": 7, "def run_": 2, "@tf.function": 1, "lines in def run_": 4,
+                      "def compute_": 0, "repeated statements": 0}
+
+
+def test_repeated_forward_statements_are_counted_per_file(tmp_path):
+    (tmp_path / "a.py").write_text(
+        "def run_a(x):\n    h = f(x)\n    y = g(h)\n    return y\n\n"
+        "def run_b(x):\n    with tape:\n        h = f(x)\n        y = g(h)\n    return y\n\n"
+        "def run_c(x):\n    h = f(x)\n    return h\n\n"
+        "def user(x):\n    h = f(x)\n")
+    (tmp_path / "b.py").write_text("def run_d(x):\n    h = f(x)\n    return h\n")
+    counts = bench_migrated.count_generated(tmp_path)
+    assert counts["repeated statements"] == 3  # h = f(x) twice more, y = g(h) once more; other files apart
 
 
 def test_cli_flags_reads_the_help_text(monkeypatch):

@@ -212,3 +212,20 @@ def second(x):
     moved = cst.Module(body=sum(helpers.values(), [])).code
     assert "assign_add" not in moved and "apply_gradients" not in moved
     assert new.count("    counter.assign_add(1.0)\n") == 2 and new.count("optimizer.apply_gradients") == 2
+
+
+def test_argument_conversions_stay_with_their_function():
+    source = '''
+def first(x, y):
+    x = tf.cast(x, tf.float32)
+    y = tf.cast(y, tf.float32)
+    return x + y
+
+
+def second(x, y):
+    x = tf.cast(x, tf.float32)
+    y = tf.cast(y, tf.float32)
+    return x * y
+'''
+    new, helpers = _shared(source)
+    assert not helpers and new.count("x = tf.cast(x, tf.float32)") == 2

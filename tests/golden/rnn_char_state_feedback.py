@@ -111,7 +111,7 @@ lstm = tf.keras.layers.LSTM(units=hidden, return_sequences=True, return_state=Tr
 lstm.build((None, None, vocab))
 lstm.set_weights(keras_rnn_weights("lstm", [tf.compat.v1.constant_initializer(kernel_values)(shape=[vocab + hidden, 4 * hidden], dtype=tf.float32), tf.zeros([4 * hidden])], vocab, 1.0))
 dense = tf.keras.layers.Dense(units=vocab, kernel_initializer=tf.constant_initializer(0.05))
-optimizer = tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=tf.constant(0.9, tf.float32), beta_2=tf.constant(0.999, tf.float32), epsilon=1e-08)
+optimizer = tf.compat.v1.train.AdamOptimizer(0.01)
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, steps], tf.int32), tf.TensorSpec([None, steps], tf.int32), tf.TensorSpec([None, hidden], tf.float32), tf.TensorSpec([None, hidden], tf.float32)])
@@ -125,7 +125,7 @@ def run_loss_final_state_train_op(inputs, targets, c_in, h_in):
         loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.reshape(targets, [-1]), logits=logits))
     variables = [*lstm.trainable_variables, *dense.trainable_variables]
     gradients = tape.gradient(loss, variables)
-    optimizer.apply_gradients(zip(gradients, variables))
+    optimizer.apply_gradients([(grad, var.value if isinstance(var, tf.keras.Variable) else var) for grad, var in zip(gradients, variables) if grad is not None])
     return [loss, final_state, None]
 
 

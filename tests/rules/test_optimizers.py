@@ -25,15 +25,28 @@ CASES = [
     pytest.param("opt = tf.train.MomentumOptimizer(0.1, momentum=0.9, use_nesterov=True)\n",
                  "opt = tf.compat.v1.train.MomentumOptimizer(0.1, momentum=0.9, use_nesterov=True)\n",
                  id="momentum on plain variables stays TF1's, arguments as given"),
-    pytest.param(LAYER + "opt = tf.train.AdamOptimizer(0.01)\n", LAYER + f"opt = {KERAS_ADAM}\n",
-                 id="adam with a tf.layers layer: Keras, TF1's epsilon and float32 betas"),
-    pytest.param("cell = tf.nn.rnn_cell.GRUCell(4)\nopt = tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True)\n",
+    pytest.param("from model import net\nopt = tf.train.AdamOptimizer(0.01)\ntrain = opt.minimize(loss)\n",
+                 "from model import net\nopt = tf.compat.v1.train.AdamOptimizer(0.01)\ntrain = opt.minimize(loss)\n",
+                 id="Keras variables possible, optimizer only stepped: TF1's, given the layers' tf.Variables"),
+    pytest.param("from model import net\ntrain = tf.train.AdamOptimizer(0.01).minimize(loss)\n",
+                 "from model import net\ntrain = tf.compat.v1.train.AdamOptimizer(0.01).minimize(loss)\n",
+                 id="Keras variables possible, optimizer stepped where made: TF1's"),
+    pytest.param(LAYER + "opt = tf.train.AdamOptimizer(0.01)\nkept = [opt]\n",
+                 LAYER + f"opt = {KERAS_ADAM}\nkept = [opt]\n",
+                 id="adam with a tf.layers layer, handed elsewhere: Keras, TF1's epsilon and float32 betas"),
+    pytest.param("cell = tf.nn.rnn_cell.GRUCell(4)\nopt = tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True)\n"
+                 "model.compile(optimizer=opt)\n",
                  "cell = tf.nn.rnn_cell.GRUCell(4)\n"
-                 "opt = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)\n",
-                 id="momentum with an rnn cell: Keras SGD"),
-    pytest.param("from model import net\nopt = tf.train.AdamOptimizer(0.01)\n",
-                 f"from model import net\nopt = {KERAS_ADAM}\n",
-                 id="a module of the project may build Keras layers: Keras"),
+                 "opt = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)\n"
+                 "model.compile(optimizer=opt)\n",
+                 id="momentum with an rnn cell, handed to Keras: Keras SGD"),
+    pytest.param("from model import net\nself.opt = tf.train.AdamOptimizer(0.01)\nnet.fit(self.opt)\n",
+                 f"from model import net\nself.opt = {KERAS_ADAM}\nnet.fit(self.opt)\n",
+                 id="a module of the project may build Keras layers, handed to it: Keras"),
+    pytest.param("from model import net\nself.opt = tf.train.AdamOptimizer(0.01)\nop = self.opt.minimize(l)\n",
+                 "from model import net\nself.opt = tf.compat.v1.train.AdamOptimizer(0.01)\n"
+                 "op = self.opt.minimize(l)\n",
+                 id="a module of the project may build Keras layers, attribute only stepped: TF1's"),
     pytest.param("opt = tf.train.AdagradOptimizer(0.5)\n",
                  "opt = tf.keras.optimizers.Adagrad(learning_rate=0.5, initial_accumulator_value=0.1, epsilon=0.0)\n",
                  id="adagrad: Keras is TF1's bit for bit"),
@@ -56,7 +69,8 @@ def test_rule(before, after):
 
 def test_findings_say_why():
     kept = migrate_source(HEADER + "opt = tf.train.AdamOptimizer(0.01)\n", "case.py", select=["optimizers"])
-    keras = migrate_source(HEADER + LAYER + "opt = tf.train.AdamOptimizer(0.01)\n", "case.py", select=["optimizers"])
+    keras = migrate_source(HEADER + LAYER + "opt = tf.train.AdamOptimizer(0.01)\nsteps = [opt]\n", "case.py",
+                           select=["optimizers"])
     assert [(f.line, f.severity) for f in kept.findings] == [(2, "info")]
     assert kept.findings[0].message.startswith("Keras Adam rounds its update differently (it computes beta ** step")
     assert kept.findings[0].message.endswith("kept as tf.compat.v1.train.AdamOptimizer for TF1's numbers")
@@ -147,21 +161,57 @@ def test_tf1_adam_gets_sparse_gradients_as_in_tf1():
 
 
 def test_keras_adam_gets_dense_gradients():
-    source = EMBEDDING.replace("LAYER", "rows = rows + tf.layers.dense(rows, 4)")
+    source = EMBEDDING.replace("LAYER", "rows = rows + tf.layers.dense(rows, 4)").replace(
+        "train = tf.train.AdamOptimizer(0.1).minimize(loss)",
+        "optimizer = tf.train.AdamOptimizer(0.1)\noptimizers = [optimizer]\ntrain = optimizer.minimize(loss)")
     migrated = migrate_source(source, "case.py")
     assert migrated.outcome == "eager", migrated.findings
     assert "tf.keras.optimizers.Adam(" in migrated.new_source and DENSIFIED in migrated.new_source
 
 
-def test_keras_layer_variables_train_with_keras_adam():
-    """TF1's Adam would fail on a Keras layer's variables ('Variable' object has no attribute '_in_graph_mode')."""
-    source = PLAIN_TRAINING.replace("OPTIMIZER", "tf.train.AdamOptimizer(0.01)").replace(
-        "tf.matmul(x, W) + b", "tf.layers.dense(x, 3) + tf.matmul(x, W) + b")
+@pytest.mark.parametrize("handed_elsewhere", [False, True])
+def test_keras_layer_variables_train_with_tf1s_adam_where_the_program_only_steps_it(handed_elsewhere):
+    """A TF1 Adam given a Keras layer's variables themselves would fail ('Variable' object has no attribute
+    '_in_graph_mode'): the step gives it the tf.Variables they hold. Handed elsewhere, it is Keras'."""
+    optimizer = "tf.train.AdamOptimizer(0.01)"
+    source = PLAIN_TRAINING.replace("OPTIMIZER", "adam").replace(
+        "tf.matmul(x, W) + b", "tf.layers.dense(x, 3) + tf.matmul(x, W) + b").replace(
+        "train = adam", f"adam = {optimizer}\n" + ("optimizers = [adam]\n" if handed_elsewhere else "") + "train = adam")
     migrated = migrate_source(source, "case.py")
     assert migrated.outcome == "eager", migrated.findings
-    assert "tf.keras.optimizers.Adam(" in migrated.new_source and "compat.v1.train" not in migrated.new_source
+    if handed_elsewhere:
+        assert "tf.keras.optimizers.Adam(" in migrated.new_source and "compat.v1.train" not in migrated.new_source
+    else:
+        assert "adam = tf.compat.v1.train.AdamOptimizer(0.01)" in migrated.new_source
+        assert "var.value if isinstance(var, tf.keras.Variable) else var" in migrated.new_source
     printed = run_migrated(migrated.new_source).splitlines()
     assert len(printed) == 8 and "nan" not in printed[-1]
+
+
+def test_tf1_adam_on_keras_variables_trains_as_on_the_tf_variables_they_hold():
+    """The same training twice, in one process: a Keras Dense layer's kernel stepped by TF1's Adam through
+    ``.value``, and a plain tf.Variable with the same start: bit for bit."""
+    import tensorflow as tf
+
+    start = np.linspace(-1.0, 1.0, 15, dtype=np.float32).reshape(5, 3)
+    features = np.linspace(0.5, -0.5, 20, dtype=np.float32).reshape(4, 5)
+    layer = tf.keras.layers.Dense(3, use_bias=False, kernel_initializer=tf.constant_initializer(start))
+    layer.build((None, 5))
+    plain = tf.Variable(start)
+    for weights, forward in ((layer.kernel, layer), (plain, lambda x: tf.matmul(x, plain))):
+        adam = tf.compat.v1.train.AdamOptimizer(0.05)
+
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(tf.tanh(forward(features)) ** 2)
+            grads = tape.gradient(loss, [weights])
+            adam.apply_gradients([(g, v.value if isinstance(v, tf.keras.Variable) else v)
+                                  for g, v in zip(grads, [weights])])
+
+        for _ in range(5):
+            step()
+    np.testing.assert_array_equal(layer.kernel.numpy(), plain.numpy())
 
 
 def test_adam_first_update_is_tf1s_to_the_last_bit():

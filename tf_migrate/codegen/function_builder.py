@@ -53,9 +53,13 @@ def _param_name(key: str) -> str:
 
 
 class FunctionBuilder:
-    def __init__(self, scope: "pm.Scope", names: TFNames, tf: str, kind_of: Callable, taken: Set[str]) -> None:
+    def __init__(self, scope: "pm.Scope", names: TFNames, tf: str, kind_of: Callable, taken: Set[str],
+                 keras_variables: bool = False) -> None:
+        """``keras_variables``: the module may train variables Keras layers own (``variable_owners``), which a
+        TF1 optimizer is given as the tf.Variables they hold."""
         self.scope, self.names, self.tf, self.kind_of = scope, names, tf, kind_of
         self.taken = taken
+        self.keras_variables = keras_variables
         self.tape = self._unused("tape")
         self._gathers: Optional[bool] = None  # whether the scope gathers rows (sparse gradients); asked once
 
@@ -129,8 +133,9 @@ class FunctionBuilder:
             keras = optimizer.keras if optimizer is not None else True
             target = st.defines[0] if st.defines else None
             dense = self.tf if keras and self._sums_sparse_rows(optimizer) else None
-            layers = not keras and any(s.kind == pm.LAYER and not (s.weightless or s.members)  # Keras, not tf.Module
-                                         for s in self.scope.symbols.values())
+            layers = not keras and (self.keras_variables or any(
+                s.kind == pm.LAYER and not (s.weightless or s.members)  # Keras, not tf.Module
+                for s in self.scope.symbols.values()))
             lines = lower_optimizer_call(call, target, keras, self._default_var_list(st.index), self.tape, fresh,
                                          dense, self.tf if layers else None)
             out = [_stmt(line) for line in lines]

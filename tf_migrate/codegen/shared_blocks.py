@@ -104,8 +104,9 @@ def _names(target: cst.BaseExpression) -> Set[str]:
     return {target.value} if isinstance(target, cst.Name) else set()
 
 
-def _movable(statement: cst.BaseStatement, with_targets: Set[str]) -> Optional[str]:
-    """The statement's code, its identity for comparison, where it may move into a helper; else None."""
+def _movable(statement: cst.BaseStatement, with_targets: Set[str], parameters: Set[str]) -> Optional[str]:
+    """The statement's code, its identity for comparison, where it may move into a helper; else None.
+    An argument's conversion (``x = tf.cast(x, tf.float32)``) stays with its function."""
     if not isinstance(statement, cst.SimpleStatementLine):
         return None
     for small in statement.body:
@@ -115,6 +116,8 @@ def _movable(statement: cst.BaseStatement, with_targets: Set[str]) -> Optional[s
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             if not all(_plain_targets(t) for t in targets):
                 return None
+    if set(writes(statement)) & parameters:
+        return None
     if _has(statement, (cst.Yield, cst.Await, cst.NamedExpr)) or reads(statement) & with_targets:
         return None
     if any(_updates_state(call) for call in all_calls(statement)):
@@ -171,8 +174,9 @@ def _repeats(functions: List[cst.FunctionDef]):
     sequences = []  # (function index, path, [code or None])
     for index, function in enumerate(functions):
         targets = _with_targets(function)
+        parameters = {p.name.value for p in function.params.params}
         for path, statements in _blocks(function):
-            sequences.append((index, path, [_movable(s, targets) for s in statements]))
+            sequences.append((index, path, [_movable(s, targets, parameters) for s in statements]))
     starts: Dict[str, List[Tuple[int, int]]] = {}  # statement code -> (sequence, position) where it stands
     for number, (_, _, keys) in enumerate(sequences):
         for position, key in enumerate(keys):

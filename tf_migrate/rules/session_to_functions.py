@@ -25,6 +25,7 @@ from tf_migrate.analysis.function_locals import eager_locals
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.slicing import RunPlan, plan_run
+from tf_migrate.analysis.variable_owners import keras_owned_variables
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.codegen import compiled
 from tf_migrate.codegen.fetches import to_numpy
@@ -53,7 +54,7 @@ class SessionToFunctions(Rule):
     ORDER = 500
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        rewriter = _ScopeRewriter(ctx, _all_names(module))
+        rewriter = _ScopeRewriter(ctx, _all_names(module), keras_owned_variables(module, ctx.names) is not None)
         body = rewriter.rewrite(list(module.body), ())
         body = drop_session_params(body, rewriter.sessions)
         module = module.with_changes(body=body)
@@ -91,8 +92,9 @@ class _Generated:
 
 
 class _ScopeRewriter:
-    def __init__(self, ctx: RuleContext, taken: Set[str]) -> None:
+    def __init__(self, ctx: RuleContext, taken: Set[str], keras_variables: bool = False) -> None:
         self.ctx = ctx
+        self.keras_variables = keras_variables
         self.taken = taken
         self.sessions: Set[str] = set()
         self._placeholder_calls: Dict[str, cst.Call] = {}
@@ -119,7 +121,7 @@ class _ScopeRewriter:
         if scope.blockers:
             raise pm.ScopeBlocked(scope.blockers)
         classifier = Classifier(scope, names)
-        builder = FunctionBuilder(scope, names, self.ctx.tf, classifier.kind_of, self.taken)
+        builder = FunctionBuilder(scope, names, self.ctx.tf, classifier.kind_of, self.taken, self.keras_variables)
         generated = _Generated()
         for st in scope.statements:
             if st.role == pm.REMOVE:
@@ -299,7 +301,7 @@ class _ScopeRewriter:
         scope, init = analysis.scope, analysis.init
         self.sessions |= {k for k in scope.sessions if "." not in k}
         classifier = Classifier(scope, names)
-        builder = FunctionBuilder(scope, names, self.ctx.tf, classifier.kind_of, self.taken)
+        builder = FunctionBuilder(scope, names, self.ctx.tf, classifier.kind_of, self.taken, self.keras_variables)
         generated = _Generated()
         promoted: Dict[str, str] = {}
         init_locals = analysis.init_locals
