@@ -58,13 +58,19 @@ CASES = [
      "opt = tf.compat.v1.train.MomentumOptimizer(lambda: lr_schedule(gs), 0.9, use_nesterov=True)\n",
      "momentum with a schedule stays TF1's"),
     (["optimizers", "lr-schedules"],
+     LAYER + "lr = tf.train.exponential_decay(0.1, gs, 10, 0.5)\nopt = tf.train.MomentumOptimizer(lr, 0.9)\n"
+     "kept = [opt]\n",
+     LAYER + f"lr_schedule = {SCHEDULES}.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5)\nlr = lr_schedule(gs)\n"
+     "opt = tf.keras.optimizers.SGD(learning_rate=lambda: lr_schedule(gs), momentum=0.9)\nkept = [opt]\n",
+     "momentum with a schedule, Keras layers' variables, handed elsewhere: SGD"),
+    (["optimizers", "lr-schedules"],
      LAYER + "lr = tf.train.exponential_decay(0.1, gs, 10, 0.5)\nopt = tf.train.MomentumOptimizer(lr, 0.9)\n",
      LAYER + f"lr_schedule = {SCHEDULES}.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5)\nlr = lr_schedule(gs)\n"
-     "opt = tf.keras.optimizers.SGD(learning_rate=lambda: lr_schedule(gs), momentum=0.9)\n",
-     "momentum with a schedule and Keras layers' variables: SGD, which can update them"),
+     "opt = tf.compat.v1.train.MomentumOptimizer(lambda: lr_schedule(gs), 0.9)\n",
+     "momentum with a schedule, Keras layers' variables, only stepped: TF1's"),
     (["optimizers", "lr-schedules"],
-     LAYER + "opt = tf.train.MomentumOptimizer(0.1, 0.9)\n",
-     LAYER + "opt = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)\n",
+     LAYER + "opt = tf.train.MomentumOptimizer(0.1, 0.9)\nkept = [opt]\n",
+     LAYER + "opt = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)\nkept = [opt]\n",
      "noop momentum with a constant rate"),
     (["lr-schedules"],
      "count = tf.train.get_global_step()\nstep = tf.train.get_or_create_global_step()\n",
@@ -82,7 +88,7 @@ def test_rule(rules, before, after):
 @pytest.mark.parametrize("layer", ["", LAYER], ids=["TF1's momentum", "Keras SGD"])
 def test_second_run_keeps_the_momentum_optimizer(layer):
     source = HEADER + layer + ("lr = tf.train.exponential_decay(0.1, gs, 10, 0.5)\n"
-                               "opt = tf.train.MomentumOptimizer(lr, 0.9)\n")
+                               "opt = tf.train.MomentumOptimizer(lr, 0.9)\n") + ("kept = [opt]\n" if layer else "")
     once = migrate_source(source, "case.py", select=["optimizers", "lr-schedules"])
     twice = migrate_source(once.new_source, "case.py", select=["optimizers", "lr-schedules"])
     assert ("tf.keras.optimizers.SGD(learning_rate=lambda: lr_schedule(gs)" if layer else
@@ -92,8 +98,8 @@ def test_second_run_keeps_the_momentum_optimizer(layer):
 
 
 def test_momentum_schedule_on_keras_layers_runs():
-    """TF1's MomentumOptimizer fails on a Keras layer's variables ('Variable' object has no attribute
-    '_in_graph_mode'): with tf.layers the migration keeps Keras' SGD and says the trajectory differs."""
+    """TF1's MomentumOptimizer fails on a Keras layer's variables themselves ('Variable' object has no attribute
+    '_in_graph_mode'): the step hands it the tf.Variables they hold, so TF1's trajectory is kept."""
     from tests.twins import run_migrated
 
     source = (HEADER + "import numpy as np\nx = tf.placeholder(tf.float32, [None, 3])\n"
@@ -104,9 +110,10 @@ def test_momentum_schedule_on_keras_layers_runs():
               "    for i in range(3):\n        print(sess.run([train, loss], {x: np.ones((2, 3))})[1])\n")
     migrated = migrate_source(source, "case.py")
     assert migrated.outcome == "eager", migrated.findings
-    assert "compat.v1" not in migrated.new_source
+    assert "tf.compat.v1.train.MomentumOptimizer(lambda: lr_schedule(step), 0.9)" in migrated.new_source
+    assert "var.value if isinstance(var, tf.keras.Variable) else var" in migrated.new_source
     warning = next(f.message for f in migrated.findings if f.rule == "lr-schedules" and f.severity == "warning")
-    assert "the trajectories differ" in warning and warning.endswith("(`tf.layers.dense`)")
+    assert "kept as tf.compat.v1.train.MomentumOptimizer" in warning
     assert len(run_migrated(migrated.new_source).splitlines()) == 3
 
 

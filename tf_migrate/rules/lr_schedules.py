@@ -20,9 +20,9 @@ update, before the step is incremented, as TF1's graph read it. Keras' SGD
 applies momentum to ``lr * grad`` where TF1's MomentumOptimizer applies the
 rate after accumulating, which differs once the rate changes. The optimizers
 rule keeps TF1's MomentumOptimizer (``tf.compat.v1.train``, runs eagerly) where
-the program trains plain variables only; where it makes Keras' SGD (Keras
-layers' variables, which a compat.v1 optimizer cannot update) a warning says the
-trajectory differs.
+the program only steps it (Keras layers' variables reach it as the tf.Variables
+they hold); where it makes Keras' SGD (an optimizer the program hands to other
+code) a warning says the trajectory differs.
 """
 from __future__ import annotations
 
@@ -321,8 +321,8 @@ class _Schedules:
         elif optimizer == "tf.keras.optimizers.SGD" and _has_momentum(call):
             why = keras_owned_variables(self.module, self.ctx.names)
             self.ctx.report(call, RULE_ID, WARNING, _KERAS_MOMENTUM + (
-                "" if why is None else f"; tf.compat.v1.train.MomentumOptimizer cannot update Keras layers' "
-                                       f"variables, which the program may train ({why})"))
+                "" if why is None else f"; it is Keras' because the program hands the optimizer to other code and "
+                                       f"may train Keras layers' variables ({why})"))
         self.ctx.report(call, RULE_ID, INFO, "the optimizer reads its learning rate at every update: "
                                              f"lambda: {expression}")
 

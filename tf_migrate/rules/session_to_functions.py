@@ -95,6 +95,7 @@ class _ScopeRewriter:
     def __init__(self, ctx: RuleContext, taken: Set[str], keras_variables: bool = False) -> None:
         self.ctx = ctx
         self.keras_variables = keras_variables
+        self._site_of: Dict[str, cst.Call] = {}  # generated function -> the first sess.run it replaces
         self.taken = taken
         self.sessions: Set[str] = set()
         self._placeholder_calls: Dict[str, cst.Call] = {}
@@ -197,9 +198,11 @@ class _ScopeRewriter:
         (:mod:`tf_migrate.codegen.shared_blocks`), and the ids of the generated definitions in it."""
         positions = [i for i, node in enumerate(body) if id(node) in generated_ids]
         functions, helpers = share_repeated_blocks([body[i] for i in positions], self.taken, methods)
-        for helper in (h for hs in helpers.values() for h in hs):
-            self.ctx.report(None, RULE_ID, INFO, f"{helper.name.value}(): statements that generated functions "
-                            "repeated, written once and called from each")
+        for order, helper_list in helpers.items():
+            site = self._site_of.get(functions[order].name.value)  # the run its first caller replaces
+            for helper in helper_list:
+                self.ctx.report(site, RULE_ID, INFO, f"{helper.name.value}(): statements that generated functions "
+                                "repeated, written once and called from each")
         out: List[cst.BaseStatement] = []
         for index, node in enumerate(body):
             if index in positions:
@@ -273,6 +276,7 @@ class _ScopeRewriter:
                 position = _first_non_import(scope)
         generated.by_position.setdefault(position, []).append(function)
         if not traced:
+            self._site_of.setdefault(name, site.call)
             self.ctx.report(site.call, RULE_ID, INFO, f"sess.run -> {name}(), a function of the fed placeholders")
         return name
 
