@@ -67,6 +67,20 @@ def visit(node: cst.CSTNode, visitor: Union[cst.CSTVisitor, cst.CSTTransformer])
 
 # Whitespace, comments, punctuation and operators: a visitor that names none of them (and does
 # not override on_visit/on_leave) cannot observe them, so the walk skips them.
+def contains(node: cst.CSTNode, kinds) -> bool:
+    """Whether ``node`` has a descendant of type ``kinds`` (a type or a tuple of types); stops at the first."""
+    found = []
+
+    class _Find(cst.CSTVisitor):
+        def on_visit(self, inner: cst.CSTNode) -> bool:
+            if isinstance(inner, kinds):
+                found.append(inner)
+            return not found
+
+    visit(node, _Find())
+    return bool(found)
+
+
 def _trivia_types() -> frozenset:
     bases = (cst.BaseParenthesizableWhitespace, cst.EmptyLine, cst.TrailingWhitespace, cst.Newline,
              cst.Comment, cst.Comma, cst.Dot, cst.Colon, cst.Semicolon, cst.AssignEqual, cst.LeftParen,

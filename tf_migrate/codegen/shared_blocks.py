@@ -36,7 +36,7 @@ import libcst as cst
 from tf_migrate.analysis.symbols import all_calls, reads, value_reads, writes
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import contains, visit
 
 MIN_OPERATIONS = 4  # a shorter repeat (``doubled = tf.identity(x * 2)``) reads better inline than as a call; a call counts 2
 MAX_STATEMENTS = 64  # longest run compared: bounds the search in very long generated functions
@@ -118,7 +118,7 @@ def _movable(statement: cst.BaseStatement, with_targets: Set[str], parameters: S
                 return None
     if set(writes(statement)) & parameters:
         return None
-    if _has(statement, (cst.Yield, cst.Await, cst.NamedExpr)) or reads(statement) & with_targets:
+    if contains(statement, (cst.Yield, cst.Await, cst.NamedExpr)) or reads(statement) & with_targets:
         return None
     if any(_updates_state(call) for call in all_calls(statement)):
         return None  # a helper named for what it computes should not also change variables
@@ -136,19 +136,6 @@ def _plain_targets(target: cst.BaseExpression) -> bool:
     if isinstance(target, (cst.Tuple, cst.List)):
         return all(_plain_targets(e.value) for e in target.elements)
     return isinstance(target, cst.Name)
-
-
-def _has(node: cst.CSTNode, types) -> bool:
-    found = []
-
-    class Find(cst.CSTVisitor):
-        def on_visit(self, child: cst.CSTNode) -> bool:
-            if isinstance(child, types):
-                found.append(child)
-            return not found
-
-    visit(node, Find())
-    return bool(found)
 
 
 def _operations(statements: Sequence[cst.BaseStatement]) -> int:

@@ -13,25 +13,11 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import value_reads, writes
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import contains, visit
 
 
 class SliceRefused(Exception):
     """The body has no faithful split (the message says why)."""
-
-
-def contains(node: cst.CSTNode, kind: type) -> bool:
-    """Whether ``node`` has a descendant of type ``kind``."""
-    found = []
-
-    class _Find(cst.CSTVisitor):
-        def on_visit(self, inner: cst.CSTNode) -> bool:
-            if isinstance(inner, kind):
-                found.append(inner)
-            return not found
-
-    visit(node, _Find())
-    return bool(found)
 
 
 @dataclass

@@ -35,11 +35,11 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import all_calls, reads
 from tf_migrate.rules._body_slices import SliceRefused as SplitRefused  # the helper has no faithful tf.Module form
-from tf_migrate.rules._body_slices import (Leaf, backward_slice, blocks_by_id, contains, decompose, header_reads, jumps,
+from tf_migrate.rules._body_slices import (Leaf, backward_slice, blocks_by_id, decompose, header_reads, jumps,
                                           leaves, loop_index, reads_after, rebuild)
 from tf_migrate.cst.names import fresh
 from tf_migrate.tfnames import TFNames
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import contains, visit
 
 # tf.Module's own attributes: a helper's argument of that name is stored under another one.
 _MODULE_ATTRIBUTES = {"name", "name_scope", "variables", "trainable_variables", "non_trainable_variables",
