@@ -128,8 +128,8 @@ def test_ctrl_c_stops_promptly_with_130_and_whole_files(tmp_path):
     """SIGINT to the whole process group (what a terminal sends): exit 130 at once, not after the queue."""
     templates = _templates()[:2]
     layout = {}
-    for i in range(40):
-        path = tmp_path / f"m{i:02d}.py"
+    for i in range(120):  # enough queued writes (0.05 s each) that a starved test still interrupts the run
+        path = tmp_path / f"m{i:03d}.py"
         path.write_text(templates[i % 2][0])
         layout[path] = tuple(text.encode() for text in templates[i % 2])
     run = _cli(tmp_path, slow=True)
