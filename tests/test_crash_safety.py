@@ -82,10 +82,17 @@ def _tree(folder: Path, templates):
     return layout
 
 
+def _terminal_signals() -> None:
+    """In the child: SIGINT as a terminal's program gets it (handled by default, not blocked), whatever the
+    test process inherited or set."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _cli(folder: Path, slow: bool):
     command = [sys.executable, "-c", SLOW_DISK] if slow else [sys.executable, "-m", "tf_migrate"]
     return subprocess.Popen(command + ["-w", "-q", "-j", "2", str(folder)], cwd=ROOT, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_terminal_signals)
 
 
 def _check_old_or_new(folder: Path, layout):
@@ -140,7 +147,9 @@ def test_ctrl_c_stops_promptly_with_130_and_whole_files(tmp_path):
     os.killpg(run.pid, signal.SIGINT)
     start = time.perf_counter()
     _, err = run.communicate(timeout=60)
-    assert run.returncode == 130, err.decode()
+    written = sum(p.read_bytes() == new for p, (old, new) in layout.items())
+    assert run.returncode == 130, (err.decode(), f"{written} of {len(layout)} files written",
+                                   signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, []))
     assert time.perf_counter() - start < 5, "waited for the queued files"
     assert "interrupted" in err.decode() and "Traceback" not in err.decode()
     for path, (old, new) in layout.items():
