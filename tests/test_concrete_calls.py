@@ -103,3 +103,44 @@ def test_the_helpers_imports_go_to_the_first_imports():
     assert result.outcome == "eager", result.findings
     assert result.new_source.index("import weakref") < result.new_source.index("def call_compiled")
     assert_same_output(run_legacy(LATE_IMPORT), run_migrated(result.new_source))
+
+
+FLAGS = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+training = tf.placeholder_with_default(False, [])
+w = tf.Variable(np.ones((2, 1), np.float32))
+y = tf.cond(training, lambda: tf.matmul(x, w) * 2.0, lambda: tf.matmul(x, w))
+loss = tf.reduce_mean(tf.square(y - 1.0))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        feed = {x: np.ones((4, 2)) * step, training: True}
+        _, value = sess.run([train, loss], feed_dict=feed)
+        print(step, value)
+    print(sess.run(loss, {x: np.ones((1, 2))}))
+    print(sess.run(loss, {x: np.ones((1, 2)), training: False}))
+    for flag in (True, False):
+        print(sess.run(loss, {x: np.ones((1, 2)), training: flag}))
+'''
+
+
+def test_a_flag_fed_one_literal_is_compiled_in_and_keeps_the_concrete_call():
+    """`training: True` at every run of the training step: one trace with `training = True` in its body (a
+    parameter with a default would make the concrete call bind it, 3x slower); the run fed the loop's `flag`
+    keeps a function without a signature, traced per value."""
+    result = migrate_source(FLAGS, "flags.py")
+    assert result.outcome == "eager", result.findings
+    source = result.new_source
+    assert "def run_train_loss(x):\n    training = True\n" in source
+    assert "call_compiled(run_train_loss, **feed)" in source  # the helper leaves `training` out
+    assert "def run_loss_2(x):\n    training = False\n" in source
+    assert "call_compiled(run_loss_2, x=np.ones((1, 2)))" in source
+    assert "def run_loss_3(x, training):" in source  # fed a variable: no specialization
+    assert "\n@tf.function\ndef run_loss_3(" in source
+    messages = [f.message for f in result.findings]
+    assert any("run_train_loss() is compiled for `training` = True" in m for m in messages), messages
+    assert_same_output(run_legacy(FLAGS), run_migrated(source))

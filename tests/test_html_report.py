@@ -13,7 +13,7 @@ from tf_migrate.html_report import page_name, write_report
 from tf_migrate.html_report.side_by_side import diff_table
 from tf_migrate.runner import FileOutcome
 
-# Its tests share a module fixture that runs every sample: one worker runs them all, the fixture once.
+# Its tests share a session fixture that runs every sample: one worker runs them all, the fixture once.
 pytestmark = pytest.mark.xdist_group("samples-report")
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -89,7 +89,7 @@ def _assert_self_contained(page: Page):
     assert "url(" not in page.style and "@import" not in page.style
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def samples_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("samples-report")
     code = main([str(SAMPLES), "-q", "--report", str(out / "summary.json"), "--html-report", str(out / "html")])

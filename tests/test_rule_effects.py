@@ -28,6 +28,9 @@ COVERED_BY = {
     "hoist-graph-ops": "tests/golden/function_builds_ops_it_runs.py",
     "dropout-rate": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\nh = tf.nn.dropout(x, 0.5)\n"
                      "with tf.Session() as sess:\n    print(sess.run(h, {x: [1.0, 2.0, 3.0]}))\n"),
+    "cond-flags": ("import tensorflow as tf\nflag = tf.placeholder(tf.bool, [])\n"
+                   "y = tf.cond(flag, lambda: 1.0, lambda: 2.0)\n"
+                   "with tf.Session() as sess:\n    print(sess.run(y, {flag: True}))\n"),
     "lr-schedules": "tests/golden/schedule_decays_and_floors.py",
     "assign-ops": ("import tensorflow as tf\nv = tf.Variable(1.0)\nbump = tf.assign_add(v, 1.0)\n"
                    "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"

@@ -69,7 +69,7 @@ def _sample_config(path):
     return {"name": path.name, "path": str(path), "cells": cells, "interactive": interactive}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def legacy_runs(tmp_path_factory):
     """{sample name: {"stdout": ..., "error": traceback or None}} for every sample."""
     tmp = tmp_path_factory.mktemp("samples")

@@ -29,11 +29,13 @@ def _promised():
 
 PROMISED = _promised()
 
-# Its tests share a module fixture that runs every sample: one worker runs them all, the fixture once.
+# Its tests share a fixture that runs every sample: one worker runs them all, the fixture once. Session
+# scope: a module fixture is torn down and built again (4-5 minutes each time) when the worker runs another
+# module's test between two of these.
 pytestmark = pytest.mark.xdist_group("samples-verify")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def verdicts(tmp_path_factory):
     report = tmp_path_factory.mktemp("verify") / "report.json"
     code = main([str(SAMPLES), "--verify", "-q", "--report", str(report), "--timeout", "300"])

@@ -37,9 +37,9 @@ def call_compiled(function, /, **feeds):
     # its concrete function, given tensors, does not.
     traced = compiled_traces.get(function)
     if traced is None:  # the first call traces it, and creates the state the trace makes
-        fetched = function(**feeds)
         specs = function.input_signature or ()
         names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        fetched = function(**{key: feeds[key] for key in names})
         compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
         return fetched
     concrete, parameters = traced
@@ -83,10 +83,9 @@ params = [*hidden.trainable_variables, *logits_2.trainable_variables]
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
-@tf.function
-def run_train_op(x, labels, training):
-    x = tf.cast(x, tf.float32)
-    labels = tf.cast(labels, tf.int64)
+@tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32), tf.TensorSpec([None], tf.int64)])
+def run_train_op(x, labels):
+    training = True
     with tf.GradientTape() as tape:
         logits = model(x, training=training)
         loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
@@ -95,5 +94,5 @@ def run_train_op(x, labels, training):
 
 
 data = np.ones((2, 4))
-run_train_op(x=data, labels=[0, 1], training=True)
+call_compiled(run_train_op, x=data, labels=[0, 1])
 print(to_numpy(call_compiled(run_eval_logits, x=data)).shape)

@@ -76,9 +76,9 @@ def call_compiled(function, /, **feeds):
     # its concrete function, given tensors, does not.
     traced = compiled_traces.get(function)
     if traced is None:  # the first call traces it, and creates the state the trace makes
-        fetched = function(**feeds)
         specs = function.input_signature or ()
         names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
+        fetched = function(**{key: feeds[key] for key in names})
         compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
         return fetched
     concrete, parameters = traced

@@ -12,7 +12,7 @@ stands, so it counts only when no binding of that name comes between the literal
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -51,6 +51,32 @@ def named_feed_keys(scope: "pm.Scope", site: "RunSite", limit: int) -> Optional[
         if key is None or not _one_value(scope, key, [index for _, index in finder.literals], limit):
             return None
     return first
+
+
+def bool_literals(dicts: Sequence[cst.Dict]) -> Dict[str, str]:
+    """Keys that every dict literal of ``dicts`` maps to the same ``True`` / ``False`` (a training flag fed
+    one value at every run of a site): key -> that literal."""
+    found: Dict[str, str] = {}
+    for index, literal in enumerate(dicts):
+        values = {symbol_key(element.key): element.value for element in literal.elements
+                  if isinstance(element, cst.DictElement)}
+        here = {key: value.value for key, value in values.items()
+                if key is not None and isinstance(value, cst.Name) and value.value in ("True", "False")}
+        found = here if index == 0 else {key: value for key, value in found.items() if here.get(key) == value}
+    return found
+
+
+def site_feed_literals(scope: "pm.Scope", site: "RunSite") -> List[cst.Dict]:
+    """The dict literals a site's feed is at its runs: its own literal, or every binding of its named feed."""
+    if isinstance(site.feed, cst.Dict):
+        return [site.feed]
+    if not isinstance(site.feed, cst.Name):
+        return []
+    finder = _Uses(site.feed.value, site.feed)
+    bodies = [site.home.body] if site.home is not None else [st.node for st in scope.statements]
+    for body in bodies:
+        body.visit(finder)
+    return [] if finder.other else [literal for literal, _ in finder.literals]
 
 
 def feeds_tensors(scope: "pm.Scope", site: "RunSite") -> bool:

@@ -7,7 +7,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.feed_dicts import feeds_tensors, named_feed_keys
+from tf_migrate.analysis.feed_dicts import bool_literals, feeds_tensors, named_feed_keys, site_feed_literals
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import reads
 
@@ -28,6 +28,8 @@ class RunPlan:
     keys_known: bool = False  # a dynamic feed whose keys are known (see feed_dicts): no ``**unused_feeds``
     # (key, index of the binding graph code read) for each name bound again before the run (one conflict each)
     rebound: Set[Tuple[str, int]] = field(default_factory=set)
+    # fed key -> the Python bool (``"True"`` / ``"False"``) every run of the site feeds it (a training flag)
+    fed_bools: Dict[str, str] = field(default_factory=dict)
 
     @property
     def open_feed(self) -> bool:
@@ -118,9 +120,12 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     all_reads = set(reads(site.fetch))
     for st in chosen + placeholders:
         all_reads |= st.reads
+    fed_keys = {key for key, _ in fed}
+    fed_bools = {key: value for key, value in bool_literals(site_feed_literals(scope, site)).items()
+                 if key in fed_keys} if fed_keys else {}
     return RunPlan(site, chosen, fed, dynamic, placeholders, all_reads, conflicts,
                    {key: symbol for key, symbol in fed_symbols.items() if symbol is not None}, limit,
-                   named_keys is not None, rebound)
+                   named_keys is not None, rebound, fed_bools)
 
 
 def _deferred_assignment(st: "pm.Statement", key: str) -> bool:

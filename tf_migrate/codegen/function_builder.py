@@ -20,7 +20,7 @@ own, persistent tape.
 """
 from __future__ import annotations
 
-from typing import Callable, List, Optional, Set
+from typing import Callable, Dict, List, Optional, Set
 
 import libcst as cst
 
@@ -94,12 +94,15 @@ class FunctionBuilder:
             return bind_known(call, ["input", "shape", "name"]).get("input")
         return None
 
-    def _parameters(self, plan: RunPlan, converted=lambda name: True):
-        """The function's parameters and the lines that convert them as feeding did (where ``converted``)."""
-        required: List[str] = [_param_name(k) for k, _ in plan.fed]
+    def _parameters(self, plan: RunPlan, converted=lambda name: True, constants: Optional[Dict[str, str]] = None):
+        """The function's parameters and the lines that convert them as feeding did (where ``converted``).
+        ``constants``: fed flags the function is compiled for (name -> literal): bound in its body instead."""
+        constants = constants or {}
+        required: List[str] = [_param_name(k) for k, _ in plan.fed if _param_name(k) not in constants]
         optional: List[str] = []
-        prologue: List[str] = [self._conversion(k, plan.fed_symbols.get(k)) for k, _ in plan.fed
-                               if converted(_param_name(k))]
+        prologue: List[str] = [f"{name} = {value}" for name, value in constants.items()]
+        prologue += [self._conversion(k, plan.fed_symbols.get(k)) for k, _ in plan.fed
+                     if converted(_param_name(k)) and _param_name(k) not in constants]
         for st in plan.unfed_placeholders:
             key = st.defines[0]
             name = _param_name(key)
@@ -253,9 +256,11 @@ class FunctionBuilder:
     def build(self, plan: RunPlan, name: str, compile_it: bool = False) -> cst.FunctionDef:
         """The function for ``plan``: eager, returning numpy values; or, with ``compile_it`` (see
         :func:`tf_migrate.codegen.compiled.why_eager` first), a ``tf.function`` returning tensors."""
-        spec, python_params = compiled.signature(plan, self.scope, self.names, self.tf) if compile_it else (None, [])
+        spec, python_params, specialized = compiled.signature(plan, self.scope, self.names, self.tf) \
+            if compile_it else (None, [], {})
         params, prologue = self._parameters(
-            plan, converted=lambda param: not compile_it or (spec is None and param not in python_params))
+            plan, converted=lambda param: not compile_it or (spec is None and param not in python_params),
+            constants=specialized)
         if compile_it:
             iterators = [cst.Param(cst.Name(key)) for key in compiled.iterator_parameters(plan, self.scope)]
             params = params.with_changes(params=[*params.params, *iterators])

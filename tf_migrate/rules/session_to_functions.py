@@ -87,6 +87,7 @@ class _Generated:
         self.compiled: Set[str] = set()  # names of the generated functions that are tf.functions
         self.concrete: Set[str] = set()  # those called through their concrete function (compiled.CALL_COMPILED)
         self.iterator_args: Dict[str, List[str]] = {}  # compiled function -> the iterators it takes
+        self.flags_compiled_for: Dict[str, Set[str]] = {}  # function -> fed flags bound in its body instead
         self.by_position: Dict[int, List[cst.FunctionDef]] = {}
         self.replacements: Dict[int, cst.BaseExpression] = {}
 
@@ -226,7 +227,8 @@ class _ScopeRewriter:
         if plan.dynamic_feed:
             args = [cst.Arg(site.feed, star="**")] if site.feed is not None else []
         else:
-            args = [keyword(key.split(".")[-1], value) for key, value in plan.fed]
+            constant = generated.flags_compiled_for.get(name, set())
+            args = [keyword(key.split(".")[-1], value) for key, value in plan.fed if key.split(".")[-1] not in constant]
         args += [keyword(key, cst.Name(key)) for key in generated.iterator_args.get(name, ())]
         function = cst.parse_expression(f"{owner}{name}")
         if name in generated.concrete and (plan.keys_known or not plan.dynamic_feed):
@@ -247,7 +249,8 @@ class _ScopeRewriter:
         bindings = tuple(sorted((key, view.symbols[key].index) for key in reads(site.fetch) if key in view.symbols))
         compiled_mode = self.ctx.functions == compiled.COMPILED
         style = "traced" if traced and not compiled_mode else site.style
-        signature = (code(site.fetch), bindings, tuple(k for k, _ in plan.fed), plan.dynamic_feed, style)
+        signature = (code(site.fetch), bindings, tuple(k for k, _ in plan.fed), plan.dynamic_feed, style,
+                     tuple(sorted(plan.fed_bools.items())))  # a flag fed one literal: a function specialized on it
         name = generated.signatures.get(signature)
         if name is not None:
             return name
@@ -262,7 +265,16 @@ class _ScopeRewriter:
         function = builder.build(plan, name, compile_it)
         if compile_it:
             generated.iterator_args[name] = compiled.iterator_parameters(plan, builder.scope)
-        if compile_it and not traced and compiled.calls_concretely(function, [k.split(".")[-1] for k, _ in plan.fed]):
+        params = {param.name.value for param in function.params.params}
+        constant = {k.split(".")[-1] for k, _ in plan.fed} - params
+        if constant:
+            generated.flags_compiled_for[name] = constant
+            self.ctx.report(site.call, RULE_ID, INFO, f"{name}() is compiled for "
+                            + ", ".join(f"`{k}` = {v}" for k, v in sorted(plan.fed_bools.items())
+                                        if k.split(".")[-1] in constant)
+                            + ", the value every run of it feeds: one trace, without a Python argument to bind")
+        if compile_it and not traced and compiled.calls_concretely(
+                function, [k.split(".")[-1] for k, _ in plan.fed if k.split(".")[-1] not in constant]):
             generated.concrete.add(name)
         if compile_it and _returns_value(function):
             generated.compiled.add(name)
