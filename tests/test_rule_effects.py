@@ -37,6 +37,7 @@ COVERED_BY = {
                    "    print(sess.run(bump))\n"),
     "layers-to-keras": "tests/golden/layers_mlp_dropout.py",
     "rnn-to-keras": "tests/golden/rnn_gru_stacked_sequence_length.py",
+    "rnn-cell-steps": "tests/golden/rnn_cells_stepped_by_hand.py",
     "rnn-checkpoints": "tests/golden/rnn_gru_stacked_sequence_length.py",  # the weight-mapping helpers
     "summaries": "samples/28_summary_file_writer.py",
     "summary-call-sites": ("import tensorflow as tf\n\n\ndef loss(y):\n    total = tf.reduce_sum(y)\n"

@@ -35,6 +35,9 @@ INITIALIZER_OPS = {
 
 VARIABLE_CONSTRUCTORS = {"tf.Variable", "tf.get_variable", "tf.compat.v1.get_variable",
                          "tf.get_local_variable"}
+# Keras rnn cells (what rnn-cell-steps makes of TF1 cells stepped by hand): objects that make their variables
+# at their first call, as TF1's cells did; a helper's tf.Module form keeps them as members.
+KERAS_RNN_CELLS = {"tf.keras.layers.SimpleRNNCell", "tf.keras.layers.LSTMCell", "tf.keras.layers.GRUCell"}
 
 OPTIMIZER_PREFIXES = ("tf.train.", "tf.keras.optimizers.", "tf.optimizers.")
 OPTIMIZER_SUFFIX = "Optimizer"

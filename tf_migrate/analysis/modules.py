@@ -21,12 +21,14 @@ from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 
 # (attribute, trainable, loop) in creation order; loop: 0 for ``self.w = ...``, else the number of the
-# ``for`` loop of ``__init__`` that appends it to the list ``self.w`` (its variables interleave per iteration).
+# ``for`` loop of ``__init__`` that appends it to the list ``self.w`` (its variables interleave per iteration),
+# or CELL for a Keras rnn cell (``self.cell = tf.keras.layers.LSTMCell(...)``: its variables, made at its first call).
 Members = Tuple[Tuple[str, bool, int], ...]
+CELL = -1
 
 
 def _creates_variables(call: cst.Call, names: TFNames, variable_functions: Set[str]) -> bool:
-    return names.call_name(call) in api.VARIABLE_CONSTRUCTORS or (
+    return names.call_name(call) in api.VARIABLE_CONSTRUCTORS | api.KERAS_RNN_CELLS or (
         isinstance(call.func, cst.Name) and call.func.value in variable_functions)
 
 
@@ -91,10 +93,22 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
                                if m)
 
     scan(init.body.body)
+    members = [(attr, trainable, CELL if _is_cell(init, attr, names) else loop) for attr, trainable, loop in members]
     outside_inner = [m for m in cls.body.body if m is not init] + [
         line for line in init.body.body if not isinstance(line, cst.FunctionDef)]
     made = [c for part in outside_inner for c in all_calls(part) if _creates_variables(c, names, makers)]
     return tuple(members) if members and len(made) == len(members) else None
+
+
+def _is_cell(init: cst.FunctionDef, attr: str, names: TFNames) -> bool:
+    """Whether ``__init__`` binds ``self.attr`` to a Keras rnn cell."""
+    for line in init.body.body:
+        if isinstance(line, cst.SimpleStatementLine) and isinstance(line.body[0], cst.Assign):
+            assign = line.body[0]
+            target = assign.targets[0].target
+            if isinstance(target, cst.Attribute) and target.attr.value == attr and isinstance(assign.value, cst.Call):
+                return names.call_name(assign.value) in api.KERAS_RNN_CELLS
+    return False
 
 
 def instance_members(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional[Members]:
@@ -112,6 +126,10 @@ def member_list(key: str, symbol: "pm.Symbol", trainable_only: bool) -> List[str
     index = 0
     while index < len(chosen):
         attr, loop = chosen[index]
+        if loop == CELL:  # made at the cell's first call: listed where the list is read
+            out.append(f"*{key}.{attr}.{'trainable_variables' if trainable_only else 'variables'}")
+            index += 1
+            continue
         if loop == 0:
             out.append(f"{key}.{attr}")
             index += 1

@@ -74,6 +74,78 @@ def layer_setup(layer: str, cell: Tuple[str, str, str], units: str, activation: 
                          f"{layer}.set_weights({KERAS_WEIGHTS}({json.dumps(kind)}, {initial}, {width}, {forget_bias}))"]
 
 
+CELL_INITIALIZERS = "tf1_cell_initializers"
+LSTM_STEP = "tf1_lstm_step"
+KERAS_CELLS = {"rnn": "SimpleRNNCell", "lstm": "LSTMCell", "gru": "GRUCell"}
+
+
+def keras_cell(kind: str, units: str, activation: Optional[str], tf: str, kernel_init: Optional[str],
+               bias_init: Optional[str], forget_bias: str) -> str:
+    """Source of the Keras cell that a TF1 cell stepped by hand becomes: built on its first call, as TF1's
+    was, with TF1's initial values mapped in (see the helper :data:`CELL_INITIALIZERS`)."""
+    args = [f"units={units}"]
+    if activation is not None:
+        args.append(f"activation={activation}")
+    if kind == "gru":
+        args.append("reset_after=False")  # TF1 applies the reset gate before the candidate's matmul
+    if kind == "lstm":
+        args.append("unit_forget_bias=False")  # the forget bias is in the mapped bias
+    initializers = [json.dumps(kind), units]
+    if kind == "lstm" and forget_bias not in ("0", "0.0"):
+        initializers.append(f"forget_bias={forget_bias}")
+    if kernel_init:
+        initializers.append(f"kernel_initializer={kernel_init}")
+    if bias_init:
+        initializers.append(f"bias_initializer={bias_init}")
+    args.append(f"**{CELL_INITIALIZERS}({', '.join(initializers)})")
+    return f"{tf}.keras.layers.{KERAS_CELLS[kind]}({', '.join(args)})"
+
+
+def cell_helpers(tf: str, lstm: bool) -> str:
+    """Source of the functions a program with cells stepped by hand carries (besides :data:`HELPERS`); the LSTM
+    step where an LSTM cell is stepped. TF1's initial values are drawn as :func:`tf1_initial_values` draws
+    them for a layer, at run time: the input width is known when Keras builds the cell."""
+    source = f'''
+def {CELL_INITIALIZERS}(kind, units, forget_bias=0.0, kernel_initializer=None, bias_initializer=None):
+    """Initializers that give a Keras rnn cell TF1's initial values: drawn in TF1's layout (one kernel over
+    [inputs, state], Glorot uniform unless given) when Keras builds the cell at its first call, where TF1 built
+    it, and mapped by {KERAS_WEIGHTS}."""
+    kernel_initializer = kernel_initializer or {tf}.keras.initializers.GlorotUniform()
+    mapped = []
+
+    def tf1_values(input_size):
+        rows, columns = input_size + units, {{"rnn": 1, "lstm": 4, "gru": 2}}[kind] * units
+        shapes = [[rows, columns], [columns]] + ([[rows, units], [units]] if kind == "gru" else [])
+        values = []
+        for index, shape in enumerate(shapes):
+            if index % 2 == 0:
+                values.append(kernel_initializer(shape=shape, dtype={tf}.float32))
+            elif bias_initializer is not None:
+                values.append(bias_initializer(shape=shape, dtype={tf}.float32))
+            else:  # TF1's GRU gates start at 1.0 (no reset, no update); every other bias at zero
+                values.append({tf}.ones(shape) if kind == "gru" and index == 1 else {tf}.zeros(shape))
+        return values
+
+    def part(index):
+        def initializer(shape, dtype=None):
+            if not mapped:  # the kernel comes first: its rows are the input width
+                with {tf}.init_scope():  # drawn eagerly, once, also where the first call is traced
+                    mapped.extend({KERAS_WEIGHTS}(kind, tf1_values(shape[0]), shape[0], forget_bias))
+            return mapped[index]
+
+        return initializer
+
+    return {{"kernel_initializer": part(0), "recurrent_initializer": part(1), "bias_initializer": part(2)}}
+'''
+    return source + (f'''
+
+def {LSTM_STEP}(cell, inputs, state):
+    """A Keras LSTMCell called as TF1's LSTMCell was: the state is TF1's (c, h), in and out."""
+    output, (h, c) = cell(inputs, [state[1], state[0]])
+    return output, (c, h)
+''' if lstm else "")
+
+
 @dataclass
 class RNNCheckpoint:
     """One converted cell whose weights a Saver keeps under TF1's names, through TF1-layout mirror variables."""

@@ -74,7 +74,7 @@ class _ToSelf(cst.CSTTransformer):
 
 
 def _creates_variables(node: cst.CSTNode, names: TFNames, variable_functions: Set[str]) -> bool:
-    return any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS or (
+    return any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS | api.KERAS_RNN_CELLS or (
         isinstance(c.func, cst.Name) and c.func.value in variable_functions) for c in all_calls(node))
 
 

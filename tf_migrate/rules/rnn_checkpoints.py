@@ -33,8 +33,8 @@ RULE_ID = "rnn-checkpoints"
 
 class RNNCheckpoints(Rule):
     RULE_ID = RULE_ID
-    DESCRIPTION = ("converted rnn layers: the TF1 <-> Keras weight-mapping helpers, and Saver.save / restore kept "
-                   "in TF1's checkpoint layout through TF1-named mirror variables")
+    DESCRIPTION = ("converted rnn layers and cells: the TF1 <-> Keras weight-mapping helpers, and Saver.save / restore "
+                   "kept in TF1's checkpoint layout through TF1-named mirror variables")
     ORDER = 600  # on the eager code the session rule produced
     TRIGGERS = ("rnn",)
 

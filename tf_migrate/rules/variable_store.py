@@ -30,7 +30,7 @@ from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._hoisting import call_counts, reuses
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import contains, visit
 
 RULE_ID = "variable-store"
 
@@ -132,6 +132,14 @@ class _Walker(cst.CSTTransformer):
             self.frames.pop()
         return updated
 
+    def leave_If(self, original: cst.If, updated: cst.If):
+        """``if t > 0: tf.get_variable_scope().reuse_variables()`` with the call gone: the ``if`` goes too."""
+        emptied = isinstance(updated.body, cst.IndentedBlock) and not updated.body.body \
+            and any(_is_reuse_call(line) for line in original.body.body)
+        if emptied and updated.orelse is None and not contains(updated.test, cst.Call):
+            return cst.RemoveFromParent()
+        return updated
+
     def _reuse_mode(self, call: cst.Call) -> Optional[str]:
         for arg in call.args:
             if arg.keyword is not None and arg.keyword.value == "reuse":
@@ -159,16 +167,15 @@ class _Walker(cst.CSTTransformer):
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated):
         before = self.pending.pop()
         small = original.body[0] if len(original.body) == 1 else None
-        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+        if _is_reuse_call(original):
             func = small.value.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "reuse_variables":
-                alias = func.value.value if isinstance(func.value, cst.Name) else None
-                for frame in reversed(self.frames):
-                    if frame.alias == alias or (alias is None and frame.name):
-                        frame.reuse = "true"
-                        break
-                self.store.ctx.report(original, RULE_ID, INFO, "scope.reuse_variables(): later lookups resolved")
-                return cst.RemoveFromParent()
+            alias = func.value.value if isinstance(func.value, cst.Name) else None
+            for frame in reversed(self.frames):
+                if frame.alias == alias or (alias is None and frame.name):
+                    frame.reuse = "true"
+                    break
+            self.store.ctx.report(original, RULE_ID, INFO, "scope.reuse_variables(): later lookups resolved")
+            return cst.RemoveFromParent()
         if not before:
             return updated
         return cst.FlattenSentinel(before + [updated])
@@ -229,3 +236,10 @@ class _Walker(cst.CSTTransformer):
     def leave_Assign(self, original, updated):
         self._current_assign = None
         return updated
+
+
+def _is_reuse_call(line: cst.CSTNode) -> bool:
+    """``scope.reuse_variables()`` as a statement."""
+    small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    return isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) \
+        and isinstance(small.value.func, cst.Attribute) and small.value.func.attr.value == "reuse_variables"
