@@ -230,7 +230,7 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
     scope.local_callables.add(node.name.value)
     if isinstance(node, cst.ClassDef):
         scope.class_defs[node.name.value] = node
-    creates_variables = any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS or (
+    creates_variables = any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS | api.KERAS_RNN_CELLS or (
         isinstance(c.func, cst.Name) and c.func.value in scope.variable_functions | scope.variable_classes)
         for c in body_calls)
     if isinstance(node, cst.FunctionDef) and creates_variables:
