@@ -37,6 +37,10 @@ def _reasons(result):
                   'lstm.set_weights(keras_rnn_weights("lstm", [tf.keras.initializers.GlorotUniform()(shape=[3 + 4, '
                   '4 * 4], dtype=tf.float32), tf.zeros([4 * 4])], 3, 1.0))',
                   "outputs, state = lstm_outputs, (lstm_c, lstm_h)"], id="LSTMCell: TF1's draw mapped, (c, h) state"),
+    pytest.param("def build(inputs, size):\n"
+                 "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(size), inputs, dtype=tf.float32)\n"
+                 "outputs, state = build(x, 4)\n", ["gru = tf.keras.layers.GRU(units=4, reset_after=False,"],
+                 id="units from a parameter given a literal: the layer is built before the function with it"),
     pytest.param("cell = tf.contrib.rnn.GRUCell(4)\noutputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
                  ["tf.keras.layers.GRU(units=4, reset_after=False,", "tf.ones([2 * 4])"],
                  id="contrib GRUCell: reset before the matmul, gates bias 1.0"),
@@ -99,7 +103,8 @@ def test_rewrite(body, expected):
                  "outputs, state = build(x)\nmore, _ = build(x)\n", "called 2 times", id="function called twice"),
     pytest.param("def build(inputs, size):\n"
                  "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(size), inputs, dtype=tf.float32)\n"
-                 "outputs, state = build(x, 4)\n", "local to `build`", id="units from a parameter"),
+                 "n = 4\noutputs, state = build(x, n)\n", "local to `build`",
+                 id="units from a parameter bound after the function"),
 ])
 def test_what_keras_cannot_match_stays_compat(body, why):
     result = _migrate(body)

@@ -223,3 +223,72 @@ def _calls(node: cst.CSTNode) -> List[cst.Call]:
 
     visit(node, _Calls())
     return found
+
+
+def call_arguments(func: cst.FunctionDef, call: Optional[cst.Call]) -> Dict[str, cst.BaseExpression]:
+    """Parameter of ``func`` -> the argument ``call`` gives it, by position or keyword (none for ``*args``)."""
+    if call is None or any(arg.star for arg in call.args):
+        return {}
+    params = [p.name.value for p in func.params.params]
+    given: Dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args):
+        name = arg.keyword.value if arg.keyword is not None else (params[index] if index < len(params) else None)
+        if name is not None:
+            given[name] = arg.value
+    return given
+
+
+def settled_arguments(func: cst.FunctionDef, call: Optional[cst.Call], module: cst.Module) -> Dict[str, cst.BaseExpression]:
+    """Parameters of ``func`` (called once, by ``call``) whose argument is a literal number, or a name the module
+    binds once, at its top level, before ``func``: the value it has wherever the layers are built before ``func``.
+    (``RNN(x, W, b, num_hidden_units)`` with ``num_hidden_units = 10`` above it: ``num_hidden`` is 10 there.)"""
+    given = call_arguments(func, call)
+    before = bound_before(func, module)
+    counts: Dict[str, int] = {}
+    for stmt in module.body:
+        for key in writes(stmt):
+            counts[key] = counts.get(key, 0) + 1
+    settled = {}
+    for name, value in given.items():
+        if isinstance(value, (cst.Integer, cst.Float)) or (
+                isinstance(value, cst.Name) and value.value in before and counts.get(value.value) == 1):
+            settled[name] = value
+    return settled
+
+
+def bound_before(func: cst.FunctionDef, module: cst.Module) -> Set[str]:
+    """The names the module's top level binds before ``func``."""
+    position = next((i for i, stmt in enumerate(module.body) if stmt is func), 0)
+    return {key for stmt in module.body[:position] for key in writes(stmt)}
+
+
+def unhoistable(setup: List[cst.BaseStatement], func: cst.FunctionDef, function_locals: Set[str],
+                module: cst.Module) -> Optional[str]:
+    """Why the layers' ``setup`` cannot run before ``func`` (None: it can): it reads the function's locals, or
+    module names bound only after the function."""
+    used = reads(cst.Module(body=setup))
+    late = used & ({key for stmt in module.body for key in writes(stmt)} - bound_before(func, module))
+    if late:
+        return (f"rnn layers configured from {', '.join(sorted(late))}, bound after `{func.name.value}`: they "
+                "cannot be built before it")
+    local = used & function_locals
+    if local:
+        return (f"rnn layers configured from values local to `{func.name.value}` ({', '.join(sorted(local))}): "
+                "they cannot be built once before it")
+    return None
+
+
+class Substitute(cst.CSTTransformer):
+    """Names replaced by the expressions ``values`` gives them (attributes' and keywords' names kept)."""
+
+    def __init__(self, values: Dict[str, cst.BaseExpression]) -> None:
+        self.values = values
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self.values.get(original.value, updated)

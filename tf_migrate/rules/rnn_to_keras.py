@@ -8,19 +8,17 @@ becomes
     lstm.set_weights(keras_rnn_weights("lstm", [<TF1's initial kernel and bias>], 3, 1.0))
     lstm_outputs, lstm_h, lstm_c = lstm(x, mask=tf.sequence_mask(lengths, tf.shape(x)[1]))
     outputs, state = lstm_outputs, (lstm_c, lstm_h)
-- Initial values are drawn as TF1 drew them and mapped into the layer by ``keras_rnn_weights``
-  (tf_migrate/codegen/rnn_weights.py: each cell's layout and gate order).
+- Initial values are drawn as TF1 drew them, mapped in by ``keras_rnn_weights`` (codegen/rnn_weights.py).
 - ``sequence_length`` becomes a mask with zero outputs past each length and the state held, as
   TF1 did; ``time_major`` transposes in and out; ``initial_state`` goes to the layer (an LSTM state
   is TF1's ``(c, h)``, Keras' ``[h, c]``); ``cell.zero_state(...)`` becomes zeros of its structure.
 - A final LSTM state is the tuple ``(c, h)``: ``state.c`` / ``.h`` -> ``[0]`` / ``[1]``, on fetches too.
-- ``MultiRNNCell`` stacks layers; ``DropoutWrapper``'s input / output dropout is ``tf.nn.dropout``
-  on the layer's input / output sequence (TF1 drew a new mask at every step, as dropout over the
-  whole sequence does).
+- ``MultiRNNCell`` stacks layers; ``DropoutWrapper``'s input / output dropout is ``tf.nn.dropout`` on the
+  layer's input / output sequence (TF1 drew a new mask at every step, as dropout over the sequence does).
 - Where the file has a ``tf.train.Saver``, each layer gets TF1-layout mirror variables under
   TF1's names (``rnn/lstm_cell/kernel``), which saver-var-list keys and rnn-checkpoints syncs.
-
-- An rnn built in a function called once has its layers built once, before the function.
+- An rnn built in a function called once has its layers built once, before the function (a parameter
+  read as the argument the call gives it, where that is a number or a name bound before the function).
 Everything or nothing: what the layers cannot reproduce (peepholes, projections, rnns in loops or
 classes, an input width the text does not give) keeps the file compat, with the reason at its line.
 """
@@ -41,8 +39,9 @@ from tf_migrate.rules._hoisting import call_counts
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes, \
     zero_state_source
-from tf_migrate.rules._rnn_statements import RNN_CALLS, StateTuples, Widths, calls_by_name, rewrite_state_fields, \
-    top_lines
+from tf_migrate.rules._rnn_statements import (RNN_CALLS, StateTuples, Substitute, Widths, call_arguments,
+                                              calls_by_name, rewrite_state_fields, settled_arguments, top_lines,
+                                              unhoistable)
 from tf_migrate.traversal import visit
 
 RULE_ID = "rnn-to-keras"
@@ -81,7 +80,7 @@ class _Refused(Exception):
 
 class _Converter:
     def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
-        self.ctx, self.tf = ctx, ctx.tf
+        self.ctx, self.tf, self.module = ctx, ctx.tf, module
         self.taken: Set[str] = {k.split(".")[-1] for k in reads(module)} | set(writes(module))
         self.module_widths = Widths(ctx.names)
         for stmt in top_lines(module.body):
@@ -90,6 +89,8 @@ class _Converter:
         self.call_counts = call_counts(module)
         self.calls = calls_by_name(module)
         self.function: Optional[str] = None  # the function whose rnn is being converted
+        self.function_node: Optional[cst.FunctionDef] = None
+        self.settled: Dict[str, cst.BaseExpression] = {}  # its parameters' values where its layers are built
         self.hoisted: List[cst.BaseStatement] = []  # its layers' set-up, placed before it
         self.function_locals: Set[str] = set()
         self.cells: Dict[str, Cell] = {}
@@ -147,11 +148,10 @@ class _Converter:
         widths = Widths(self.ctx.names)
         widths.constants, widths.python = dict(self.module_widths.constants), set(self.module_widths.python)
         call = self.calls.get(name)
-        for index, param in enumerate(params):
-            arg = call.args[index] if call is not None and index < len(call.args) else None
-            if arg is not None and arg.keyword is None and not arg.star:
-                widths.known[param.name.value] = self.module_widths.of(arg.value)
+        for param, value in call_arguments(func, call).items():
+            widths.known[param] = self.module_widths.of(value)
         self.function_locals = {p.name.value for p in params} | set(writes(func.body))
+        self.settled, self.function_node = settled_arguments(func, call, self.module), func
         saved = (self.widths, dict(self.cells), dict(self.reader.lists), self.function)
         self.widths, self.function, self.hoisted = widths, name, []
         try:
@@ -272,10 +272,10 @@ class _Converter:
         setup = [cst.parse_statement(line + "\n") for line in self.setup]
         new = [cst.parse_statement(line + "\n") for line in lines]
         if self.function is not None:  # the layers are built once, before the function
-            local = reads(cst.Module(body=setup)) & self.function_locals
-            if local:
-                raise _Refused(stmt, f"rnn layers configured from values local to `{self.function}` "
-                                     f"({', '.join(sorted(local))}): they cannot be built once before it")
+            setup = [visit(line, Substitute(self.settled)) for line in setup]
+            why = unhoistable(setup, self.function_node, self.function_locals, self.module)
+            if why:
+                raise _Refused(stmt, why)
             self.hoisted.extend(setup)
         else:
             new = setup + new
