@@ -58,6 +58,7 @@ MANIFEST = HERE / "public_trial_manifest.json"
 RESULTS_JSON = HERE / "results_public_trial.json"
 RESULTS_MD = HERE / "results_public_trial.md"
 STUBS = HERE / "trial_stubs"
+ROUNDING_CONTROL = {"TF_ENABLE_ONEDNN_OPTS": "0"}  # TF's plain CPU kernels: the same math, other rounding
 WORK = Path("/tmp/public_trial")
 MIRRORS = Path("/work/.mirror")
 STUB_SETS = ("mnist", "hvass_mnist", "matplotlib", "gym", "sklearn")
@@ -261,7 +262,8 @@ def verify_one(task: dict) -> dict:
     legacy = _read(legacy_path)
     migrated = _read(migrated_path) if migrated_path.exists() else legacy
     result = verify_program(legacy, migrated, path=legacy_path, migrated_path=migrated_path, kind=task["kind"],
-                            timeout=task["timeout"], notebook_runner="script", workdir=Path(task["workdir"]))
+                            timeout=task["timeout"], notebook_runner="script", workdir=Path(task["workdir"]),
+                            migrated_environment=task.get("environment"))
     detail = without_source(result.detail.strip())
     record = {
         "repo": task["repo"], "path": task["path"], "kind": task["kind"], "stubs": task["stubs"],
@@ -328,9 +330,15 @@ def recheck(args: argparse.Namespace) -> int:
     * ``different``: the legacy program is also run against its own compat-mode migration, which keeps
       TF1 semantics. If even that pair differs, the legacy program does not print the same numbers
       twice (unseeded numpy or TF draws, samplers inside ops): ``legacy_reproducible`` is then False
-      and the report counts the file as not comparable, not as a wrong rewrite.
+      and the report counts the file as not comparable, not as a wrong rewrite. If that pair agrees,
+      it is run once more with the compat side on TF's other valid CPU kernels (``ROUNDING_CONTROL``:
+      oneDNN off, other summation orders). If the same TF1 program then prints other numbers, the
+      printed values depend on rounding beyond the tolerance (a long training amplifies one-ulp
+      differences): ``legacy_rounding_stable`` is False, and the report counts the file as not
+      comparable too, listed with both details.
     """
     from tf_migrate.engine import migrate_source
+    from tf_migrate.notebook import migrate_notebook
 
     results = json.loads(RESULTS_JSON.read_text(encoding="utf-8"))
     index = {(p["repo"], p["path"]): p for p in json.loads((args.work / "src" / "index.json").read_text())["programs"]}
@@ -349,12 +357,17 @@ def recheck(args: argparse.Namespace) -> int:
             record.update({k: again[k] for k in ("verdict", "detail", "migrated_runs", "migrated_timeout",
                                                  "migrated_error", "migrated_seconds")})
             record["rechecked"] = True
-        if record["verdict"] == "different" and record["kind"] == "py":
+        if record["verdict"] == "different":
             control = args.work / "control" / folder / program["path"]
             control.parent.mkdir(parents=True, exist_ok=True)
-            control.write_text(migrate_source(_read(Path(task["legacy"])), str(control), mode="compat").new_source)
+            migrate = migrate_notebook if record["kind"] == "ipynb" else migrate_source
+            control.write_text(migrate(_read(Path(task["legacy"])), str(control), mode="compat").new_source)
             same = verify_one({**task, "migrated": str(control)})
             record["legacy_reproducible"] = same["verdict"] == "equivalent"
+            if record["legacy_reproducible"]:  # the same TF1 program on TF's other valid kernels
+                rounded = verify_one({**task, "migrated": str(control), "environment": ROUNDING_CONTROL})
+                record["legacy_rounding_stable"] = rounded["verdict"] == "equivalent"
+                record["rounding_detail"] = rounded["detail"]
         print(f"rechecked {record['repo']}: {record['path']}: {record['verdict']}, "
               f"reproducible={record.get('legacy_reproducible')}", file=sys.stderr, flush=True)
     results["meta"]["command"] += " && python benchmarks/public_trial.py recheck"

@@ -57,7 +57,8 @@ def problem(record: dict) -> Optional[str]:
         return None
     broken = not record["migrated_runs"]
     # A legacy program that prints other numbers against its own compat (TF1) run has no numbers to match.
-    different = record["verdict"] == "different" and record.get("legacy_reproducible") is not False
+    different = record["verdict"] == "different" and record.get("legacy_reproducible") is not False \
+        and record.get("legacy_rounding_stable") is not False
     if record["outcome"] == EAGER and (broken or different):
         return SILENT_WRONG_EAGER
     if broken:
@@ -114,6 +115,7 @@ def headline(records: List[dict]) -> Dict[str, object]:
         "session_free_of_ran": sum(1 for r in ran if r["session_free"]),
         "verdicts_of_ran": {v: sum(1 for r in ran if r["verdict"] == v) for v in VERDICTS},
         "not_reproducible": sum(1 for r in ran if r.get("legacy_reproducible") is False),
+        "rounding_sensitive": sum(1 for r in ran if r.get("legacy_rounding_stable") is False),
     }
 
 
@@ -163,12 +165,15 @@ def render(records: List[dict], meta: Dict[str, str], repos: Iterable[dict], exc
         f"{_share(verdicts['not-comparable'], ran - verdicts['no-computation'])} | |",
         f"| `different` whose legacy program is not reproducible (differs from its own compat run) | "
         f"{h['not_reproducible']} | |",
+        f"| `different` whose legacy program prints other numbers on TF's other CPU kernels (rounding-sensitive) | "
+        f"{h['rounding_sensitive']} | |",
         "",
         "Outcomes of all files: " + ", ".join(f"{outcomes[o]} {o}" for o in OUTCOMES) + ".",
         "",
     ]
     lines += _repo_table(records, repos)
     lines += _problem_lists(records)
+    lines += _rounding_sensitive(records)
     lines += _legacy_failures(records)
     lines += _excluded(list(excluded))
     lines += _method()
@@ -226,6 +231,20 @@ def _problem_lists(records):
     return lines
 
 
+def _rounding_sensitive(records):
+    rows = [r for r in records if counted(r) and r.get("legacy_rounding_stable") is False]
+    if not rows:
+        return []
+    lines = [f"## Rounding-sensitive legacy output ({len(rows)}; not comparable, not counted as wrong)", "",
+             "The migration prints other numbers, and so does the same TF1 program on TF's other valid CPU kernels",
+             "(`TF_ENABLE_ONEDNN_OPTS=0`): the printed values depend on rounding beyond the tolerance.", "",
+             "| file | outcome | migrated against legacy | legacy on other kernels against legacy |", "|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['repo']}: `{r['path']}` | {r['outcome']} | {_short(r['detail'])} | "
+                     f"{_short(r.get('rounding_detail') or '')} |")
+    return lines + [""]
+
+
 def _legacy_failures(records):
     failed = [r for r in records if not counted(r)]
     groups = collections.defaultdict(list)
@@ -274,6 +293,9 @@ def _method():
         "- *not reproducible* (`recheck`): a `different` file whose legacy program also prints other numbers",
         "  against its own compat-mode migration (TF1 semantics on both sides): unseeded draws or samplers inside",
         "  ops. It is not counted as a wrong rewrite. `recheck` also reruns `migrated-fails` with twice the timeout.",
+        "- *rounding-sensitive* (`recheck`): a `different` file whose legacy program agrees with its compat run but",
+        "  prints other numbers when that run uses TF's other CPU kernels (oneDNN off: the same math, other",
+        "  rounding), as when a long training amplifies one-ulp differences. Not comparable, not a wrong rewrite.",
         "- *not comparable*: verify could not match the random draws of the two runs (drawn a different number",
         "  of times, inside a graph while loop, or from threads), a read/update order TF1 leaves open, or the",
         "  legacy program printed nothing and its variables could not be paired.",

@@ -29,7 +29,8 @@ def _record(**changes):
         "migrated_timeout": False, "session_free": True, "verdict": "equivalent", "detail": "equal output",
         "legacy_error": "", "migrated_error": "", "legacy_seconds": 5.0, "migrated_seconds": 6.0,
     }
-    assert set(changes) <= set(record) | {"legacy_reproducible", "rechecked"}  # the fields recheck adds
+    # the fields recheck adds
+    assert set(changes) <= set(record) | {"legacy_reproducible", "rechecked", "legacy_rounding_stable", "rounding_detail"}
     record.update(changes)
     return record
 
@@ -80,9 +81,14 @@ def test_selection_keeps_programs_support_and_reasons_apart():
     ({"legacy_runs": False, "verdict": "legacy-fails", "legacy_error": "ModuleNotFoundError: x"}, None),
     ({"verdict": "different", "detail": "value 1 != 2", "legacy_reproducible": False}, None),
     ({"verdict": "different", "detail": "value 1 != 2", "legacy_reproducible": True}, report.SILENT_WRONG_EAGER),
+    ({"verdict": "different", "detail": "value 1 != 2", "legacy_reproducible": True, "legacy_rounding_stable": True},
+     report.SILENT_WRONG_EAGER),
+    ({"verdict": "different", "detail": "value 1 != 2", "legacy_reproducible": True, "legacy_rounding_stable": False,
+      "rounding_detail": "value 1 != 1.00002"}, None),
 ], ids=["equivalent", "eager crash", "eager other numbers", "eager too slow", "not comparable", "compat crash",
         "compat differs", "unchanged crash", "legacy timeout", "legacy fails", "legacy not reproducible",
-        "legacy reproducible, eager differs"])
+        "legacy reproducible, eager differs", "rounding-stable legacy, eager differs",
+        "legacy rounding-sensitive"])
 def test_what_counts_as_a_problem(changes, expected):
     assert report.problem(_record(**changes)) == expected
 
@@ -118,6 +124,8 @@ def test_report_renders_from_a_tiny_json_and_keeps_hand_written_notes(tmp_path):
                     migrated_error="NameError: name 'sess' is not defined"),
             _record(path="slow.py", legacy_runs=False, legacy_timeout=True, migrated_runs=False, verdict="legacy-fails",
                     detail="timed out after 90 s; the process was killed"),
+            _record(path="long.py", verdict="different", detail="value 4.7831 != 4.7832", legacy_reproducible=True,
+                    legacy_rounding_stable=False, rounding_detail="value 4.7831 != 4.78318"),
         ],
     }
     json_path, md_path = tmp_path / "r.json", tmp_path / "r.md"
@@ -126,11 +134,13 @@ def test_report_renders_from_a_tiny_json_and_keeps_hand_written_notes(tmp_path):
     trial.write_report(json_path, md_path)
     text = md_path.read_text()
     assert "old table" not in text and text.rstrip().endswith("The lead's note.")
-    assert "| **legacy-running files that also run after migration** | **1/2 (50.0%)** | 100% |" in text
+    assert "| **legacy-running files that also run after migration** | **2/3 (66.7%)** | 100% |" in text
+    assert "## Rounding-sensitive legacy output (1; not comparable, not counted as wrong)" in text
+    assert "| someone/tutorials: `long.py` | eager | value 4.7831 != 4.7832 | value 4.7831 != 4.78318 |" in text
     assert "| someone/tutorials: `crash.py` | eager | migrated-fails | NameError: name 'sess' is not defined |" in text
     assert "| 1 | timed out | someone: `slow.py` |" in text
     assert "| 1 | Python 2 syntax | someone: `old.py` |" in text
-    assert "| someone/tutorials | `0123456789` | 3 | 3 | 0 | 0 | 2 | 1 | 1 | 1 | 0 | 0 | 1 | 0 |" in text
+    assert "| someone/tutorials | `0123456789` | 4 | 4 | 0 | 0 | 3 | 1 | 2 | 1 | 1 | 0 | 1 | 0 |" in text
 
 
 def test_session_free_reads_code_not_comments():

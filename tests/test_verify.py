@@ -672,3 +672,13 @@ def test_a_flipped_initializer_is_caught_at_its_variable(tmp_path):
     result = verify(LEGACY_TRAINED, broken, tmp_path)
     assert result.status == "different", result.detail
     assert result.detail.startswith("equal output, but initial value of W2 differs: 0.0 != 1.0 at W2[0, 0]"), result.detail
+
+
+def test_the_migrated_environment_reaches_the_migrated_side_only(tmp_path):
+    """The trial's rounding control runs the compat side on TF's other kernels (TF_ENABLE_ONEDNN_OPTS=0)."""
+    program = "import os\nprint(os.environ.get('TF_MIGRATE_SIDE_ONLY', 'unset'))\n"
+    path = tmp_path / "side.py"
+    path.write_text(program)
+    result = verify_program(program, program, path=path, migrated_environment={"TF_MIGRATE_SIDE_ONLY": "set"})
+    assert result.status == "different"
+    assert "'unset' != 'set'" in result.detail, result.detail

@@ -98,13 +98,43 @@ def to_numpy(fetched):
     return None if fetched is None else fetched.numpy()
 
 
+def tf1_cell_initializers(kind, units, forget_bias=0.0, kernel_initializer=None, bias_initializer=None):
+    """Initializers that give a Keras rnn cell TF1's initial values: drawn in TF1's layout (one kernel over
+    [inputs, state], Glorot uniform unless given) when Keras builds the cell at its first call, where TF1 built
+    it, and mapped by keras_rnn_weights."""
+    kernel_initializer = kernel_initializer or tf.keras.initializers.GlorotUniform()
+    mapped = []
+
+    def tf1_values(input_size):
+        rows, columns = input_size + units, {"rnn": 1, "lstm": 4, "gru": 2}[kind] * units
+        shapes = [[rows, columns], [columns]] + ([[rows, units], [units]] if kind == "gru" else [])
+        values = []
+        for index, shape in enumerate(shapes):
+            if index % 2 == 0:
+                values.append(kernel_initializer(shape=shape, dtype=tf.float32))
+            elif bias_initializer is not None:
+                values.append(bias_initializer(shape=shape, dtype=tf.float32))
+            else:  # TF1's GRU gates start at 1.0 (no reset, no update); every other bias at zero
+                values.append(tf.ones(shape) if kind == "gru" and index == 1 else tf.zeros(shape))
+        return values
+
+    def part(index):
+        def initializer(shape, dtype=None):
+            if not mapped:  # the kernel comes first: its rows are the input width
+                with tf.init_scope():  # drawn eagerly, once, also where the first call is traced
+                    mapped.extend(keras_rnn_weights(kind, tf1_values(shape[0]), shape[0], forget_bias))
+            return mapped[index]
+
+        return initializer
+
+    return {"kernel_initializer": part(0), "recurrent_initializer": part(1), "bias_initializer": part(2)}
+
+
 steps, n_input, n_hidden = 4, 3, 2
-simple_rnn = tf.keras.layers.SimpleRNN(units=n_hidden, return_sequences=True, return_state=True, zero_output_for_mask=True)
+simple_rnn = tf.keras.layers.SimpleRNN(units=n_hidden, return_sequences=True, return_state=True, zero_output_for_mask=True, **tf1_cell_initializers("rnn", n_hidden))
 simple_rnn.build((None, None, n_input))
-simple_rnn.set_weights(keras_rnn_weights("rnn", [tf.keras.initializers.GlorotUniform()(shape=[n_input + n_hidden, n_hidden], dtype=tf.float32), tf.zeros([n_hidden])], n_input, 0.0))
-gru = tf.keras.layers.GRU(units=n_hidden, reset_after=False, return_sequences=True, return_state=True, zero_output_for_mask=True)
+gru = tf.keras.layers.GRU(units=n_hidden, reset_after=False, return_sequences=True, return_state=True, zero_output_for_mask=True, **tf1_cell_initializers("gru", n_hidden, kernel_initializer=tf.constant_initializer(-0.2)))
 gru.build((None, None, n_input))
-gru.set_weights(keras_rnn_weights("gru", [tf.constant_initializer(-0.2)(shape=[n_input + n_hidden, 2 * n_hidden], dtype=tf.float32), tf.ones([2 * n_hidden]), tf.constant_initializer(-0.2)(shape=[n_input + n_hidden, n_hidden], dtype=tf.float32), tf.zeros([n_hidden])], n_input, 0.0))
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, steps, n_input], tf.float32), tf.TensorSpec([None], tf.int32)])
@@ -118,9 +148,8 @@ def run_out_fw_out_bw_state_bw(x, lengths):
     return [out_fw, out_bw, state_bw]
 
 
-lstm = tf.keras.layers.LSTM(units=n_hidden, return_sequences=True, return_state=True, zero_output_for_mask=True)
+lstm = tf.keras.layers.LSTM(units=n_hidden, unit_forget_bias=False, return_sequences=True, return_state=True, zero_output_for_mask=True, **tf1_cell_initializers("lstm", n_hidden, forget_bias=1.0))
 lstm.build((None, None, n_input))
-lstm.set_weights(keras_rnn_weights("lstm", [tf.keras.initializers.GlorotUniform()(shape=[n_input + n_hidden, 4 * n_hidden], dtype=tf.float32), tf.zeros([4 * n_hidden])], n_input, 1.0))
 
 
 def compute_step_outputs_last(x):

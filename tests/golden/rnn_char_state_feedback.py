@@ -105,11 +105,42 @@ def to_numpy(fetched):
     return None if fetched is None else fetched.numpy()
 
 
+def tf1_cell_initializers(kind, units, forget_bias=0.0, kernel_initializer=None, bias_initializer=None):
+    """Initializers that give a Keras rnn cell TF1's initial values: drawn in TF1's layout (one kernel over
+    [inputs, state], Glorot uniform unless given) when Keras builds the cell at its first call, where TF1 built
+    it, and mapped by keras_rnn_weights."""
+    kernel_initializer = kernel_initializer or tf.keras.initializers.GlorotUniform()
+    mapped = []
+
+    def tf1_values(input_size):
+        rows, columns = input_size + units, {"rnn": 1, "lstm": 4, "gru": 2}[kind] * units
+        shapes = [[rows, columns], [columns]] + ([[rows, units], [units]] if kind == "gru" else [])
+        values = []
+        for index, shape in enumerate(shapes):
+            if index % 2 == 0:
+                values.append(kernel_initializer(shape=shape, dtype=tf.float32))
+            elif bias_initializer is not None:
+                values.append(bias_initializer(shape=shape, dtype=tf.float32))
+            else:  # TF1's GRU gates start at 1.0 (no reset, no update); every other bias at zero
+                values.append(tf.ones(shape) if kind == "gru" and index == 1 else tf.zeros(shape))
+        return values
+
+    def part(index):
+        def initializer(shape, dtype=None):
+            if not mapped:  # the kernel comes first: its rows are the input width
+                with tf.init_scope():  # drawn eagerly, once, also where the first call is traced
+                    mapped.extend(keras_rnn_weights(kind, tf1_values(shape[0]), shape[0], forget_bias))
+            return mapped[index]
+
+        return initializer
+
+    return {"kernel_initializer": part(0), "recurrent_initializer": part(1), "bias_initializer": part(2)}
+
+
 vocab, hidden, steps = 6, 8, 4
 kernel_values = np.linspace(-0.3, 0.3, (vocab + hidden) * 4 * hidden)
-lstm = tf.keras.layers.LSTM(units=hidden, return_sequences=True, return_state=True, zero_output_for_mask=True)
+lstm = tf.keras.layers.LSTM(units=hidden, unit_forget_bias=False, return_sequences=True, return_state=True, zero_output_for_mask=True, **tf1_cell_initializers("lstm", hidden, forget_bias=1.0, kernel_initializer=tf.compat.v1.constant_initializer(kernel_values)))
 lstm.build((None, None, vocab))
-lstm.set_weights(keras_rnn_weights("lstm", [tf.compat.v1.constant_initializer(kernel_values)(shape=[vocab + hidden, 4 * hidden], dtype=tf.float32), tf.zeros([4 * hidden])], vocab, 1.0))
 dense = tf.keras.layers.Dense(units=vocab, kernel_initializer=tf.constant_initializer(0.05))
 optimizer = tf.compat.v1.train.AdamOptimizer(0.01)
 

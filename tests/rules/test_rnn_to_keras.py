@@ -32,24 +32,24 @@ def _reasons(result):
 
 @pytest.mark.parametrize("body, expected", [
     pytest.param("cell = tf.nn.rnn_cell.LSTMCell(4)\noutputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
-                 ['lstm = tf.keras.layers.LSTM(units=4, return_sequences=True, return_state=True, '
-                  'zero_output_for_mask=True)', "lstm.build((None, None, 3))",
-                  'lstm.set_weights(keras_rnn_weights("lstm", [tf.keras.initializers.GlorotUniform()(shape=[3 + 4, '
-                  '4 * 4], dtype=tf.float32), tf.zeros([4 * 4])], 3, 1.0))',
+                 ['lstm = tf.keras.layers.LSTM(units=4, unit_forget_bias=False, return_sequences=True, '
+                  'return_state=True, zero_output_for_mask=True, **tf1_cell_initializers("lstm", 4, forget_bias=1.0))',
+                  "lstm.build((None, None, 3))", "def tf1_cell_initializers(", "def keras_rnn_weights(",
                   "outputs, state = lstm_outputs, (lstm_c, lstm_h)"], id="LSTMCell: TF1's draw mapped, (c, h) state"),
     pytest.param("def build(inputs, size):\n"
                  "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(size), inputs, dtype=tf.float32)\n"
                  "outputs, state = build(x, 4)\n", ["gru = tf.keras.layers.GRU(units=4, reset_after=False,"],
                  id="units from a parameter given a literal: the layer is built before the function with it"),
     pytest.param("cell = tf.contrib.rnn.GRUCell(4)\noutputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
-                 ["tf.keras.layers.GRU(units=4, reset_after=False,", "tf.ones([2 * 4])"],
+                 ["tf.keras.layers.GRU(units=4, reset_after=False,", 'tf1_cell_initializers("gru", 4)',
+                  'tf.ones(shape) if kind == "gru" and index == 1'],
                  id="contrib GRUCell: reset before the matmul, gates bias 1.0"),
     pytest.param("cell = tf.nn.rnn_cell.BasicRNNCell(4, activation=tf.nn.relu)\n"
                  "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
                  ["tf.keras.layers.SimpleRNN(units=4, activation=tf.nn.relu,"], id="BasicRNNCell keeps its activation"),
     pytest.param("cell = tf.nn.rnn_cell.BasicLSTMCell(4, forget_bias=0.0)\n"
                  "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
-                 [", 3, 0.0))"], id="forget_bias goes into the mapped bias"),
+                 ['**tf1_cell_initializers("lstm", 4))'], id="forget_bias goes into the mapped bias"),
     pytest.param("cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.LSTMCell(4), tf.nn.rnn_cell.GRUCell(2)])\n"
                  "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
                  ["gru.build((None, None, 4))", "outputs, state = gru_outputs, ((lstm_c, lstm_h), gru_state, )"],

@@ -44,34 +44,15 @@ def tf1_variables(kind: str, prefix: str, input_size: str, units: str) -> List[T
     return [(f"{prefix}/kernel", f"[{rows}, {columns}]"), (f"{prefix}/bias", f"[{columns}]")]
 
 
-def tf1_initial_values(kind: str, input_size: str, units: str, tf: str, kernel_init: str, bias_init: str) -> str:
-    """Source of the list of TF1-layout initial values, drawn as TF1 drew them (initializer over the whole kernel)."""
-    values = []
-    for name, shape in tf1_variables(kind, "", input_size, units):
-        if name.endswith("kernel"):
-            values.append(f"{kernel_init}(shape={shape}, dtype={tf}.float32)")
-        elif bias_init:
-            values.append(f"{bias_init}(shape={shape}, dtype={tf}.float32)")
-        else:  # TF1's GRU gates start at 1.0 (no reset, no update); every other bias at zero
-            values.append(f"{tf}.{'ones' if name.endswith('gates/bias') else 'zeros'}({shape})")
-    return "[" + ", ".join(values) + "]"
-
-
 def layer_setup(layer: str, cell: Tuple[str, str, str], units: str, activation: Optional[str], width: str, tf: str,
                 kernel_init: Optional[str], bias_init: Optional[str], forget_bias: str) -> Tuple[str, List[str]]:
-    """(constructor source, statements) that build the Keras layer ``layer`` with TF1's initial values mapped in."""
+    """(constructor source, statements) that build the Keras layer ``layer`` with TF1's initial values mapped in:
+    its cell's initializers are :data:`CELL_INITIALIZERS`', which draw them at the build, in TF1's layout."""
     kind, keras_class, _ = cell
-    args = [f"units={units}"]
-    if activation is not None:
-        args.append(f"activation={activation}")
-    if kind == "gru":
-        args.append("reset_after=False")  # TF1 applies the reset gate before the candidate's matmul
-    args += ["return_sequences=True", "return_state=True", "zero_output_for_mask=True"]
-    constructor = f"{tf}.keras.layers.{keras_class}({', '.join(args)})"
-    initial = tf1_initial_values(kind, width, units, tf, kernel_init or f"{tf}.keras.initializers.GlorotUniform()",
-                                 bias_init)
-    return constructor, [f"{layer} = {constructor}", f"{layer}.build((None, None, {width}))",
-                         f"{layer}.set_weights({KERAS_WEIGHTS}({json.dumps(kind)}, {initial}, {width}, {forget_bias}))"]
+    constructor = _keras_constructor(f"{tf}.keras.layers.{keras_class}", kind, units, activation, kernel_init,
+                                     bias_init, forget_bias,
+                                     ["return_sequences=True", "return_state=True", "zero_output_for_mask=True"])
+    return constructor, [f"{layer} = {constructor}", f"{layer}.build((None, None, {width}))"]
 
 
 CELL_INITIALIZERS = "tf1_cell_initializers"
@@ -83,6 +64,12 @@ def keras_cell(kind: str, units: str, activation: Optional[str], tf: str, kernel
                bias_init: Optional[str], forget_bias: str) -> str:
     """Source of the Keras cell that a TF1 cell stepped by hand becomes: built on its first call, as TF1's
     was, with TF1's initial values mapped in (see the helper :data:`CELL_INITIALIZERS`)."""
+    return _keras_constructor(f"{tf}.keras.layers.{KERAS_CELLS[kind]}", kind, units, activation, kernel_init,
+                              bias_init, forget_bias, [])
+
+
+def _keras_constructor(keras_class: str, kind: str, units: str, activation: Optional[str], kernel_init: Optional[str],
+                       bias_init: Optional[str], forget_bias: str, layer_args: List[str]) -> str:
     args = [f"units={units}"]
     if activation is not None:
         args.append(f"activation={activation}")
@@ -97,14 +84,14 @@ def keras_cell(kind: str, units: str, activation: Optional[str], tf: str, kernel
         initializers.append(f"kernel_initializer={kernel_init}")
     if bias_init:
         initializers.append(f"bias_initializer={bias_init}")
-    args.append(f"**{CELL_INITIALIZERS}({', '.join(initializers)})")
-    return f"{tf}.keras.layers.{KERAS_CELLS[kind]}({', '.join(args)})"
+    args += layer_args + [f"**{CELL_INITIALIZERS}({', '.join(initializers)})"]
+    return f"{keras_class}({', '.join(args)})"
 
 
 def cell_helpers(tf: str, lstm: bool) -> str:
     """Source of the functions a program with cells stepped by hand carries (besides :data:`HELPERS`); the LSTM
-    step where an LSTM cell is stepped. TF1's initial values are drawn as :func:`tf1_initial_values` draws
-    them for a layer, at run time: the input width is known when Keras builds the cell."""
+    step where an LSTM cell is stepped. TF1's initial values (the shapes of :func:`tf1_variables`) are drawn when
+    Keras builds the layer or cell, which knows the input width then."""
     source = f'''
 def {CELL_INITIALIZERS}(kind, units, forget_bias=0.0, kernel_initializer=None, bias_initializer=None):
     """Initializers that give a Keras rnn cell TF1's initial values: drawn in TF1's layout (one kernel over

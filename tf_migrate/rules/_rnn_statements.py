@@ -11,6 +11,7 @@ from typing import Dict, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.codegen.rnn_weights import CELL_INITIALIZERS, cell_helpers
 from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
@@ -156,6 +157,14 @@ def _root(node: cst.BaseExpression) -> Optional[str]:
     while isinstance(node, (cst.Subscript, cst.Attribute)):
         node = node.value
     return node.value if isinstance(node, cst.Name) else None
+
+
+def with_cell_helpers(module: cst.Module, tf: str, lstm_step: bool) -> cst.Module:
+    """The module with the cells' helper functions (``tf1_cell_initializers``; ``tf1_lstm_step`` where asked),
+    unless an earlier rule put them in."""
+    if f"def {CELL_INITIALIZERS}(" in module.code:
+        return module
+    return insert_helpers(module, cell_helpers(tf, lstm_step))
 
 
 def insert_helpers(module: cst.Module, source: str) -> cst.Module:

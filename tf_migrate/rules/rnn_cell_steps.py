@@ -33,13 +33,13 @@ from typing import Dict, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis.symbols import target_keys, writes
-from tf_migrate.codegen.rnn_weights import LSTM_STEP, cell_helpers, keras_cell
+from tf_migrate.codegen.rnn_weights import LSTM_STEP, keras_cell
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._hoisting import call_counts
 from tf_migrate.rules._rnn_cells import CellReader, Leaf, Unsupported, zero_state_source
-from tf_migrate.rules._rnn_statements import insert_helpers, rewrite_state_fields
+from tf_migrate.rules._rnn_statements import rewrite_state_fields, with_cell_helpers
 from tf_migrate.traversal import visit
 
 RULE_ID = "rnn-cell-steps"
@@ -74,7 +74,7 @@ class RNNCellSteps(Rule):
                        f"Keras' {found.keras_class} with TF1's gate layout and initial values")
         module = rewrite_state_fields(module, lstm_states) if lstm_states else module
         lstm = any(found.leaf.kind == "lstm" for found in cells.values())
-        return insert_helpers(module, cell_helpers(ctx.tf, lstm))  # rnn-checkpoints adds keras_rnn_weights
+        return with_cell_helpers(module, ctx.tf, lstm)  # rnn-checkpoints adds keras_rnn_weights
 
 
 class _Stepped:

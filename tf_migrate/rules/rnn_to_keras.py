@@ -3,12 +3,12 @@
     cell = tf.nn.rnn_cell.LSTMCell(64)
     outputs, state = tf.nn.dynamic_rnn(cell, x, sequence_length=lengths, dtype=tf.float32)
 becomes
-    lstm = tf.keras.layers.LSTM(units=64, return_sequences=True, return_state=True, zero_output_for_mask=True)
+    lstm = tf.keras.layers.LSTM(units=64, unit_forget_bias=False, return_sequences=True, return_state=True,
+                                zero_output_for_mask=True, **tf1_cell_initializers("lstm", 64, forget_bias=1.0))
     lstm.build((None, None, 3))
-    lstm.set_weights(keras_rnn_weights("lstm", [<TF1's initial kernel and bias>], 3, 1.0))
     lstm_outputs, lstm_h, lstm_c = lstm(x, mask=tf.sequence_mask(lengths, tf.shape(x)[1]))
     outputs, state = lstm_outputs, (lstm_c, lstm_h)
-- Initial values are drawn as TF1 drew them, mapped in by ``keras_rnn_weights`` (codegen/rnn_weights.py).
+- Initial values are drawn as TF1 drew them at the build, mapped in (``tf1_cell_initializers``, codegen/rnn_weights.py).
 - ``sequence_length`` becomes a mask with zero outputs past each length and the state held, as
   TF1 did; ``time_major`` transposes in and out; ``initial_state`` goes to the layer (an LSTM state
   is TF1's ``(c, h)``, Keras' ``[h, c]``); ``cell.zero_state(...)`` becomes zeros of its structure.
@@ -41,7 +41,7 @@ from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, 
     zero_state_source
 from tf_migrate.rules._rnn_statements import (RNN_CALLS, StateTuples, Substitute, Widths, call_arguments,
                                               calls_by_name, rewrite_state_fields, settled_arguments, top_lines,
-                                              unhoistable)
+                                              unhoistable, with_cell_helpers)
 from tf_migrate.traversal import visit
 
 RULE_ID = "rnn-to-keras"
@@ -68,8 +68,8 @@ class RNNToKeras(Rule):
             return original
         if not converter.converted:
             return original
-        module = module.with_changes(body=body)
-        return rewrite_state_fields(module, converter.state_names)
+        module = rewrite_state_fields(module.with_changes(body=body), converter.state_names)
+        return with_cell_helpers(module, ctx.tf, False)
 
 
 class _Refused(Exception):

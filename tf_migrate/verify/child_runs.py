@@ -66,6 +66,7 @@ class Runner:
         self.timeout, self.workdirs, self.args, self.workdir_on_path = timeout, workdirs, args, workdir_on_path
         self.record_state, self.clock = record_state, clock
         self.as_written = False  # both runs with Grappler's arithmetic rewrites off (``_second_look``)
+        self.migrated_environment: dict = {}  # extra variables for the migrated side only
         self.count = 0
 
     def run(self, mode, source, fetch_order):
@@ -132,6 +133,8 @@ class Runner:
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "work"), env.get("PYTHONPATH")]))
         if mode == "legacy" and _tf_keras_installed():
             env["TF_USE_LEGACY_KERAS"] = "1"
+        if mode == "migrated":
+            env.update(self.migrated_environment)
         return env
 
 

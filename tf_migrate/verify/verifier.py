@@ -108,7 +108,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Dict, Optional, Sequence
 
 from tf_migrate.verify.child import notebook as child_notebook
 from tf_migrate.verify.child_runs import Run, Runner, RunSummary
@@ -142,6 +142,7 @@ def verify_program(
     migrated_workdir: Optional[pathlib.Path] = None,
     args: Sequence[str] = (),
     workdir_on_path: bool = False,
+    migrated_environment: Optional[Dict[str, str]] = None,
 ) -> VerifyResult:
     """Runs both programs and compares their printed output (see module doc).
 
@@ -162,6 +163,8 @@ def verify_program(
         args: the program's command-line arguments (``sys.argv[1:]``).
         workdir_on_path: the working directory also goes on ``sys.path`` (``PYTHONPATH``), after the
             program's folder: a project's packages import from its root.
+        migrated_environment: extra environment variables for the migrated side's runs only (a rounding
+            control: the same TF1 program with ``TF_ENABLE_ONEDNN_OPTS=0``, TF's other valid kernels).
     """
     if kind not in ("py", "ipynb"):
         raise ValueError(f"kind must be 'py' or 'ipynb', not {kind!r}")
@@ -179,6 +182,7 @@ def verify_program(
         workdirs = {"legacy": workdir, "migrated": migrated_workdir or workdir}
         runner = Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdirs, tuple(args),
                          workdir_on_path)
+        runner.migrated_environment = dict(migrated_environment or {})
         with ThreadPoolExecutor(2) as pool:
             legacy_future = pool.submit(runner.run, "legacy", legacy_source, "pre")
             migrated = runner.run("migrated", migrated_source, None)
