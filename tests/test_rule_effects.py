@@ -28,6 +28,11 @@ COVERED_BY = {
     "hoist-graph-ops": "tests/golden/function_builds_ops_it_runs.py",
     "dropout-rate": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\nh = tf.nn.dropout(x, 0.5)\n"
                      "with tf.Session() as sess:\n    print(sess.run(h, {x: [1.0, 2.0, 3.0]}))\n"),
+    "dead-collections": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\nw = tf.Variable(1.0)\n"
+                         "ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\nwith tf.control_dependencies(ops):\n"
+                         "    step = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(x * w))\n"
+                         "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                         "    sess.run(step, {x: [1.0, 2.0]})\n"),
     "cond-flags": ("import tensorflow as tf\nflag = tf.placeholder(tf.bool, [])\n"
                    "y = tf.cond(flag, lambda: 1.0, lambda: 2.0)\n"
                    "with tf.Session() as sess:\n    print(sess.run(y, {flag: True}))\n"),
