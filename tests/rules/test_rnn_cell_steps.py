@@ -77,3 +77,10 @@ def test_a_function_called_twice_keeps_its_cells():
     result = _migrate(body)
     assert result.outcome == "compat"
     assert "rnn_cell.GRUCell" in result.new_source
+
+
+def test_a_cell_stepped_in_a_graph_loop_is_left():
+    body = ("cell = tf.nn.rnn_cell.GRUCell(4)\nstate = cell.zero_state(1, tf.float32)\n"
+            "_, output = tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, cell(x[:, 0, :], s)[1]), (0, state))\n")
+    result = _migrate(body)
+    assert "tf.keras.layers.GRUCell" not in result.new_source

@@ -105,6 +105,9 @@ def test_rewrite(body, expected):
                  "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(size), inputs, dtype=tf.float32)\n"
                  "n = 4\noutputs, state = build(x, n)\n", "local to `build`",
                  id="units from a parameter bound after the function"),
+    pytest.param("def build(inputs, size):\n    size = size * 2\n"
+                 "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(size), inputs, dtype=tf.float32)\n"
+                 "outputs, state = build(x, 4)\n", "local to `build`", id="units from a parameter bound again"),
 ])
 def test_what_keras_cannot_match_stays_compat(body, why):
     result = _migrate(body)

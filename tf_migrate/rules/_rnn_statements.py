@@ -251,7 +251,8 @@ def settled_arguments(func: cst.FunctionDef, call: Optional[cst.Call], module: c
     """Parameters of ``func`` (called once, by ``call``) whose argument is a literal number, or a name the module
     binds once, at its top level, before ``func``: the value it has wherever the layers are built before ``func``.
     (``RNN(x, W, b, num_hidden_units)`` with ``num_hidden_units = 10`` above it: ``num_hidden`` is 10 there.)"""
-    given = call_arguments(func, call)
+    rebound = set(writes(func.body))  # a parameter the body binds again has another value where it is read
+    given = {name: value for name, value in call_arguments(func, call).items() if name not in rebound}
     before = bound_before(func, module)
     counts: Dict[str, int] = {}
     for stmt in module.body:

@@ -21,7 +21,9 @@ A TF1 LSTM state is ``(c, h)``, Keras' ``[h, c]``: each LSTM step goes through `
 as TF1's did, so its steps stay as written.
 
 A cell is converted when it is bound once, at the top of the module or of a function called at most
-once, and is only ever stepped (``cell(inputs, state)``) or asked for ``zero_state``. Cells run by
+once, and is only ever stepped (``cell(inputs, state)``, not in a lambda) or asked for ``zero_state``, in
+a file with no graph loop (``tf.while_loop``, ``tf.scan``, ``map_fn``...: a Keras cell first called in
+one's body would build its weights there). Cells run by
 ``dynamic_rnn`` and friends are rnn-to-keras'; a cell used otherwise, reused by scope (``reuse=``), or
 in a file with a ``tf.train.Saver`` (which names the variables by TF1's scopes) is left to it, which
 keeps the file compat with the reason.
@@ -43,6 +45,7 @@ from tf_migrate.rules._rnn_statements import rewrite_state_fields, with_cell_hel
 from tf_migrate.traversal import visit
 
 RULE_ID = "rnn-cell-steps"
+_GRAPH_LOOPS = ("while_loop", "tf.scan", "map_fn", "raw_rnn", "foldl", "foldr")
 
 
 class RNNCellSteps(Rule):
@@ -53,8 +56,8 @@ class RNNCellSteps(Rule):
     TRIGGERS = ("rnn",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if "Saver" in module.code:
-            return module
+        if "Saver" in module.code or any(loop in module.code for loop in _GRAPH_LOOPS):
+            return module  # a Keras cell first called in a graph loop's body would build its weights there
         counts = call_counts(module)
         stepped: Dict[int, _Stepped] = {}  # id(cell statement) -> the cell
         scopes: List[cst.CSTNode] = [module] + [f for f in module.body if isinstance(f, cst.FunctionDef)
@@ -134,6 +137,7 @@ class _Uses(cst.CSTVisitor):
     def __init__(self, name: str, target: cst.Name) -> None:
         self.name, self.target = name, target
         self.steps = 0
+        self.lambdas = 0  # steps inside a lambda (a loop body handed to TF) are not converted
         self.bindings = 0
         self.other = False
         self._accounted: Set[int] = {id(target)}
@@ -149,10 +153,16 @@ class _Uses(cst.CSTVisitor):
     def visit_For(self, node: cst.For) -> None:
         self.other = self.other or self.name in target_keys(node.target)
 
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self.lambdas += 1
+
+    def leave_Lambda(self, node: cst.Lambda) -> None:
+        self.lambdas -= 1
+
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if isinstance(func, cst.Name) and func.value == self.name:
-            if len(node.args) == 2 and all(a.keyword is None and not a.star for a in node.args):
+            if len(node.args) == 2 and not self.lambdas and all(a.keyword is None and not a.star for a in node.args):
                 self.steps += 1
                 self._accounted.add(id(func))
         elif isinstance(func, cst.Attribute) and func.attr.value == "zero_state" \
