@@ -72,7 +72,7 @@ def run_jacobian_dy_dx():
     with tf.GradientTape() as tape:
         A = tf.constant(np.random.RandomState(0).randn(n_y, n_x).astype(np.float32))
         y = tf.tanh(tf.matmul(A, x))  # (n_y, 1)
-        y_row_sums = tf.reduce_sum(y, axis=list(range(1, y.shape.rank)))
+        y_row_sums = tf.reduce_sum(y, axis=1)
     # add a leading dim so we can stack
     grads_list = tf.expand_dims(tape.jacobian(y_row_sums, x), axis=1)
     jacobian = grads_list

@@ -9,7 +9,9 @@ import pytest
 from tests.twins import assert_same_output, run_legacy, run_migrated
 from tf_migrate.engine import migrate_source
 
-HEADER = "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\ny = tf.tanh(x) * 2.0\n"
+# `x`'s shape is a name, so `y`'s rank is not in the text: the sums are written for any rank (see
+# test_known_ranks_write_the_axes_out for the other case).
+HEADER = "import tensorflow as tf\nshape = [None, 3]\nx = tf.placeholder(tf.float32, shape)\ny = tf.tanh(x) * 2.0\n"
 IMPORT = "from tensorflow.python.ops.parallel_for.gradients import jacobian\n"
 ROW_SUMS = "y_row_sums = tf.reduce_sum(y, axis=list(range(1, y.shape.rank)))\n"
 COL_SUMS = "y_col_sums = tf.reduce_sum(y, axis=[0, *range(2, y.shape.rank)])[:3]\n"
@@ -190,3 +192,27 @@ def test_few_known_rows_stay_a_loop_when_compiled(count, stop, functions, kept):
         assert ".jacobian(y_col_sums, x)" in result.new_source
         assert "tape.gradient(y[:, i]" not in result.new_source
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("header, before, sums", [
+    pytest.param("x = tf.placeholder(tf.float32, [None, 3])\ny = tf.tanh(x) * 2.0\n",
+                 "J = tf.stack([tf.gradients(y[i], x)[0] for i in range(4)])\n",
+                 "y_row_sums = tf.reduce_sum(y, axis=1)[:4]\n", id="a matrix: its rows summed over axis 1"),
+    pytest.param("x = tf.placeholder(tf.float32, [None, 3])\ny = tf.tanh(x) * 2.0\n",
+                 "J = tf.stack([tf.gradients(y[:, j], x)[0] for j in range(3)], axis=1)\n",
+                 "y_col_sums = tf.reduce_sum(y, axis=0)[:3]\n", id="columns summed over the batch"),
+    pytest.param("x = tf.Variable(np.zeros((5, 1)))\ny = tf.reshape(tf.matmul(tf.ones([40, 5]), x), [-1])\n",
+                 "J = tf.stack([tf.gradients(y[i], x)[0] for i in range(40)])\n",
+                 "y_row_sums = y[:40]\nJ = jacobian(y_row_sums, x)\n", id="a vector: its rows, no sum"),
+    pytest.param("x = tf.Variable(np.zeros((5, 1)))\ny = tf.reshape(tf.matmul(tf.ones([40, 5]), x), [-1])\n",
+                 "J = tf.stack([tf.gradients(y[i], x)[0] for i in range(y.shape[0])])\n",
+                 "", id="a vector, every row: the Jacobian of y itself"),
+])
+def test_known_ranks_write_the_axes_out(header, before, sums):
+    head = "import numpy as np\nimport tensorflow as tf\n" + header
+    result = migrate_source(head + before, "case.py", select=["jacobian-loops"])
+    assert "shape.rank" not in result.new_source.split("J = ")[0]
+    if sums:
+        assert sums in result.new_source
+    else:
+        assert "jacobian(y, x)" in result.new_source and "_sums" not in result.new_source

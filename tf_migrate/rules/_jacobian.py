@@ -244,8 +244,9 @@ def _covers_axis(rng: IndexRange, element: Element, tf: str) -> bool:
 
 # -- code generation ------------------------------------------------------------------------------
 
-def sums_expression(element: Element, rng: IndexRange, tf: str) -> str:
-    """``y_sums``: what one tf.gradients call differentiated, for every index of the range."""
+def sums_expression(element: Element, rng: IndexRange, tf: str, rank: Optional[int] = None) -> str:
+    """``y_sums``: what one tf.gradients call differentiated, for every index of the range. ``rank``: the base's,
+    where the text settles it (analysis.static_ranks): the axes are then written out, or there is no sum."""
     base = code(element.base)
     sliced, dropped, kept_before = [], 0, 0
     for i, el in enumerate(element.subscript):
@@ -259,16 +260,26 @@ def sums_expression(element: Element, rng: IndexRange, tf: str) -> str:
             sliced.append(code(el.slice))
     full = all(s == ":" for s in sliced)
     rows = base if full else f"{base}[{', '.join(sliced)}]"
-    rank = f"{base}.shape.rank" + (f" - {dropped}" if dropped else "")
-    if kept_before == 0:
-        axis = f"list(range(1, {rank}))"
+    summed = None
+    if rank is not None:
+        summed = [a for a in range(rank - dropped) if a != kept_before]
+    if summed is not None:
+        axis = str(summed[0]) if len(summed) == 1 else "[" + ", ".join(map(str, summed)) + "]"
+    elif kept_before == 0:
+        axis = f"list(range(1, {base}.shape.rank" + (f" - {dropped}" if dropped else "") + "))"
     else:
-        axis = "[" + "".join(f"{a}, " for a in range(kept_before)) + f"*range({kept_before + 1}, {rank})]"
+        rank_code = f"{base}.shape.rank" + (f" - {dropped}" if dropped else "")
+        axis = "[" + "".join(f"{a}, " for a in range(kept_before)) + f"*range({kept_before + 1}, {rank_code})]"
     selection = ""
     if not _covers_axis(rng, element, tf):
         start = "" if rng.start is None or int_literal(rng.start) == 0 else code(rng.start)
         step = "" if rng.step is None else ":" + code(rng.step)
         selection = f"[{start}:{code(rng.stop)}{step}]"
+    if summed == []:  # a vector: each row is one element, the gradient's ys as they are
+        if not selection:
+            return rows
+        sliced[element.position] = selection[1:-1]
+        return f"{base}[{', '.join(sliced)}]"
     return f"{tf}.reduce_sum({rows}, axis={axis}){selection}"
 
 

@@ -41,6 +41,7 @@ from tf_migrate.rules import COMPAT, EAGER, Rule, RuleContext
 from tf_migrate.rules import _edits as ed
 from tf_migrate.rules._edits import int_literal
 from tf_migrate.rules import _jacobian as jac
+from tf_migrate.analysis.static_ranks import StaticRanks
 from tf_migrate.analysis.symbols import binding_counts, writes
 from tf_migrate.codegen.compiled import COMPILED
 from tf_migrate.traversal import visit
@@ -113,6 +114,7 @@ class _Candidates(cst.CSTVisitor):
 class _Rewrite:
     def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
         self.module, self.ctx, self.names, self.tf = module, ctx, ctx.names, ctx.tf
+        self.ranks: Optional[StaticRanks] = None
         self.layout = ed.Layout()
         visit(module, self.layout)
         self.kinds = jac.Kinds(module, ctx.names)
@@ -161,8 +163,9 @@ class _Rewrite:
                 return f"`{name}` is read after the loop"
         return self._vectorize(element_expr, var, rng, rows, later, function,
                                lambda sums, batched: {
-                                   id(init): [ed.statement(sums, init.leading_lines)],
-                                   id(loop): [ed.statement(batched, list(loop.leading_lines)
+                                   id(init): [ed.statement(sums, init.leading_lines)] if sums else [],
+                                   id(loop): [ed.statement(batched, ([] if sums else list(init.leading_lines))
+                                                            + list(loop.leading_lines)
                                                             + ed.comment_lines([loop.body]))]})
 
     def _comprehension(self, comp: cst.ListComp, stmt, call) -> Union[str, Tuple]:
@@ -176,8 +179,8 @@ class _Rewrite:
         if rows is not None:
             return self._vectorize(comp.elt, var, rng, rows, self.layout.following(stmt), function,
                                    lambda sums, batched: {id(stmt): [
-                                       ed.statement(sums, stmt.leading_lines),
-                                       ed.statement(batched).with_changes(
+                                       *([ed.statement(sums, stmt.leading_lines)] if sums else []),
+                                       ed.statement(batched, [] if sums else stmt.leading_lines).with_changes(
                                            trailing_whitespace=stmt.trailing_whitespace)]})
         if call is None or id(stmt) not in self.layout.where:
             return "the list is not bound to a name or passed to tf.stack / tf.concat"
@@ -208,15 +211,15 @@ class _Rewrite:
         name = self._jacobian_name()
         if name is None:
             return self.jacobian
-        sums = fresh(jac.sums_stem(element), self.taken)
-        sums_line = f"{sums} = {jac.sums_expression(element, rng, self.tf)}"
+        sums, sums_line = self._sums(element, rng)
         batched = jac.batched_expression(element, sums, name, self.tf, wrappers)
         if rows is not None:
             self.edits.statements.update(replace(sums_line, f"{rows} = {batched}"))
             self.edits.expressions[id(call)] = cst.parse_expression(jac.stacked_along(rows, axis, self.tf))
         else:
             before = self.edits.before.setdefault(id(stmt), [])
-            before.append(ed.statement(sums_line))
+            if sums_line:
+                before.append(ed.statement(sums_line))
             if axis == 0:
                 self.edits.expressions[id(call)] = cst.parse_expression(batched)
             else:
@@ -225,6 +228,16 @@ class _Rewrite:
                 self.edits.expressions[id(call)] = cst.parse_expression(jac.stacked_along(held, axis, self.tf))
         return (f"loop of {code(element_expr)} over {code(rng.stop)} indices -> one vectorized "
                 f"{name}({sums}, {code(element.source)}): same shape and values",)
+
+    def _sums(self, element, rng) -> Tuple[str, Optional[str]]:
+        """(the ys each row of the Jacobian differentiates, the statement that names them; None: ``y`` itself)."""
+        if self.ranks is None:
+            self.ranks = StaticRanks(self.module, self.names)
+        source = jac.sums_expression(element, rng, self.tf, self.ranks.rank(element.base))
+        if source.isidentifier():
+            return source, None
+        sums = fresh(jac.sums_stem(element), self.taken)
+        return sums, f"{sums} = {source}"
 
     def _count(self, rng) -> Optional[int]:
         """How many indices ``rng`` visits, where its bounds are int literals or module constants bound once."""

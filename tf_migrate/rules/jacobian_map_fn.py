@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
+from tf_migrate.analysis.static_ranks import StaticRanks
 from tf_migrate.analysis.symbols import reads
 from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import all_names, fresh
@@ -84,6 +85,7 @@ class _MapCalls(cst.CSTVisitor):
 class _Rewrite:
     def __init__(self, module: cst.Module, ctx: RuleContext, functions) -> None:
         self.module, self.ctx, self.names, self.tf = module, ctx, ctx.names, ctx.tf
+        self.ranks: Optional[StaticRanks] = None
         self.functions = functions
         self.layout = ed.Layout()
         visit(module, self.layout)
@@ -180,14 +182,17 @@ class _Rewrite:
             self.jacobian = jac.jacobian_name(self.module, self.ctx, self.taken)
         if isinstance(self.jacobian, str):
             return self.jacobian
-        sums = fresh(jac.sums_stem(element), self.taken)
         comments = []
         if definition is not None:
             comments = [line for line in definition.leading_lines if line.comment is not None]
             comments += ed.comment_lines([definition.body])
             self.edits.statements[id(definition)] = []
-        self.edits.before.setdefault(id(stmt), []).append(
-            ed.statement(f"{sums} = {jac.sums_expression(element, rng, self.tf)}", comments))
+        if self.ranks is None:
+            self.ranks = StaticRanks(self.module, self.names)
+        sums = jac.sums_expression(element, rng, self.tf, self.ranks.rank(element.base))
+        if not sums.isidentifier():  # y itself where each row is one element
+            source, sums = sums, fresh(jac.sums_stem(element), self.taken)
+            self.edits.before.setdefault(id(stmt), []).append(ed.statement(f"{sums} = {source}", comments))
         batched = jac.batched_expression(element, sums, self.jacobian[0], self.tf)
         self.edits.expressions[id(call)] = cst.parse_expression(batched)
         return (f"tf.map_fn of {code(element_expr)} over {code(bound['elems'])} -> one vectorized "
