@@ -21,6 +21,7 @@ from typing import Dict, List, Optional
 
 import libcst as cst
 
+from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames, dotted_name
 from tf_migrate.traversal import visit
 
@@ -83,10 +84,10 @@ class StaticRanks:
         args = [arg for arg in expr.args if arg.keyword is None]
         if qualname in _SHAPED:
             keyword, position = _SHAPED[qualname]
-            shape = _argument(expr, keyword, position)
+            shape = argument(expr, keyword, position)
             return len(shape.elements) if isinstance(shape, (cst.List, cst.Tuple)) else None
         if qualname in _WRAPPERS | _ELEMENTWISE and expr.args:
-            first = _argument(expr, "initial_value" if qualname == "tf.Variable" else "", 0)
+            first = argument(expr, "initial_value" if qualname == "tf.Variable" else "", 0)
             return self.rank(first, depth + 1) if first is not None else None
         if qualname == "tf.matmul" and len(args) >= 2 and len(expr.args) == 2:
             ranks = [self.rank(a.value, depth + 1) for a in args[:2]]
@@ -137,14 +138,6 @@ class StaticRanks:
 
     def _bound_once_or_never(self, name: str) -> bool:
         return not self.bindings.get(name)
-
-
-def _argument(call: cst.Call, keyword: str, position: int) -> Optional[cst.BaseExpression]:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-    return positional[position].value if position < len(positional) else None
 
 
 def _target_names(target: cst.BaseExpression) -> List[str]:

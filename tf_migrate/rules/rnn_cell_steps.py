@@ -35,13 +35,13 @@ from typing import Dict, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis.symbols import target_keys, writes
-from tf_migrate.codegen.rnn_weights import LSTM_STEP, keras_cell
+from tf_migrate.codegen.rnn_weights import KERAS_CELLS, LSTM_STEP, keras_cell
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._hoisting import call_counts
 from tf_migrate.rules._rnn_cells import CellReader, Leaf, Unsupported, zero_state_source
-from tf_migrate.rules._rnn_statements import rewrite_state_fields, with_cell_helpers
+from tf_migrate.rules._rnn_statements import rewrite_state_fields, top_lines, with_cell_helpers
 from tf_migrate.traversal import visit
 
 RULE_ID = "rnn-cell-steps"
@@ -74,7 +74,7 @@ class RNNCellSteps(Rule):
         for found in cells.values():
             lstm_states |= found.lstm_states
             ctx.report(found.statement, RULE_ID, INFO, f"`{found.name}`: a {found.leaf.cell_class} stepped by hand -> "
-                       f"Keras' {found.keras_class} with TF1's gate layout and initial values")
+                       f"Keras' {KERAS_CELLS[found.leaf.kind]} with TF1's gate layout and initial values")
         module = rewrite_state_fields(module, lstm_states) if lstm_states else module
         lstm = any(found.leaf.kind == "lstm" for found in cells.values())
         return with_cell_helpers(module, ctx.tf, lstm)  # rnn-checkpoints adds keras_rnn_weights
@@ -85,26 +85,11 @@ class _Stepped:
         self.name, self.statement, self.leaf, self.scope = name, statement, leaf, scope
         self.lstm_states: Set[str] = set()
 
-    @property
-    def keras_class(self) -> str:
-        return {"rnn": "SimpleRNNCell", "lstm": "LSTMCell", "gru": "GRUCell"}[self.leaf.kind]
-
-
-def _top_statements(body) -> List[cst.SimpleStatementLine]:
-    """The simple statements of a body and of its ``with`` blocks (not those in loops or branches)."""
-    found = []
-    for stmt in body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            found.append(stmt)
-        elif isinstance(stmt, cst.With):
-            found.extend(_top_statements(stmt.body.body))
-    return found
-
 
 def _stepped_cells(body, scope: cst.CSTNode, ctx: RuleContext) -> List[_Stepped]:
     reader = CellReader(ctx.names, lambda name: None, lambda node: None)
     found = []
-    for stmt in _top_statements(body):
+    for stmt in top_lines(body):
         small = stmt.body[0] if len(stmt.body) == 1 else None
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target,
                                                                                          cst.Name)):
