@@ -72,6 +72,9 @@ COVERED_BY = {
                            "    return tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)[0]\n"),
     "dead-parameters": "tests/golden/variable_store_reuse.py",
     "pep8-blank-lines": "tests/golden/variable_store_reuse.py",
+    "continuation-indents": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\n"
+                             "loss = tf.reduce_sum(x) + \\\n    tf.reduce_mean(x)\n"
+                             "with tf.Session() as sess:\n    print(sess.run(loss, {x: [1.0, 2.0]}))\n"),
     "tf-alias": "samples/18_alias_tf1.py",
     "inline-build-methods": "tests/golden/class_build_methods_from_init.py",
     "inline-step-helpers": "tests/golden/layer_loop_helper_and_training.py",

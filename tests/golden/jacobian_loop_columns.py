@@ -88,10 +88,10 @@ def run_jac_cols_jac_w_flat(x):
         mixed = y * tf.reduce_mean(y, axis=0)  # rows not independent: per-example is not batch_jacobian here
         y_col_sums = tf.reduce_sum(y, axis=0)[:n_out]
         cols = tape.jacobian(y_col_sums, x)
-        jac_cols = tf.transpose(cols, [1, 0, *range(2, cols.shape.rank)])  # (batch, n_out, n_in)
-        mixed_col_sums = tf.reduce_sum(mixed, axis=[0, *range(2, mixed.shape.rank)])[:n_out]
+        jac_cols = tf.transpose(cols, [1, 0, 2])  # (batch, n_out, n_in)
+        mixed_col_sums = tf.reduce_sum(mixed, axis=0)[:n_out]
         pieces = tape.jacobian(mixed_col_sums, W)
-        jac_w = tf.transpose(pieces, [*range(1, pieces.shape.rank), 0])  # (n_in, n_out, n_out)
+        jac_w = tf.transpose(pieces, [1, 2, 0])  # (n_in, n_out, n_out)
         y_row_sums = y[0, 1:n_out]
         flat = tf.reshape(tape.jacobian(y_row_sums, W), [-1, n_in * n_out])
     return [jac_cols, jac_w, flat]

@@ -10,6 +10,7 @@ once in the module and built from:
 * numpy arrays of written shape: ``np.zeros((n, m))``, ``np.random.randn(n, m)``, ``np.linspace(a, b, n)``,
   ``a.reshape(n, 1)``, ``.astype(...)``, wrapped in ``tf.Variable`` / ``tf.constant`` /
   ``tf.convert_to_tensor``;
+* reductions with a literal axis or none (``tf.reduce_mean(y, axis=0)``: one axis fewer);
 * ``tf.matmul`` of two matrices, element-wise functions (``tf.tanh``, ``tf.nn.relu``...) and
   arithmetic (``+ - * /``, the larger rank, as broadcasting gives).
 
@@ -21,7 +22,8 @@ from typing import Dict, List, Optional
 
 import libcst as cst
 
-from tf_migrate.cst.arguments import argument
+from tf_migrate.cst.arguments import argument, bind
+from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
 from tf_migrate.traversal import visit
 
@@ -34,6 +36,8 @@ _WRAPPERS = {"tf.Variable", "tf.constant", "tf.convert_to_tensor", "tf.identity"
 _ELEMENTWISE = {"tf.tanh", "tf.sigmoid", "tf.nn.relu", "tf.nn.sigmoid", "tf.nn.tanh", "tf.exp", "tf.log",
                 "tf.square", "tf.sqrt", "tf.sin", "tf.cos", "tf.abs", "tf.nn.softplus", "tf.nn.elu",
                 "tf.math.tanh", "tf.math.exp", "tf.math.log", "tf.math.sin", "tf.math.cos", "tf.negative"}
+_REDUCTIONS = {"tf.reduce_sum", "tf.reduce_mean", "tf.reduce_max", "tf.reduce_min", "tf.reduce_prod",
+               "tf.math.reduce_sum", "tf.math.reduce_mean", "tf.math.reduce_max", "tf.math.reduce_min"}
 _NUMPY_SHAPED = {"zeros", "ones", "empty", "full"}  # np.zeros((n, m)): the shape argument first
 _NUMPY_DIMS = {"randn", "rand"}  # np.random.randn(n, m): one argument per axis
 
@@ -89,10 +93,31 @@ class StaticRanks:
         if qualname in _WRAPPERS | _ELEMENTWISE and expr.args:
             first = argument(expr, "initial_value" if qualname == "tf.Variable" else "", 0)
             return self.rank(first, depth + 1) if first is not None else None
+        if qualname in _REDUCTIONS:
+            return self._reduced(expr, depth)
         if qualname == "tf.matmul" and len(args) >= 2 and len(expr.args) == 2:
             ranks = [self.rank(a.value, depth + 1) for a in args[:2]]
             return 2 if ranks == [2, 2] else None
         return self._numpy(expr, depth)
+
+    def _reduced(self, call: cst.Call, depth: int) -> Optional[int]:
+        """``tf.reduce_mean(y, axis=0)``: y's rank less the axes named, all of them without an axis."""
+        bound = bind(call, ["input_tensor", "axis", "keepdims", "name", "reduction_indices", "keep_dims"])
+        if not bound or "input_tensor" not in bound:
+            return None
+        rank = self.rank(bound["input_tensor"], depth + 1)
+        keep = bound.get("keepdims", bound.get("keep_dims"))
+        if rank is None or keep is not None:
+            return rank if isinstance(keep, cst.Name) and keep.value == "True" else None
+        axis = bound.get("axis", bound.get("reduction_indices"))
+        if axis is None or (isinstance(axis, cst.Name) and axis.value == "None"):
+            return 0
+        if isinstance(axis, (cst.Integer, cst.UnaryOperation)):
+            return rank - 1
+        if isinstance(axis, (cst.List, cst.Tuple)) and all(
+                isinstance(e.value, (cst.Integer, cst.UnaryOperation)) for e in axis.elements):
+            return rank - len({code(e.value) for e in axis.elements})
+        return None
 
     def _numpy(self, call: cst.Call, depth: int) -> Optional[int]:
         func = call.func

@@ -303,10 +303,27 @@ def batched_expression(element: Element, sums: str, jacobian: str, tf: str, wrap
     return out
 
 
-def stacked_along(name: str, axis: int, tf: str) -> str:
-    """The rows of ``name`` (a leading axis) moved to ``axis``, as tf.stack(rows, axis) puts them."""
+def batched_rank(element: Element, source_rank: Optional[int], wrappers=None) -> Optional[int]:
+    """The rank of :func:`batched_expression`'s value where the source's rank is known: one axis for the rows,
+    the source's axes, and what the wrappers add (``expand_dims`` one, ``reshape`` to ``[-1, *dims]`` its dims)."""
+    if source_rank is None:
+        return None
+    rank = 1 + source_rank
+    for kind, arg in element.wrappers if wrappers is None else wrappers:
+        rank = rank + 1 if kind == "expand_dims" else 1 + len(arg.elements)
+    return rank
+
+
+def stacked_along(name: str, axis: int, tf: str, rank: Optional[int] = None) -> str:
+    """The rows of ``name`` (a leading axis) moved to ``axis``, as tf.stack(rows, axis) puts them. ``rank``: the
+    value's, where known: the permutation is then written out."""
     if axis == 0:
         return name
+    if rank is not None and -rank <= axis < rank:
+        position = axis % rank
+        order = [a for a in range(1, rank)]
+        order.insert(position, 0)
+        return f"{tf}.transpose({name}, [{', '.join(map(str, order))}])"
     if axis == -1:
         return f"{tf}.transpose({name}, [*range(1, {name}.shape.rank), 0])"
     leading = ", ".join(str(a) for a in range(1, axis + 1))

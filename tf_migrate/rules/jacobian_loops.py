@@ -213,9 +213,10 @@ class _Rewrite:
             return self.jacobian
         sums, sums_line = self._sums(element, rng)
         batched = jac.batched_expression(element, sums, name, self.tf, wrappers)
+        rank = jac.batched_rank(element, self.ranks.rank(element.source), wrappers)
         if rows is not None:
             self.edits.statements.update(replace(sums_line, f"{rows} = {batched}"))
-            self.edits.expressions[id(call)] = cst.parse_expression(jac.stacked_along(rows, axis, self.tf))
+            self.edits.expressions[id(call)] = cst.parse_expression(jac.stacked_along(rows, axis, self.tf, rank))
         else:
             before = self.edits.before.setdefault(id(stmt), [])
             if sums_line:
@@ -225,7 +226,7 @@ class _Rewrite:
             else:
                 held = fresh(sums.replace("_sums", "_jacobian"), self.taken)
                 before.append(ed.statement(f"{held} = {batched}"))
-                self.edits.expressions[id(call)] = cst.parse_expression(jac.stacked_along(held, axis, self.tf))
+                self.edits.expressions[id(call)] = cst.parse_expression(jac.stacked_along(held, axis, self.tf, rank))
         return (f"loop of {code(element_expr)} over {code(rng.stop)} indices -> one vectorized "
                 f"{name}({sums}, {code(element.source)}): same shape and values",)
 

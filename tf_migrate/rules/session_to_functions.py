@@ -33,6 +33,7 @@ from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.codegen.session_params import drop_session_params
 from tf_migrate.codegen.shared_blocks import share_repeated_blocks
+from tf_migrate.codegen.variable_updates import inline_variable_updates
 from tf_migrate.cst.arguments import keyword
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
@@ -58,9 +59,10 @@ class SessionToFunctions(Rule):
         body = rewriter.rewrite(list(module.body), ())
         body = drop_session_params(body, rewriter.sessions)
         module = module.with_changes(body=body)
-        if rewriter.compiled_any:
+        used = _all_names(module)  # a run written back where it stood calls no helper
+        if rewriter.compiled_any and rewriter.to_numpy in used:
             module = with_module_helper(module, compiled.to_numpy_helper(rewriter.to_numpy))
-        if rewriter.concrete_any:
+        if rewriter.concrete_any and rewriter.call_compiled in used:
             module = with_module_helper(module, compiled.call_compiled_helper(
                 ctx.tf, rewriter.call_compiled, rewriter.compiled_traces), stdlib=["inspect", "weakref"])
         return module
@@ -192,6 +194,11 @@ class _ScopeRewriter:
         if not out:
             out.append(cst.SimpleStatementLine([cst.Pass()]))
         out, generated_ids = self._shared(out, {id(f) for fs in generated.by_position.values() for f in fs})
+        out, generated_ids, inlined = inline_variable_updates(out, generated_ids, self.to_numpy, self.call_compiled,
+                                                              keep_numpy=self.ctx.path.endswith(".ipynb"))
+        for name in inlined:
+            self.ctx.report(self._site_of.get(name), RULE_ID, INFO, f"{name}() only updated one variable: the "
+                            "update is written where the run stood, eager")
         return pep8_spaced(out, generated_ids, blank=2 if top else 1)
 
     def _shared(self, body: List[cst.BaseStatement], generated_ids: Set[int], methods: bool = False):
