@@ -75,6 +75,15 @@ def test_table_gives_each_ratio_the_loss_check_and_the_geometric_mean():
             "worst 8.0x.") in table
 
 
+def test_losses_equal_with_onednn_off_are_reported_as_rounding():
+    row = _row("b.py", [0.5, 0.5], [0.6, 0.6], legacy_loss=(0.25,), migrated_loss=(0.2501,))
+    row["variants"]["eager"]["control"] = True
+    line = bench_migrated.render_table([row]).splitlines()[2]
+    assert "| rounding: 0.25 vs 0.2501; equal with oneDNN off (TF_ENABLE_ONEDNN_OPTS=0) |" in line
+    row["variants"]["eager"]["control"] = False
+    assert "| **no** (0.25 vs 0.2501) |" in bench_migrated.render_table([row]).splitlines()[2]
+
+
 def test_error_message_is_the_last_traceback_message_on_one_line_without_arrays():
     stderr = """Traceback (most recent call last):
   File "p.py", line 3, in <module>
