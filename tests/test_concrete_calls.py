@@ -144,3 +144,29 @@ def test_a_flag_fed_one_literal_is_compiled_in_and_keeps_the_concrete_call():
     messages = [f.message for f in result.findings]
     assert any("run_train_loss() is compiled for `training` = True" in m for m in messages), messages
     assert_same_output(run_legacy(FLAGS), run_migrated(source))
+
+
+WRONG_SHAPE = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+y = tf.reduce_sum(x * 2.0)
+with tf.Session() as sess:
+    for rows in (np.ones((3, 2)), np.ones((4, 2)), np.ones((2, 3))):
+        try:
+            print(sess.run(y, {x: rows}))
+        except ValueError as error:
+            print("refused", type(error).__name__)
+'''
+
+
+def test_calls_after_the_first_run_the_trace_and_refuse_a_feed_of_another_shape():
+    """The trace runs without the concrete call's binding, and a feed whose shape the placeholder does not
+    admit raises ValueError, as sess.run did, instead of reaching the graph."""
+    result = migrate_source(WRONG_SHAPE, "shapes.py")
+    assert result.outcome == "eager", result.findings
+    assert "call_preflattened" in result.new_source
+    legacy = run_legacy(WRONG_SHAPE)
+    assert legacy.splitlines()[-1] == "refused ValueError"
+    assert_same_output(legacy, run_migrated(result.new_source))

@@ -71,21 +71,31 @@ def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
 
 
 def call_compiled(function, /, **feeds):
-    """function(**feeds), called through the concrete function of its one trace."""
+    """function(**feeds), run through the trace of its one concrete function."""
     # A tf.function call binds and looks up its arguments in Python, as long as a small training step;
-    # its concrete function, given tensors, does not.
+    # its trace, given tensors, runs without that.
     traced = compiled_traces.get(function)
     if traced is None:  # the first call traces it, and creates the state the trace makes
         specs = function.input_signature or ()
         names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
         fetched = function(**{key: feeds[key] for key in names})
-        compiled_traces[function] = function.get_concrete_function(), list(zip(names, specs))
+        concrete = function.get_concrete_function()
+        run_trace = getattr(getattr(concrete, "inference_fn", None), "call_preflattened", None)
+        compiled_traces[function] = concrete, list(zip(names, specs)), run_trace
         return fetched
-    concrete, parameters = traced
-    return concrete(*[tf.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])
+    concrete, parameters, run_trace = traced
+    tensors = []
+    for key, spec in parameters:
+        tensor = tf.convert_to_tensor(feeds[key], spec.dtype)
+        if not spec.is_compatible_with(tensor):
+            raise ValueError(f"Cannot feed value of shape {tensor.shape} for `{key}`, which has shape {spec.shape}")
+        tensors.append(tensor)
+    if run_trace is None:
+        return concrete(*tensors)
+    return run_trace(tensors + concrete.captured_inputs)  # what concrete(*tensors) runs when no tape watches
 
 
-compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)
+compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
 def to_numpy(fetched):

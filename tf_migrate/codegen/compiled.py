@@ -54,34 +54,53 @@ def to_numpy_helper(name: str = TO_NUMPY) -> str:
 
 
 def call_compiled_helper(tf: str, name: str = CALL_COMPILED, traces: str = COMPILED_TRACES) -> str:
-    """The helper that calls a run function through the concrete function of its one trace.
+    """The helper that calls a run function through the trace of its one concrete function.
 
     Calling a ``tf.function`` binds its arguments, converts them and looks its trace up in Python:
-    ~0.25 ms a call on the benchmark machine, as long as a small training step and twice what
-    ``sess.run`` costs. Its concrete function, given tensors, skips the lookup (~0.1 ms). Feeds are
-    converted with ``convert_to_tensor`` to the signature's dtypes, which converts them as the
-    signature would (and as TF1 converted feeds: float64 arrays and ints to float32), and passed in
-    the order of the function's parameters (a concrete function knows them by sanitized names: ``M`` is
-    ``m``). A feed the function takes no parameter for is a flag it was compiled for (``training = True``
-    in its body; the analysis saw that literal fed at every run of the site), and is left out. The first call is a plain call: where the trace creates variables (a Keras layer
-    built on its first call) whose initializers depend on the inputs, ``tf.function`` falls back to
-    initializing them in the graph, which ``get_concrete_function`` alone does not (``UnliftableError``). Concrete functions are kept per ``tf.function`` (per object for methods) in a weak
-    dictionary, so an object's trace goes when the object goes. Needs ``import inspect, weakref``.
+    ~0.25 ms a call on the benchmark machine, as long as a small training step. Calling its
+    concrete function skips the lookup but still binds the arguments to the traced signature
+    (~50 us). When no tape watches the call, ``ConcreteFunction`` runs ``inference_fn`` (the
+    forward trace, ``tf.types.experimental.AtomicFunction``) on the flat tensors and the captured
+    variables; the helper calls that directly (``call_preflattened``), which is what the concrete
+    call would run: a run's fetches never had gradients (TF1 returned numpy), so no tape is ever
+    owed one. Where a TensorFlow lacks that method, the concrete function is called. Feeds are
+    converted with ``convert_to_tensor`` to the signature's dtypes, as the signature would convert
+    them (and as TF1 converted feeds: float64 arrays and ints to float32), their shapes checked
+    against the signature as ``sess.run`` checked feeds against the placeholders (``ValueError``),
+    and passed in the order of the function's parameters. A feed the function takes no parameter for
+    is a flag it was compiled for (``training = True`` in its body; the analysis saw that literal fed
+    at every run of the site), and is left out. The first call is a plain call: where the trace
+    creates variables (a Keras layer built on its first call) whose initializers depend on the
+    inputs, ``tf.function`` falls back to initializing them in the graph, which
+    ``get_concrete_function`` alone does not (``UnliftableError``). Traces are kept per
+    ``tf.function`` (per object for methods) in a weak dictionary, so an object's trace goes when the
+    object goes. Needs ``import inspect, weakref``.
     """
     return (f"\n\ndef {name}(function, /, **feeds):\n"
-            f"    \"\"\"function(**feeds), called through the concrete function of its one trace.\"\"\"\n"
+            f"    \"\"\"function(**feeds), run through the trace of its one concrete function.\"\"\"\n"
             f"    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;\n"
-            f"    # its concrete function, given tensors, does not.\n"
+            f"    # its trace, given tensors, runs without that.\n"
             f"    traced = {traces}.get(function)\n"
             f"    if traced is None:  # the first call traces it, and creates the state the trace makes\n"
             f"        specs = function.input_signature or ()\n"
             f"        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []\n"
             f"        fetched = function(**{{key: feeds[key] for key in names}})\n"
-            f"        {traces}[function] = function.get_concrete_function(), list(zip(names, specs))\n"
+            f"        concrete = function.get_concrete_function()\n"
+            f"        run_trace = getattr(getattr(concrete, \"inference_fn\", None), \"call_preflattened\", None)\n"
+            f"        {traces}[function] = concrete, list(zip(names, specs)), run_trace\n"
             f"        return fetched\n"
-            f"    concrete, parameters = traced\n"
-            f"    return concrete(*[{tf}.convert_to_tensor(feeds[key], spec.dtype) for key, spec in parameters])\n"
-            f"\n\n{traces} = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters)\n")
+            f"    concrete, parameters, run_trace = traced\n"
+            f"    tensors = []\n"
+            f"    for key, spec in parameters:\n"
+            f"        tensor = {tf}.convert_to_tensor(feeds[key], spec.dtype)\n"
+            f"        if not spec.is_compatible_with(tensor):\n"
+            f"            raise ValueError(f\"Cannot feed value of shape {{tensor.shape}} for `{{key}}`, which has shape "
+            f"{{spec.shape}}\")\n"
+            f"        tensors.append(tensor)\n"
+            f"    if run_trace is None:\n"
+            f"        return concrete(*tensors)\n"
+            f"    return run_trace(tensors + concrete.captured_inputs)  # what concrete(*tensors) runs when no tape watches\n"
+            f"\n\n{traces} = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)\n")
 
 
 def calls_concretely(function: cst.FunctionDef, fed: List[str]) -> bool:
