@@ -154,13 +154,43 @@ def test_a_computed_scope_name_is_read_through_self_in_both_methods():
     assert_same_output(run_legacy(source), run_migrated(code))
 
 
+_SHAPED = '''
+def dense(x, n, scale=0.1):
+    in_dim = int(x.get_shape()[1])
+    w = tf.Variable(tf.reshape(tf.range(in_dim * n, dtype=tf.float32), [in_dim, n]) * scale)
+    b = tf.Variable(tf.zeros([n]) + scale)
+    return tf.nn.tanh(tf.matmul(x, w) + b)
+'''
+
+
+@pytest.mark.parametrize("functions", ["compiled", "eager"])
+def test_variables_shaped_by_the_input_are_made_at_the_first_call(functions):
+    """TF1 read the input's static shape where the helper ran; the module reads it at its first call, in the
+    first trace, and keeps TF1's creation order because nothing after the calls makes or lists variables."""
+    source = _program(_SHAPED, "h = dense(x, 3)\ny = dense(h, 2, scale=0.2)\n"
+                               "train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(y ** 2))") \
+        + "for _ in range(3):\n    sess.run(train, {x: np.ones((4, 2))})\nprint(sess.run(y, {x: np.ones((1, 2))}))\n"
+    result = migrate_source(source, "case.py", functions=functions)
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert ("    def build(self, x):\n" in code and "        self.built = False\n" in code
+            and "    def __call__(self, x):\n        if not self.built:\n            self.build(x)\n" in code)
+    assert "dense_1 = Dense(3)\ndense_2 = Dense(2, scale=0.2)\n" in code
+    assert "[dense_1.w, dense_1.b, dense_2.w, dense_2.b]" in code  # TF1's creation order
+    assert_same_output(run_legacy(source), run_migrated(code))
+
+
 @pytest.mark.parametrize("source, reason", [
     pytest.param(_program('''
 def dense(x, n):
     in_dim = x.get_shape()[1]
-    w = tf.Variable(tf.ones([in_dim, n]))
+    w = tf.Variable(tf.ones([in_dim, n]) * tf.reduce_mean(x))
     return tf.matmul(x, w)
-''', "y = dense(x, 3)"), "depend on the tensor argument `x` through `in_dim`", id="shape read from the input"),
+''', "y = dense(x, 3)"), "depend on the value of the tensor argument `x`", id="initial value read from the input"),
+    pytest.param(_program(_SHAPED, "h = dense(x, 3)\nextra = tf.Variable(tf.ones([3]))\ny = dense(h, 2)"),
+                 "`tf.Variable` after its first call makes variables", id="shaped by the input, a variable after"),
+    pytest.param(_program(_SHAPED, "h = dense(x, 3)\ny = dense(h, 2)\nprint(len(tf.trainable_variables()))"),
+                 "`tf.trainable_variables` reads the variables before any run", id="shaped by the input, listed"),
     pytest.param(_program(_DENSE, "y = x\nfor n in (2, 2):\n    y = dense(y, n)"), "called in a loop",
                  id="called in a loop"),
     pytest.param(_program(_DENSE, "make = dense\ny = dense(x, 2)"), "used other than by calling it",
@@ -204,9 +234,9 @@ def dense(x, n):
                           _LAYERS_CALL), "makes variables inside a block: `w` in an `if`", id="layer variable in an if"),
     pytest.param(_program(_LAYERS.replace("            width = sizes[i - 1]\n",
                                           "            width = y.shape[1]\n"), _LAYERS_CALL),
-                 "depend on the tensor argument `x`", id="layer shape read from the forward"),
+                 "tensor argument `x` through `y`", id="layer shape read from the forward"),
     pytest.param(_program(_LAYERS.replace("    def weight(shape):\n", "    def weight(shape):\n        print(x)\n"),
-                          _LAYERS_CALL), "depend on the tensor argument `x`", id="inner function reads a tensor"),
+                          _LAYERS_CALL), "tensor argument `x` through `weight`", id="inner function reads a tensor"),
 ])
 def test_stays_compat_with_the_reason(source, reason):
     result = migrate_source(source, "case.py")

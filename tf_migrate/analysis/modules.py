@@ -1,4 +1,4 @@
-"""User ``tf.Module`` subclasses whose variables are all made in ``__init__``.
+"""User ``tf.Module`` subclasses whose variables are all made in ``__init__`` (or in ``build``, at the first call).
 
 An instance of such a class owns its variables from its construction, as a
 Keras layer that was built: the program model gives it the ``layer`` kind,
@@ -71,8 +71,10 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
     init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
     if init is None:
         return None
+    build = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "build"), None)
+    makers_of = [init] + ([build] if build is not None else [])  # build: at the first call (rules._module_split)
     makers = set(variable_functions)
-    inner_defs = [line for line in init.body.body if isinstance(line, cst.FunctionDef)]
+    inner_defs = [line for method in makers_of for line in method.body.body if isinstance(line, cst.FunctionDef)]
     for inner in inner_defs:
         if any(_creates_variables(c, names, makers) for c in all_calls(inner.body)):
             makers.add(inner.name.value)
@@ -92,10 +94,11 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
                 members.extend((*m, loops) for m in (_appended(inner, names, makers) for inner in line.body.body)
                                if m)
 
-    scan(init.body.body)
+    for method in makers_of:
+        scan(method.body.body)
     members = [(attr, trainable, CELL if _is_cell(init, attr, names) else loop) for attr, trainable, loop in members]
-    outside_inner = [m for m in cls.body.body if m is not init] + [
-        line for line in init.body.body if not isinstance(line, cst.FunctionDef)]
+    outside_inner = [m for m in cls.body.body if m not in makers_of] + [
+        line for method in makers_of for line in method.body.body if not isinstance(line, cst.FunctionDef)]
     made = [c for part in outside_inner for c in all_calls(part) if _creates_variables(c, names, makers)]
     return tuple(members) if members and len(made) == len(members) else None
 

@@ -21,10 +21,19 @@ its own statements. A variable made in a layer loop (``for i, n in
 enumerate(sizes)`` or ``for i in range(n)``, the variable made at the top of the
 loop's body) becomes a list, ``self.W.append(...)`` in ``__init__`` and
 ``W = self.W[i]`` in ``__call__``. Functions defined in the helper (``def
-weight_variable(shape)``) go with the method that calls them. The split is
-refused, with the reason, when a variable's shape or initial value depends on
-a tensor argument or on what the forward computes, when variables are made in
-another kind of block, or when both methods would need the same inner function.
+weight_variable(shape)``) go with the method that calls them.
+
+Variables whose shape TF1 read from the input (``in_dim = x.get_shape()[1]``)
+are made at the first call, as a Keras layer builds: ``__init__`` keeps the
+Python arguments and ``self.built = False``, ``build(self, x)`` runs the
+statements the variables need, and ``__call__`` calls it first when the module
+is not built. Only the input's static shape may be read there (``x.shape``,
+``x.get_shape()``), which the first call's input has as TF1's placeholder had
+it; the caller says whether waiting keeps TF1's creation order
+(``lazy_refused``). The split is refused, with the reason, when a variable's
+initial value depends on a tensor argument's value or on what the forward
+computes, when variables are made in another kind of block, or when both
+methods would need the same inner function.
 """
 from __future__ import annotations
 
@@ -78,6 +87,28 @@ def _creates_variables(node: cst.CSTNode, names: TFNames, variable_functions: Se
         isinstance(c.func, cst.Name) and c.func.value in variable_functions) for c in all_calls(node))
 
 
+_BUILD_DOC = "The variables, made at the first call from the input's static shape (TF1 made them where the helper ran)."
+_SHAPE_READS = ("shape", "get_shape")
+
+
+def _static_shape_reads(node: cst.CSTNode, name: str) -> bool:
+    """Whether ``node`` reads the tensor ``name`` only for its static shape (``x.get_shape()[1]``, ``x.shape[-1]``)."""
+    class _Reads(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.all = self.shape = 0
+
+        def visit_Name(self, inner: cst.Name) -> None:
+            self.all += inner.value == name
+
+        def visit_Attribute(self, inner: cst.Attribute) -> None:
+            self.shape += isinstance(inner.value, cst.Name) and inner.value.value == name \
+                and inner.attr.value in _SHAPE_READS
+
+    counter = _Reads()
+    visit(node, counter)
+    return counter.all == counter.shape
+
+
 def _assigned_name(line: cst.BaseStatement) -> Optional[str]:
     """``name = value``: name (None for anything else)."""
     if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign):
@@ -104,8 +135,10 @@ def _check_shape(func: cst.FunctionDef) -> None:
 
 
 def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str, names: TFNames,
-          variable_functions: Set[str]) -> cst.ClassDef:
-    """The ``tf.Module`` class of ``func`` whose ``__call__`` takes ``tensor_params``; raises SplitRefused."""
+          variable_functions: Set[str], lazy_refused: Optional[str] = "") -> cst.ClassDef:
+    """The ``tf.Module`` class of ``func`` whose ``__call__`` takes ``tensor_params``; raises SplitRefused.
+    ``lazy_refused``: why variables read from the input's static shape may not be made at the first call
+    (None: they may; see the module doc)."""
     _check_shape(func)
     params = [p.name.value for p in func.params.params]
     python_params = [p for p in params if p not in tensor_params]
@@ -146,9 +179,16 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
     forward_writes = set().union(*(leaf.writes for leaf in forward_leaves)) if forward_leaves else set()
     tensors = sorted(needed & set(tensor_params))
     if tensors:
-        culprit = next((_assigned_name(leaf.node) for leaf in init_leaves if tensors[0] in leaf.reads), None)
-        raise SplitRefused(f"its variables depend on the tensor argument `{tensors[0]}` through `{culprit}` "
-                           "(a shape or initial value read from the input)")
+        culprit = next((_assigned_name(leaf.node) or getattr(getattr(leaf.node, "name", None), "value", None)
+                        or "a statement" for leaf in init_leaves if tensors[0] in leaf.reads), None)
+        value_read = next((t for t in tensors if not all(_static_shape_reads(leaf.node, t) for leaf in init_leaves)),
+                          None)
+        if value_read is not None:
+            raise SplitRefused(f"its variables depend on the value of the tensor argument `{value_read}` through "
+                               f"`{culprit}` (an initial value read from the input)")
+        if lazy_refused is not None:
+            raise SplitRefused(f"its variables depend on the tensor argument `{tensors[0]}` through `{culprit}` "
+                               f"(a shape read from the input){': ' + lazy_refused if lazy_refused else ''}")
     unknown = sorted(needed & forward_writes)
     if unknown:
         raise SplitRefused(f"its variables depend on `{unknown[0]}`, which the helper computes apart from "
@@ -173,25 +213,39 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
         after = reads_after(all_leaves, leaf.loop, forward_leaves)
         if name in after:
             raise SplitRefused(f"`{name}` is read after the loop that makes it")
-    stored_params = [p for p in python_params if p in forward_reads]
+    init_reads = set().union(*(reads(leaf.node) for leaf in init_leaves)) if init_leaves else set()
+    init_reads |= set().union(*(header_reads(blocks[b]) for leaf in init_leaves for b in leaf.parents)) \
+        if init_leaves else set()
+    stored_params = [p for p in python_params if p in forward_reads or (tensors and p in init_reads)]
     renamed = {n: _attribute(n) for n in state_names + stored_params}
     lists = {n: _attribute(n) for n in loop_makers}
     init_body: List[cst.BaseStatement] = [cst.parse_statement("super().__init__()")]
     init_body += [cst.parse_statement(f"self.{renamed[p]} = {p}") for p in stored_params]
-    to_self = _ToSelf({n: renamed[n] for n in state_names})
-    init_body += rebuild(lines, {id(leaf.node): leaf for leaf in init_leaves}, decomposed,
+    to_self = _ToSelf({n: renamed[n] for n in state_names + (stored_params if tensors else [])})
+    made = rebuild(lines, {id(leaf.node): leaf for leaf in init_leaves}, decomposed,
                          form=lambda leaf: _init_form(leaf, loop_makers, lists, to_self),
                          before_loop=lambda loop: [cst.parse_statement(f"self.{lists[n]} = []")
                                                    for n, leaf in loop_makers.items() if leaf.loop is loop],
                          headers=to_self)
+    built = fresh("built", set(renamed.values()) | set(lists.values()))
+    if tensors:  # made at the first call, from the input's static shape, as TF1 made them where the helper ran
+        init_body.append(cst.parse_statement(f"self.{built} = False"))
+        build = _method("build", _params(func, tensors), _blank_before_defs(
+            [cst.parse_statement(f'"""{_BUILD_DOC}"""'), *made, cst.parse_statement(f"self.{built} = True")]))
+    else:
+        init_body += made
     to_self_forward = _ToSelf(renamed)
     call_body = rebuild(lines, {id(leaf.node): leaf for leaf in forward_leaves + list(loop_makers.values())},
                         decomposed, form=lambda leaf: _forward_form(leaf, loop_makers, lists, to_self_forward),
                         before_loop=lambda loop: [], headers=to_self_forward) or [cst.parse_statement("return None")]
+    if tensors:
+        call_body = [cst.parse_statement(f"if not self.{built}:\n    self.build({', '.join(tensors)})\n"),
+                     *call_body]
     init = _method("__init__", _params(func, python_params), _blank_before_defs(init_body))
     call = _method("__call__", _params(func, list(tensor_params)), call_body)
     call = call.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
-    body: List[cst.BaseStatement] = ([docstring] if docstring is not None else []) + [init, call]
+    methods = [init, build.with_changes(leading_lines=[cst.EmptyLine(indent=False)]), call] if tensors else [init, call]
+    body: List[cst.BaseStatement] = ([docstring] if docstring is not None else []) + methods
     return cst.ClassDef(
         name=cst.Name(cls), body=cst.IndentedBlock(body=body),
         bases=[cst.Arg(cst.parse_expression(f"{tf}.Module"))], leading_lines=func.leading_lines,

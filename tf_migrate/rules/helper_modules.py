@@ -18,7 +18,10 @@ Which arguments are tensors is read from the call sites: every call must pass
 tensors for the same parameters. The helper is left as it was, with the
 reason as an eager blocker, when a call sits in a loop or a nested function,
 the helper is used other than by calling it, or its variables depend on its
-tensor arguments (see ``_module_split``).
+tensor arguments' values (see ``_module_split``). Variables shaped by the input
+(``x.get_shape()[1]``) are made at the instance's first call, where nothing
+after the first call site makes variables or lists them (``_lazy_refused``):
+then they are still made in TF1's order.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.symbols import all_calls, reads
@@ -178,14 +182,18 @@ class _Rewrite:
                     raise SplitRefused("it is used other than by calling it (passed or stored as a value)")
                 cls = class_name(name, taken)
                 classes[id(helper.func)] = split(helper.func, tensor_params, cls, self.ctx.tf, self.ctx.names,
-                                                 self.module_scope.variable_functions)
+                                                 self.module_scope.variable_functions, self._lazy_refused(helper))
             except SplitRefused as refused:
                 for site in helper.sites:
                     self.ctx.block(site.call, f"`{name}` creates variables each time it is called on graph "
                                               f"tensors, and has no tf.Module form here: {refused}")
                 continue
+            lazily = any(isinstance(m, cst.FunctionDef) and m.name.value == "build"
+                         for m in classes[id(helper.func)].body.body)
             self.ctx.report(helper.func, RULE_ID, INFO, f"`{name}` became the tf.Module `{cls}`: one instance "
-                                                        "per call, its variables made once in __init__")
+                            "per call, its variables made once, " + (
+                                "at its first call (from the input's static shape, which they read)" if lazily
+                                else "in __init__"))
             params = [p.name.value for p in helper.func.params.params]
             for number, site in enumerate(sorted(helper.sites, key=lambda s: s.order), 1):  # as Python calls them
                 instance = name if len(helper.sites) == 1 else fresh(f"{name}_{number}", taken)
@@ -198,6 +206,37 @@ class _Rewrite:
         if not classes:
             return self.module
         return visit(self.module, _Apply(classes, built, calls))
+
+    def _lazy_refused(self, helper: _Helper) -> Optional[str]:
+        """Why the helper's variables may not wait for its first call (None: they may).
+
+        They are read from the input's static shape, known at the first call, where TF1 made them when
+        the helper ran. Made later, they keep TF1's creation order only if nothing after the first call
+        site makes variables (a layer, a ``tf.Variable``, another helper) or reads the variable list
+        before a run (``tf.trainable_variables()``, a ``Saver``): those would see them missing."""
+        functions = {id(site.function) for site in helper.sites}
+        if len(functions) != 1:
+            return "its calls are in different functions"
+        function = helper.sites[0].function
+        body = list(self.module.body) if function is None else pm.nested_scope_body(function)[0]
+        calls = {id(site.call) for site in helper.sites}
+        first = next((i for i, stmt in enumerate(body) if any(id(c) in calls for c in all_calls(stmt))), None)
+        if first is None:
+            return "its calls are not statements of one scope"
+        makers = self.module_scope.variable_functions
+        for stmt in body[first:]:
+            for call in all_calls(stmt):
+                qualname = self.ctx.names.call_name(call)
+                own = isinstance(call.func, cst.Name) and call.func.value == helper.func.name.value
+                if own:
+                    continue
+                if qualname in api.VARIABLE_COLLECTIONS | api.SAVERS:
+                    return f"`{qualname}` reads the variables before any run, when they are not made yet"
+                if (qualname in api.VARIABLE_CONSTRUCTORS or (qualname and api.builds_keras_variables(qualname))
+                        or (isinstance(call.func, cst.Name) and call.func.value in makers)):
+                    return (f"`{qualname or call.func.value}` after its first call makes variables, which would "
+                            "then be made before its own (TF1's creation order)")
+        return None
 
     def _tensor_params(self, name: str, helper: _Helper) -> Optional[List[str]]:
         """The parameters every call passes tensors for (None: no call passes a tensor; blocked if they differ)."""
