@@ -84,12 +84,9 @@ dense_2 = tf.keras.layers.Dense(units=1, kernel_initializer=tf.constant_initiali
 dense_2.build((None, 4))
 
 
-def discriminator(inputs, reuse=None):
-    with tf.compat.v1.variable_scope('discriminator') as scope:
-        if reuse:
-            scope.reuse_variables()
-        hidden = dense(inputs)
-        return dense_2(hidden)
+def discriminator(inputs):
+    hidden = dense(inputs)
+    return dense_2(hidden)
 
 
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
@@ -99,7 +96,7 @@ optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 def run_train_loss(X, Z):
     with tf.GradientTape() as tape:
         D_real = discriminator(X)
-        D_fake = discriminator(Z * 0.5, True)
+        D_fake = discriminator(Z * 0.5)
         loss = tf.reduce_mean(tf.square(D_real - 1.0)) + tf.reduce_mean(tf.square(D_fake))
     variables = [*dense.trainable_variables, *dense_2.trainable_variables]
     gradients = tape.gradient(loss, variables)

@@ -49,6 +49,19 @@ CASES = [
      "def f(x):\n    return tf.nn.relu(x)\n", "scope in function"),
     ("unwrap-scopes", "def f(x):\n    with tf.variable_scope('v'):\n        return tf.Variable(x)\n",
      "def f(x):\n    with tf.variable_scope('v'):\n        return tf.Variable(x)\n", "noop scope creating variables"),
+    ("unwrap-scopes", "def f(x, reuse=False):\n    with tf.variable_scope('d') as scope:\n        if reuse:\n"
+                      "            scope.reuse_variables()\n        return layer(x)\n",
+     "def f(x, reuse=False):\n    return layer(x)\n", "scope named only to reuse, no lookups left"),
+    ("unwrap-scopes", "def g(x):\n    return tf.get_variable('w', [1]) * x\n\n\n"
+                      "def f(x, reuse=False):\n    with tf.variable_scope('d') as scope:\n        if reuse:\n"
+                      "            scope.reuse_variables()\n        return g(x)\n",
+     "def g(x):\n    return tf.get_variable('w', [1]) * x\n\n\n"
+     "def f(x, reuse=False):\n    with tf.variable_scope('d') as scope:\n        if reuse:\n"
+     "            scope.reuse_variables()\n        return g(x)\n",
+     "reuse still decides a get_variable lookup in a called function"),
+    ("unwrap-scopes", "def f(x):\n    with tf.variable_scope('d') as scope:\n        print(scope.name)\n        return x\n",
+     "def f(x):\n    with tf.variable_scope('d') as scope:\n        print(scope.name)\n        return x\n",
+     "scope name read"),
 ]
 
 
