@@ -4,6 +4,8 @@ Cases whose first line is ``# numeric`` also run both programs (legacy under
 TF1 graph semantics, migrated under TF2 eager) and compare what they print.
 ``# numeric, separate processes`` runs each in its own process, as ``--verify``
 does: TF1's rnn cells need Keras 2, selected before TensorFlow is imported.
+The in-process ones run migrated twice, compiled (the default) and with
+``--functions eager``, so the TF1 graph, compiled and eager outputs are compared.
 """
 from pathlib import Path
 
@@ -51,4 +53,17 @@ def test_numeric_twin(path):
         assert legacy.returncode == 0 and after.returncode == 0, (legacy.stderr[-2000:], after.stderr[-2000:])
         assert_same_output(legacy.stdout, after.stdout)
         return
+    assert_same_output(run_legacy(before), run_migrated(migrated.new_source))
+
+
+IN_PROCESS = [p for p in NUMERIC if not p.read_text().startswith("# numeric, separate processes")]
+
+
+@pytest.mark.parametrize("path", IN_PROCESS, ids=[p.stem.replace("_", " ") for p in IN_PROCESS])
+def test_numeric_twin_with_eager_functions(path):
+    """The same programs migrated with ``--functions eager``: TF1 graph, compiled and eager all print the same."""
+    before, _ = _split(path)
+    migrated = migrate_source(before, path.name, functions="eager")
+    assert migrated.outcome == "eager", migrated.findings
+    assert "@tf.function(input_signature" not in migrated.new_source
     assert_same_output(run_legacy(before), run_migrated(migrated.new_source))
