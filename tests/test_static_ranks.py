@@ -40,5 +40,5 @@ def test_rank(body, rank):
     (0, 3, "j"),
 ])
 def test_a_stacked_jacobian_writes_its_permutation_where_its_rank_is_known(axis, rank, expected):
-    from tf_migrate.rules._jacobian import stacked_along
+    from tf_migrate.rules._jacobian_code import stacked_along
     assert stacked_along("j", axis, "tf", rank) == expected

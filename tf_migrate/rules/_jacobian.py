@@ -12,7 +12,8 @@ where ``y_sums`` is ``y[..., :, ...]`` summed over every axis but i's, rows
 
 That is still TF1 code (compat mode runs it), and the session rule lowers the
 call to ``tape.jacobian``: one vectorized backward pass instead of one
-gradient subgraph per element.
+gradient subgraph per element. The code of that form is written by
+:mod:`tf_migrate.rules._jacobian_code`.
 """
 from __future__ import annotations
 
@@ -226,7 +227,7 @@ def match_range(node: cst.BaseExpression, names: TFNames) -> Optional[IndexRange
     return IndexRange(bound.get("start"), bound["stop"], bound.get("step"))
 
 
-def _covers_axis(rng: IndexRange, element: Element, tf: str) -> bool:
+def covers_axis(rng: IndexRange, element: Element, tf: str) -> bool:
     """Whether the range visits every index of the axis it subscripts (then no slice is needed)."""
     if rng.start is not None and int_literal(rng.start) != 0:
         return False
@@ -240,94 +241,6 @@ def _covers_axis(rng: IndexRange, element: Element, tf: str) -> bool:
         extents |= {f"len({base})", f"{tf}.size({base})"}
     compact = {e.replace(" ", "") for e in extents}
     return code(rng.stop).replace(" ", "") in compact
-
-
-# -- code generation ------------------------------------------------------------------------------
-
-def sums_expression(element: Element, rng: IndexRange, tf: str, rank: Optional[int] = None) -> str:
-    """``y_sums``: what one tf.gradients call differentiated, for every index of the range. ``rank``: the base's,
-    where the text settles it (analysis.static_ranks): the axes are then written out, or there is no sum."""
-    base = code(element.base)
-    sliced, dropped, kept_before = [], 0, 0
-    for i, el in enumerate(element.subscript):
-        if i == element.position:
-            sliced.append(":")
-        elif isinstance(el.slice, cst.Index):
-            dropped += 1
-            sliced.append(code(el.slice.value))
-        else:
-            kept_before += i < element.position
-            sliced.append(code(el.slice))
-    full = all(s == ":" for s in sliced)
-    rows = base if full else f"{base}[{', '.join(sliced)}]"
-    summed = None
-    if rank is not None:
-        summed = [a for a in range(rank - dropped) if a != kept_before]
-    if summed is not None:
-        axis = str(summed[0]) if len(summed) == 1 else "[" + ", ".join(map(str, summed)) + "]"
-    elif kept_before == 0:
-        axis = f"list(range(1, {base}.shape.rank" + (f" - {dropped}" if dropped else "") + "))"
-    else:
-        rank_code = f"{base}.shape.rank" + (f" - {dropped}" if dropped else "")
-        axis = "[" + "".join(f"{a}, " for a in range(kept_before)) + f"*range({kept_before + 1}, {rank_code})]"
-    selection = ""
-    if not _covers_axis(rng, element, tf):
-        start = "" if rng.start is None or int_literal(rng.start) == 0 else code(rng.start)
-        step = "" if rng.step is None else ":" + code(rng.step)
-        selection = f"[{start}:{code(rng.stop)}{step}]"
-    if summed == []:  # a vector: each row is one element, the gradient's ys as they are
-        if not selection:
-            return rows
-        sliced[element.position] = selection[1:-1]
-        return f"{base}[{', '.join(sliced)}]"
-    return f"{tf}.reduce_sum({rows}, axis={axis}){selection}"
-
-
-def sums_stem(element: Element) -> str:
-    key = symbol_key(element.base)
-    stem = key.split(".")[-1] if key is not None else "ys"
-    kept_before = sum(1 for i, el in enumerate(element.subscript)
-                      if i < element.position and not isinstance(el.slice, cst.Index))
-    return f"{stem}_" + {0: "row_sums", 1: "col_sums"}.get(kept_before, f"axis{kept_before}_sums")
-
-
-def batched_expression(element: Element, sums: str, jacobian: str, tf: str, wrappers=None) -> str:
-    """Every element at once: ``F`` applied to each row of the Jacobian of ``sums``."""
-    out = f"{jacobian}({sums}, {code(element.source)})"
-    for kind, arg in element.wrappers if wrappers is None else wrappers:
-        if kind == "expand_dims":
-            axis = int_literal(arg)
-            out = f"{tf}.expand_dims({out}, axis={axis + 1 if axis >= 0 else axis})"
-        else:
-            out = f"{tf}.reshape({out}, [-1, {', '.join(code(e.value) for e in arg.elements)}])"
-    return out
-
-
-def batched_rank(element: Element, source_rank: Optional[int], wrappers=None) -> Optional[int]:
-    """The rank of :func:`batched_expression`'s value where the source's rank is known: one axis for the rows,
-    the source's axes, and what the wrappers add (``expand_dims`` one, ``reshape`` to ``[-1, *dims]`` its dims)."""
-    if source_rank is None:
-        return None
-    rank = 1 + source_rank
-    for kind, arg in element.wrappers if wrappers is None else wrappers:
-        rank = rank + 1 if kind == "expand_dims" else 1 + len(arg.elements)
-    return rank
-
-
-def stacked_along(name: str, axis: int, tf: str, rank: Optional[int] = None) -> str:
-    """The rows of ``name`` (a leading axis) moved to ``axis``, as tf.stack(rows, axis) puts them. ``rank``: the
-    value's, where known: the permutation is then written out."""
-    if axis == 0:
-        return name
-    if rank is not None and -rank <= axis < rank:
-        position = axis % rank
-        order = [a for a in range(1, rank)]
-        order.insert(position, 0)
-        return f"{tf}.transpose({name}, [{', '.join(map(str, order))}])"
-    if axis == -1:
-        return f"{tf}.transpose({name}, [*range(1, {name}.shape.rank), 0])"
-    leading = ", ".join(str(a) for a in range(1, axis + 1))
-    return f"{tf}.transpose({name}, [{leading}, 0, *range({axis + 1}, {name}.shape.rank)])"
 
 
 def match_stack(call: cst.Call, names: TFNames, element: Element) -> Union[Tuple[int, list], str]:

@@ -41,6 +41,7 @@ from tf_migrate.rules import COMPAT, EAGER, Rule, RuleContext
 from tf_migrate.rules import _edits as ed
 from tf_migrate.rules._edits import int_literal
 from tf_migrate.rules import _jacobian as jac
+from tf_migrate.rules import _jacobian_code as jcode
 from tf_migrate.analysis.static_ranks import StaticRanks
 from tf_migrate.analysis.symbols import binding_counts, writes
 from tf_migrate.codegen.compiled import COMPILED
@@ -212,11 +213,11 @@ class _Rewrite:
         if name is None:
             return self.jacobian
         sums, sums_line = self._sums(element, rng)
-        batched = jac.batched_expression(element, sums, name, self.tf, wrappers)
-        rank = jac.batched_rank(element, self.ranks.rank(element.source), wrappers)
+        batched = jcode.batched_expression(element, sums, name, self.tf, wrappers)
+        rank = jcode.batched_rank(element, self.ranks.rank(element.source), wrappers)
         if rows is not None:
             self.edits.statements.update(replace(sums_line, f"{rows} = {batched}"))
-            self.edits.expressions[id(call)] = cst.parse_expression(jac.stacked_along(rows, axis, self.tf, rank))
+            self.edits.expressions[id(call)] = cst.parse_expression(jcode.stacked_along(rows, axis, self.tf, rank))
         else:
             before = self.edits.before.setdefault(id(stmt), [])
             if sums_line:
@@ -226,7 +227,7 @@ class _Rewrite:
             else:
                 held = fresh(sums.replace("_sums", "_jacobian"), self.taken)
                 before.append(ed.statement(f"{held} = {batched}"))
-                self.edits.expressions[id(call)] = cst.parse_expression(jac.stacked_along(held, axis, self.tf, rank))
+                self.edits.expressions[id(call)] = cst.parse_expression(jcode.stacked_along(held, axis, self.tf, rank))
         return (f"loop of {code(element_expr)} over {code(rng.stop)} indices -> one vectorized "
                 f"{name}({sums}, {code(element.source)}): same shape and values",)
 
@@ -234,10 +235,10 @@ class _Rewrite:
         """(the ys each row of the Jacobian differentiates, the statement that names them; None: ``y`` itself)."""
         if self.ranks is None:
             self.ranks = StaticRanks(self.module, self.names)
-        source = jac.sums_expression(element, rng, self.tf, self.ranks.rank(element.base))
+        source = jcode.sums_expression(element, rng, self.tf, self.ranks.rank(element.base))
         if source.isidentifier():
             return source, None
-        sums = fresh(jac.sums_stem(element), self.taken)
+        sums = fresh(jcode.sums_stem(element), self.taken)
         return sums, f"{sums} = {source}"
 
     def _count(self, rng) -> Optional[int]:

@@ -28,6 +28,7 @@ from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import COMPAT, EAGER, Rule, RuleContext
 from tf_migrate.rules import _edits as ed
 from tf_migrate.rules import _jacobian as jac
+from tf_migrate.rules import _jacobian_code as jcode
 from tf_migrate.traversal import visit
 
 RULE_ID = "jacobian-map-fn"
@@ -189,11 +190,11 @@ class _Rewrite:
             self.edits.statements[id(definition)] = []
         if self.ranks is None:
             self.ranks = StaticRanks(self.module, self.names)
-        sums = jac.sums_expression(element, rng, self.tf, self.ranks.rank(element.base))
+        sums = jcode.sums_expression(element, rng, self.tf, self.ranks.rank(element.base))
         if not sums.isidentifier():  # y itself where each row is one element
-            source, sums = sums, fresh(jac.sums_stem(element), self.taken)
+            source, sums = sums, fresh(jcode.sums_stem(element), self.taken)
             self.edits.before.setdefault(id(stmt), []).append(ed.statement(f"{sums} = {source}", comments))
-        batched = jac.batched_expression(element, sums, self.jacobian[0], self.tf)
+        batched = jcode.batched_expression(element, sums, self.jacobian[0], self.tf)
         self.edits.expressions[id(call)] = cst.parse_expression(batched)
         return (f"tf.map_fn of {code(element_expr)} over {code(bound['elems'])} -> one vectorized "
                 f"{self.jacobian[0]}({sums}, {code(element.source)}): same shape and values",)
