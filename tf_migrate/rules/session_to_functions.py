@@ -59,7 +59,8 @@ class SessionToFunctions(Rule):
         body = rewriter.rewrite(list(module.body), ())
         body = drop_session_params(body, rewriter.sessions)
         module = module.with_changes(body=body)
-        used = _all_names(module)  # a run written back where it stood calls no helper
+        # A run written back where it stood calls no helper: the names still used decide (read only when needed).
+        used = _all_names(module) if rewriter.compiled_any or rewriter.concrete_any else set()
         if rewriter.compiled_any and rewriter.to_numpy in used:
             module = with_module_helper(module, compiled.to_numpy_helper(rewriter.to_numpy))
         if rewriter.concrete_any and rewriter.call_compiled in used:
