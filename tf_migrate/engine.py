@@ -16,23 +16,27 @@ import sys
 import tokenize
 import traceback
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 import libcst as cst
 
 from tf_migrate import report, selfcheck, traversal
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
+from tf_migrate.analysis.imported_helpers import summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.codegen.compiled import COMPILED, FUNCTION_MODES
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
 from tf_migrate.rules import COMPAT, EAGER, RuleContext, all_rules
-from tf_migrate.tfnames import TFNames
+from tf_migrate.tfnames import ImportedFunction, TFNames
 
 AUTO = "auto"
 MODES = (AUTO, EAGER, COMPAT)
+# A tree's modules a program imports functions from: provider path -> (its source, {local name in the
+# importer -> function name in the provider}).
+Providers = Mapping[str, Tuple[str, Mapping[str, str]]]
 
 
 @dataclass(frozen=True)
@@ -116,11 +120,15 @@ def _selected(rule, select: Optional[Iterable[str]], ignore: Optional[Iterable[s
 
 def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
                    select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None,
-                   functions: str = COMPILED) -> MigrationResult:
+                   functions: str = COMPILED, providers: Optional[Providers] = None) -> MigrationResult:
     """Migrate a TF1 program given as text; return the new text and the findings.
 
     >>> result = migrate_source(open("train.py").read(), "train.py")
     >>> print(result.outcome, len(result.findings))
+
+    ``providers``: when the program is part of a tree, the modules of the tree it imports functions
+    from: provider path -> (its source, {local name -> the function's name there}). The analysis then
+    knows what those functions do (``analysis/imported_helpers``).
 
     Raises :class:`InputError` for source that does not parse.
     """
@@ -131,7 +139,25 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     # LibCST's transforms and code generation recurse once or more per level of nesting; Python's
     # compiler (which parse() runs first) accepts sums of a few thousand terms, so make room for them.
     with _recursion_limit(max(sys.getrecursionlimit(), _RECURSION_ROOM)):
-        return _migrate(source, path, mode, select, ignore, functions)
+        return _migrate(source, path, mode, select, ignore, functions, _imported(providers or {}))
+
+
+def _imported(providers: Providers) -> Dict[str, ImportedFunction]:
+    """The summaries of the functions imported from the tree; a provider that does not parse gives none."""
+    found: Dict[str, ImportedFunction] = {}
+    for path, (source, wanted) in providers.items():
+        try:
+            module = cst.parse_module(source)
+        except cst.ParserSyntaxError:
+            continue
+        found.update(summarize_provider(module, path, dict(wanted)))
+    return found
+
+
+def _scan(module: cst.Module, imported: Dict[str, ImportedFunction]) -> TFNames:
+    names = TFNames.scan(module)
+    names.imported = dict(imported)
+    return names
 
 
 _RECURSION_ROOM = 30_000
@@ -150,10 +176,11 @@ def _recursion_limit(limit: int):
         sys.setrecursionlimit(before)
 
 
-def _migrate(source: str, path: str, mode: str, select, ignore, functions: str) -> MigrationResult:
+def _migrate(source: str, path: str, mode: str, select, ignore, functions: str,
+             imported: Dict[str, ImportedFunction]) -> MigrationResult:
     traversal.forget()
     module = parse(source, path)
-    names = TFNames.scan(module)
+    names = _scan(module, imported)
     if not names.imports_tensorflow:
         return MigrationResult(path, source, source, report.SKIPPED)
     findings: List[Finding] = []
@@ -162,10 +189,10 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str) 
     try:
         if mode != COMPAT:
             # Eager: the local rules first (they remove some blockers), then the decision.
-            ctx = _context(path, source, module, EAGER, module, functions)
+            ctx = _context(path, source, module, EAGER, module, functions, imported)
             steps: List[selfcheck.Step] = []
             local = _apply(module, ctx, select, ignore, lambda rule: rule.ORDER < SESSION_ORDER, steps)
-            blockers = list(ctx.blockers) + blockers_of(local, TFNames.scan(local), ctx.layer_scopes)
+            blockers = list(ctx.blockers) + blockers_of(local, _scan(local, imported), ctx.layer_scopes)
             if not blockers:
                 new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER, steps)
                 eager_code = new_module.code
@@ -184,7 +211,7 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str) 
                     chosen = EAGER
                     findings.extend(ctx.findings)
             if blockers:
-                decision = _context(path, source, local, EAGER, module)
+                decision = _context(path, source, local, EAGER, module, imported=imported)
                 severity = ERROR if mode == EAGER else WARNING
                 for node, why in blockers:
                     decision.report(node, "eager-blocker", severity, why)
@@ -196,7 +223,7 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str) 
                     return MigrationResult(path, source, source, report.FAILED, tuple(findings),
                                            "cannot go eager: " + reason)
         if chosen == COMPAT:
-            ctx = _context(path, source, module, COMPAT, module)
+            ctx = _context(path, source, module, COMPAT, module, imported=imported)
             steps = []
             new_module = _apply(module, ctx, select, ignore, lambda rule: True, steps)
             findings.extend(ctx.findings)
@@ -280,8 +307,8 @@ SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and 
 
 
 def _context(path: str, source: str, module: cst.Module, mode: str, parsed_input: cst.Module,
-             functions: str = COMPILED) -> RuleContext:
-    ctx = RuleContext(path, TFNames.scan(module), mode, functions=functions, original_source=source,
+             functions: str = COMPILED, imported: Optional[Dict[str, ImportedFunction]] = None) -> RuleContext:
+    ctx = RuleContext(path, _scan(module, imported or {}), mode, functions=functions, original_source=source,
                       original_module=parsed_input)
     ctx.use_module(module)
     return ctx

@@ -9,6 +9,17 @@ import it (directly or through others), and everything those import. A module of
 uses ``tf`` only through a star import (it never imports TensorFlow itself, so the per-file
 pass skips it and its TF1 calls stay) needs its provider in compat mode.
 
+A module that only defines things (imports, functions, constants; no TF runs when it is imported)
+and whose functions use nothing bound to their caller's graph (variable scopes, collections,
+summaries, placeholders, sessions, tf.layers) is *neutral*: its eager form, TF2 ops and
+``tf.Variable``, builds the same graph under a compat importer as its TF1 form did. It may stay
+eager while a module importing it stays compat, and it ties nothing together (unless a compat
+module star-imports it, which would rebind that module's ``tf``).
+
+Each file's analysis is told what the functions it imports from the tree do
+(``tree_imports``, summarized by ``analysis/imported_helpers``), so ``W = weight_variable(...)``
+of ``libs/utils.py`` is a variable and ``corrupt(x)`` a tensor in the importer.
+
 The per-file engine runs first on the tied files, writing nothing; the files a tie forces into
 compat mode are migrated again in compat mode, with a finding at their first line that names the
 import chain to the compat module, and when the run writes, the other tied files are migrated
@@ -139,13 +150,14 @@ def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Pat
     if options.mode != engine.AUTO:
         return run_all(paths, options)
     project = plan(root, paths)
+    options = dataclasses.replace(options, tree_imports=tree_imports(project))
     tied = project.tied()
     if not tied:
         return run_all(paths, options)
     writes = options.write or options.output_dir is not None
     dry = dataclasses.replace(options, write=False, output_dir=None)
     first = dict(zip([p for p in paths if p in tied], run_all([p for p in paths if p in tied], dry)))
-    forced = forced_compat(project, {path: (o.outcome, o.compat_reason) for path, o in first.items()})
+    forced = _forced_with_neutral(project, first)
     forced_paths = [p for p in paths if p in forced]
     kept_paths = [p for p in paths if p in tied and p not in forced] if writes else []
     again = dict(zip(forced_paths, run_all(forced_paths, dataclasses.replace(options, mode=engine.COMPAT))))
@@ -187,10 +199,67 @@ def cross_module_graphs(project: ProjectPlan, path: Path) -> List[report.Finding
     return found
 
 
-def forced_compat(project: ProjectPlan, outcomes: Dict[Path, Tuple[str, str]]) -> Dict[Path, str]:
+def _forced_with_neutral(project: ProjectPlan, first: Dict[Path, FileOutcome]) -> Dict[Path, str]:
+    """forced_compat with the neutral modules left eager, but for one a compat module star-imports: its
+    ``tf`` would rebind that module's (so it follows the compat module, found again until nothing changes)."""
+    modules = project.index.modules
+    outcomes = {path: (o.outcome, o.compat_reason) for path, o in first.items()}
+    neutral = neutral_modules(project, first)
+    while True:
+        forced = forced_compat(project, outcomes, neutral)
+        compat = {name for name, info in modules.items()
+                  if info.path in forced or outcomes.get(info.path, ("",))[0] == report.COMPAT}
+        broken = {edge.target for edge in project.index.edges
+                  if edge.star and edge.target in neutral and edge.importer in compat}
+        if not broken:
+            return forced
+        neutral -= broken
+
+
+def tree_imports(project: ProjectPlan) -> Dict[str, Dict[str, Dict[str, str]]]:
+    """importer path -> {provider path -> {local name -> function name}}: the functions each module imports
+    (by name or by star) from TF modules of the tree."""
+    modules = project.index.modules
+    found: Dict[str, Dict[str, Dict[str, str]]] = {}
+    for edge in project.index.edges:
+        importer, provider = modules[edge.importer], modules[edge.target]
+        if not provider.imports_tensorflow or not provider.functions:
+            continue
+        if edge.star:
+            wanted = {name: name for name in provider.functions & provider.star_exports()}
+        else:
+            wanted = {importer.local_names.get((edge.line, name), name): name
+                      for name in edge.names if name in provider.functions}
+        if wanted:
+            found.setdefault(str(importer.path), {}).setdefault(str(provider.path), {}).update(wanted)
+    return found
+
+
+# What makes a module's functions depend on their caller's graph context (see the module docstring).
+_CONTEXT_BOUND = re.compile(r"\.(?:get_variable|variable_scope|get_collection|add_to_collection|summary|"
+                            r"placeholder|Session|layers|contrib|train|keras|control_dependencies)\b")
+
+
+def neutral_modules(project: ProjectPlan, outcomes: Dict[Path, FileOutcome]) -> Set[str]:
+    """The modules whose eager output works under a compat importer too (see the module docstring)."""
+    modules = project.index.modules
+    neutral = set()
+    for name, info in modules.items():
+        outcome = outcomes.get(info.path)
+        if (outcome is None or outcome.outcome != report.EAGER or not info.definitions_only
+                or _CONTEXT_BOUND.search(outcome.source)
+                or re.search(r"\bcompat\.v1\b|\.numpy\(|\.function\b|GradientTape", outcome.new_source)):
+            continue
+        neutral.add(name)
+    return neutral
+
+
+def forced_compat(project: ProjectPlan, outcomes: Dict[Path, Tuple[str, str]],
+                  neutral: Set[str] = frozenset()) -> Dict[Path, str]:
     """Files that went eager but share a process with a compat module: path -> why, naming the tie.
 
-    ``outcomes``: path -> (outcome, compat reason) of the per-file pass."""
+    ``outcomes``: path -> (outcome, compat reason) of the per-file pass; ``neutral``: modules whose eager
+    form also works under a compat importer (they stay eager)."""
     modules = project.index.modules
     by_path = {info.path: name for name, info in modules.items()}
     compat: Dict[str, str] = {}  # module -> why it is compat
@@ -209,7 +278,7 @@ def forced_compat(project: ProjectPlan, outcomes: Dict[Path, Tuple[str, str]]) -
         source = todo.pop(0)
         for name in sorted(project.same_process(source)):
             path = modules[name].path
-            if name in compat or outcomes.get(path, ("",))[0] != report.EAGER:
+            if name in compat or name in neutral or outcomes.get(path, ("",))[0] != report.EAGER:
                 continue
             compat[name] = f"tied to {modules[source].path}"
             forced[path] = (f"kept in compat mode with {modules[source].path} ({compat[source]}): "

@@ -7,7 +7,7 @@ import os
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
 
 from tf_migrate import engine, files, report
 from tf_migrate.report import ERROR, Finding
@@ -22,6 +22,8 @@ class Options:
     output_dir: Optional[Path] = None
     input_root: Optional[Path] = None  # for mirroring under output_dir
     functions: str = engine.COMPILED  # generated run functions: tf.function ("compiled") or plain ("eager")
+    # In a tree: importer path -> {provider path -> {local name -> function name there}} (project.py).
+    tree_imports: Optional[Mapping[str, Mapping[str, Mapping[str, str]]]] = field(default=None, compare=False)
 
 
 @dataclass
@@ -80,7 +82,7 @@ def process(path: Path, options: Options) -> FileOutcome:
             diffs = [_diff(old, new, f"{label}:cell {index + 1}") for index, old, new in result.cell_changes]
         else:
             result = _without_tensorflow(source_file.text, label) or engine.migrate_source(
-                source_file.text, label, **common)
+                source_file.text, label, providers=_providers(label, options), **common)
             diffs = [_diff(result.source, result.new_source, label)] if result.changed else []
     except files.ReadError as error:
         return _failed(label, kind, label, error.line, 0, "input", error.message)
@@ -108,6 +110,17 @@ def process(path: Path, options: Options) -> FileOutcome:
             outcome.outcome = report.FAILED
             outcome.findings.append(Finding(label, 1, 0, "output", ERROR, f"not written: {_why(error)}"))
     return outcome
+
+
+def _providers(label: str, options: Options) -> Dict[str, Tuple[str, Mapping[str, str]]]:
+    """The tree's modules this file imports functions from, with their sources (unreadable ones left out)."""
+    found = {}
+    for provider, wanted in ((options.tree_imports or {}).get(label) or {}).items():
+        try:
+            found[provider] = (files.read_source(Path(provider)).text, wanted)
+        except files.ReadError:
+            continue
+    return found
 
 
 def _without_tensorflow(text: str, label: str) -> Optional[engine.MigrationResult]:

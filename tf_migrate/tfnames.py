@@ -65,12 +65,25 @@ def _module_path(node: cst.BaseExpression) -> str:
     return dotted_name(node) or ""
 
 
+@dataclass(frozen=True)
+class ImportedFunction:
+    """What the module imports from another module of the tree: the summary of one of its functions
+    (made by ``analysis/imported_helpers``; the engine fills ``TFNames.imported`` when it migrates a tree)."""
+
+    provider: str  # the provider module's path
+    name: str  # the function's name there
+    creates_variables: bool
+    returns_tensors: bool
+    opaque: str = ""  # why the importer's analysis cannot trust the summary ("" when it can)
+
+
 @dataclass
 class TFNames:
     """Import aliases of one module and the TensorFlow names they reach."""
 
     aliases: Dict[str, str] = field(default_factory=dict)  # local name -> full path
     v1_module_aliases: set = field(default_factory=set)  # names bound to tensorflow.compat.v1
+    imported: Dict[str, ImportedFunction] = field(default_factory=dict)  # local name -> summary (trees only)
 
     @classmethod
     def scan(cls, module: cst.Module) -> "TFNames":

@@ -54,6 +54,9 @@ class ModuleInfo:
     sys_path_edits: List[int] = field(default_factory=list)
     graph_builders: Set[str] = field(default_factory=set)
     top_level_names: Set[str] = field(default_factory=set)
+    functions: Set[str] = field(default_factory=set)  # top-level ``def`` names
+    local_names: Dict[Tuple[int, str], str] = field(default_factory=dict)  # (line, name) -> name bound: ``as``
+    definitions_only: bool = False  # importing it runs no TF: imports, defs, constants and a main guard
     explicit_all: Optional[Tuple[str, ...]] = None  # __all__ when it is a literal
     syntax_error: str = ""
 
@@ -91,7 +94,10 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
         info.syntax_error = str(error)
         return info
     _read_imports(tree, info)
+    info.definitions_only = all(_defines_only(node) for node in tree.body)
     for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            info.functions.add(node.name)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             info.top_level_names.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
@@ -107,6 +113,18 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
     return info
 
 
+def _defines_only(node: ast.stmt) -> bool:
+    """A top-level statement that runs no TF when the module is imported."""
+    if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Pass)):
+        return True
+    if isinstance(node, ast.If):  # if __name__ == "__main__": runs only as a script
+        test = node.test
+        return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__")
+    if isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign)):
+        return node.value is None or not any(isinstance(n, ast.Call) for n in ast.walk(node.value))
+    return False
+
+
 def _read_imports(tree: ast.Module, info: ModuleInfo) -> None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -118,6 +136,9 @@ def _read_imports(tree: ast.Module, info: ModuleInfo) -> None:
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             names = tuple(alias.name for alias in node.names)
+            for alias in node.names:
+                if alias.asname:
+                    info.local_names[(node.lineno, alias.name)] = alias.asname
             if node.level == 0 and _is_tensorflow(module):
                 for alias in node.names:
                     if alias.name != "*":

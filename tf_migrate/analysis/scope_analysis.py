@@ -12,6 +12,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis import scope_passes
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.flatten import unwrap
+from tf_migrate.analysis.imported_helpers import add_imported
 from tf_migrate.analysis.main_guard import main_guard_scopes
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import remember
@@ -27,7 +28,7 @@ def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: 
     """
     body = list(body)
     key = ("scope", tuple(map(id, body)), tuple(params), is_class, tuple(sorted((layer_scopes or {}).items())),
-           id(parent), tuple(sorted(names.aliases.items())), tuple(sorted(names.v1_module_aliases)))
+           id(parent), tuple(sorted(names.aliases.items())), tuple(sorted(names.v1_module_aliases)), tuple(sorted(names.imported)))
     return remember(key, (body, parent), lambda: _analyze_scope(body, names, params, is_class, layer_scopes, parent))
 
 
@@ -48,6 +49,8 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
         scope.variable_classes |= parent.variable_classes - set(params)
         scope.local_callables |= parent.local_callables - set(params)
         scope.class_defs.update((k, v) for k, v in parent.class_defs.items() if k not in params)
+    else:
+        add_imported(scope, names, set(params))
     scope.params = set(params)
     scope.own_scope_blocks = main_guard_scopes([f.node for f in flat.statements], names)
     for param in params:

@@ -1,0 +1,116 @@
+"""Functions imported from another module of the tree: the importer's analysis knows what they do."""
+from __future__ import annotations
+
+import json
+
+from tf_migrate.cli import EXIT_OK, main
+
+UTILS = '''"""Helpers of the tree: no TF runs when this module is imported."""
+import tensorflow as tf
+
+
+def weight_variable(shape):
+    return tf.Variable(tf.truncated_normal(shape, stddev=0.1, seed=1))
+
+
+def corrupt(x):
+    return tf.multiply(x, tf.cast(tf.greater(x, 0.5), tf.float32))
+'''
+
+# Compat alone: `W` holds what an unknown function returned, and `x` goes into one.
+MAIN = '''import numpy as np
+import tensorflow as tf
+from utils import weight_variable, corrupt as noisy
+
+x = tf.placeholder(tf.float32, [None, 3])
+W = weight_variable([3, 2])
+y = tf.reduce_sum(tf.matmul(noisy(x), W))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(y)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        _, value = sess.run([train, y], {x: np.linspace(0, 1, 6).reshape(2, 3)})
+        print(step, value)
+'''
+
+# Kept compat for a reason of its own (a queue), and importing the same helpers.
+QUEUED = '''import tensorflow as tf
+from utils import corrupt
+
+queue = tf.FIFOQueue(3, tf.float32)
+push = queue.enqueue([2.0])
+with tf.Session() as sess:
+    sess.run(push)
+    print(sess.run(corrupt(queue.dequeue())))
+'''
+
+SCOPED = '''import tensorflow as tf
+
+
+def linear(x, n):
+    w = tf.get_variable("w", [int(x.shape[1]), n])
+    return tf.matmul(x, w)
+'''
+
+SCOPED_MAIN = '''import numpy as np
+import tensorflow as tf
+from scoped import linear
+
+x = tf.placeholder(tf.float32, [None, 3])
+with tf.variable_scope("a"):
+    y = linear(x, 2)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(y, {x: np.ones((1, 3))}).shape)
+'''
+
+
+def migrate(tmp_path, files, *extra):
+    (tmp_path / "src").mkdir()
+    for name, text in files.items():
+        (tmp_path / "src" / name).write_text(text)
+    report = tmp_path / "report.json"
+    code = main([str(tmp_path / "src"), "-q", "--report", str(report), *extra])
+    result = json.loads(report.read_text())
+    outcomes = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    reasons = {name.rsplit("/", 1)[1]: why for name, why in result["compat_reasons"].items()}
+    return code, outcomes, reasons
+
+
+def test_imported_variable_makers_and_tensor_functions_let_the_importer_go_eager(tmp_path):
+    code, outcomes, _ = migrate(tmp_path, {"utils.py": UTILS, "main.py": MAIN}, "-o", str(tmp_path / "out"))
+    assert outcomes == {"utils.py": "eager", "main.py": "eager"}
+    migrated = (tmp_path / "out" / "main.py").read_text()
+    assert "Session" not in migrated and "placeholder" not in migrated
+    assert "W = weight_variable([3, 2])" in migrated  # made once, at build time, as in TF1
+    assert "noisy(x)" in migrated  # recomputed in the run function from the fed x
+
+
+def test_the_migrated_tree_prints_the_legacy_numbers(tmp_path, capsys):
+    code, _, _ = migrate(tmp_path, {"utils.py": UTILS, "main.py": MAIN}, "--verify-entry", "main.py")
+    assert code == EXIT_OK
+    assert ": equivalent" in capsys.readouterr().err
+
+
+def test_a_neutral_helper_module_stays_eager_beside_a_compat_importer(tmp_path, capsys):
+    """utils.py only defines functions of TF2 ops: its eager form also builds queued.py's graph."""
+    code, outcomes, reasons = migrate(tmp_path, {"utils.py": UTILS, "main.py": MAIN, "queued.py": QUEUED},
+                                      "--verify-entry", "queued.py")
+    assert outcomes == {"utils.py": "eager", "main.py": "eager", "queued.py": "compat"}
+    assert "FIFOQueue" in reasons["queued.py"]
+    assert code == EXIT_OK and ": equivalent" in capsys.readouterr().err
+
+
+def test_a_star_import_by_a_compat_module_keeps_the_helper_module_compat(tmp_path):
+    """`from utils import *` would rebind the compat module's `tf` to utils' TF2 one."""
+    starred = QUEUED.replace("from utils import corrupt", "from utils import *")
+    _, outcomes, reasons = migrate(tmp_path, {"utils.py": UTILS, "main.py": MAIN, "queued.py": starred})
+    assert outcomes == {"utils.py": "compat", "main.py": "compat", "queued.py": "compat"}
+    assert "kept in compat mode with" in reasons["utils.py"]
+
+
+def test_a_helper_sharing_variables_through_its_callers_scopes_keeps_the_importer_compat(tmp_path):
+    _, outcomes, reasons = migrate(tmp_path, {"scoped.py": SCOPED, "main.py": SCOPED_MAIN})
+    assert outcomes["main.py"] == "compat"
+    assert "`linear` is imported from" in reasons["main.py"]
+    assert "shares variables through its caller's variable scopes" in reasons["main.py"]
