@@ -77,6 +77,9 @@ COVERED_BY = {
                              "with tf.Session() as sess:\n    print(sess.run(loss, {x: [1.0, 2.0]}))\n"),
     "tf-alias": "samples/18_alias_tf1.py",
     "inline-build-methods": "tests/golden/class_build_methods_from_init.py",
+    "inline-build-functions": ("import tensorflow as tf\ndef build():\n    x = tf.placeholder(tf.float32, [None])\n"
+                               "    return x, tf.reduce_sum(x)\nx, total = build()\nwith tf.Session() as sess:\n"
+                               "    print(sess.run(total, {x: [1.0, 2.0]}))\n"),
     "inline-step-helpers": "tests/golden/layer_loop_helper_and_training.py",
     "variable-name-filters": ("import tensorflow as tf\nwith tf.variable_scope('g'):\n    G = tf.Variable(1.0)\n"
                               "gvar = [v for v in tf.trainable_variables() if 'g' in v.name]\n"),

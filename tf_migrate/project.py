@@ -236,7 +236,7 @@ def tree_imports(project: ProjectPlan) -> Dict[str, Dict[str, Dict[str, str]]]:
 
 
 # What makes a module's functions depend on their caller's graph context (see the module docstring).
-_CONTEXT_BOUND = re.compile(r"\.(?:get_variable|variable_scope|get_collection|add_to_collection|summary|"
+_CONTEXT_BOUND = re.compile(r"\.(?:get_variable|rnn_cell|\w*_rnn|variable_scope|get_collection|add_to_collection|summary|"
                             r"placeholder|Session|layers|contrib|train|keras|control_dependencies)\b")
 
 

@@ -75,6 +75,13 @@ def tail_return(statements) -> Optional[cst.Return]:
     return None
 
 
+def inlinable(function: cst.FunctionDef) -> bool:
+    """Whether the body runs the same in place of a call: no return but the tail one, no yield, no
+    ``global``/``nonlocal``, no nested ``def`` or class."""
+    statements = list(function.body.body)
+    return not _Forbidden.found(statements, tail_return(statements))
+
+
 def _statements(body) -> List[cst.BaseStatement]:
     """``body``'s statements and those of its ``with`` blocks, in order."""
     found = []

@@ -18,7 +18,9 @@ A function whose body (or a function of its module it calls) does what only its 
 context settles is summarized as opaque, with the reason, and the importer stays compat where
 it hands it per-run values: placeholders or sessions (a graph program of its own), summaries and
 collections (registered in the caller's graph, which the caller's rules cannot see), variable
-scopes and ``tf.get_variable`` (shared through the caller's scopes), ``tf.layers`` objects.
+scopes and ``tf.get_variable`` (shared through the caller's scopes), ``tf.layers``, Keras and rnn
+objects (their variables are made where the object is built, which a run function would do at
+every call).
 Classes are not summarized yet: a call of an imported class stays unknown.
 """
 from __future__ import annotations
@@ -87,6 +89,8 @@ def _context_bound(calls: Iterable[cst.Call], names: TFNames, earlier: Dict[str,
             continue
         if makes_variables and qualname in ("tf.variable_scope", "tf.get_variable_scope"):
             return "makes variables under variable scopes its caller may reuse"
+        if api.builds_keras_variables(qualname):
+            return f"makes variables inside `{qualname}` objects (made again at each call of a run function)"
         for group, why in _CONTEXT_BOUND:
             if qualname in group:
                 return why

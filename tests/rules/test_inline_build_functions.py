@@ -1,0 +1,99 @@
+"""inline-build-functions: a function that builds a graph around its own placeholders, called once, runs in place."""
+import libcst as cst
+
+from tf_migrate.engine import migrate_source
+from tf_migrate.rules import EAGER, RuleContext
+from tf_migrate.rules.inline_build_functions import InlineBuildFunctions
+from tf_migrate.tfnames import TFNames
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+# The builder returns a dict of its tensors; the caller reads them as ae['x'], ae['cost'].
+DICT_BUILDER = '''
+import numpy as np
+import tensorflow as tf
+
+
+def model(n_in, n_out=2):
+    """Build the model."""
+    x = tf.placeholder(tf.float32, [None, n_in], name="x")
+    w = tf.Variable(tf.fill([n_in, n_out], 0.1))
+    y = tf.tanh(tf.matmul(x, w))
+    cost = tf.reduce_sum(tf.square(y - 0.5))
+    return {"x": x, "y": y, "cost": cost}
+
+
+def train():
+    x = np.linspace(0, 1, 6).reshape(2, 3)
+    net = model(3)
+    step = tf.train.GradientDescentOptimizer(0.1).minimize(net["cost"])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for i in range(3):
+            _, cost = sess.run([step, net["cost"]], feed_dict={net["x"]: x})
+            print(i, cost)
+        print(np.round(sess.run(net["y"], {net["x"]: x}), 5))
+
+
+if __name__ == "__main__":
+    train()
+'''
+
+
+def _rule_alone(source: str) -> str:
+    module = cst.parse_module(source)
+    ctx = RuleContext(path="model.py", names=TFNames.scan(module), mode=EAGER)
+    return InlineBuildFunctions().apply(module, ctx).code
+
+
+def test_the_builder_runs_where_it_is_called_and_its_dict_is_taken_apart():
+    code = _rule_alone(DICT_BUILDER)
+    assert "def model" not in code and "Build the model" not in code
+    assert "x_2 = tf.placeholder(tf.float32, [None, 3], name=\"x\")" in code  # train's own `x` keeps its name
+    assert "n_out" not in code  # a literal argument is used in place
+    assert "net" not in code
+    assert "minimize(cost_2)" in code and "feed_dict={x_2: x}" in code  # train binds `cost` too
+
+
+def test_the_program_converts_and_prints_the_legacy_numbers():
+    result = migrate_source(DICT_BUILDER, "model.py")
+    assert result.outcome == "eager", result.findings
+    assert "placeholder" not in result.new_source and "Session" not in result.new_source
+    assert_same_output(run_legacy(DICT_BUILDER), run_migrated(result.new_source))
+
+
+TUPLE_AT_MODULE_LEVEL = '''
+import numpy as np
+import tensorflow as tf
+
+
+def build():
+    a = tf.placeholder(tf.float32, [None])
+    total = tf.reduce_sum(a * 2.0)
+    return a, total
+
+
+inputs, total = build()
+with tf.Session() as sess:
+    print(sess.run(total, {inputs: np.arange(4.0)}))
+'''
+
+
+def test_a_tuple_returned_at_module_level_binds_the_callers_names():
+    code = _rule_alone(TUPLE_AT_MODULE_LEVEL)
+    assert "def build" not in code and "inputs = tf.placeholder(tf.float32, [None])" in code
+    result = migrate_source(TUPLE_AT_MODULE_LEVEL, "build.py")
+    assert result.outcome == "eager", result.findings
+    assert_same_output(run_legacy(TUPLE_AT_MODULE_LEVEL), run_migrated(result.new_source))
+
+
+def test_a_builder_called_twice_or_read_otherwise_stays():
+    twice = TUPLE_AT_MODULE_LEVEL.replace("inputs, total = build()", "inputs, total = build()\nagain = build()")
+    assert _rule_alone(twice) == twice
+    passed = DICT_BUILDER.replace("net = model(3)", "net = model(3)\n    print(sorted(net))")
+    code = _rule_alone(passed)  # `net` is read other than as net['key']: the body moves, the dict stays
+    assert "def model" not in code and 'net = {"x": x_2, "y": y, "cost": cost_2}' in code
+
+
+def test_a_helper_without_placeholders_is_not_this_rules():
+    helper = TUPLE_AT_MODULE_LEVEL.replace("a = tf.placeholder(tf.float32, [None])", "a = tf.ones([4])")
+    assert _rule_alone(helper) == helper
