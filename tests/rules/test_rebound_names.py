@@ -56,3 +56,78 @@ def test_a_function_that_reads_the_name_when_called_keeps_compat():
     assert result.outcome == "compat"
     assert "bound again after graph code reads it" in result.compat_reason
     assert not any(f.rule == "rebound-names" for f in result.findings)
+
+
+# A DQN's _build_net names the eval and the target network's weights `w1` both: the target network's runs
+# read its own `w1`, the eval network's runs the first one, although __init__ ends holding the target's.
+TWO_NETWORKS_ONE_NAME = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Agent(object):
+    def __init__(self):
+        self.s = tf.placeholder(tf.float32, [None, 2])
+        with tf.variable_scope('eval_net'):
+            w1 = tf.get_variable('w1', [2, 3], initializer=tf.constant_initializer(0.5))
+            self.q_eval = tf.matmul(self.s, w1)
+        with tf.variable_scope('target_net'):
+            w1 = tf.get_variable('w1', [2, 3], initializer=tf.constant_initializer(2.0))
+            self.q_next = tf.matmul(self.s, w1)
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def show(self):
+        x = np.ones((1, 2))
+        print(self.sess.run(self.q_next, {self.s: x}), self.sess.run(self.q_eval, {self.s: x}))
+
+
+Agent().show()
+'''
+
+
+def test_in_a_class_each_network_keeps_its_own_weights():
+    result = migrate_source(TWO_NETWORKS_ONE_NAME, "agent.py")
+    assert result.outcome == "eager", result.findings
+    assert "self.w1_2 = w1_2" in result.new_source and "self.w1 = w1" in result.new_source
+    assert_same_output(run_legacy(TWO_NETWORKS_ONE_NAME), run_migrated(result.new_source))
+
+
+def test_a_collection_reads_the_renamed_variable_too():
+    source = TWO_NETWORKS_ONE_NAME.replace(
+        "        self.sess = tf.Session()\n",
+        "        e_params = tf.trainable_variables(scope='eval_net')\n"
+        "        self.double = [tf.assign(e, e * 2.0) for e in e_params]\n        self.sess = tf.Session()\n").replace(
+        "        x = np.ones((1, 2))\n", "        x = np.ones((1, 2))\n        self.sess.run(self.double)\n")
+    result = migrate_source(source, "agent.py")
+    assert result.outcome == "eager", result.findings
+    assert "e_params = [w1_2]" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_a_collection_that_also_held_the_variable_a_name_named_first_keeps_compat():
+    """TF1's collection holds the first `w`, which no name reaches once `w` is bound again."""
+    source = """
+import tensorflow as tf
+with tf.variable_scope('eval_net'):
+    w = tf.get_variable('w', [2], initializer=tf.constant_initializer(0.5))
+with tf.variable_scope('target_net'):
+    w = tf.get_variable('w', [2], initializer=tf.constant_initializer(2.0))
+double = [tf.assign(e, e * 2.0) for e in tf.trainable_variables(scope='eval_net')]
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(double))
+"""
+    result = migrate_source(source, "nets.py")
+    assert result.outcome == "compat"
+    assert "`w` is bound to another variable after the one it named first" in result.compat_reason
+
+
+def test_in_a_class_a_value_it_cannot_rename_keeps_compat():
+    """A lambda reads `w1` when called: the rename is refused, and the class stays compat, not wrong."""
+    source = TWO_NETWORKS_ONE_NAME.replace(
+        "            self.q_eval = tf.matmul(self.s, w1)\n",
+        "            self.q_eval = tf.matmul(self.s, w1)\n            self.weights = lambda: w1\n")
+    result = migrate_source(source, "agent.py")
+    assert result.outcome == "compat"
+    assert "`w1` is bound again in __init__ after graph code read it" in result.compat_reason

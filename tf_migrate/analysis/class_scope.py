@@ -89,7 +89,12 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None) -> Class
             analysis.blockers.append((method, f"`{key}` is used outside sess.run in `{method.name.value}`"))
         for site in sites:
             site.home = method  # its feed dict is built in the method, not in the graph's scope
-            unbuilt = unbuilt_layer_read(scope, plan_run(scope, site, len(scope.statements)))
+            plan = plan_run(scope, site, len(scope.statements))
+            # What the run needs must be what the names hold when __init__ ends (rebound-names renames the rest).
+            for key, _ in sorted(plan.rebound):
+                analysis.blockers.append((site.call, f"`{key}` is bound again in __init__ after graph code read "
+                                                     "it; the generated method would read the new value"))
+            unbuilt = unbuilt_layer_read(scope, plan)
             if unbuilt is not None:
                 analysis.blockers.append((site.call, unbuilt))
         if sites:

@@ -9,7 +9,9 @@
 TF1 graph code reads a value once, when it builds the op; the functions the session rule makes
 read names each time they run. When a name the graph read is bound again before a later run
 (hunkim lab-06-1 reuses the bias variable's name ``b`` for a result), that run would read the new
-value. The value model knows which binding every read sees (each binding is its own value), so
+value. In a class, the runs of its methods come after ``__init__`` ends: a DQN's ``_build_net``
+that names the eval and the target network's weights ``w1`` both (inlined into ``__init__``) has
+its eval ``w1`` renamed, else both networks' run functions would read the target's. The value model knows which binding every read sees (each binding is its own value), so
 this rule gives the earlier binding a fresh name and renames the reads that see it: the program
 means the same under TF1, and the generated functions read the value TF1 built with.
 
@@ -26,6 +28,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.codegen.replace import rename_keys, replace_nodes
@@ -57,10 +60,7 @@ class ReboundNames(Rule):
     def _pass(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         taken = all_names(module)
         replacements: Dict[int, cst.CSTNode] = {}
-        for scope in graph_scopes(module, ctx):
-            if not scope.is_graph_program:
-                continue
-            conflicts = _rebound_reads(scope)
+        for scope, conflicts in _scopes_with_conflicts(module, ctx):
             for key, bindings in sorted(scope.bindings.items()):
                 if "." in key:
                     continue
@@ -99,6 +99,25 @@ class ReboundNames(Rule):
         if key in rebinding.reads:
             replacements[id(rebinding.node)] = _reads_renamed(rebinding.node, key, new)
         return new
+
+
+def _scopes_with_conflicts(module: cst.Module, ctx: RuleContext):
+    """(scope, the rebound values its runs need) for each graph block: the module, its functions, and the
+    ``__init__`` of each class whose other methods run what ``__init__`` built (their runs come after it ends,
+    so every value they need that ``__init__`` bound again is one)."""
+    for scope in graph_scopes(module, ctx):
+        if scope.is_graph_program:
+            yield scope, _rebound_reads(scope)
+        for st in scope.statements:
+            if st.kind == "nested-scope" and isinstance(st.node, cst.ClassDef):
+                analysis = analyze_class(st.node, ctx.names, ctx.layer_scopes)
+                end = len(analysis.scope.statements)
+                found: Set[Tuple[str, int]] = set()
+                for _, sites in analysis.method_sites:
+                    for site in sites:
+                        found |= plan_run(analysis.scope, site, end).rebound
+                if found:
+                    yield analysis.scope, found
 
 
 def _rebound_reads(scope: "pm.Scope") -> Set[Tuple[str, int]]:
