@@ -77,6 +77,10 @@ COVERED_BY = {
                              "with tf.Session() as sess:\n    print(sess.run(loss, {x: [1.0, 2.0]}))\n"),
     "tf-alias": "samples/18_alias_tf1.py",
     "inline-build-methods": "tests/golden/class_build_methods_from_init.py",
+    "user-collections": ("import tensorflow as tf\nw = tf.get_variable('w', [2], collections=['mine', "
+                         "tf.GraphKeys.GLOBAL_VARIABLES])\nmine = tf.get_collection('mine')\n"
+                         "double = [tf.assign(v, v * 2.0) for v in mine]\nwith tf.Session() as sess:\n"
+                         "    sess.run(tf.global_variables_initializer())\n    print(sess.run(double))\n"),
     "inline-build-functions": ("import tensorflow as tf\ndef build():\n    x = tf.placeholder(tf.float32, [None])\n"
                                "    return x, tf.reduce_sum(x)\nx, total = build()\nwith tf.Session() as sess:\n"
                                "    print(sess.run(total, {x: [1.0, 2.0]}))\n"),

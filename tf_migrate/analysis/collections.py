@@ -5,7 +5,9 @@
 ``[self.w, self.b]``: the variables the program created before that point, in
 creation order (optimizer slots and printed outputs depend on it), filtered
 as TF1 filters (``re.match`` of the scope on the variable's scoped name).
-``UPDATE_OPS`` is empty: eager code has no deferred update ops to collect.
+``UPDATE_OPS`` is empty: eager code has no deferred update ops to collect. Collections of the
+program's own keys (``get_variable(..., collections=c_names)``) are listed by
+:mod:`tf_migrate.analysis.user_collections`.
 
 Regularization losses (``tf.losses.get_regularization_loss()``,
 ``get_regularization_losses()``, ``get_collection(REGULARIZATION_LOSSES)``)
@@ -26,6 +28,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.statement_facts import reads_names, string_literals
 from tf_migrate.analysis.symbols import all_calls, symbol_key
+from tf_migrate.analysis.user_collections import left_out_of_global, resolve_user_collection
 from tf_migrate.cst.text import code
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
@@ -93,6 +96,8 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
                 which = "empty"
             elif isinstance(key, cst.SimpleString):
                 which = _STRING_KEYS.get(key.evaluated_value)
+                if which is None and argument(call, "scope", 1) is None:
+                    return resolve_user_collection(key.evaluated_value, scope, names, before)
         if which is None or which == "regularization":
             return None, "tf.get_collection of a collection other than variables or UPDATE_OPS"
         filter_arg = argument(call, "scope", 1)
@@ -101,6 +106,9 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
         filter_arg = argument(call, "scope", 0)
     if which == "empty":
         return "[]", ""
+    outside = left_out_of_global(scope, names, before) if which == "all" else None
+    if outside is not None:
+        return None, outside
     pattern = None
     if filter_arg is not None:
         if not isinstance(filter_arg, cst.SimpleString):

@@ -12,6 +12,7 @@ from typing import Iterator
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.rules import RuleContext
 
@@ -34,3 +35,12 @@ def statement_value(line: cst.CSTNode):
             line.body[0], (cst.Assign, cst.Expr)):
         return line.body[0].value
     return None
+
+
+def graph_and_class_scopes(module: cst.Module, ctx: RuleContext) -> Iterator["pm.Scope"]:
+    """:func:`graph_scopes`, and the model of the ``__init__`` of each class they hold (its graph's block)."""
+    for scope in graph_scopes(module, ctx):
+        yield scope
+        for st in scope.statements:
+            if st.kind == "nested-scope" and isinstance(st.node, cst.ClassDef):
+                yield analyze_class(st.node, ctx.names, ctx.layer_scopes).scope

@@ -23,16 +23,16 @@ reads and binds it (``a -= 1.0``) becomes ``a = a_2 - 1.0``.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, Optional, Set, Tuple
 
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.slicing import plan_run
-from tf_migrate.analysis.symbols import reads, writes
-from tf_migrate.codegen.replace import rename_keys, replace_nodes
-from tf_migrate.cst.names import all_names, fresh
+from tf_migrate.codegen.binding_renames import rename_earlier_binding
+from tf_migrate.codegen.replace import replace_nodes
+from tf_migrate.cst.names import all_names
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._program_scopes import graph_scopes
@@ -80,26 +80,9 @@ class ReboundNames(Rule):
             return None
         binding = scope.statements[earlier.index]
         between = scope.statements[earlier.index + 1:later.index]
-        rebinding = scope.statements[later.index]
         if binding.role != pm.KEEP or not any(st.role == pm.DEFER and key in st.reads for st in between):
             return None
-        if not _plain_assignment(binding.node, key) or _read_when_called(scope, key):
-            return None
-        if any(id(st.node) in replacements for st in [binding, *between, rebinding]):
-            return None  # another name's rename already rewrote one of these statements
-        rebound = _reads_renamed(rebinding.node, key, "") if key in rebinding.reads else rebinding.node
-        if rebound is None:
-            return None
-        new = fresh(key, taken)
-        taken.add(new)
-        replacements[id(binding.node)] = _target_renamed(binding.node, key, new)
-        for st in between:
-            if key in st.reads:
-                replacements[id(st.node)] = rename_keys(st.node, {key: new})
-        if key in rebinding.reads:
-            replacements[id(rebinding.node)] = _reads_renamed(rebinding.node, key, new)
-        return new
-
+        return rename_earlier_binding(scope, key, earlier, later, taken, replacements)
 
 def _scopes_with_conflicts(module: cst.Module, ctx: RuleContext):
     """(scope, the rebound values its runs need) for each graph block: the module, its functions, and the
@@ -128,81 +111,3 @@ def _rebound_reads(scope: "pm.Scope") -> Set[Tuple[str, int]]:
         for site in st.run_sites:
             found |= plan_run(scope, site, limit).rebound
     return found
-
-
-def _plain_assignment(node: cst.CSTNode, key: str) -> bool:
-    """``key = value`` (or ``key, other = ...``, or ``key op= value``) on a line of its own."""
-    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1):
-        return False
-    small = node.body[0]
-    if isinstance(small, cst.AugAssign):
-        return _expanded(small, key, key) is not None
-    return (isinstance(small, cst.Assign) and key not in reads(small.value)
-            and all(isinstance(t.target, (cst.Name, cst.Tuple, cst.List)) for t in small.targets))
-
-
-def _expanded(small: cst.AugAssign, key: str, source: str) -> Optional[cst.BaseExpression]:
-    """``source op (value)`` for ``key op= value`` (None: another target, or a value that reads ``key``)."""
-    if not (isinstance(small.target, cst.Name) and small.target.value == key) or key in reads(small.value):
-        return None
-    operator = getattr(cst, type(small.operator).__name__[:-len("Assign")], None)
-    if operator is None:
-        return None
-    right = small.value
-    if not isinstance(right, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float,
-                              cst.SimpleString)):
-        right = right.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    return cst.BinaryOperation(cst.Name(source), operator(), right)
-
-
-def _read_when_called(scope: "pm.Scope", key: str) -> bool:
-    """A function, class or lambda of the block reads ``key``, or a statement declares it global."""
-    for st in scope.statements:
-        for node in _deferred_bodies(st.node):
-            if key in reads(node):
-                return True
-        if isinstance(st.node, cst.SimpleStatementLine) and any(
-                isinstance(small, (cst.Global, cst.Nonlocal)) for small in st.node.body):
-            return True
-    return False
-
-
-def _deferred_bodies(node: cst.CSTNode) -> List[cst.CSTNode]:
-    found: List[cst.CSTNode] = []
-
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
-            found.append(n)
-            return False
-
-        def visit_ClassDef(self, n: cst.ClassDef) -> bool:
-            found.append(n)
-            return False
-
-        def visit_Lambda(self, n: cst.Lambda) -> bool:
-            found.append(n)
-            return False
-
-    node.visit(_Finder())
-    return found
-
-
-def _target_renamed(node: cst.SimpleStatementLine, key: str, new: str) -> cst.SimpleStatementLine:
-    assign = node.body[0]
-    if isinstance(assign, cst.AugAssign):  # `a *= 2.0` -> `a_2 = a * 2.0` (reading the value before it)
-        return node.with_changes(body=[cst.Assign([cst.AssignTarget(cst.Name(new))], _expanded(assign, key, key))])
-    targets = [t.with_changes(target=rename_keys(t.target, {key: new})) for t in assign.targets]
-    return node.with_changes(body=[assign.with_changes(targets=targets)])
-
-
-def _reads_renamed(node: cst.CSTNode, key: str, new: str) -> Optional[cst.CSTNode]:
-    """The statement that binds ``key`` again, reading the renamed earlier value (None: no such form)."""
-    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1):
-        return None
-    small = node.body[0]
-    if isinstance(small, cst.Assign):
-        return node.with_changes(body=[small.with_changes(value=rename_keys(small.value, {key: new} if new else {}))])
-    if isinstance(small, cst.AugAssign):  # `a -= 1.0` -> `a = a_2 - 1.0`
-        value = _expanded(small, key, new or key)
-        return None if value is None else node.with_changes(body=[cst.Assign([cst.AssignTarget(cst.Name(key))], value)])
-    return None if key in writes(node) else node

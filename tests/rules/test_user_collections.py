@@ -1,0 +1,114 @@
+"""user-collections: tf.get_collection of the program's own key -> the variables made into it."""
+import libcst as cst
+
+from tf_migrate.engine import migrate_source
+from tf_migrate.rules import EAGER, RuleContext
+from tf_migrate.rules.user_collections import UserCollections
+from tf_migrate.tfnames import TFNames
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+# Morvan's DQN: the eval and the target network's weights in collections of their own, under the same local
+# names; replace_target_op copies one network into the other.
+DQN = '''
+import numpy as np
+import tensorflow as tf
+
+
+class DQN(object):
+    def __init__(self):
+        self.s = tf.placeholder(tf.float32, [None, 2])
+        self.q_target = tf.placeholder(tf.float32, [None, 3])
+        with tf.variable_scope('eval_net'):
+            c_names, n_l1 = ['eval_net_params', tf.GraphKeys.GLOBAL_VARIABLES], 4
+            w1 = tf.get_variable('w1', [2, n_l1], initializer=tf.constant_initializer(0.3), collections=c_names)
+            b1 = tf.get_variable('b1', [1, n_l1], initializer=tf.constant_initializer(0.1), collections=c_names)
+            l1 = tf.nn.relu(tf.matmul(self.s, w1) + b1)
+            w2 = tf.get_variable('w2', [n_l1, 3], initializer=tf.constant_initializer(0.2), collections=c_names)
+            self.q_eval = tf.matmul(l1, w2)
+        self.loss = tf.reduce_mean(tf.squared_difference(self.q_target, self.q_eval))
+        self.train = tf.train.GradientDescentOptimizer(0.1).minimize(self.loss)
+        with tf.variable_scope('target_net'):
+            c_names = ['target_net_params', tf.GraphKeys.GLOBAL_VARIABLES]
+            w1 = tf.get_variable('w1', [2, n_l1], initializer=tf.constant_initializer(0.5), collections=c_names)
+            b1 = tf.get_variable('b1', [1, n_l1], initializer=tf.constant_initializer(0.0), collections=c_names)
+            l1 = tf.nn.relu(tf.matmul(self.s, w1) + b1)
+            w2 = tf.get_variable('w2', [n_l1, 3], initializer=tf.constant_initializer(0.7), collections=c_names)
+            self.q_next = tf.matmul(l1, w2)
+        t_params = tf.get_collection('target_net_params')
+        e_params = tf.get_collection('eval_net_params')
+        self.replace = [tf.assign(t, e) for t, e in zip(t_params, e_params)]
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def learn(self, s):
+        print(np.round(self.sess.run(self.q_next, {self.s: s}), 5))
+        for _ in range(3):
+            _, loss = self.sess.run([self.train, self.loss], {self.s: s, self.q_target: np.ones((2, 3))})
+            print(round(float(loss), 6))
+        self.sess.run(self.replace)
+        print(np.round(self.sess.run(self.q_next, {self.s: s}), 5))
+
+
+DQN().learn(np.array([[1.0, 2.0], [0.5, -1.0]]))
+'''
+
+
+def _rule_alone(source: str) -> str:
+    module = cst.parse_module(source)
+    ctx = RuleContext(path="dqn.py", names=TFNames.scan(module), mode=EAGER)
+    return UserCollections().apply(module, ctx).code
+
+
+def test_each_collection_lists_its_networks_variables_each_under_a_name_of_its_own():
+    code = _rule_alone(DQN)
+    assert "t_params = [w1, b1, w2]" in code
+    assert "e_params = [w1_2, b1_2, w2_2]" in code  # the eval network's weights, named before the target's
+    assert "l1 = tf.nn.relu(tf.matmul(self.s, w1_2) + b1_2)" in code
+
+
+def test_the_agent_converts_and_prints_the_legacy_numbers():
+    result = migrate_source(DQN, "dqn.py")
+    assert result.outcome == "eager", result.findings
+    assert "get_collection" not in result.new_source and "Session" not in result.new_source
+    assert_same_output(run_legacy(DQN), run_migrated(result.new_source))
+
+
+def test_a_collection_filled_by_add_to_collection_keeps_compat():
+    source = DQN.replace("        t_params = tf.get_collection('target_net_params')\n",
+                         "        tf.add_to_collection('target_net_params', w1)\n"
+                         "        t_params = tf.get_collection('target_net_params')\n")
+    result = migrate_source(source, "dqn.py")
+    assert result.outcome == "compat"
+    assert "`tf.add_to_collection` fills collections the analysis does not list" in result.compat_reason
+
+
+def test_a_collection_nothing_of_the_block_is_made_into_keeps_compat():
+    source = DQN.replace("tf.get_collection('target_net_params')", "tf.get_collection('filled_elsewhere')")
+    result = migrate_source(source, "dqn.py")
+    assert result.outcome == "compat"
+    assert "tf.get_collection('filled_elsewhere'): nothing of this block is made into it" in result.compat_reason
+
+
+def test_collections_the_analysis_cannot_read_keep_compat():
+    source = DQN.replace("c_names = ['target_net_params', tf.GraphKeys.GLOBAL_VARIABLES]",
+                         "c_names = make_names('target_net_params')")
+    source = source.replace("class DQN(object):", "def make_names(key):\n    return [key, 'variables']\n\n\n"
+                                                   "class DQN(object):")
+    result = migrate_source(source, "dqn.py")
+    assert result.outcome == "compat"
+    assert "a variable is made into collections the analysis cannot read" in result.compat_reason
+
+
+def test_global_variables_does_not_list_a_variable_kept_out_of_it():
+    source = '''
+import tensorflow as tf
+w = tf.get_variable('w', [2], collections=['mine'])
+v = tf.get_variable('v', [2])
+listed = tf.global_variables()
+with tf.Session() as sess:
+    sess.run(tf.variables_initializer([w, v]))
+    print(len(listed), sess.run(v + w))
+'''
+    result = migrate_source(source, "mine.py")
+    assert result.outcome == "compat"
+    assert "not in TF1's variable list" in result.compat_reason
