@@ -111,3 +111,44 @@ def test_modules_tied_through_a_module_without_tensorflow_share_a_mode(tmp_path)
     assert files == {"ops.py": "compat", "bridge.py": "skipped", "model.py": "compat"}
     tie = [f for f in result["findings"] if f["rule"] == "project-mode" and f["path"].endswith("ops.py")]
     assert "model.py:3 imports bridge" in tie[0]["message"] and "bridge.py:1 imports ops" in tie[0]["message"]
+
+
+# An agent class whose __init__ reads collections of its own keys: right only where each program builds one.
+AGENT = '''import tensorflow as tf
+
+
+class Agent(object):
+    def __init__(self):
+        c_names = ['agent_params', tf.GraphKeys.GLOBAL_VARIABLES]
+        self.w = tf.get_variable('w', [2], initializer=tf.constant_initializer(0.5), collections=c_names)
+        params = tf.get_collection('agent_params')
+        self.double = [tf.assign(p, p * 2.0) for p in params]
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def step(self):
+        self.sess.run(self.double)
+        return self.sess.run(self.w)
+'''
+ONE_AGENT = "from agent import Agent\n\nagent = Agent()\nprint(agent.step())\n"
+
+
+def test_a_class_each_program_of_the_tree_builds_once_converts(tmp_path):
+    result = run(tmp_path, {"agent.py": AGENT, "run_a.py": ONE_AGENT, "run_b.py": ONE_AGENT})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files["agent.py"] == "eager"
+
+
+def test_a_class_a_program_of_the_tree_builds_twice_stays_compat(tmp_path):
+    twice = "from agent import Agent\n\nfor _ in range(2):\n    print(Agent().step())\n"
+    result = run(tmp_path, {"agent.py": AGENT, "run_a.py": ONE_AGENT, "run_twice.py": twice})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files["agent.py"] == "compat"
+    assert "which a program may build twice" in result["compat_reasons"][str(tmp_path / "src" / "agent.py")]
+
+
+def test_a_class_its_module_and_an_importer_both_build_stays_compat(tmp_path):
+    own = AGENT + "\n\nfirst = Agent()\n"
+    result = run(tmp_path, {"agent.py": own, "run_a.py": ONE_AGENT})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files["agent.py"] == "compat"

@@ -16,7 +16,7 @@ import sys
 import tokenize
 import traceback
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -26,6 +26,7 @@ from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.imported_helpers import summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.program import ScopeBlocked
+from tf_migrate.analysis.project_index import scan_module, single_instance_classes
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.codegen.compiled import COMPILED, FUNCTION_MODES
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
@@ -120,7 +121,8 @@ def _selected(rule, select: Optional[Iterable[str]], ignore: Optional[Iterable[s
 
 def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
                    select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None,
-                   functions: str = COMPILED, providers: Optional[Providers] = None) -> MigrationResult:
+                   functions: str = COMPILED, providers: Optional[Providers] = None,
+                   single_instances: Optional[Iterable[str]] = None) -> MigrationResult:
     """Migrate a TF1 program given as text; return the new text and the findings.
 
     >>> result = migrate_source(open("train.py").read(), "train.py")
@@ -128,7 +130,9 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
 
     ``providers``: when the program is part of a tree, the modules of the tree it imports functions
     from: provider path -> (its source, {local name -> the function's name there}). The analysis then
-    knows what those functions do (``analysis/imported_helpers``).
+    knows what those functions do (``analysis/imported_helpers``). ``single_instances``: the module's
+    classes that every program of the tree builds once (None: read from the module alone, the classes
+    it calls once itself).
 
     Raises :class:`InputError` for source that does not parse.
     """
@@ -139,7 +143,8 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     # LibCST's transforms and code generation recurse once or more per level of nesting; Python's
     # compiler (which parse() runs first) accepts sums of a few thousand terms, so make room for them.
     with _recursion_limit(max(sys.getrecursionlimit(), _RECURSION_ROOM)):
-        return _migrate(source, path, mode, select, ignore, functions, _imported(providers or {}))
+        facts = _TreeFacts(_imported(providers or {}), None if single_instances is None else set(single_instances))
+        return _migrate(source, path, mode, select, ignore, functions, facts)
 
 
 def _imported(providers: Providers) -> Dict[str, ImportedFunction]:
@@ -154,9 +159,20 @@ def _imported(providers: Providers) -> Dict[str, ImportedFunction]:
     return found
 
 
-def _scan(module: cst.Module, imported: Dict[str, ImportedFunction]) -> TFNames:
+@dataclass
+class _TreeFacts:
+    """What the module's tree says about it: the functions it imports, and its classes built once."""
+
+    imported: Dict[str, ImportedFunction]
+    single_instances: Optional[Set[str]]  # None: not known from a tree
+
+
+def _scan(module: cst.Module, facts: "_TreeFacts", source: str = "", path: str = "") -> TFNames:
     names = TFNames.scan(module)
-    names.imported = dict(imported)
+    names.imported = dict(facts.imported)
+    if facts.single_instances is None and source:  # one file: the classes it builds once itself
+        facts.single_instances = single_instance_classes(scan_module("", path, source))
+    names.single_instances = set(facts.single_instances or ())
     return names
 
 
@@ -177,10 +193,10 @@ def _recursion_limit(limit: int):
 
 
 def _migrate(source: str, path: str, mode: str, select, ignore, functions: str,
-             imported: Dict[str, ImportedFunction]) -> MigrationResult:
+             facts: _TreeFacts) -> MigrationResult:
     traversal.forget()
     module = parse(source, path)
-    names = _scan(module, imported)
+    names = _scan(module, facts, source, path)
     if not names.imports_tensorflow:
         return MigrationResult(path, source, source, report.SKIPPED)
     findings: List[Finding] = []
@@ -189,10 +205,10 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str,
     try:
         if mode != COMPAT:
             # Eager: the local rules first (they remove some blockers), then the decision.
-            ctx = _context(path, source, module, EAGER, module, functions, imported)
+            ctx = _context(path, source, module, EAGER, module, functions, facts)
             steps: List[selfcheck.Step] = []
             local = _apply(module, ctx, select, ignore, lambda rule: rule.ORDER < SESSION_ORDER, steps)
-            blockers = list(ctx.blockers) + blockers_of(local, _scan(local, imported), ctx.layer_scopes)
+            blockers = list(ctx.blockers) + blockers_of(local, _scan(local, facts), ctx.layer_scopes)
             if not blockers:
                 new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER, steps)
                 eager_code = new_module.code
@@ -211,7 +227,7 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str,
                     chosen = EAGER
                     findings.extend(ctx.findings)
             if blockers:
-                decision = _context(path, source, local, EAGER, module, imported=imported)
+                decision = _context(path, source, local, EAGER, module, facts=facts)
                 severity = ERROR if mode == EAGER else WARNING
                 for node, why in blockers:
                     decision.report(node, "eager-blocker", severity, why)
@@ -223,7 +239,7 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str,
                     return MigrationResult(path, source, source, report.FAILED, tuple(findings),
                                            "cannot go eager: " + reason)
         if chosen == COMPAT:
-            ctx = _context(path, source, module, COMPAT, module, imported=imported)
+            ctx = _context(path, source, module, COMPAT, module, facts=facts)
             steps = []
             new_module = _apply(module, ctx, select, ignore, lambda rule: True, steps)
             findings.extend(ctx.findings)
@@ -307,8 +323,9 @@ SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and 
 
 
 def _context(path: str, source: str, module: cst.Module, mode: str, parsed_input: cst.Module,
-             functions: str = COMPILED, imported: Optional[Dict[str, ImportedFunction]] = None) -> RuleContext:
-    ctx = RuleContext(path, _scan(module, imported or {}), mode, functions=functions, original_source=source,
+             functions: str = COMPILED, facts: Optional[_TreeFacts] = None) -> RuleContext:
+    names = _scan(module, facts or _TreeFacts({}, set()))
+    ctx = RuleContext(path, names, mode, functions=functions, original_source=source,
                       original_module=parsed_input)
     ctx.use_module(module)
     return ctx

@@ -150,7 +150,8 @@ def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Pat
     if options.mode != engine.AUTO:
         return run_all(paths, options)
     project = plan(root, paths)
-    options = dataclasses.replace(options, tree_imports=tree_imports(project))
+    options = dataclasses.replace(options, tree_imports=tree_imports(project),
+                                  single_instances=single_instances(project))
     tied = project.tied()
     if not tied:
         return run_all(paths, options)
@@ -214,6 +215,40 @@ def _forced_with_neutral(project: ProjectPlan, first: Dict[Path, FileOutcome]) -
         if not broken:
             return forced
         neutral -= broken
+
+
+def single_instances(project: ProjectPlan) -> Dict[str, Set[str]]:
+    """module path -> its classes that every program of the tree builds at most once: each module calls the class
+    at most once (outside loops and ``with`` blocks), and no two calling modules share a process. A class
+    reached through ``import module`` (``module.Cls()``) is not counted, so it is not listed."""
+    modules = project.index.modules
+    found: Dict[str, Set[str]] = {}
+    for name, info in modules.items():
+        if info.classes:  # known from the tree, even when empty (modules the index did not read decide alone)
+            found.setdefault(str(info.path), set())
+        for cls in info.classes:
+            callers: Dict[str, int] = {name: info.calls[cls]} if info.calls.get(cls) else {}
+            for edge in project.index.edges:
+                if edge.target != name:
+                    continue
+                importer = modules[edge.importer]
+                if not edge.names:
+                    callers[edge.importer] = 2  # module.Cls(...): calls the index does not count
+                    continue
+                if edge.star and cls in info.star_exports():
+                    local = cls
+                elif cls in edge.names:
+                    local = importer.local_names.get((edge.line, cls), cls)
+                else:
+                    continue
+                if importer.calls.get(local):
+                    callers[edge.importer] = callers.get(edge.importer, 0) + importer.calls[local]
+            if not callers or any(count > 1 for count in callers.values()):
+                continue
+            if any(other in project.same_process(caller) for caller in callers for other in callers if other != caller):
+                continue
+            found.setdefault(str(info.path), set()).add(cls)
+    return found
 
 
 def tree_imports(project: ProjectPlan) -> Dict[str, Dict[str, Dict[str, str]]]:

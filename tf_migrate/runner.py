@@ -7,7 +7,7 @@ import os
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Set, Tuple
 
 from tf_migrate import engine, files, report
 from tf_migrate.report import ERROR, Finding
@@ -24,6 +24,8 @@ class Options:
     functions: str = engine.COMPILED  # generated run functions: tf.function ("compiled") or plain ("eager")
     # In a tree: importer path -> {provider path -> {local name -> function name there}} (project.py).
     tree_imports: Optional[Mapping[str, Mapping[str, Mapping[str, str]]]] = field(default=None, compare=False)
+    # In a tree: module path -> its classes every program of the tree builds at most once (project.py).
+    single_instances: Optional[Mapping[str, Set[str]]] = field(default=None, compare=False)
 
 
 @dataclass
@@ -82,7 +84,9 @@ def process(path: Path, options: Options) -> FileOutcome:
             diffs = [_diff(old, new, f"{label}:cell {index + 1}") for index, old, new in result.cell_changes]
         else:
             result = _without_tensorflow(source_file.text, label) or engine.migrate_source(
-                source_file.text, label, providers=_providers(label, options), **common)
+                source_file.text, label, providers=_providers(label, options),
+                single_instances=None if options.single_instances is None else options.single_instances.get(label, ()),
+                **common)
             diffs = [_diff(result.source, result.new_source, label)] if result.changed else []
     except files.ReadError as error:
         return _failed(label, kind, label, error.line, 0, "input", error.message)

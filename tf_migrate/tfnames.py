@@ -13,7 +13,7 @@ ignored, a documented limitation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, Optional
+from typing import Dict, Optional, Set
 
 import libcst as cst
 from tf_migrate.traversal import visit
@@ -84,6 +84,7 @@ class TFNames:
     aliases: Dict[str, str] = field(default_factory=dict)  # local name -> full path
     v1_module_aliases: set = field(default_factory=set)  # names bound to tensorflow.compat.v1
     imported: Dict[str, ImportedFunction] = field(default_factory=dict)  # local name -> summary (trees only)
+    single_instances: Set[str] = field(default_factory=set)  # classes of the module every program builds once
 
     @classmethod
     def scan(cls, module: cst.Module) -> "TFNames":

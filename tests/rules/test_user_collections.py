@@ -55,7 +55,9 @@ DQN().learn(np.array([[1.0, 2.0], [0.5, -1.0]]))
 
 def _rule_alone(source: str) -> str:
     module = cst.parse_module(source)
-    ctx = RuleContext(path="dqn.py", names=TFNames.scan(module), mode=EAGER)
+    names = TFNames.scan(module)
+    names.single_instances = {"DQN"}  # what the engine reads from the module: it builds one DQN
+    ctx = RuleContext(path="dqn.py", names=names, mode=EAGER)
     return UserCollections().apply(module, ctx).code
 
 
@@ -112,3 +114,12 @@ with tf.Session() as sess:
     result = migrate_source(source, "mine.py")
     assert result.outcome == "compat"
     assert "not in TF1's variable list" in result.compat_reason
+
+
+def test_a_class_a_program_builds_twice_keeps_compat():
+    """Two agents under two variable scopes: TF1's collection holds both agents' variables."""
+    source = DQN.replace("DQN().learn(np.array([[1.0, 2.0], [0.5, -1.0]]))",
+                         "with tf.variable_scope('a'):\n    one = DQN()\nwith tf.variable_scope('b'):\n    two = DQN()\n")
+    result = migrate_source(source, "dqn.py")
+    assert result.outcome == "compat"
+    assert "which a program may build twice" in result.compat_reason

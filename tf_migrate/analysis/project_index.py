@@ -55,8 +55,11 @@ class ModuleInfo:
     graph_builders: Set[str] = field(default_factory=set)
     top_level_names: Set[str] = field(default_factory=set)
     functions: Set[str] = field(default_factory=set)  # top-level ``def`` names
+    classes: Set[str] = field(default_factory=set)  # top-level ``class`` names
     local_names: Dict[Tuple[int, str], str] = field(default_factory=dict)  # (line, name) -> name bound: ``as``
     definitions_only: bool = False  # importing it runs no TF: imports, defs, constants and a main guard
+    # name -> how often the module calls it by name (2 for a call in a loop, comprehension or `with` block)
+    calls: Dict[str, int] = field(default_factory=dict)
     explicit_all: Optional[Tuple[str, ...]] = None  # __all__ when it is a literal
     syntax_error: str = ""
 
@@ -95,9 +98,12 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
         return info
     _read_imports(tree, info)
     info.definitions_only = all(_defines_only(node) for node in tree.body)
+    _count_calls(tree, info.calls)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
             info.functions.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            info.classes.add(node.name)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             info.top_level_names.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
@@ -111,6 +117,24 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
     if info.imports_tensorflow:
         info.graph_builders = _graph_builders(tree, set(info.tf_aliases))
     return info
+
+
+_REPEATING = (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.ListComp, ast.SetComp, ast.DictComp,
+              ast.GeneratorExp, ast.Lambda)
+
+
+def _count_calls(tree: ast.AST, counts: Dict[str, int], repeated: bool = False) -> None:
+    """How often each name is called; a call that may run more than once (a loop, a comprehension) or in a
+    ``with`` block (a variable scope around it) counts as 2."""
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, ast.Call) and isinstance(child.func, ast.Name):
+            counts[child.func.id] = counts.get(child.func.id, 0) + (2 if repeated else 1)
+        _count_calls(child, counts, repeated or isinstance(child, _REPEATING))
+
+
+def single_instance_classes(info: ModuleInfo) -> Set[str]:
+    """The classes a module defines and calls exactly once itself, outside loops and ``with`` blocks."""
+    return {name for name in info.classes if info.calls.get(name) == 1}
 
 
 def _defines_only(node: ast.stmt) -> bool:

@@ -16,8 +16,7 @@ with the reason) when:
 - a variable is made with a ``collections=`` it cannot read, or outside a plain ``name = ...``;
 - a function or class of the program that makes variables is called first (its variables'
   collections are not seen);
-- in a class, a member is a ``tf.Variable`` (a second instance would add its own: ``get_variable``
-  would raise instead);
+- (in a class, the rule also needs every program to build it once: ``rules/user_collections``);
 - nothing of the block is made into the key (what fills it is elsewhere).
 """
 from __future__ import annotations
@@ -64,9 +63,6 @@ def user_collection_members(key: str, scope: "pm.Scope", names: TFNames,
             target = symbol_key(targets) if value is call and targets is not None else None
             if target is None:
                 return None, f"a variable of collection {key!r} is made without a name of its own"
-            if scope.is_class and qualname == "tf.Variable":
-                return None, (f"collection {key!r} is filled in a class by tf.Variable: a second instance adds its "
-                              "own variables")
             members.append((target, st.index))
     if not members:
         return None, f"tf.get_collection({key!r}): nothing of this block is made into it"

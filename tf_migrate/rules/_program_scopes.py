@@ -7,7 +7,7 @@ not run faithfully.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional, Tuple
 
 import libcst as cst
 
@@ -37,10 +37,11 @@ def statement_value(line: cst.CSTNode):
     return None
 
 
-def graph_and_class_scopes(module: cst.Module, ctx: RuleContext) -> Iterator["pm.Scope"]:
-    """:func:`graph_scopes`, and the model of the ``__init__`` of each class they hold (its graph's block)."""
+def graph_and_class_scopes(module: cst.Module, ctx: RuleContext) -> Iterator[Tuple["pm.Scope", Optional[str]]]:
+    """(model, None) of each :func:`graph_scopes` block, and (model of its ``__init__``, class name) of each class
+    they hold (the block that builds its graph)."""
     for scope in graph_scopes(module, ctx):
-        yield scope
+        yield scope, None
         for st in scope.statements:
             if st.kind == "nested-scope" and isinstance(st.node, cst.ClassDef):
-                yield analyze_class(st.node, ctx.names, ctx.layer_scopes).scope
+                yield analyze_class(st.node, ctx.names, ctx.layer_scopes).scope, st.node.name.value

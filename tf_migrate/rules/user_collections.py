@@ -9,7 +9,7 @@ Eager code has no graph to keep collections in: ``tf.get_collection`` of a key o
 own reads nothing. Morvan's DQNs keep their eval and target networks' weights in two such
 collections and copy one into the other (``[tf.assign(t, e) for t, e in zip(t_params, e_params)]``).
 The list is read from the program model (:mod:`tf_migrate.analysis.user_collections`, which says
-when it cannot be known). A member whose name the program binds again before the read (the
+when it cannot be known); in a class, only where every program builds it once. A member whose name the program binds again before the read (the
 target network's ``w1`` after the eval network's) gets a name of its own where it is made
 (``codegen/binding_renames``). This runs before get-variable, which drops ``collections=``. A read it
 cannot list keeps the file compat, with the reason.
@@ -57,7 +57,7 @@ class UserCollections(Rule):
     def _pass(self, module: cst.Module, ctx: RuleContext, rename: bool) -> cst.Module:
         replacements: Dict[int, cst.CSTNode] = {}
         taken = all_names(module)
-        for scope in graph_and_class_scopes(module, ctx):
+        for scope, cls in graph_and_class_scopes(module, ctx):
             for st in scope.statements:
                 if st.kind == "nested-scope" or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
                     continue  # a block of its own: its reads are listed from its own model
@@ -73,6 +73,9 @@ class UserCollections(Rule):
                             or argument(call, "scope", 1) is not None or id(call) in replacements:
                         continue
                     members, why = user_collection_members(key.evaluated_value, scope, ctx.names, st.index)
+                    if cls is not None and cls not in ctx.names.single_instances:
+                        members, why = None, (f"collection {key.evaluated_value!r} is read in class `{cls}`, which a "
+                                              "program may build twice (each instance adds its variables)")
                     if members is None:
                         if not rename:
                             ctx.block(call, why)
