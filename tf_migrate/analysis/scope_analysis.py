@@ -66,4 +66,5 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.check_session_escapes(classifier)
     scope_passes.check_tensor_equality(classifier)
     scope_passes.check_global_bindings(classifier)
+    scope_passes.check_build_blocks(classifier)
     return scope
