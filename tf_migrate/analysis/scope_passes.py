@@ -3,8 +3,7 @@
 :func:`tf_migrate.analysis.scope_analysis.analyze_scope` runs them in this order:
 :func:`settle_eager` (eager constants a tape must record become per-run
 tensors), then the checks that add blockers: per-run values used outside a run
-(:func:`check_escapes`), a second initialization (:func:`check_reinitialization`), a block kept at
-build time for its variables that also computes on per-run tensors (:func:`check_build_blocks`),
+(:func:`check_escapes`), a second initialization (:func:`check_reinitialization`),
 a session used beyond running the graph (:func:`check_session_escapes`), tensors compared with
 ``==`` (:func:`check_tensor_equality`), graph values built into module names by a function
 (:func:`check_global_bindings`).
@@ -358,53 +357,3 @@ def _declared_outer(node: cst.CSTNode) -> Set[str]:
     visit(node, _Walk())
     return found
 
-
-_STATIC = ("shape", "get_shape", "dtype")
-
-
-def check_build_blocks(c: Classifier) -> None:
-    """A loop or branch kept at build time because it makes variables must not also compute on per-run tensors.
-
-    ``for n in sizes: W = tf.Variable(...); h = tf.matmul(h, W)`` (an autoencoder's layer loop) makes its
-    variables once, as TF1 did, but TF1's ``tf.matmul`` was graph code every run recomputed: kept at build
-    time, it would run once on a value that no longer exists. Static shape and dtype reads
-    (``h.get_shape()[1]``) are not computing."""
-    makers = c.scope.variable_functions | c.scope.variable_classes
-    for st in c.scope.statements:
-        if st.role != pm.KEEP or isinstance(st.node, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)) \
-                or st.kind == "nested-scope":
-            continue
-        calls = all_calls(st.node)
-        qualnames = [c.names.call_name(call) or "" for call in calls]
-        if not any(q in api.VARIABLE_CONSTRUCTORS or api.builds_keras_variables(q) for q in qualnames) and not any(
-                isinstance(call.func, cst.Name) and call.func.value in makers for call in calls):
-            continue
-        for call, qualname in zip(calls, qualnames):
-            if not qualname.startswith("tf.") or qualname in api.VARIABLE_CONSTRUCTORS:
-                continue
-            computed = sorted(key for arg in call.args for key in _computed_reads(arg.value)
-                              if _per_run(c.scope, key, st.index))
-            if computed:
-                c.block(st.node, f"a block that makes variables also computes on the per-run tensor `{computed[0]}` "
-                                 f"(`{qualname}`): kept at build time, it would not run at each step")
-                break
-
-
-def _per_run(scope: "pm.Scope", key: str, index: int) -> bool:
-    symbol = scope.symbol_at(key, index)
-    return symbol is not None and symbol.kind in pm.DEFERRED_KINDS
-
-
-def _computed_reads(node: cst.CSTNode) -> Set[str]:
-    """The names ``node`` reads for their value (not ``x.shape``, ``x.get_shape()``, ``x.dtype``)."""
-    found: Set[str] = set()
-
-    class _Reads(cst.CSTVisitor):
-        def visit_Attribute(self, inner: cst.Attribute) -> bool:
-            return inner.attr.value not in _STATIC
-
-        def visit_Name(self, inner: cst.Name) -> None:
-            found.add(inner.value)
-
-    visit(node, _Reads())
-    return found
