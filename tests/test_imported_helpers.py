@@ -114,3 +114,25 @@ def test_a_helper_sharing_variables_through_its_callers_scopes_keeps_the_importe
     assert outcomes["main.py"] == "compat"
     assert "`linear` is imported from" in reasons["main.py"]
     assert "shares variables through its caller's variable scopes" in reasons["main.py"]
+
+
+SCOPED_OPS = '''import tensorflow as tf
+
+
+def lrelu(x, leak=0.2, name="lrelu"):
+    with tf.variable_scope(name):
+        return 0.6 * x + 0.4 * abs(x)
+'''
+QUEUED_LRELU = QUEUED.replace("from utils import corrupt", "from scoped_ops import lrelu").replace("corrupt(", "lrelu(")
+
+
+def test_a_helper_module_whose_scopes_only_name_ops_stays_eager_beside_a_compat_importer(tmp_path):
+    _, outcomes, _ = migrate(tmp_path, {"scoped_ops.py": SCOPED_OPS, "queued.py": QUEUED_LRELU})
+    assert outcomes == {"scoped_ops.py": "eager", "queued.py": "compat"}
+
+
+def test_op_names_read_by_a_compat_importer_keep_the_scopes_helper_module_compat(tmp_path):
+    reads_name = QUEUED_LRELU.replace("    print(sess.run(lrelu(queue.dequeue())))",
+                                      "    out = lrelu(queue.dequeue())\n    print(out.name, sess.run(out))")
+    _, outcomes, _ = migrate(tmp_path, {"scoped_ops.py": SCOPED_OPS, "queued.py": reads_name})
+    assert outcomes == {"scoped_ops.py": "compat", "queued.py": "compat"}

@@ -271,8 +271,13 @@ def tree_imports(project: ProjectPlan) -> Dict[str, Dict[str, Dict[str, str]]]:
 
 
 # What makes a module's functions depend on their caller's graph context (see the module docstring).
-_CONTEXT_BOUND = re.compile(r"\.(?:get_variable|rnn_cell|\w*_rnn|variable_scope|get_collection|add_to_collection|summary|"
+_CONTEXT_BOUND = re.compile(r"\.(?:get_variable|rnn_cell|\w*_rnn|get_collection|add_to_collection|summary|"
                             r"placeholder|Session|layers|contrib|train|keras|control_dependencies)\b")
+# Scopes only name what a module's functions build; the eager form drops them. Harmless unless the module
+# makes variables in them (their names and sharing) or a module importing it reads names (`.name`).
+_SCOPES = re.compile(r"\.(?:variable_scope|name_scope)\b")
+_MAKES_VARIABLES = re.compile(r"\.Variable\b")
+_READS_NAMES = re.compile(r"\.name\b")
 
 
 def neutral_modules(project: ProjectPlan, outcomes: Dict[Path, FileOutcome]) -> Set[str]:
@@ -285,8 +290,19 @@ def neutral_modules(project: ProjectPlan, outcomes: Dict[Path, FileOutcome]) -> 
                 or _CONTEXT_BOUND.search(outcome.source)
                 or re.search(r"\bcompat\.v1\b|\.numpy\(|\.function\b|GradientTape", outcome.new_source)):
             continue
+        if _SCOPES.search(outcome.source) and (_MAKES_VARIABLES.search(outcome.source) or any(
+                _READS_NAMES.search(_text_or_empty(modules[edge.importer].path))
+                for edge in project.index.edges if edge.target == name)):
+            continue
         neutral.add(name)
     return neutral
+
+
+def _text_or_empty(path: Path) -> str:
+    try:
+        return _source_text(path)
+    except OSError:
+        return ""
 
 
 def forced_compat(project: ProjectPlan, outcomes: Dict[Path, Tuple[str, str]],
