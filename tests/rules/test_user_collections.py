@@ -61,6 +61,12 @@ def _rule_alone(source: str) -> str:
     return UserCollections().apply(module, ctx).code
 
 
+def _compat_reason(source: str, path: str) -> str:
+    result = migrate_source(source, path)
+    assert result.outcome == "compat"
+    return result.compat_reason
+
+
 def test_each_collection_lists_its_networks_variables_each_under_a_name_of_its_own():
     code = _rule_alone(DQN)
     assert "t_params = [w1, b1, w2]" in code
@@ -79,16 +85,13 @@ def test_a_collection_filled_by_add_to_collection_keeps_compat():
     source = DQN.replace("        t_params = tf.get_collection('target_net_params')\n",
                          "        tf.add_to_collection('target_net_params', w1)\n"
                          "        t_params = tf.get_collection('target_net_params')\n")
-    result = migrate_source(source, "dqn.py")
-    assert result.outcome == "compat"
-    assert "`tf.add_to_collection` fills collections the analysis does not list" in result.compat_reason
+    assert "`tf.add_to_collection` fills collections the analysis does not list" in _compat_reason(source, "dqn.py")
 
 
 def test_a_collection_nothing_of_the_block_is_made_into_keeps_compat():
     source = DQN.replace("tf.get_collection('target_net_params')", "tf.get_collection('filled_elsewhere')")
-    result = migrate_source(source, "dqn.py")
-    assert result.outcome == "compat"
-    assert "tf.get_collection('filled_elsewhere'): nothing of this block is made into it" in result.compat_reason
+    why = _compat_reason(source, "dqn.py")
+    assert "tf.get_collection('filled_elsewhere'): nothing of this block is made into it" in why
 
 
 def test_collections_the_analysis_cannot_read_keep_compat():
@@ -96,9 +99,7 @@ def test_collections_the_analysis_cannot_read_keep_compat():
                          "c_names = make_names('target_net_params')")
     source = source.replace("class DQN(object):", "def make_names(key):\n    return [key, 'variables']\n\n\n"
                                                    "class DQN(object):")
-    result = migrate_source(source, "dqn.py")
-    assert result.outcome == "compat"
-    assert "a variable is made into collections the analysis cannot read" in result.compat_reason
+    assert "a variable is made into collections the analysis cannot read" in _compat_reason(source, "dqn.py")
 
 
 def test_global_variables_does_not_list_a_variable_kept_out_of_it():
@@ -111,15 +112,12 @@ with tf.Session() as sess:
     sess.run(tf.variables_initializer([w, v]))
     print(len(listed), sess.run(v + w))
 '''
-    result = migrate_source(source, "mine.py")
-    assert result.outcome == "compat"
-    assert "not in TF1's variable list" in result.compat_reason
+    assert "not in TF1's variable list" in _compat_reason(source, "mine.py")
 
 
 def test_a_class_a_program_builds_twice_keeps_compat():
     """Two agents under two variable scopes: TF1's collection holds both agents' variables."""
     source = DQN.replace("DQN().learn(np.array([[1.0, 2.0], [0.5, -1.0]]))",
-                         "with tf.variable_scope('a'):\n    one = DQN()\nwith tf.variable_scope('b'):\n    two = DQN()\n")
-    result = migrate_source(source, "dqn.py")
-    assert result.outcome == "compat"
-    assert "which a program may build twice" in result.compat_reason
+                         "with tf.variable_scope('a'):\n    one = DQN()\n"
+                         "with tf.variable_scope('b'):\n    two = DQN()\n")
+    assert "which a program may build twice" in _compat_reason(source, "dqn.py")

@@ -39,7 +39,7 @@ from tf_migrate.analysis.build_methods import BuildCall, inlinable, tail_return
 from tf_migrate.analysis.main_guard import is_main_guard
 from tf_migrate.analysis.statement_facts import call_statement
 from tf_migrate.analysis.symbols import all_calls, reads, writes
-from tf_migrate.cst.arguments import bind
+from tf_migrate.cst.arguments import bind_with_defaults
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -110,15 +110,9 @@ def _name_mentions(module: cst.Module, wanted: Set[str]) -> Dict[str, int]:
 
 
 def _site(statement, target, call: cst.Call, function: cst.FunctionDef) -> Optional[BuildCall]:
-    params = function.params.params
-    bound = bind(call, [p.name.value for p in params])
+    bound = bind_with_defaults(call, function.params.params)
     if bound is None:
         return None
-    for param in params:
-        if param.name.value not in bound:
-            if param.default is None:
-                return None
-            bound[param.name.value] = param.default
     returned = tail_return(list(function.body.body))
     if target is not None and (returned is None or returned.value is None):
         return None

@@ -23,7 +23,7 @@ from typing import Callable, Dict, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis.statement_facts import call_statement
-from tf_migrate.cst.arguments import bind
+from tf_migrate.cst.arguments import bind_with_defaults
 
 
 @dataclass
@@ -114,15 +114,9 @@ def _eligible(method: cst.FunctionDef) -> bool:
 
 
 def _site(statement, target, call: cst.Call, method: cst.FunctionDef) -> Optional[BuildCall]:
-    params = method.params.params[1:]
-    bound = bind(call, [p.name.value for p in params])
+    bound = bind_with_defaults(call, method.params.params[1:])
     if bound is None:
         return None
-    for param in params:
-        if param.name.value not in bound:
-            if param.default is None:
-                return None
-            bound[param.name.value] = param.default
     returned = tail_return(list(method.body.body))
     value = returned.value if returned is not None else None
     if target is not None and value is None:

@@ -123,8 +123,9 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
             continue
         shadowed = [s for s in scope.bindings.get(key, ()) if s.index < before and s is not symbol
                     and s.kind in (pm.VARIABLE, pm.VARIABLES, pm.LAYER)]
+        # The collection also held the variable `key` named first, which no name reaches now.
         if any(s.kind != pm.VARIABLE or ((s.trainable or which != "trainable")
-                                         and (pattern is None or re.match(pattern, s.tf_name))) for s in shadowed):  # the collection held the variable `key` named first too, which no name reaches now
+                                         and (pattern is None or re.match(pattern, s.tf_name))) for s in shadowed):
             return None, (f"`{key}` is bound to another variable after the one it named first, which TF1's "
                           "collection also holds and no name reaches here")
         if symbol.kind == pm.VARIABLE:

@@ -41,6 +41,20 @@ def bind(call: cst.Call, params: Sequence[str]) -> Optional[Dict[str, cst.BaseEx
     return bound
 
 
+def bind_with_defaults(call: cst.Call, params: Sequence[cst.Param]) -> Optional[Dict[str, cst.BaseExpression]]:
+    """:func:`bind` of ``call`` to ``params``, each parameter it does not give bound to its default; None when
+    one has no default, or for ``*args`` / ``**kwargs`` and unknown keywords."""
+    bound = bind(call, [p.name.value for p in params])
+    if bound is None:
+        return None
+    for param in params:
+        if param.name.value not in bound:
+            if param.default is None:
+                return None
+            bound[param.name.value] = param.default
+    return bound
+
+
 def bind_known(call: cst.Call, positional: Sequence[str]) -> Dict[str, cst.BaseExpression]:
     """Arguments of ``call`` by name, keywords as written; positions past ``positional`` are left out."""
     bound: Dict[str, cst.BaseExpression] = {}
