@@ -70,3 +70,10 @@ def test_verify_entry_needs_one_folder_and_no_in_place_writes(project, capsys):
     assert main([str(project / "model.py"), "--verify-entry", "mains/train.py"]) == EXIT_USAGE
     assert "--verify-entry needs one folder" in capsys.readouterr().err
     assert (project / "mains" / "train.py").read_text() == TRAIN
+
+
+def test_a_program_that_prints_where_it_writes_compares_alike_in_both_runs(project, capsys):
+    """Each run works in a copy of its tree: `Writing to <copy>/runs` names another folder in each."""
+    (project / "mains" / "train.py").write_text(TRAIN + 'import os\nprint("Writing to", os.path.abspath("runs"))\n')
+    assert main([str(project), "-q", "--verify-entry", "mains/train.py --steps 2"]) == EXIT_OK
+    assert ": equivalent" in capsys.readouterr().err

@@ -57,6 +57,9 @@ class Run:
         return RunSummary(self.failed, self.timed_out, self.seconds, error_tail(self) if self.failed else "")
 
 
+RUN_FOLDER = "<run folder>"
+
+
 class Runner:
     """Starts the subprocesses of one verification inside its temporary folder."""
 
@@ -110,6 +113,9 @@ class Runner:
         config_path = root / "config.json"
         config_path.write_text(json.dumps(config), encoding="utf-8")
         run = _execute([sys.executable, str(script), str(config_path)], root / "work", env, self.timeout)
+        # Each run has a folder of its own (a copy of the tree, its TMPDIR): a program that prints where it
+        # writes (`Writing to .../runs/...`) names it. The two sides compare with it written alike.
+        run.stdout = run.stdout.replace(str(root), RUN_FOLDER)
         if log.exists():
             run.events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
             run.state = state_compare.load(run.events)
