@@ -136,3 +136,15 @@ def test_op_names_read_by_a_compat_importer_keep_the_scopes_helper_module_compat
                                       "    out = lrelu(queue.dequeue())\n    print(out.name, sess.run(out))")
     _, outcomes, _ = migrate(tmp_path, {"scoped_ops.py": SCOPED_OPS, "queued.py": reads_name})
     assert outcomes == {"scoped_ops.py": "compat", "queued.py": "compat"}
+
+
+def test_a_helper_calling_a_variable_maker_defined_after_it_makes_variables(tmp_path):
+    """Python calls `make` when `layer` runs: defined later in the module, it still makes layer's variables."""
+    later = ('import tensorflow as tf\n\n\ndef layer(x):\n    return tf.matmul(x, make([3, 2]))\n\n\n'
+             'def make(shape):\n    return tf.Variable(tf.ones(shape))\n')
+    main_source = MAIN.replace("from utils import weight_variable, corrupt as noisy", "from later import layer")
+    main_source = main_source.replace("y = tf.reduce_sum(tf.matmul(noisy(x), W))", "y = tf.reduce_sum(layer(x) + W[0])")
+    main_source = main_source.replace("W = weight_variable([3, 2])", "W = tf.Variable(tf.ones([3, 2]))")
+    _, outcomes, reasons = migrate(tmp_path, {"later.py": later, "main.py": main_source})
+    assert outcomes["main.py"] == "compat"
+    assert "`layer` creates variables each time it is called on graph tensors" in reasons["main.py"]

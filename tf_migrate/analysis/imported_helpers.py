@@ -51,20 +51,24 @@ _CONTEXT_PREFIXES = (("tf.summary.", "registers summaries in its caller's graph"
 def summarize_provider(module: cst.Module, path: str, wanted: Dict[str, str]) -> Dict[str, ImportedFunction]:
     """The summaries of the provider's top-level functions ``wanted`` (local name -> name in the provider).
 
-    The provider's functions are summarized in its own order and with its own imports, in a scope of
-    their own, so a helper's helpers (``fc_layer`` calling ``weight_variable``) count, and nothing of
-    the provider leaks into the importer's names but what it imports."""
+    The provider's functions are summarized with its own imports, in a scope of their own, again until
+    nothing changes, so a helper's helpers (``fc_layer`` calling ``weight_variable``, defined before or
+    after it) count, and nothing of the provider leaks into the importer's names but what it imports."""
     names = TFNames.scan(module)
     scratch = pm.Scope([], {}, set(), [], [], [])
     bound: Dict[str, str] = {}  # provider function -> why its caller cannot trust it ("" when it can)
     defs = {}
-    for statement in module.body:
-        if isinstance(statement, cst.FunctionDef):
+    functions = [s for s in module.body if isinstance(s, cst.FunctionDef)]
+    for _ in range(len(functions) + 1):  # a function may call one defined after it: until nothing changes
+        before = (set(scratch.variable_functions), dict(scratch.opaque_functions), dict(bound))
+        for statement in functions:
             calls = all_calls(statement)
             summarize_definition(statement, calls, scratch, names)
             bound[statement.name.value] = _context_bound(calls, names, bound,
                                                          statement.name.value in scratch.variable_functions)
             defs[statement.name.value] = statement
+        if before == (scratch.variable_functions, scratch.opaque_functions, bound):
+            break
     found: Dict[str, ImportedFunction] = {}
     for local, name in wanted.items():
         if name not in defs:
