@@ -143,7 +143,9 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     # LibCST's transforms and code generation recurse once or more per level of nesting; Python's
     # compiler (which parse() runs first) accepts sums of a few thousand terms, so make room for them.
     with _recursion_limit(max(sys.getrecursionlimit(), _RECURSION_ROOM)):
-        facts = _TreeFacts(_imported(providers or {}), None if single_instances is None else set(single_instances))
+        if single_instances is None:  # one file: the classes it builds once itself
+            single_instances = single_instance_classes(scan_module("", path, source)) if "class" in source else ()
+        facts = _TreeFacts(_imported(providers or {}), set(single_instances))
         return _migrate(source, path, mode, select, ignore, functions, facts)
 
 
@@ -164,15 +166,13 @@ class _TreeFacts:
     """What the module's tree says about it: the functions it imports, and its classes built once."""
 
     imported: Dict[str, ImportedFunction]
-    single_instances: Optional[Set[str]]  # None: not known from a tree
+    single_instances: Set[str]
 
 
-def _scan(module: cst.Module, facts: "_TreeFacts", source: str = "", path: str = "") -> TFNames:
+def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
     names = TFNames.scan(module)
     names.imported = dict(facts.imported)
-    if facts.single_instances is None and source:  # one file: the classes it builds once itself
-        facts.single_instances = single_instance_classes(scan_module("", path, source))
-    names.single_instances = set(facts.single_instances or ())
+    names.single_instances = set(facts.single_instances)
     return names
 
 
@@ -196,7 +196,7 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str,
              facts: _TreeFacts) -> MigrationResult:
     traversal.forget()
     module = parse(source, path)
-    names = _scan(module, facts, source, path)
+    names = _scan(module, facts)
     if not names.imports_tensorflow:
         return MigrationResult(path, source, source, report.SKIPPED)
     findings: List[Finding] = []
