@@ -27,9 +27,18 @@ def test_names_bound_before_they_are_read_and_loop_names_stay():
     assert _unshadow(code, ["x"]) == code
 
 
-def test_an_in_place_update_is_left_alone():
-    code = "loss += 1\nreturn loss\n"
-    assert _unshadow(code) == code
+def test_an_in_place_update_starts_from_a_copy_of_the_outer_value():
+    assert _unshadow("loss += 1\nreturn loss\n") == "loss_2 = loss\nloss_2 += 1\nreturn loss_2\n"
+
+
+def test_a_loop_that_reads_what_its_last_iteration_bound_starts_from_a_copy():
+    code = "for W in Ws:\n    h = tf.matmul(h, W)\nreturn h\n"
+    assert _unshadow(code, ["x"]) == "h_2 = h\nfor W in Ws:\n    h_2 = tf.matmul(h_2, W)\nreturn h_2\n"
+
+
+def test_a_loop_that_binds_a_name_before_reading_it_reads_nothing_from_outside():
+    code = "for W in Ws:\n    h = tf.matmul(x, W)\n    y = h * 2.0\nreturn y\n"
+    assert _unshadow(code, ["x"]) == code
 
 
 PROGRAM = '''import numpy as np

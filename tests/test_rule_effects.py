@@ -87,6 +87,10 @@ COVERED_BY = {
     "inline-step-helpers": "tests/golden/layer_loop_helper_and_training.py",
     "variable-name-filters": ("import tensorflow as tf\nwith tf.variable_scope('g'):\n    G = tf.Variable(1.0)\n"
                               "gvar = [v for v in tf.trainable_variables() if 'g' in v.name]\n"),
+    "split-build-loops": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\nh = x\n"
+                          "for i in range(2):\n    W = tf.Variable(tf.ones([2, 2]))\n    h = tf.matmul(h, W)\n"
+                          "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                          "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n"),
     "rebound-names": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\na = tf.constant([1.0, 2.0, 3.0])\n"
                       "y = x * a\na = a * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y, {x: [1.0, 1.0, 1.0]}))\n"),
     "version-branches": ("import tensorflow as tf\nsess = tf.Session()\nif int(tf.__version__.split('.')[0]) < 1:\n"

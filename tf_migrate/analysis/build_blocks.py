@@ -5,18 +5,13 @@ Run by :func:`tf_migrate.analysis.scope_analysis.analyze_scope` after the passes
 """
 from __future__ import annotations
 
-from typing import Set
-
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.block_variables import computed_reads
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.symbols import all_calls
-from tf_migrate.traversal import visit
-
-
-_STATIC = ("shape", "get_shape", "dtype")
 
 
 def check_build_blocks(c: Classifier) -> None:
@@ -39,7 +34,7 @@ def check_build_blocks(c: Classifier) -> None:
         for call, qualname in zip(calls, qualnames):
             if not qualname.startswith("tf.") or qualname in api.VARIABLE_CONSTRUCTORS:
                 continue
-            computed = sorted(key for arg in call.args for key in _computed_reads(arg.value)
+            computed = sorted(key for arg in call.args for key in computed_reads(arg.value)
                               if _per_run(c.scope, key, st.index))
             if computed:
                 c.block(st.node, f"a block that makes variables also computes on the per-run tensor `{computed[0]}` "
@@ -50,18 +45,3 @@ def check_build_blocks(c: Classifier) -> None:
 def _per_run(scope: "pm.Scope", key: str, index: int) -> bool:
     symbol = scope.symbol_at(key, index)
     return symbol is not None and symbol.kind in pm.DEFERRED_KINDS
-
-
-def _computed_reads(node: cst.CSTNode) -> Set[str]:
-    """The names ``node`` reads for their value (not ``x.shape``, ``x.get_shape()``, ``x.dtype``)."""
-    found: Set[str] = set()
-
-    class _Reads(cst.CSTVisitor):
-        def visit_Attribute(self, inner: cst.Attribute) -> bool:
-            return inner.attr.value not in _STATIC
-
-        def visit_Name(self, inner: cst.Name) -> None:
-            found.add(inner.value)
-
-    visit(node, _Reads())
-    return found

@@ -1,16 +1,12 @@
-"""Give each statement of a scope its role and each name its kind.
-
-See :mod:`tf_migrate.analysis.program` for the roles and kinds.
-"""
+"""Give each statement of a scope its role and each name its kind (:mod:`tf_migrate.analysis.program` lists them)."""
 from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
 import libcst as cst
 
-from tf_migrate.analysis import api_tables as api
-from tf_migrate.analysis import collections
-from tf_migrate.analysis import program as pm
+from tf_migrate.analysis import api_tables as api, collections, program as pm
+from tf_migrate.analysis.block_variables import classify_variable_block
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
@@ -318,6 +314,9 @@ class Classifier:
             for site in st.run_sites:
                 check_by_name(site, self.block)
                 check_feed_objects(site, self.scope, self.block)
+            return
+        if any(q in api.VARIABLE_CONSTRUCTORS for q in tf_calls) and isinstance(st.node, cst.BaseCompoundStatement):
+            classify_variable_block(self, st)
             return
         if any(q in api.VARIABLE_CONSTRUCTORS for q in tf_calls):
             st.role = pm.KEEP

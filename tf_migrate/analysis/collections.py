@@ -62,7 +62,7 @@ def resolve_regularization(call: cst.Call, qualname: str, scope: "pm.Scope", tf:
     pattern = filter_arg.evaluated_value if filter_arg is not None else None
     layers = []
     for key in scope.trainable_order:
-        symbol = scope.symbol_at(key, before)
+        symbol = scope.kept_symbol_at(key, before)
         if symbol is None or symbol.kind not in (pm.LAYER, pm.VARIABLE) or symbol.call is None:
             continue
         given = {a.keyword.value for a in symbol.call.args if a.keyword is not None}
@@ -118,7 +118,7 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
         return None, "an unfiltered variable collection inside a class also holds other objects' variables"
     parts = []
     for key in scope.creation_order:  # TF1 lists a collection in creation order, trainable or not
-        symbol = scope.symbol_at(key, before)
+        symbol = scope.kept_symbol_at(key, before)
         if symbol is None:
             continue
         shadowed = [s for s in scope.bindings.get(key, ()) if s.index < before and s is not symbol
@@ -145,8 +145,20 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
         elif symbol.kind == pm.VARIABLES:
             if pattern is not None:
                 return None, f"variables in `{key}` have no scoped names to filter on"
+            if _loop_lists(scope, symbol, before) > 1:
+                return None, (f"`{key}` is one of the lists a loop keeps its variables in: TF1 listed them "
+                              "by iteration, across the lists")
             parts.append(f"*{key}")
     return "[" + ", ".join(dict.fromkeys(parts)) + "]", ""
+
+
+def _loop_lists(scope: "pm.Scope", symbol: "pm.Symbol", before: int) -> int:
+    """How many lists the loop that bound ``symbol`` keeps its variables in (0: not a loop's)."""
+    if not (0 <= symbol.index < len(scope.statements)) or \
+            not isinstance(scope.statements[symbol.index].node, (cst.For, cst.While)):
+        return 0
+    return sum(1 for k in scope.creation_order if getattr(scope.kept_symbol_at(k, before), "index", None) == symbol.index
+               and scope.kept_symbol_at(k, before).kind == pm.VARIABLES)
 
 
 def name_filter_breaks(node: cst.CSTNode, code: str, scope: "pm.Scope") -> bool:

@@ -155,6 +155,19 @@ class Scope:
             found = symbol
         return found
 
+    def kept_symbol_at(self, key: str, index: int) -> Optional[Symbol]:
+        """The binding ``key`` holds outside the generated functions for a statement at ``index``: graph code
+        that binds it again moves into those functions (where the name is local), so a variable rebound to a
+        per-run tensor (``h = tf.Variable(...)``, ``h = tf.matmul(x, h)``) is still the variable there."""
+        found = None
+        for symbol in self.bindings.get(key, ()):
+            if symbol.index >= index:
+                break
+            if symbol.index < 0 or symbol.index >= len(self.statements) or \
+                    self.statements[symbol.index].role != DEFER:
+                found = symbol
+        return found
+
     def at(self, index: int) -> "Scope":
         """This scope as a statement at ``index`` sees it: each key holds the binding visible there."""
         visible = {}

@@ -131,9 +131,41 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
 def _deferred_assignment(st: "pm.Statement", key: str) -> bool:
     """``key = ...`` as a whole statement of graph code (the rewrite moves it into the run functions)."""
     node = st.node
+    if st.role == pm.DEFER and isinstance(node, cst.For) and key in _assigned_in(node):
+        return True  # a per-run loop (`for W in Ws: h = tf.matmul(h, W)`): the functions' local, like a line's
     return st.role == pm.DEFER and isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 \
         and isinstance(node.body[0], cst.Assign) and any(
             isinstance(t.target, cst.Name) and t.target.value == key for t in node.body[0].targets)
+
+
+def _assigned_in(loop: cst.For) -> Set[str]:
+    """The names a loop binds by assignment (not a list it appends to: that list is the program's, and a loop
+    moved into the run functions would append to it at every run)."""
+    found: Set[str] = set()
+
+    class _Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            if isinstance(node.target, cst.Name):
+                found.add(node.target.value)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.target, cst.Name):
+                found.add(node.target.value)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    loop.body.visit(_Targets())
+    found.update(name.value for name in _target_names(loop.target))
+    return found
+
+
+def _target_names(target: cst.BaseExpression) -> List[cst.Name]:
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _target_names(element.value)]
+    return []
 
 
 def _parameter_conflicts(chosen, placeholders, fed) -> List[str]:

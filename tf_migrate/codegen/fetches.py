@@ -28,6 +28,8 @@ def _parse(code: str) -> cst.BaseExpression:
 def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst.BaseExpression], Optional[str]],
              tf: str) -> cst.BaseExpression:
     """The expression eager code evaluates to get what ``sess.run(expr)`` returned."""
+    if id(expr) in scope.replacements:  # a variable collection, now the list of its variables
+        return _parse(f"{tf}.nest.map_structure(lambda value: value.numpy(), {code(scope.replacements[id(expr)])})")
     if isinstance(expr, (cst.List, cst.Tuple)):
         elements = [el.with_changes(value=to_numpy(el.value, scope, kind_of, tf)) for el in expr.elements]
         return expr.with_changes(elements=elements)

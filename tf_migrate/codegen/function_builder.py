@@ -34,7 +34,7 @@ from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen import compiled
 from tf_migrate.codegen.fetch_reads import plan_reads
 from tf_migrate.codegen.fetches import to_numpy, to_tensors
-from tf_migrate.codegen.local_bindings import unshadow
+from tf_migrate.codegen.local_bindings import OUTER, unshadow
 from tf_migrate.codegen.nested_tapes import nested_tapes
 from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
 from tf_migrate.codegen.replace import rename_keys, replace_nodes
@@ -162,9 +162,11 @@ class FunctionBuilder:
     def _default_var_list(self, before: int) -> str:
         parts = []
         for key in self.scope.trainable_order:
-            symbol = self.scope.symbol_at(key, before)
+            symbol = self.scope.kept_symbol_at(key, before)
             if symbol is None:
                 continue
+            if symbol is not self.scope.symbol_at(key, before) and "." not in key:
+                key = OUTER + key  # graph code rebinds the name in this function: the variable is the outer one
             if symbol.kind == pm.VARIABLE:
                 parts.append(key)
             elif symbol.kind == pm.LAYER and symbol.members:

@@ -12,10 +12,16 @@ local binding a name of its own, from its first write on:
     return loss_2
 
 Reads before the first write keep reading the outer name, as they did in TF1.
-A name first bound in place (``loss += 1``) or inside a block (an ``if``
-branch) is left alone: it has no faithful renamed form here, and the output
-self-check reports what breaks. Names a block binds before it reads them
-(one branch's statements) are not read from outside.
+A name first bound in place (``loss += 1``) or inside a block that reads it
+first (a layer loop ``for n in sizes: h = tf.matmul(h, W[n])``) starts from
+the outer value: the copy is made first, and the block uses it throughout:
+
+    h_2 = h
+    for n in sizes:
+        h_2 = tf.matmul(h_2, W[n])
+
+Names a block binds before it reads them (one branch's statements) are not
+read from outside.
 """
 from __future__ import annotations
 
@@ -99,18 +105,62 @@ def _conflicts(body: List[cst.BaseStatement], params: Set[str]) -> Set[str]:
             read_first |= {n for item in statement.items for n in _plain(value_reads(item.item))} - bound
             continue
         new = _plain(writes(statement))
-        inside = new if isinstance(statement, cst.BaseCompoundStatement) else set()  # a branch binds, then reads
-        read_first |= _plain(value_reads(statement)) - bound - _loop_names(statement) - inside
+        read_first |= _read_before_bound(statement, bound)
         written |= new
         bound |= new
     return read_first & written
 
 
+def _read_before_bound(statement: cst.BaseStatement, bound: Set[str]) -> Set[str]:
+    """Names ``statement`` reads before it binds them itself, in the order it runs (a block's statements in
+    turn: a branch that binds a name and then reads it does not read it from outside; a loop that reads
+    what an earlier iteration bound, ``h = tf.matmul(h, W)``, does, at its first iteration)."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        return _plain(value_reads(statement)) - bound - _loop_names(statement)
+    if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+        return set()
+    if isinstance(statement, cst.For):
+        header = _plain(value_reads(statement.iter)) - bound
+        inner = set(bound) | {name.value for name in _names_in(statement.target)}
+        return header | _block_reads(statement.body, inner) | _block_reads(statement.orelse, inner)
+    if isinstance(statement, (cst.If, cst.While)):
+        return (_plain(value_reads(statement.test)) - bound) | _block_reads(statement.body, bound) \
+            | _block_reads(statement.orelse, bound)
+    return _plain(value_reads(statement)) - bound - _loop_names(statement) - _plain(writes(statement))
+
+
+def _block_reads(block, bound: Set[str]) -> Set[str]:
+    """What the statements of ``block`` (a body, an ``else:``, an ``elif``) read before binding it."""
+    if block is None:
+        return set()
+    if isinstance(block, cst.If):  # elif
+        return _read_before_bound(block, bound)
+    found, bound = set(), set(bound)
+    for statement in getattr(block.body, "body", block.body) if not isinstance(block.body, list) else block.body:
+        found |= _read_before_bound(statement, bound)
+        bound |= _plain(writes(statement))
+    return found
+
+
+OUTER = "outer_binding__"  # ``OUTER + name`` in a generated body: the name's binding outside the function
+
+
 def unshadow(body: List[cst.BaseStatement], params: Set[str], taken: Set[str]) -> List[cst.BaseStatement]:
-    """``body`` with each local binding of a name it also reads from outside renamed (see the module doc)."""
-    conflicts = _conflicts(body, params)
-    if not conflicts:
-        return body
+    """``body`` with each local binding of a name it also reads from outside renamed (see the module doc).
+
+    ``OUTER + name`` (a variable list naming the variable that graph code rebinds here) reads the outer
+    ``name`` wherever it stands."""
+    marked = {key[len(OUTER):] for statement in body for key in value_reads(statement) if key.startswith(OUTER)}
+    conflicts = _conflicts(body, params) | (marked & {k for s in body for k in _plain(writes(s))})
+    if conflicts:
+        body = _renamed(body, conflicts, taken)
+    if marked:
+        body = [rename_keys(statement, {OUTER + name: name for name in marked}) for statement in body]
+    return body
+
+
+def _renamed(body: List[cst.BaseStatement], conflicts: Set[str], taken: Set[str]) -> List[cst.BaseStatement]:
+    """``body`` with the local bindings of ``conflicts`` renamed from their first write on."""
     taken = set(taken) | conflicts
     renamed: Dict[str, str] = {}
 
@@ -125,12 +175,14 @@ def unshadow(body: List[cst.BaseStatement], params: Set[str], taken: Set[str]) -
             first = {name for name in _plain(writes(statement)) if name in conflicts and name not in renamed}
             in_place = not isinstance(statement, cst.SimpleStatementLine) or any(
                 isinstance(small, cst.AugAssign) for small in statement.body)
-            if first and in_place:  # bound in a block or in place: no renamed form here, left as it is
-                conflicts.difference_update(first)
-            elif first:
+            if first:
                 new = {name: fresh(name, taken) for name in sorted(first)}
-                statement = statement.visit(_Targets(new))
                 renamed.update(new)
+                if in_place:  # the block (or `+=`) starts from the outer value: copy it, then use the copy
+                    out.extend(cst.parse_statement(f"{new[name]} = {name}\n") for name in sorted(first))
+                    statement = rename_keys(statement, new)
+                else:
+                    statement = statement.visit(_Targets(new))
             out.append(statement)
         return out
 

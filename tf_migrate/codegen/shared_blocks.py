@@ -107,9 +107,14 @@ def _names(target: cst.BaseExpression) -> Set[str]:
 def _movable(statement: cst.BaseStatement, with_targets: Set[str], parameters: Set[str]) -> Optional[str]:
     """The statement's code, its identity for comparison, where it may move into a helper; else None.
     An argument's conversion (``x = tf.cast(x, tf.float32)``) stays with its function."""
-    if not isinstance(statement, cst.SimpleStatementLine):
+    if isinstance(statement, cst.For):  # a layer loop of forward code moves whole
+        body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ()
+        if statement.orelse is not None or not body or contains(statement, (cst.Break, cst.Continue, cst.Return)) \
+                or any(_movable(line, with_targets, parameters) is None for line in body):
+            return None
+    elif not isinstance(statement, cst.SimpleStatementLine):
         return None
-    for small in statement.body:
+    for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
         if not isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
             return None  # a call for its effect (an optimizer step, a tape's watch) is no forward code
         if isinstance(small, (cst.Assign, cst.AnnAssign)):

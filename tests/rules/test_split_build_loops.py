@@ -1,0 +1,125 @@
+"""split-build-loops: a loop that makes variables and computes on them -> a making loop and a computing loop."""
+import libcst as cst
+
+from tf_migrate.engine import migrate_source
+from tf_migrate.rules import EAGER, RuleContext
+from tf_migrate.rules.split_build_loops import SplitBuildLoops
+from tf_migrate.tfnames import TFNames
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+# pkmital's polynomial regression: the bias is bound to the name the loop then accumulates into.
+POLYNOMIAL = '''
+import numpy as np
+import tensorflow as tf
+
+xs = np.linspace(-1.0, 1.0, 8).astype(np.float32)
+ys = (xs ** 3 - xs).astype(np.float32)
+X = tf.placeholder(tf.float32)
+Y = tf.placeholder(tf.float32)
+Y_pred = tf.Variable(tf.fill([1], 0.2), name='bias')
+for pow_i in range(1, 4):
+    W = tf.Variable(tf.fill([1], 0.1 * pow_i), name='weight_%d' % pow_i)
+    Y_pred = tf.add(tf.multiply(tf.pow(X, pow_i), W), Y_pred)
+cost = tf.reduce_sum(tf.pow(Y_pred - Y, 2)) / 7.0
+train = tf.train.GradientDescentOptimizer(0.05).minimize(cost)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for epoch in range(5):
+        sess.run(train, feed_dict={X: xs, Y: ys})
+        print(epoch, sess.run(cost, feed_dict={X: xs, Y: ys}))
+    print(np.round(sess.run(Y_pred, feed_dict={X: xs}), 5))
+    print([np.round(v, 5).tolist() for v in sess.run(tf.trainable_variables())])
+'''
+
+# A layer loop: each layer's weights read by the step's matmul, sizes from a list.
+LAYERS = '''
+import numpy as np
+import tensorflow as tf
+
+sizes = [3, 4, 2]
+x = tf.placeholder(tf.float32, [None, 3])
+h = x
+for layer_i, (n_in, n_out) in enumerate(zip(sizes[:-1], sizes[1:])):
+    name = 'layer%d' % layer_i
+    W = tf.Variable(tf.fill([n_in, n_out], 0.1 * (layer_i + 1)), name=name + '_W')
+    b = tf.Variable(tf.zeros([n_out]), name=name + '_b')
+    h = tf.nn.tanh(tf.matmul(h, W) + b)
+loss = tf.reduce_mean(tf.square(h - 0.5))
+step = tf.train.AdamOptimizer(0.01).minimize(loss)
+data = np.linspace(0.0, 1.0, 6, dtype=np.float32).reshape(2, 3)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(4):
+        print(i, sess.run([loss, step], {x: data})[0])
+    print(np.round(sess.run(h, {x: data}), 5))
+'''
+
+
+def _rule_alone(source: str) -> str:
+    module = cst.parse_module(source)
+    ctx = RuleContext(path="loop.py", names=TFNames.scan(module), mode=EAGER)
+    return SplitBuildLoops().apply(module, ctx).code
+
+
+def test_the_loop_makes_its_variables_into_a_list_and_a_second_loop_computes():
+    code = _rule_alone(POLYNOMIAL)
+    assert "Ws = []\nfor pow_i in range(1, 4):\n    W = tf.Variable(" in code
+    assert "    Ws.append(W)\n" in code
+    assert "for pow_i, W_i in zip(range(1, 4), Ws):\n    Y_pred = tf.add(tf.multiply(tf.pow(X, pow_i), W_i), Y_pred)" \
+        in code
+
+
+def test_the_polynomial_converts_trains_the_bias_it_renamed_and_prints_the_legacy_numbers():
+    result = migrate_source(POLYNOMIAL, "poly.py")
+    assert result.outcome == "eager", result.findings
+    assert "Session" not in result.new_source
+    assert "variables = [Y_pred, *Ws]" in result.new_source  # the bias stays the variable outside the functions
+    assert_same_output(run_legacy(POLYNOMIAL), run_migrated(result.new_source))
+
+
+def test_python_lines_both_loops_need_are_copied_and_the_loop_target_unpacks():
+    code = _rule_alone(LAYERS)
+    assert code.count("    name = 'layer%d' % layer_i\n") == 1  # only the making loop reads it
+    assert "for (layer_i, (n_in, n_out)), W_i, b_i in zip(enumerate(zip(sizes[:-1], sizes[1:])), Ws, bs):" in code
+
+
+def test_the_layer_loop_converts_and_prints_the_legacy_numbers():
+    result = migrate_source(LAYERS, "layers.py")
+    assert result.outcome == "eager", result.findings
+    assert_same_output(run_legacy(LAYERS), run_migrated(result.new_source))
+
+
+def test_a_collection_of_a_loop_kept_in_two_lists_stays_compat():
+    """TF1 listed W0, b0, W1, b1; the lists give W0, W1, b0, b1."""
+    source = LAYERS.replace("print(np.round(sess.run(h, {x: data}), 5))", "print(sess.run(tf.trainable_variables()))")
+    result = migrate_source(source, "layers.py")
+    assert result.outcome == "compat"
+    assert "TF1 listed them by iteration" in result.compat_reason
+
+
+def _unsplit(loop_body: str, before: str = "") -> str:
+    source = ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\nh = x\n" + before
+              + "for i in range(2):\n" + loop_body
+              + "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n")
+    return source
+
+
+def test_loops_whose_split_would_change_the_program_are_left_alone():
+    refused = {
+        # a variable's shape read from what the previous iteration computed (an autoencoder's n_input)
+        "shape from the computing lines": _unsplit(
+            "    n = int(h.get_shape()[1])\n    W = tf.Variable(tf.ones([n, 2]))\n    h = tf.matmul(h, W)\n"),
+        # the computing lines read the list the making lines fill: it grows with the iterations in TF1
+        "list read as it grows": _unsplit(
+            "    W = tf.Variable(tf.ones([2, 2]))\n    made.append(W)\n    h = tf.matmul(h, made[-1])\n",
+            before="made = []\n"),
+        # a random op per iteration: TF1 numbered random ops in the order it built them
+        "random op": _unsplit("    W = tf.Variable(tf.ones([2, 2]))\n    h = tf.nn.dropout(tf.matmul(h, W), 0.5)\n"),
+        "break": _unsplit("    W = tf.Variable(tf.ones([2, 2]))\n    h = tf.matmul(h, W)\n    break\n"),
+        "iterable the loop changes": _unsplit(
+            "    W = tf.Variable(tf.ones([2, 2]))\n    h = tf.matmul(h, W)\n    sizes.append(2)\n",
+            before="sizes = [2]\n").replace("range(2)", "sizes[:2]"),
+    }
+    for why, source in refused.items():
+        assert _rule_alone(source) == source, why

@@ -1,0 +1,204 @@
+"""A loop that makes variables and computes on them -> a loop that makes them, and a loop that computes.
+
+    Y_pred = tf.Variable(tf.random_normal([1]))             Y_pred = tf.Variable(tf.random_normal([1]))
+    for pow_i in range(1, 5):                               Ws = []
+        W = tf.Variable(tf.random_normal([1]))       ->     for pow_i in range(1, 5):
+        Y_pred = tf.add(tf.pow(X, pow_i) * W, Y_pred)           W = tf.Variable(tf.random_normal([1]))
+                                                                Ws.append(W)
+                                                            for pow_i, W_i in zip(range(1, 5), Ws):
+                                                                Y_pred = tf.add(tf.pow(X, pow_i) * W_i, Y_pred)
+
+TF1 ran such a loop once, at build time: each iteration made its variables and
+built ops that every run recomputed. The first loop makes the variables, once,
+in TF1's order, and keeps each iteration's in a list; the second is graph code
+like any other, which the session rule moves into the run functions (it reads
+each iteration's variables from the lists). The result means the same under
+TF1, so the rule can run before the analysis that decides the file's mode.
+
+Only where the split is the same program: a ``for`` loop over an expression
+that the loop does not change (names it does not bind, calls of ``range``,
+``enumerate``, ``zip`` and the like), a body of one-statement lines with no
+``break`` or ``continue``, variables made by plain ``name = tf.Variable(...)``
+lines that read nothing the computing lines bind, computing lines that bind
+none of the names the variable lines read or bind, and no random op among the
+computing lines (TF1 numbered random ops in the order it built them).
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Set
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
+from tf_migrate.codegen.replace import rename_keys
+from tf_migrate.cst.names import all_names, fresh
+from tf_migrate.cst.text import code
+from tf_migrate.report import INFO
+from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._program_scopes import graph_scopes
+from tf_migrate.traversal import visit
+
+RULE_ID = "split-build-loops"
+# Calls an iterable may make and still give the same items when evaluated again.
+_PURE_ITERATION = {"range", "enumerate", "zip", "reversed", "len", "list", "tuple", "sorted", "min", "max"}
+# Calls a Python line of the loop may make and still be copied into both loops.
+_PURE_PYTHON = _PURE_ITERATION | {"int", "float", "str", "abs", "round"}
+
+
+class SplitBuildLoops(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = ("a loop that makes variables and computes on them -> a loop that makes them (kept in lists) "
+                   "and a loop that computes (graph code)")
+    ORDER = 440  # after the TF1 idioms are rewritten, before rebound-names and the session rule
+    TRIGGERS = ("for ",)
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        taken = all_names(module)
+        splits: Dict[int, List[cst.BaseStatement]] = {}
+        for scope in graph_scopes(module, ctx):
+            if not scope.is_graph_program:
+                continue
+            for st in scope.statements:
+                if st.role == pm.KEEP and isinstance(st.node, cst.For):
+                    split = _split(st.node, ctx, taken)
+                    if split is not None:
+                        splits[id(st.node)] = split
+                        ctx.report(st.node, RULE_ID, INFO, "loop split: its variables are made once by a first "
+                                                           "loop, the graph code it built runs in a second")
+        if not splits:
+            return module
+        return visit(module, _Replace(splits))
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, splits: Dict[int, List[cst.BaseStatement]]) -> None:
+        self.splits = splits
+
+    def leave_For(self, original: cst.For, updated: cst.For):
+        if id(original) not in self.splits:
+            return updated
+        return cst.FlattenSentinel(self.splits[id(original)])
+
+
+def _split(loop: cst.For, ctx: RuleContext, taken: Set[str]) -> Optional[List[cst.BaseStatement]]:
+    """The statements replacing ``loop`` (None: it is not a loop this rule splits)."""
+    if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
+        return None
+    lines = list(loop.body.body)
+    if not lines or not all(isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 for line in lines):
+        return None
+    if any(isinstance(line.body[0], (cst.Break, cst.Continue, cst.Return)) for line in lines):
+        return None
+    bound_in_loop = {key for line in lines for key in writes(line)} | _appended(lines, ctx)
+    if not _stable_iterable(loop.iter, bound_in_loop):
+        return None
+    makers = [i for i, line in enumerate(lines) if _makes_variable(line, ctx)]
+    if not makers:
+        return None
+    build = _build_lines(lines, makers, ctx)
+    if build is None:
+        return None
+    computing = [i for i in range(len(lines)) if i not in build]
+    if not any(_calls_tf(lines[i], ctx) for i in computing):
+        return None  # nothing per run: the loop is build code as it stands
+    if any(ctx.names.call_name(call) in api.RANDOM_OPS for i in computing for call in all_calls(lines[i])):
+        return None
+    build_bound = {key for i in build for key in writes(lines[i])}
+    computing_bound = {key for i in computing for key in writes(lines[i])} | _appended([lines[i] for i in computing], ctx)
+    computing_reads = {key for i in computing for key in value_reads(lines[i])}
+    if build_bound & computing_bound or _appended([lines[i] for i in build], ctx) & computing_reads:
+        return None  # a name both loops bind, or a list the first fills and the second reads as it grows
+    copied = [i for i in build if not _makes_variable(lines[i], ctx) and _is_assignment(lines[i])
+              and set(writes(lines[i])) & computing_reads]
+    variables = [key for i in makers for key in writes(lines[i])]
+    needed = [key for key in dict.fromkeys(variables)
+              if any(key in value_reads(lines[j]) for j in computing)]
+    if not needed:
+        return None
+    lists = {key: fresh(f"{key}s", taken) for key in needed}
+    items = {key: fresh(f"{key}_i", taken) for key in needed}
+    taken |= set(lists.values()) | set(items.values())
+    build_lines = [lines[i] for i in build] + [_line(f"{lists[key]}.append({key})") for key in needed]
+    build_loop = loop.with_changes(body=loop.body.with_changes(body=build_lines))
+    forward_lines = [rename_keys(lines[i], items) for i in sorted(set(computing) | set(copied))]
+    target = code(loop.target)
+    if isinstance(loop.target, cst.Tuple) and not loop.target.lpar:
+        target = f"({target})"
+    header = (f"for {target}, {', '.join(items[k] for k in needed)} in "
+              f"zip({code(loop.iter)}, {', '.join(lists[k] for k in needed)}):\n    pass\n")
+    forward_loop = cst.parse_statement(header)
+    forward_loop = forward_loop.with_changes(body=forward_loop.body.with_changes(body=forward_lines))
+    starts = [_line(f"{lists[key]} = []").with_changes(leading_lines=loop.leading_lines if n == 0 else [])
+              for n, key in enumerate(needed)]
+    return [*starts, build_loop.with_changes(leading_lines=[]), forward_loop]
+
+
+def _build_lines(lines: Sequence[cst.SimpleStatementLine], makers: List[int], ctx: RuleContext) -> Optional[Set[int]]:
+    """The lines the first loop keeps: the variable makers, appends of what they made, and Python lines they
+    need; None where a maker reads what a computing line binds."""
+    build = set(makers)
+    for i, line in enumerate(lines):
+        if i not in build and (_appends_only(line) or (_is_assignment(line) and _pure_python(line, ctx))):
+            build.add(i)
+    while True:
+        computing_bound = {key for i, line in enumerate(lines) if i not in build for key in writes(line)}
+        moved = {i for i in build if reads(lines[i]) & computing_bound}
+        if not moved:
+            return build
+        if moved & set(makers):
+            return None
+        build -= moved
+
+
+def _makes_variable(line: cst.SimpleStatementLine, ctx: RuleContext) -> bool:
+    small = line.body[0]
+    return (isinstance(small, cst.Assign) and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)
+            and ctx.names.call_name(small.value) in api.VARIABLE_CONSTRUCTORS)
+
+
+def _is_assignment(line: cst.SimpleStatementLine) -> bool:
+    small = line.body[0]
+    return isinstance(small, cst.Assign) and all(isinstance(t.target, cst.Name) for t in small.targets)
+
+
+def _pure_python(line: cst.SimpleStatementLine, ctx: RuleContext) -> bool:
+    return all(isinstance(call.func, cst.Name) and call.func.value in _PURE_PYTHON
+               and ctx.names.call_name(call) is None for call in all_calls(line))
+
+
+def _appends_only(line: cst.SimpleStatementLine) -> bool:
+    """``items.append(name)``."""
+    small = line.body[0]
+    value = small.value if isinstance(small, cst.Expr) else None
+    return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value == "append" and symbol_key(value.func.value) is not None
+            and len(value.args) == 1 and isinstance(value.args[0].value, cst.Name))
+
+
+def _appended(lines, ctx: RuleContext) -> Set[str]:
+    """The lists the lines append to (or change in place by a method call; not calls of modules' functions)."""
+    found = set()
+    for line in lines:
+        for call in all_calls(line):
+            if isinstance(call.func, cst.Attribute) and symbol_key(call.func.value) is not None \
+                    and ctx.names.call_name(call) is None and symbol_key(call.func.value) not in ctx.names.aliases:
+                found.add(symbol_key(call.func.value).split(".")[0])
+    return found
+
+
+def _calls_tf(line: cst.SimpleStatementLine, ctx: RuleContext) -> bool:
+    return any((ctx.names.call_name(call) or "").startswith("tf.") for call in all_calls(line))
+
+
+def _stable_iterable(iterable: cst.BaseExpression, bound_in_loop: Set[str]) -> bool:
+    """Whether evaluating ``iterable`` again after the loop gives the same items."""
+    if reads(iterable) & bound_in_loop:
+        return False
+    return all(isinstance(call.func, cst.Name) and call.func.value in _PURE_ITERATION for call in all_calls(iterable))
+
+
+def _line(text: str) -> cst.SimpleStatementLine:
+    return cst.parse_statement(text + "\n")
