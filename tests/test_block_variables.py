@@ -74,3 +74,51 @@ def test_variables_a_loop_makes_and_no_list_keeps_block_with_the_reason():
               "    sess.run(tf.global_variables_initializer())\n    print(sess.run(tf.trainable_variables()))\n")
     result = migrate_source(source, "unkept.py")
     assert result.outcome == "compat" and "which no list keeps" in result.compat_reason
+
+
+# `self.td = self.r + 0.9 * self.v` calls no TF function and is graph code all the same: an attribute key is
+# read for its value, not only for a static shape.
+ATTRIBUTE_ARITHMETIC = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Critic(object):
+    def __init__(self, sess):
+        self.sess = sess
+        self.s = tf.placeholder(tf.float32, [None, 2])
+        self.r = tf.placeholder(tf.float32, None)
+        self.w = tf.Variable(tf.fill([2, 1], 0.3))
+        self.v = tf.matmul(self.s, self.w)
+        self.td = self.r + 0.9 * self.v
+        self.loss = tf.reduce_mean(tf.square(self.td))
+        self.train = tf.train.GradientDescentOptimizer(0.1).minimize(self.loss)
+
+    def learn(self, s, r):
+        return self.sess.run([self.td, self.train], {self.s: s, self.r: r})[0]
+
+
+sess = tf.Session()
+critic = Critic(sess)
+sess.run(tf.global_variables_initializer())
+for step in range(3):
+    print(step, np.round(critic.learn(np.ones((2, 2), np.float32), 1.0), 5))
+'''
+
+
+def test_arithmetic_on_graph_attributes_is_graph_code():
+    result = migrate_source(ATTRIBUTE_ARITHMETIC, "critic.py")
+    assert result.outcome == "eager", result.findings
+    assert "td = self.r + 0.9 * self.v" not in result.new_source.split("def run_")[0]  # not kept at build time
+    assert_same_output(run_legacy(ATTRIBUTE_ARITHMETIC), run_migrated(result.new_source))
+
+
+def test_a_name_bound_to_a_static_shape_is_python_and_reads_the_declared_shape():
+    source = ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 4])\n"
+              "h_shape = x.get_shape()\nw = tf.Variable(tf.fill([int(h_shape[1]), 3], 0.1))\ny = tf.matmul(x, w)\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    print(h_shape.as_list(), sess.run(y, {x: np.ones((2, 4))}))\n")
+    result = migrate_source(source, "shape.py")
+    assert result.outcome == "eager", result.findings
+    assert "h_shape = tf.TensorShape([None, 4])" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

@@ -21,8 +21,19 @@ with tf.Session() as sess:
 '''
 
 
-def test_a_loop_that_makes_variables_and_computes_on_per_run_tensors_stays_compat():
+def test_the_layer_loop_is_split_and_its_widths_carried_from_the_static_shapes():
     result = migrate_source(LAYER_LOOP, "layers.py")
+    assert result.outcome == "eager", result.findings
+    assert "current_input_shape = tf.TensorShape([None, 4])" in result.new_source
+    assert "current_input_shape = current_input_shape[:-1].concatenate([n_output])" in result.new_source
+    assert_same_output(run_legacy(LAYER_LOOP), run_migrated(result.new_source))
+
+
+def test_a_loop_computing_what_the_shape_algebra_does_not_know_stays_compat():
+    """tf.concat doubles the width: the loop that makes the variables could not carry it."""
+    source = LAYER_LOOP.replace("tf.nn.tanh(tf.matmul(current_input, W))",
+                                "tf.concat([tf.matmul(current_input, W)] * 2, 1)")
+    result = migrate_source(source, "layers.py")
     assert result.outcome == "compat"
     assert "a block that makes variables also computes on the per-run tensor `current_input`" in result.compat_reason
     assert not [f for f in result.findings if f.rule == "self-check"]  # refused by the analysis, not caught later

@@ -22,3 +22,21 @@ def test_underscored_placeholder_keeps_the_run_eager():
     assert "@tf.function" not in result.new_source
     assert any("starts with an underscore" in f.message for f in result.findings)
     assert_same_output(run_legacy(UNDERSCORED), run_migrated(result.new_source))
+
+
+def test_a_shape_item_of_a_literal_list_bound_once_is_written_into_the_signature():
+    source = ("import numpy as np\nimport tensorflow as tf\ndimensions = [4, 2]\n"
+              "x = tf.placeholder(tf.float32, [None, dimensions[0]])\ny = tf.reduce_sum(x * 2.0, 1)\n"
+              "with tf.Session() as sess:\n    print(sess.run(y, {x: np.ones((3, 4))}))\n")
+    result = migrate_source(source, "dims.py")
+    assert result.outcome == "eager", result.findings
+    assert "input_signature=[tf.TensorSpec([None, dimensions[0]], tf.float32)]" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_a_shape_item_of_a_list_the_program_changes_is_not():
+    source = ("import numpy as np\nimport tensorflow as tf\ndimensions = [4, 2]\n"
+              "x = tf.placeholder(tf.float32, [None, dimensions[0]])\ndimensions.reverse()\ny = tf.reduce_sum(x, 1)\n"
+              "with tf.Session() as sess:\n    print(sess.run(y, {x: np.ones((3, 4))}))\n")
+    result = migrate_source(source, "dims.py")
+    assert "TensorSpec([None, dimensions[0]]" not in result.new_source

@@ -77,6 +77,17 @@ def test_the_polynomial_converts_trains_the_bias_it_renamed_and_prints_the_legac
     assert_same_output(run_legacy(POLYNOMIAL), run_migrated(result.new_source))
 
 
+def test_a_width_the_loop_reads_of_what_it_computes_is_carried_through_the_making_loop():
+    source = _unsplit("    n = int(h.get_shape()[1])\n    W = tf.Variable(tf.ones([n, 3]))\n"
+                      "    b = tf.Variable(tf.zeros([3]))\n    h = tf.nn.relu(tf.matmul(h, W) + b)\n")
+    code = _rule_alone(source)
+    assert "h_shape = tf.TensorShape([None, 2])  # carried" in code  # what the placeholder `h` names declares
+    assert "    n = int(h_shape[1])\n" in code and "    h_shape = h_shape[:-1].concatenate([3])\n" in code
+    result = migrate_source(source, "widths.py")
+    assert result.outcome == "eager", result.findings
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
 def test_python_lines_both_loops_need_are_copied_and_the_loop_target_unpacks():
     code = _rule_alone(LAYERS)
     assert code.count("    name = 'layer%d' % layer_i\n") == 1  # only the making loop reads it
@@ -108,8 +119,11 @@ def _unsplit(loop_body: str, before: str = "") -> str:
 def test_loops_whose_split_would_change_the_program_are_left_alone():
     refused = {
         # a variable's shape read from what the previous iteration computed (an autoencoder's n_input)
-        "shape from the computing lines": _unsplit(
-            "    n = int(h.get_shape()[1])\n    W = tf.Variable(tf.ones([n, 2]))\n    h = tf.matmul(h, W)\n"),
+        "shape the algebra does not know": _unsplit(
+            "    n = int(h.get_shape()[1])\n    W = tf.Variable(tf.ones([n, 2]))\n"
+            "    h = tf.concat([tf.matmul(h, W)] * 2, 1)\n"),
+        "a shape read where the making loop has no carried shape": _unsplit(
+            "    W = tf.Variable(tf.ones([2, 2]))\n    h = tf.matmul(h, W)\n    n = h.get_shape()\n"),
         # the computing lines read the list the making lines fill: it grows with the iterations in TF1
         "list read as it grows": _unsplit(
             "    W = tf.Variable(tf.ones([2, 2]))\n    made.append(W)\n    h = tf.matmul(h, made[-1])\n",

@@ -165,3 +165,6 @@ def is_compat_only(qualname: str) -> bool:
         return False
     return any(qualname == entry or (entry.endswith(".") and qualname.startswith(entry))
                for entry in COMPAT_ONLY_PREFIXES)
+
+# Methods that change a Python list in place (a list of variables reordered, a shape list changed).
+LIST_MUTATIONS = {"append", "extend", "insert", "reverse", "sort", "pop", "remove", "clear"}

@@ -22,7 +22,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import all_calls, symbol_key, writes
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -36,6 +36,7 @@ class BlockVariables:
     single: List[str] = field(default_factory=list)  # one variable (in a loop: the last iteration's)
     lists: List[str] = field(default_factory=list)  # lists the block appends its variables to, in order
     unkept: List[str] = field(default_factory=list)  # names bound to variables in a loop that no list keeps
+    trainable_lists: List[str] = field(default_factory=list)  # the lists, less those an earlier one covers
     loop: bool = False
 
 
@@ -53,18 +54,23 @@ def constructor_reads(block: cst.CSTNode, names: TFNames) -> Set[str]:
 
 
 def computed_reads(node: cst.CSTNode) -> Set[str]:
-    """The names ``node`` reads for their value (not ``x.shape``, ``x.get_shape()``, ``x.dtype``)."""
-    found: Set[str] = set()
+    """The symbol keys ``node`` reads for their value (not ``x.shape``, ``x.get_shape()``, ``x.dtype``)."""
+    return reads(node.visit(_StaticReadsDropped()))
 
-    class _Reads(cst.CSTVisitor):
-        def visit_Attribute(self, inner: cst.Attribute) -> bool:
-            return inner.attr.value not in _STATIC
 
-        def visit_Name(self, inner: cst.Name) -> None:
-            found.add(inner.value)
+class _StaticReadsDropped(cst.CSTTransformer):
+    """``x.get_shape()``, ``x.shape`` and ``x.dtype`` -> a name that reads nothing of ``x``."""
 
-    visit(node, _Reads())
-    return found
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = original.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and not original.args:
+            return cst.Name("static_shape")
+        return updated
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if original.attr.value in _STATIC:
+            return cst.Name("static_shape")
+        return updated
 
 
 def block_variables(block: cst.BaseCompoundStatement, names: TFNames) -> BlockVariables:
@@ -76,6 +82,12 @@ def block_variables(block: cst.BaseCompoundStatement, names: TFNames) -> BlockVa
     found.single = [key for key in dict.fromkeys(finder.made) if key in bound and key not in finder.other]
     found.lists = [key for key in dict.fromkeys(finder.appended)
                    if finder.appended[key] & (set(found.single) | {_MADE})]
+    covered: Set[str] = set()
+    for key in found.lists:  # a variable appended to two lists (`encoder.append(W)`, `Ws.append(W)`) is one
+        values = finder.appended[key] & (set(found.single) | {_MADE})
+        if _MADE in values or not values <= covered:
+            found.trainable_lists.append(key)
+        covered |= values
     if found.loop:
         kept = {value for key in found.lists for value in finder.appended[key]}
         found.unkept = [key for key in found.single if key not in kept]
@@ -125,14 +137,14 @@ def classify_variable_block(classifier, st: "pm.Statement") -> None:
     created_from_per_run = {k for k in constructor_reads(st.node, names) if scope.deferred(k)}
     classifier.define(st, pm.VARIABLES)  # what else it binds: check_build_blocks says why a loop computing stays
     found = block_variables(st.node, names)
-    targets = _target_names(st.node.target) if isinstance(st.node, cst.For) else []
+    targets = loop_target_names(st.node.target) if isinstance(st.node, cst.For) else []
     for key in targets:
         scope.bind(pm.Symbol(key, pm.PYTHON, st.index))
     for key in found.single:
         scope.bind(pm.Symbol(key, pm.VARIABLE, st.index))
     for key in found.lists:
         scope.bind(pm.Symbol(key, pm.VARIABLES, st.index))
-    scope.add_trainable(found.lists + ([] if found.loop else found.single))
+    scope.add_trainable(found.trainable_lists + ([] if found.loop else found.single))
     if found.unkept and not per_run:  # else check_build_blocks says why the loop stays: it computes per run
         classifier.block(st.node, f"variables made in a loop and bound to `{found.unkept[0]}`, which no list "
                                   "keeps: TF1 trained and listed every iteration's, the eager program reaches "
@@ -141,9 +153,10 @@ def classify_variable_block(classifier, st: "pm.Statement") -> None:
         classifier.block(st.node, "variables created from per-run tensors")
 
 
-def _target_names(target: cst.BaseExpression) -> List[str]:
+def loop_target_names(target: cst.BaseExpression) -> List[str]:
+    """The names a ``for`` target binds (``layer_i, (n_in, n_out)``)."""
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _target_names(element.value)]
+        return [name for element in target.elements for name in loop_target_names(element.value)]
     return []

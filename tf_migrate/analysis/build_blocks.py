@@ -9,7 +9,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.block_variables import computed_reads
+from tf_migrate.analysis.block_variables import computed_reads, loop_target_names
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.symbols import all_calls
 
@@ -31,11 +31,12 @@ def check_build_blocks(c: Classifier) -> None:
         if not any(q in api.VARIABLE_CONSTRUCTORS or api.builds_keras_variables(q) for q in qualnames) and not any(
                 isinstance(call.func, cst.Name) and call.func.value in makers for call in calls):
             continue
+        own = set(loop_target_names(st.node.target)) if isinstance(st.node, cst.For) else set()  # this loop's
         for call, qualname in zip(calls, qualnames):
             if not qualname.startswith("tf.") or qualname in api.VARIABLE_CONSTRUCTORS:
                 continue
             computed = sorted(key for arg in call.args for key in computed_reads(arg.value)
-                              if _per_run(c.scope, key, st.index))
+                              if key not in own and _per_run(c.scope, key, st.index))
             if computed:
                 c.block(st.node, f"a block that makes variables also computes on the per-run tensor `{computed[0]}` "
                                  f"(`{qualname}`): kept at build time, it would not run at each step")

@@ -6,7 +6,7 @@ from typing import List, Optional, Sequence
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api, collections, program as pm
-from tf_migrate.analysis.block_variables import classify_variable_block
+from tf_migrate.analysis.block_variables import classify_variable_block, computed_reads
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
@@ -15,8 +15,8 @@ from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name, check_feed_objects,
-                                                 element_kinds, only_initializer_assignments, only_initializers,
-                                                 single, targets_single)
+                                                 element_kinds, mutates_variable_list, only_initializer_assignments,
+                                                 only_initializers, single, targets_single)
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
@@ -205,8 +205,7 @@ class Classifier:
         return False
 
     def _feed_dict_literal(self, targets, value) -> bool:
-        """``{x: batch}`` keyed by placeholders, or ``replace = {a: 15}`` keyed by tensors a run replaces, given
-        Python values and bound to a name only ever passed as a feed dict."""
+        """``{x: batch}`` keyed by placeholders, or ``replace = {a: 15}`` by tensors a run replaces, only fed."""
         if not (isinstance(value, cst.Dict) and value.elements
                 and all(isinstance(e, cst.DictElement) for e in value.elements)):
             return False
@@ -350,9 +349,11 @@ class Classifier:
             self.define(st, source.kind, source.call, trainable=source.trainable, keras=source.keras,
                          tf_name=source.tf_name)
             return
-        if not tf_calls and not graph_reads:
+        reordered = mutates_variable_list(value, self.scope, st.index)  # encoder.reverse(): variables still
+        if not tf_calls and (reordered or not graph_reads & (  # or only static shapes read (at module level)
+                computed_reads(st.node) if not self.scope.is_class else graph_reads)):
             st.role = pm.KEEP
-            self.define(st, pm.PYTHON)
+            self.define(st, pm.VARIABLES if reordered else pm.PYTHON)
             return
         if self._feed_dict_literal(targets, value):
             st.role = pm.KEEP  # a feed dict: its keys become strings

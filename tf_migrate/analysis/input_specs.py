@@ -12,9 +12,10 @@ from typing import Optional
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.slicing import RunPlan
-from tf_migrate.analysis.symbols import reads
+from tf_migrate.analysis.symbols import all_calls, reads
 from tf_migrate.cst.arguments import bind_known
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
@@ -77,7 +78,29 @@ def _is_static(expr: cst.BaseExpression, scope: "pm.Scope", index: int) -> bool:
         bindings = scope.bindings.get(key, [])
         if bindings and (len(bindings) > 1 or bindings[0].index >= index or bindings[0].kind in pm.DEFERRED_KINDS):
             return False
-    return not any(isinstance(n, (cst.Call, cst.Lambda, cst.Subscript)) for n in _walk(expr))
+    return not any(isinstance(n, (cst.Call, cst.Lambda)) or (isinstance(n, cst.Subscript)
+                                                          and not _literal_item(n, scope)) for n in _walk(expr))
+
+
+def _literal_item(node: cst.Subscript, scope: "pm.Scope") -> bool:
+    """``dimensions[0]`` of a name bound once (no item assignment), to a list or tuple literal that no method
+    call changes."""
+    index = node.slice[0].slice if len(node.slice) == 1 else None
+    if not (isinstance(node.value, cst.Name) and isinstance(index, cst.Index)
+            and isinstance(index.value, cst.Integer)):
+        return False
+    bindings = scope.bindings.get(node.value.value, [])
+    if len(bindings) != 1 or not 0 <= bindings[0].index < len(scope.statements):
+        return False
+    line = scope.statements[bindings[0].index].node
+    small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+            and isinstance(small.value, (cst.List, cst.Tuple))):
+        return False
+    name = node.value.value
+    return not any(isinstance(call.func, cst.Attribute) and call.func.attr.value in api.LIST_MUTATIONS
+                   and isinstance(call.func.value, cst.Name) and call.func.value.value == name
+                   for st in scope.statements for call in all_calls(st.node))  # `dimensions.reverse()`
 
 
 def _walk(node: cst.CSTNode):

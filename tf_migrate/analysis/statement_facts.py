@@ -120,6 +120,15 @@ def calls_method_on(value, keys) -> bool:
             and symbol_key(value.func.value) in keys)
 
 
+def mutates_variable_list(value, scope, index: int) -> bool:
+    """``encoder.reverse()``: a list of variables changed in place by Python, at build time (not graph code),
+    with arguments that are no per-run values."""
+    return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value in api.LIST_MUTATIONS and symbol_key(value.func.value) is not None
+            and getattr(scope.symbol_at(symbol_key(value.func.value), index), "kind", None) == pm.VARIABLES
+            and not any(scope.kind(k) in pm.DEFERRED_KINDS for a in value.args for k in reads(a.value)))
+
+
 def check_feed_objects(site, scope, block) -> None:
     """A feed built by code (not a dict literal) that handles placeholder objects cannot survive their removal."""
     if site.feed is None or isinstance(site.feed, cst.Dict) or (

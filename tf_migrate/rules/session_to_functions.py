@@ -150,7 +150,8 @@ class _ScopeRewriter:
             name = self._function_for(traced_plan(scope, key, index), scope, builder, generated, limit=index,
                                       traced=True)
             generated.replacements[node_id] = cst.parse_expression(
-                f"{name}.get_concrete_function().structured_outputs" + (f".{attribute}" if attribute else ""))
+                f"{name}.get_concrete_function().structured_outputs" + (f".{attribute}" if attribute else "")
+                + ("()" if attribute == "get_shape" else ""))
             what = f"static {attribute} of" if attribute else "printed"
             self.ctx.report(None, RULE_ID, INFO, f"{what} `{key}`: from the trace of {name}()")
         return self._assemble(scope, generated, top=parent is None)

@@ -37,6 +37,7 @@ from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._loop_shapes import carried_shape, is_static_read, static_shape_reads, value_reads_besides_shapes
 from tf_migrate.rules._program_scopes import graph_scopes
 from tf_migrate.traversal import visit
 
@@ -62,7 +63,7 @@ class SplitBuildLoops(Rule):
                 continue
             for st in scope.statements:
                 if st.role == pm.KEEP and isinstance(st.node, cst.For):
-                    split = _split(st.node, ctx, taken)
+                    split = _split(st.node, ctx, taken, lambda key, at=st.index: _declared_shape(scope, key, at, ctx))
                     if split is not None:
                         splits[id(st.node)] = split
                         ctx.report(st.node, RULE_ID, INFO, "loop split: its variables are made once by a first "
@@ -82,7 +83,29 @@ class _Replace(cst.CSTTransformer):
         return cst.FlattenSentinel(self.splits[id(original)])
 
 
-def _split(loop: cst.For, ctx: RuleContext, taken: Set[str]) -> Optional[List[cst.BaseStatement]]:
+def _declared_shape(scope: "pm.Scope", key: str, index: int, ctx: RuleContext) -> str:
+    """``key``'s static shape where the loop starts, as code: the shape a placeholder it names (through plain
+    aliases, ``h = x``) declares, as a ``tf.TensorShape``; else ``key.get_shape()`` (the analysis answers it)."""
+    name, at = key, index
+    for _ in range(8):
+        symbol = scope.symbol_at(name, at)
+        if symbol is None:
+            break
+        if symbol.kind == pm.PLACEHOLDER and symbol.call is not None \
+                and ctx.names.call_name(symbol.call) in api.PLACEHOLDERS:
+            positional = [a.value for a in symbol.call.args if a.keyword is None]
+            keywords = {a.keyword.value: a.value for a in symbol.call.args if a.keyword is not None}
+            shape = keywords.get("shape", positional[1] if len(positional) > 1 else None)
+            return f"{ctx.tf}.TensorShape({code(shape) if shape is not None else 'None'})"
+        node = scope.statements[symbol.index].node if 0 <= symbol.index < len(scope.statements) else None
+        small = node.body[0] if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 else None
+        if not (isinstance(small, cst.Assign) and isinstance(small.value, cst.Name)):
+            break
+        name, at = small.value.value, symbol.index
+    return f"{key}.get_shape()"
+
+
+def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape) -> Optional[List[cst.BaseStatement]]:
     """The statements replacing ``loop`` (None: it is not a loop this rule splits)."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
         return None
@@ -101,6 +124,16 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str]) -> Optional[List[cs
     if build is None:
         return None
     computing = [i for i in range(len(lines)) if i not in build]
+    computing_bound_names = {key for i in computing for key in writes(lines[i])}
+    tracked = sorted({key for i in build for key in static_shape_reads(lines[i])} & computing_bound_names)
+    if any(key in writes(lines[j]) for i in build for key in static_shape_reads(lines[i]) if key in tracked
+           for j in computing if j < i):
+        return None  # a shape read after this iteration computed the value: the carried shape is the one before
+    made = {lines[i].body[0].targets[0].target.value: lines[i].body[0].value for i in makers}
+    carried = {key: carried_shape(key, [lines[i] for i in computing], made, ctx.names) for key in tracked}
+    if any(last is None or reads(cst.parse_expression(last or "0")) & computing_bound_names
+           for last in carried.values()):
+        return None  # a shape the algebra does not know, or one only the computing lines could give
     if not any(_calls_tf(lines[i], ctx) for i in computing):
         return None  # nothing per run: the loop is build code as it stands
     if any(ctx.names.call_name(call) in api.RANDOM_OPS for i in computing for call in all_calls(lines[i])):
@@ -119,8 +152,12 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str]) -> Optional[List[cs
         return None
     lists = {key: fresh(f"{key}s", taken) for key in needed}
     items = {key: fresh(f"{key}_i", taken) for key in needed}
-    taken |= set(lists.values()) | set(items.values())
-    build_lines = [lines[i] for i in build] + [_line(f"{lists[key]}.append({key})") for key in needed]
+    shapes = {key: fresh(f"{key}_shape", taken) for key in tracked}
+    taken |= set(lists.values()) | set(items.values()) | set(shapes.values())
+    build_lines = [_shapes_read(lines[i], shapes) for i in sorted(build)]
+    build_lines += [_line(f"{lists[key]}.append({key})") for key in needed]
+    build_lines += [_line(f"{shapes[key]} = {shapes[key]}[:-1].concatenate([{last}])")
+                    for key, last in carried.items() if last]
     build_loop = loop.with_changes(body=loop.body.with_changes(body=build_lines))
     forward_lines = [rename_keys(lines[i], items) for i in sorted(set(computing) | set(copied))]
     target = code(loop.target)
@@ -130,8 +167,10 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str]) -> Optional[List[cs
               f"zip({code(loop.iter)}, {', '.join(lists[k] for k in needed)}):\n    pass\n")
     forward_loop = cst.parse_statement(header)
     forward_loop = forward_loop.with_changes(body=forward_loop.body.with_changes(body=forward_lines))
-    starts = [_line(f"{lists[key]} = []").with_changes(leading_lines=loop.leading_lines if n == 0 else [])
-              for n, key in enumerate(needed)]
+    starts = [_line(f"{lists[key]} = []") for key in needed]
+    starts += [_line(f"{shapes[key]} = {initial_shape(key)}  # carried through the loop that makes the variables")
+               for key in tracked]
+    starts[0] = starts[0].with_changes(leading_lines=loop.leading_lines)
     return [*starts, build_loop.with_changes(leading_lines=[]), forward_loop]
 
 
@@ -144,7 +183,7 @@ def _build_lines(lines: Sequence[cst.SimpleStatementLine], makers: List[int], ct
             build.add(i)
     while True:
         computing_bound = {key for i, line in enumerate(lines) if i not in build for key in writes(line)}
-        moved = {i for i in build if reads(lines[i]) & computing_bound}
+        moved = {i for i in build if value_reads_besides_shapes(lines[i]) & computing_bound}
         if not moved:
             return build
         if moved & set(makers):
@@ -165,8 +204,35 @@ def _is_assignment(line: cst.SimpleStatementLine) -> bool:
 
 
 def _pure_python(line: cst.SimpleStatementLine, ctx: RuleContext) -> bool:
-    return all(isinstance(call.func, cst.Name) and call.func.value in _PURE_PYTHON
-               and ctx.names.call_name(call) is None for call in all_calls(line))
+    """Builtins of :data:`_PURE_PYTHON`, static shape reads (``h.get_shape()``) and ``.as_list()`` only."""
+    return all((isinstance(call.func, cst.Name) and call.func.value in _PURE_PYTHON
+                and ctx.names.call_name(call) is None)
+               or is_static_read(call) or (isinstance(call.func, cst.Attribute) and not call.args
+                                           and call.func.attr.value == "as_list"
+                                           and isinstance(call.func.value, cst.Call) and is_static_read(call.func.value))
+               for call in all_calls(line))
+
+
+def _shapes_read(line: cst.SimpleStatementLine, shapes: Dict[str, str]) -> cst.SimpleStatementLine:
+    """``line`` reading the carried shapes: ``h.get_shape()`` and ``h.shape`` become ``h_shape``."""
+    if not shapes:
+        return line
+
+    class _Swap(cst.CSTTransformer):
+        def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+            func = original.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and not original.args \
+                    and isinstance(func.value, cst.Name) and func.value.value in shapes:
+                return cst.Name(shapes[func.value.value])
+            return updated
+
+        def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+            if original.attr.value == "shape" and isinstance(original.value, cst.Name) \
+                    and original.value.value in shapes:
+                return cst.Name(shapes[original.value.value])
+            return updated
+
+    return line.visit(_Swap())
 
 
 def _appends_only(line: cst.SimpleStatementLine) -> bool:
@@ -184,7 +250,8 @@ def _appended(lines, ctx: RuleContext) -> Set[str]:
     for line in lines:
         for call in all_calls(line):
             if isinstance(call.func, cst.Attribute) and symbol_key(call.func.value) is not None \
-                    and ctx.names.call_name(call) is None and symbol_key(call.func.value) not in ctx.names.aliases:
+                    and ctx.names.call_name(call) is None and symbol_key(call.func.value) not in ctx.names.aliases \
+                    and not is_static_read(call):
                 found.add(symbol_key(call.func.value).split(".")[0])
     return found
 
