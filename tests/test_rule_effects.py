@@ -87,6 +87,10 @@ COVERED_BY = {
     "inline-step-helpers": "tests/golden/layer_loop_helper_and_training.py",
     "variable-name-filters": ("import tensorflow as tf\nwith tf.variable_scope('g'):\n    G = tf.Variable(1.0)\n"
                               "gvar = [v for v in tf.trainable_variables() if 'g' in v.name]\n"),
+    "helper-summaries": ("import tensorflow as tf\ndef layer(x, name):\n    with tf.name_scope(name):\n"
+                         "        w = tf.Variable(tf.ones([2, 2]))\n        tf.summary.histogram('w', w)\n"
+                         "        y = tf.matmul(x, w)\n        return y\nx = tf.placeholder(tf.float32, [None, 2])\n"
+                         "h = layer(x, 'one')\nmerged = tf.summary.merge_all()\n"),
     "split-build-loops": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\nh = x\n"
                           "for i in range(2):\n    W = tf.Variable(tf.ones([2, 2]))\n    h = tf.matmul(h, W)\n"
                           "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"

@@ -1,9 +1,6 @@
-"""The value model: each binding of a name is its own value, and what the analysis does not know
-keeps a file in compat mode (issue "Never worse than the input", reproducers R1-R5).
-
-The eager reproducers (R1, R2, R5) are golden cases with numeric twins in ``tests/golden/value_*``;
-this module checks the model's parts and runs the compat ones (R3, R4) both ways.
-"""
+"""The value model: each binding of a name is its own value, and what the analysis does not know keeps a
+file in compat mode (issue "Never worse than the input", reproducers R1-R5). The eager reproducers (R1, R2,
+R5) are golden cases with twins in ``tests/golden/value_*``; here: the model's parts, and R3, R4 both ways."""
 import pathlib
 
 import libcst as cst
@@ -284,10 +281,13 @@ print([each.eval() for each in out])
     assert 'print("->", out.numpy())' in result.new_source
     assert "print([each.numpy() for each in out])" in result.new_source
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
-    # TF1 compared tensors by identity (`out == ""` is False), TF2 by value: such a test stays compat.
+    # TF1 compared tensors by identity (`out == ""`: False), TF2 by value (it raises): TF1's answer is kept.
     mixed = source.replace('tf.reduce_prod(X, axis=1)]', '"", tf.reduce_prod(X, axis=1)]').replace(
         '    print("->", out.eval())', '    if out == "":\n        print()\n    else:\n        print("->", out.eval())')
-    kept = migrate_source(mixed, "exercises.py")
+    identity = migrate_source(mixed, "exercises.py")
+    assert 'if (not tf.is_tensor(out) and out == ""):' in identity.new_source and identity.outcome == "eager"
+    assert_same_output(run_legacy(mixed), run_migrated(identity.new_source))
+    kept = migrate_source(mixed.replace('if out == "":', 'if out == outs[0]:'), "exercises.py")  # not a literal
     assert kept.outcome == "compat" and "compared with `==`" in kept.compat_reason
 
 

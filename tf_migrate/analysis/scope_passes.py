@@ -23,6 +23,7 @@ from tf_migrate.analysis.escapes import (describe_problem, escaped_reads, finder
                                          static_read_problem)
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
+from tf_migrate.cst.text import code
 from tf_migrate.analysis.statement_facts import single
 from tf_migrate.cst.arguments import argument
 from tf_migrate.traversal import visit
@@ -292,14 +293,30 @@ def check_tensor_equality(c: Classifier) -> None:
     for st in c.scope.statements:
         if st.role not in (pm.KEEP, pm.RUN) or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
             continue
-        for left, right in _equality_tests(st.node):
+        for comparison, left, right in _equality_tests(st.node):
             for operand, other in ((left, right), (right, left)):
                 key = symbol_key(operand)
-                if key is not None and c.scope.kind(key) in _TENSOR_VALUES and not (
+                if key is None or c.scope.kind(key) not in _TENSOR_VALUES or (
                         isinstance(other, cst.Name) and other.value == "None"):
+                    continue
+                if len(comparison.comparisons) == 1 and isinstance(other, _LITERALS):
+                    # `out == ""`, with `out` a tensor or a string: TF1's answer, whichever it is
+                    c.scope.replacements[id(comparison)] = _identity_compare(comparison, operand, c.names.tf_alias)
+                else:
                     c.block(st.node, f"`{key}` (a tensor) is compared with `==`/`!=`: TF1 compared tensors by "
                                      "identity, TF2 compares their values")
-                    break
+                break
+
+
+_LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)
+
+
+def _identity_compare(comparison: cst.Comparison, tensor: cst.BaseExpression, tf_alias) -> cst.BaseExpression:
+    """``t == lit`` -> ``not tf.is_tensor(t) and t == lit`` (a tensor was never equal to a literal in TF1)."""
+    equal = isinstance(comparison.comparisons[0].operator, cst.Equal)
+    test = f"{tf_alias or 'tf'}.is_tensor({code(tensor)})"
+    text = f"(not {test} and {code(comparison)})" if equal else f"({test} or {code(comparison)})"
+    return cst.parse_expression(text)
 
 
 def _equality_tests(node: cst.CSTNode):
@@ -310,7 +327,7 @@ def _equality_tests(node: cst.CSTNode):
             left = comparison.left
             for target in comparison.comparisons:
                 if isinstance(target.operator, (cst.Equal, cst.NotEqual)):
-                    found.append((left, target.comparator))
+                    found.append((comparison, left, target.comparator))
                 left = target.comparator
 
         def visit_FunctionDef(self, _) -> bool:

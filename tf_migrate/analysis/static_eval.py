@@ -30,3 +30,11 @@ def evaluate(tree: ast.Expression, values: Dict[str, object]) -> Optional[bool]:
         return bool(eval(compile(tree, "<static test>", "eval"), {"__builtins__": {}}, dict(values)))
     except Exception:  # noqa: BLE001 - a test that fails on these values is not decided by them
         return None
+
+
+def value_of(tree: ast.Expression, values: Dict[str, object]) -> Optional[object]:
+    """The value of ``tree`` with only ``values`` in scope (None: it raised)."""
+    try:
+        return eval(compile(tree, "<static value>", "eval"), {"__builtins__": {}}, dict(values))
+    except Exception:  # noqa: BLE001 - an expression that fails on these values has no value here
+        return None

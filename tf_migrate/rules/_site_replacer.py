@@ -60,6 +60,9 @@ class SiteReplacer(cst.CSTTransformer):
                 return static
         return updated
 
+    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
+        return self.replacements.get(id(original), updated)  # `t == ""`: TF1's identity comparison
+
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         return self.replacements.get(id(original), updated)  # a printed graph value: its description
 
