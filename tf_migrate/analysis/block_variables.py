@@ -22,7 +22,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys, writes
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -137,7 +137,7 @@ def classify_variable_block(classifier, st: "pm.Statement") -> None:
     created_from_per_run = {k for k in constructor_reads(st.node, names) if scope.deferred(k)}
     classifier.define(st, pm.VARIABLES)  # what else it binds: check_build_blocks says why a loop computing stays
     found = block_variables(st.node, names)
-    targets = loop_target_names(st.node.target) if isinstance(st.node, cst.For) else []
+    targets = target_keys(st.node.target) if isinstance(st.node, cst.For) else []
     for key in targets:
         scope.bind(pm.Symbol(key, pm.PYTHON, st.index))
     for key in found.single:
@@ -151,12 +151,3 @@ def classify_variable_block(classifier, st: "pm.Statement") -> None:
                                   "the last only")
     if created_from_per_run:
         classifier.block(st.node, "variables created from per-run tensors")
-
-
-def loop_target_names(target: cst.BaseExpression) -> List[str]:
-    """The names a ``for`` target binds (``layer_i, (n_in, n_out)``)."""
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in loop_target_names(element.value)]
-    return []

@@ -9,9 +9,9 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.block_variables import computed_reads, loop_target_names
+from tf_migrate.analysis.block_variables import computed_reads
 from tf_migrate.analysis.classify import Classifier
-from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.analysis.symbols import all_calls, target_keys
 
 
 def check_build_blocks(c: Classifier) -> None:
@@ -31,7 +31,7 @@ def check_build_blocks(c: Classifier) -> None:
         if not any(q in api.VARIABLE_CONSTRUCTORS or api.builds_keras_variables(q) for q in qualnames) and not any(
                 isinstance(call.func, cst.Name) and call.func.value in makers for call in calls):
             continue
-        own = set(loop_target_names(st.node.target)) if isinstance(st.node, cst.For) else set()  # this loop's
+        own = set(target_keys(st.node.target)) if isinstance(st.node, cst.For) else set()  # this loop's
         for call, qualname in zip(calls, qualnames):
             if not qualname.startswith("tf.") or qualname in api.VARIABLE_CONSTRUCTORS:
                 continue

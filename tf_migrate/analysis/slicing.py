@@ -9,7 +9,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.feed_dicts import bool_literals, feeds_tensors, named_feed_keys, site_feed_literals
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.analysis.symbols import reads
+from tf_migrate.analysis.symbols import reads, target_keys
 
 
 @dataclass
@@ -156,16 +156,8 @@ def _assigned_in(loop: cst.For) -> Set[str]:
             return False
 
     loop.body.visit(_Targets())
-    found.update(name.value for name in _target_names(loop.target))
+    found.update(target_keys(loop.target))
     return found
-
-
-def _target_names(target: cst.BaseExpression) -> List[cst.Name]:
-    if isinstance(target, cst.Name):
-        return [target]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _target_names(element.value)]
-    return []
 
 
 def _parameter_conflicts(chosen, placeholders, fed) -> List[str]:

@@ -29,7 +29,7 @@ from typing import Dict, List, Set
 
 import libcst as cst
 
-from tf_migrate.analysis.symbols import value_reads, writes
+from tf_migrate.analysis.symbols import target_keys, value_reads, writes
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.cst.names import fresh
 
@@ -121,7 +121,7 @@ def _read_before_bound(statement: cst.BaseStatement, bound: Set[str]) -> Set[str
         return set()
     if isinstance(statement, cst.For):
         header = _plain(value_reads(statement.iter)) - bound
-        inner = set(bound) | {name.value for name in _names_in(statement.target)}
+        inner = set(bound) | set(target_keys(statement.target))
         return header | _block_reads(statement.body, inner) | _block_reads(statement.orelse, inner)
     if isinstance(statement, (cst.If, cst.While)):
         return (_plain(value_reads(statement.test)) - bound) | _block_reads(statement.body, bound) \
