@@ -139,7 +139,7 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape) -> O
     if any(ctx.names.call_name(call) in api.RANDOM_OPS for i in computing for call in all_calls(lines[i])):
         return None
     build_bound = {key for i in build for key in writes(lines[i])}
-    computing_bound = {key for i in computing for key in writes(lines[i])} | _appended([lines[i] for i in computing], ctx)
+    computing_bound = computing_bound_names | _appended([lines[i] for i in computing], ctx)
     computing_reads = {key for i in computing for key in value_reads(lines[i])}
     if build_bound & computing_bound or _appended([lines[i] for i in build], ctx) & computing_reads:
         return None  # a name both loops bind, or a list the first fills and the second reads as it grows
