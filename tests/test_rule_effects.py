@@ -95,6 +95,10 @@ COVERED_BY = {
                           "for i in range(2):\n    W = tf.Variable(tf.ones([2, 2]))\n    h = tf.matmul(h, W)\n"
                           "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
                           "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n"),
+    "moving-averages": ("import tensorflow as tf\nw = tf.Variable(1.0)\nema = tf.train.ExponentialMovingAverage(0.9)\n"
+                        "ema_op = ema.apply([w])\nwith tf.Session() as sess:\n"
+                        "    sess.run(tf.global_variables_initializer())\n    sess.run(ema_op)\n"
+                        "    print(sess.run(ema.average(w)))\n"),
     "rebound-names": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\na = tf.constant([1.0, 2.0, 3.0])\n"
                       "y = x * a\na = a * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y, {x: [1.0, 1.0, 1.0]}))\n"),
     "version-branches": ("import tensorflow as tf\nsess = tf.Session()\nif int(tf.__version__.split('.')[0]) < 1:\n"

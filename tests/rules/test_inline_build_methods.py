@@ -134,3 +134,43 @@ def _rule_alone(source: str) -> str:
     module = cst.parse_module(source)
     ctx = RuleContext(path="agent.py", names=TFNames.scan(module), mode=EAGER)
     return InlineBuildMethods().apply(module, ctx).code
+
+
+# MorvanZhou's DDPG_update2 builds the target networks by calling the build methods again with reuse=True
+# (and a custom getter): those calls share the first call's variables, which running the body again would
+# make anew. The methods stay, and the file compat.
+REUSED = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Net(object):
+    def __init__(self):
+        self.sess = tf.Session()
+        self.S = tf.placeholder(tf.float32, [None, 3], 's')
+        self.a = self._build_a(self.S)
+        self.a_ = self._build_a(self.S, reuse=True)
+        self.sess.run(tf.global_variables_initializer())
+
+    def _build_a(self, s, reuse=None):
+        with tf.variable_scope('Actor', reuse=reuse):
+            return tf.layers.dense(s, 2, name='l1')
+
+    def act(self, s):
+        return self.sess.run([self.a, self.a_], {self.S: s})
+
+
+a, a_ = Net().act(np.ones((2, 3), np.float32))
+print(np.array_equal(a, a_))
+'''
+
+
+def test_a_call_that_reuses_another_calls_variables_keeps_the_method():
+    assert "def _build_a(self" in _rule_alone(REUSED)
+    result = migrate_source(REUSED, "net.py")
+    assert result.outcome == "compat"
+    assert "graph built in method `_build_a`" in result.compat_reason
+    # A getter passed the same way wraps the first call's variables: kept too.
+    getter = REUSED.replace("reuse=None", "getter=None").replace("reuse=reuse", "custom_getter=getter").replace(
+        "reuse=True", "getter=lambda getter, *a, **k: getter(*a, **k)")
+    assert "def _build_a(self" in _rule_alone(getter)

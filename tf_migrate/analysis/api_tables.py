@@ -131,7 +131,7 @@ COMPAT_ONLY_PREFIXES = (
     "tf.layers.", "tf.nn.rnn_cell.", "tf.nn.dynamic_rnn", "tf.get_variable_scope",
     "tf.data.make_one_shot_iterator", "tf.data.make_initializable_iterator", "tf.data.Iterator.",
     "tf.train.exponential_decay", "tf.train.piecewise_constant", "tf.train.polynomial_decay",
-    "tf.train.natural_exp_decay", "tf.train.inverse_time_decay", "tf.train.ExponentialMovingAverage",
+    "tf.train.natural_exp_decay", "tf.train.inverse_time_decay",
     "tf.all_variables", "tf.local_variables", "tf.moving_average_variables", "tf.keras.Model", "tf.keras.Sequential",
     "tf.keras.models.", "tf.estimator.",
     "tf.foldl", "tf.foldr", "tf.sparse_placeholder",

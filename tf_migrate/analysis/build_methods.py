@@ -115,8 +115,8 @@ def _eligible(method: cst.FunctionDef) -> bool:
 
 def _site(statement, target, call: cst.Call, method: cst.FunctionDef) -> Optional[BuildCall]:
     bound = bind_with_defaults(call, method.params.params[1:])
-    if bound is None:
-        return None
+    if bound is None or any(not _is_false(bound.get(param)) for param in _scope_switches(method)):
+        return None  # a call that reuses the variables another call made (or wraps them in a getter)
     returned = tail_return(list(method.body.body))
     value = returned.value if returned is not None else None
     if target is not None and value is None:
@@ -126,6 +126,25 @@ def _site(statement, target, call: cst.Call, method: cst.FunctionDef) -> Optiona
     if target is not None and not _simple_target(target.target):
         return None
     return BuildCall(statement, target.target if target is not None else None, method, bound)
+
+
+def _scope_switches(method: cst.FunctionDef) -> Set[str]:
+    """Parameters the body passes as ``reuse=`` or ``custom_getter=`` (to ``tf.variable_scope``): a call that
+    sets one shares or wraps variables another call made, which running the body in place would make anew."""
+    switches: Set[str] = set()
+
+    class _Keywords(cst.CSTVisitor):
+        def visit_Arg(self, arg: cst.Arg) -> None:
+            if (arg.keyword is not None and arg.keyword.value in ("reuse", "custom_getter")
+                    and isinstance(arg.value, cst.Name)):
+                switches.add(arg.value.value)
+
+    method.body.visit(_Keywords())
+    return switches
+
+
+def _is_false(value: Optional[cst.BaseExpression]) -> bool:
+    return isinstance(value, cst.Name) and value.value in ("None", "False")
 
 
 def _simple_target(target) -> bool:

@@ -7,6 +7,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api, collections, program as pm
 from tf_migrate.analysis.block_variables import classify_variable_block, computed_reads
+from tf_migrate.analysis.built_objects import classify_built_object
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
@@ -114,7 +115,7 @@ class Classifier:
                 self.block(call, "optimizer call nested inside an expression: bind it to a name first")
         if self._classify_plumbing(st, value, qualnames):
             return st
-        if targets is not None and self._classify_iterator(st, value):
+        if classify_built_object(self, st, targets, value):
             return st
         if isinstance(value, cst.Call) and targets is not None and self._classify_definition(st, value):
             return st
@@ -184,24 +185,6 @@ class Classifier:
                 st.role = pm.REMOVE
                 self.define(st, pm.INIT)
                 return True
-        return False
-
-    def _classify_iterator(self, st, value) -> bool:
-        """``it = iter(dataset)`` is built once; ``x = it.get_next()`` runs in each run that needs it."""
-        if not isinstance(value, cst.Call):
-            return False
-        func = value.func
-        if isinstance(func, cst.Name) and func.value == "iter" and len(value.args) == 1:
-            st.role = pm.KEEP
-            self.define(st, pm.ITERATOR)
-            if escaped_reads(value, [], self.scope):
-                self.block(value, "an iterator over a dataset built from per-run tensors (placeholders)")
-            return True
-        if (isinstance(func, cst.Attribute) and func.attr.value == "get_next" and not value.args
-                and self.scope.kind(symbol_key(func.value) or "") == pm.ITERATOR):
-            st.role = pm.DEFER
-            self.define(st, pm.STRUCT)
-            return True
         return False
 
     def _feed_dict_literal(self, targets, value) -> bool:

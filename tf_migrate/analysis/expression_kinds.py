@@ -17,7 +17,7 @@ from tf_migrate.tfnames import TFNames
 
 _KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
                pm.PYTHON: "python", pm.GRAPH: "python", pm.ITERATOR: "python", pm.SAVER: "python",
-               pm.LAYER: "layer"}
+               pm.LAYER: "layer", pm.AVERAGER: "averager"}
 
 
 def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames) -> Optional[str]:
@@ -47,8 +47,8 @@ def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames)
             method = expr.func.attr.value
             if owner == "optimizer" and method in ("minimize", "apply_gradients"):
                 return "op"
-            if owner == "tensor":
-                return "tensor"
+            if owner == "tensor" or (owner == "averager" and method == "average"):
+                return "tensor"  # a tensor's method; a moving average's shadow variable
         if expression_kind(expr.func, scope, names) == "layer":
             return "tensor"
         if isinstance(expr.func, cst.Name) and expr.func.value in scope.tensor_functions:

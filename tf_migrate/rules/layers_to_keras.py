@@ -23,7 +23,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, writes
-from tf_migrate.cst.arguments import keyword
+from tf_migrate.cst.arguments import argument, keyword
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.rules._hoisting import call_counts, reuses
@@ -84,6 +84,8 @@ class _Hoister:
         self.function: Optional[str] = None  # the module-level function being converted
         self.scope_stack: List[str] = []  # variable_scope names around the statement being converted
         self._pushed: List[int] = []
+        self.reusing: List[cst.Call] = []  # the `variable_scope(..., reuse=True)` calls around it
+        self._reuse_pushed: List[bool] = []
 
     def enter_with(self, node: cst.With) -> None:
         pushed = 0
@@ -94,10 +96,30 @@ class _Hoister:
                 self.scope_stack.append(call.args[0].value.evaluated_value)
                 pushed += 1
         self._pushed.append(pushed)
+        reusing = next((item.item for item in node.items if self._shares_variables(item.item)), None)
+        if reusing is not None:
+            self.reusing.append(reusing)
+        self._reuse_pushed.append(reusing is not None)
 
     def leave_with(self) -> None:
         for _ in range(self._pushed.pop()):
             self.scope_stack.pop()
+        if self._reuse_pushed.pop():
+            self.reusing.pop()
+
+    def _shares_variables(self, call) -> bool:
+        """``tf.variable_scope(..., reuse=True)`` (or AUTO_REUSE, or a name other than the hoisted function's
+        own ``reuse`` parameter): its layers share the variables of earlier layers of the same name."""
+        if not (isinstance(call, cst.Call) and self.ctx.names.call_name(call) == "tf.variable_scope"):
+            return False
+        return self.reuses_variables(argument(call, "reuse"))
+
+    def reuses_variables(self, reuse: Optional[cst.BaseExpression]) -> bool:
+        """Whether a ``reuse=`` argument makes a layer share another's variables where this rule cannot tell whose
+        (the hoisted function's own ``reuse`` parameter is the case it converts: the layers are built once)."""
+        if reuse is None or (isinstance(reuse, cst.Name) and reuse.value in ("False", "None")):
+            return False
+        return not (self.function is not None and isinstance(reuse, cst.Name) and reuse.value != "True")
 
     def _fresh(self, stem: str) -> str:
         return fresh(stem, self.taken)
@@ -308,6 +330,10 @@ class _CallReplacer(cst.CSTTransformer):
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         qualname = self.hoister.ctx.names.call_name(original) or ""
         if not (qualname.startswith("tf.layers.") and qualname[len("tf.layers."):] in LAYERS):
+            return updated
+        if self.hoister.reusing or self.hoister.reuses_variables(argument(original, "reuse")):
+            self.hoister.ctx.report(original, RULE_ID, WARNING, f"`{qualname}` under `variable_scope(reuse=...)` "
+                                    "shares the variables of an earlier layer of its name: not converted")
             return updated
         converted = self.hoister.convert(updated, self.local, original)
         if converted is None:

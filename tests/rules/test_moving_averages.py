@@ -1,0 +1,128 @@
+"""moving-averages: ExponentialMovingAverage's shadow variables are made at build time, its updates run per run."""
+import libcst as cst
+
+from tf_migrate.engine import migrate_source
+from tf_migrate.rules import EAGER, RuleContext
+from tf_migrate.rules.moving_averages import MovingAveragesShadowsAtBuild
+from tf_migrate.tfnames import TFNames
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+# The TF docs' order (the average after the step, under a control dependency on it: TF1 ran them in that
+# order), a step count the decay reads, an evaluation through the shadows before any training (caicloud's
+# tutorial validates first), and a separate run of the average op.
+PROGRAM = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 3])
+w = tf.Variable(tf.ones([3, 2]))
+b = tf.Variable(tf.zeros([2]))
+y = tf.nn.relu(tf.matmul(x, w) + b)
+loss = tf.reduce_mean(tf.square(y - 1.0))
+step = tf.Variable(0, trainable=False)
+train_step = tf.train.GradientDescentOptimizer(0.3).minimize(loss, global_step=step)
+ema = tf.train.ExponentialMovingAverage(0.9, step)
+with tf.control_dependencies([train_step]):
+    train_op = ema.apply(tf.trainable_variables())
+averaged = tf.nn.relu(tf.matmul(x, ema.average(w)) + ema.average(b))
+data = np.linspace(0.0, 1.0, 6, dtype=np.float32).reshape(2, 3)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(averaged, {x: data}))
+    for i in range(4):
+        sess.run(train_op, {x: data * (i + 1)})
+        print(i, sess.run([loss, averaged], {x: data}))
+    print(sess.run(ema.average(w)))
+'''
+
+
+def _rule_alone(source: str) -> str:
+    module = cst.parse_module(source)
+    ctx = RuleContext(path="ema.py", names=TFNames.scan(module), mode=EAGER)
+    return MovingAveragesShadowsAtBuild().apply(module, ctx).code
+
+
+def test_the_shadows_are_made_at_build_time_before_the_block_that_runs_the_update():
+    code = _rule_alone(PROGRAM)
+    assert ("ema.apply(tf.trainable_variables())\nwith tf.control_dependencies([train_step]):\n"
+            "    train_op = ema.apply(tf.trainable_variables())\n") in code
+
+
+def test_the_program_converts_and_prints_the_legacy_numbers():
+    result = migrate_source(PROGRAM, "ema.py")
+    assert result.outcome == "eager", result.findings
+    assert "tf.compat" not in result.new_source
+    assert "ema = tf.train.ExponentialMovingAverage(0.9, step)\nema.apply([w, b])\n" in result.new_source
+    assert_same_output(run_legacy(PROGRAM), run_migrated(result.new_source))
+
+
+def test_the_average_applied_first_in_a_group_converts_in_that_order():
+    """caicloud's order and grouping: TF1 ran the two in no fixed order; the average first is one of its orders."""
+    source = PROGRAM.replace(
+        "train_step = tf.train.GradientDescentOptimizer(0.3).minimize(loss, global_step=step)\n"
+        "ema = tf.train.ExponentialMovingAverage(0.9, step)\nwith tf.control_dependencies([train_step]):\n"
+        "    train_op = ema.apply(tf.trainable_variables())\n",
+        "ema = tf.train.ExponentialMovingAverage(0.9, step)\nema_op = ema.apply(tf.trainable_variables())\n"
+        "train_step = tf.train.GradientDescentOptimizer(0.3).minimize(loss, global_step=step)\n"
+        "with tf.control_dependencies([train_step, ema_op]):\n    train_op = tf.no_op(name='train')\n")
+    result = migrate_source(source, "ema.py")
+    assert result.outcome == "eager", result.findings
+    code = result.new_source
+    assert code.index("ema.apply([w, b])\n", code.index("def run_train_op")) < code.index("apply_gradients")
+
+
+def test_averages_that_would_change_meaning_stay_compat():
+    refused = {
+        "applied after the training step": (
+            "with tf.control_dependencies([train_step]):\n    train_op = ema.apply(tf.trainable_variables())\n",
+            "ema_op = ema.apply(tf.trainable_variables())\nwith tf.control_dependencies([train_step, ema_op]):\n"
+            "    train_op = tf.no_op(name='train')\n"),
+        "a moving average of tensors": (
+            "    train_op = ema.apply(tf.trainable_variables())\n",
+            "    train_op = ema.apply([tf.reduce_mean(y)])\n"),
+        "reads the names TF1 gave the shadow variables": ("print(sess.run(ema.average(w)))",
+                                           "print(sorted(ema.variables_to_restore()))"),
+    }
+    for why, change in refused.items():
+        result = migrate_source(PROGRAM.replace(*change), "ema.py")
+        assert result.outcome == "compat" and why in result.compat_reason, (why, result.compat_reason)
+
+
+def test_an_apply_in_a_nested_function_is_left_where_it_runs():
+    """pkmital's batch norm: the average of batch statistics is applied in a ``tf.cond`` branch function."""
+    source = '''
+import tensorflow as tf
+
+
+def batch_norm(x, phase_train):
+    batch_mean, batch_var = tf.nn.moments(x, [0])
+    ema = tf.train.ExponentialMovingAverage(decay=0.9)
+
+    def mean_var_with_update():
+        ema_apply_op = ema.apply([batch_mean, batch_var])
+        with tf.control_dependencies([ema_apply_op]):
+            return tf.identity(batch_mean), tf.identity(batch_var)
+    return tf.cond(phase_train, mean_var_with_update, lambda: (ema.average(batch_mean), ema.average(batch_var)))
+'''
+    assert _rule_alone(source) == source
+
+
+def test_an_average_of_batch_statistics_gets_no_build_time_apply():
+    """pkmital's connections.batch_norm: made and applied in one body, under a variable scope, on tensors."""
+    source = '''
+import tensorflow as tf
+
+
+def batch_norm(x, scope='bn'):
+    with tf.variable_scope(scope):
+        batch_mean, batch_var = tf.nn.moments(x, [0])
+        ema = tf.train.ExponentialMovingAverage(decay=0.9)
+        ema_apply_op = ema.apply([batch_mean, batch_var])
+        with tf.control_dependencies([ema_apply_op]):
+            return tf.identity(batch_mean), tf.identity(batch_var)
+'''
+    assert _rule_alone(source) == source
+    assert "ema.apply([w])\n        ema_op = ema.apply([w])" in _rule_alone(source.replace(
+        "ema.apply([batch_mean, batch_var])", "ema.apply([w])").replace(
+        "        batch_mean, batch_var", "        w = tf.Variable(1.0)\n        batch_mean, batch_var").replace(
+        "ema_apply_op", "ema_op"))

@@ -1,0 +1,110 @@
+"""Objects TF1 built once whose methods add ops that run in each run: dataset iterators, moving averages.
+
+* ``it = iter(dataset)`` is built once; ``x = it.get_next()`` runs in each run that needs it.
+* ``ema = tf.train.ExponentialMovingAverage(decay, num_updates)`` is built once. ``op = ema.apply(vars)``
+  made the shadow variables at build time (each starting at its variable's initial value) and an op that
+  updates them, run by the runs that fetch ``op``: the statement is deferred, and the ``moving-averages``
+  rule puts a bare ``ema.apply(vars)`` before it, which makes the shadows where TF1 did (its update changes
+  nothing then: each shadow equals its variable). ``ema.average(var)`` is the shadow variable.
+
+Moving averages of tensors (batch statistics) started at zero with TF1's bias correction, and the names
+TF1 gave the shadows (``average_name``, ``variables_to_restore``) are graph names an eager program does
+not have: both block, with the reason.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.escapes import escaped_reads
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
+
+MOVING_AVERAGE = "tf.train.ExponentialMovingAverage"
+_NAMED_SHADOWS = ("average_name", "variables_to_restore")
+
+
+def classify_built_object(classifier, st: "pm.Statement", targets, value) -> bool:
+    """Classify ``st`` if it builds or uses an iterator or a moving average (True: classified)."""
+    for call in all_calls(st.node):
+        method = averager_method(call, classifier.scope)
+        if method in _NAMED_SHADOWS:
+            classifier.block(call, f"`{method}` reads the names TF1 gave the shadow variables "
+                                   "(`w/ExponentialMovingAverage`), which eager variables do not have")
+    if not isinstance(value, cst.Call):
+        return False
+    if targets is not None and _classify_iterator(classifier, st, value):
+        return True
+    return _classify_moving_average(classifier, st, targets, value)
+
+
+def _classify_iterator(classifier, st, value: cst.Call) -> bool:
+    func = value.func
+    if isinstance(func, cst.Name) and func.value == "iter" and len(value.args) == 1:
+        st.role = pm.KEEP
+        classifier.define(st, pm.ITERATOR)
+        if escaped_reads(value, [], classifier.scope):
+            classifier.block(value, "an iterator over a dataset built from per-run tensors (placeholders)")
+        return True
+    if (isinstance(func, cst.Attribute) and func.attr.value == "get_next" and not value.args
+            and classifier.scope.kind(symbol_key(func.value) or "") == pm.ITERATOR):
+        st.role = pm.DEFER
+        classifier.define(st, pm.STRUCT)
+        return True
+    return False
+
+
+def _classify_moving_average(classifier, st, targets, value: cst.Call) -> bool:
+    scope = classifier.scope
+    if classifier.names.call_name(value) == MOVING_AVERAGE:
+        if targets is None or len(st.defines) != 1:
+            return False  # an average object not bound to one name: the generic classification blocks it
+        st.role = pm.KEEP
+        classifier.define(st, pm.AVERAGER, value)
+        if any(scope.kind(key) not in (pm.VARIABLE, None) for key in escaped_reads(value, [], scope)):
+            classifier.block(value, "a moving average whose decay or step count is a per-run tensor")
+        return True
+    method = averager_method(value, scope)
+    if method != "apply":
+        return False
+    why = _not_variables(value, classifier)
+    if why:
+        classifier.block(value, why)
+        return False
+    averager = scope.symbols.get(symbol_key(value.func.value) or "")
+    if targets is None and not st.defines:
+        st.role = pm.KEEP  # makes the shadow variables (see the module docstring)
+        if averager is not None:
+            averager.built = True
+        return True
+    if averager is None or not averager.built:
+        classifier.block(value, "the moving average's shadow variables are not made at build time (the "
+                                "moving-averages rule puts a bare `apply` before the op)")
+    st.role = pm.DEFER
+    classifier.define(st, pm.OP, value)
+    return True
+
+
+def averager_method(call: cst.Call, scope: "pm.Scope") -> Optional[str]:
+    """``"apply"`` for ``ema.apply(...)`` where ``ema`` is a moving average the scope knows, and so on."""
+    func = call.func
+    if isinstance(func, cst.Attribute) and scope.kind(symbol_key(func.value) or "") == pm.AVERAGER:
+        return func.attr.value
+    return None
+
+
+def _not_variables(call: cst.Call, classifier) -> str:
+    """Why ``ema.apply(arguments)`` cannot be converted ('' when it averages variables the analysis knows)."""
+    var_list = call.args[0].value if call.args and call.args[0].keyword is None else None
+    if var_list is None:
+        return "a moving average applied without a variable list"
+    if isinstance(var_list, cst.Call) and classifier.names.call_name(var_list) in api.VARIABLE_COLLECTIONS:
+        return ""
+    keys = reads(var_list)
+    kinds = {classifier.scope.kind(key) for key in keys}
+    if keys and kinds <= {pm.VARIABLE, pm.VARIABLES}:
+        return ""
+    return ("a moving average of tensors (batch statistics): TF1 started their shadows at zero with a bias "
+            "correction; only averages of variables are converted")
