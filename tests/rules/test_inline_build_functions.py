@@ -1,4 +1,6 @@
 """inline-build-functions: a function that builds a graph around its own placeholders, called once, runs in place."""
+import re
+
 import libcst as cst
 
 from tf_migrate.engine import migrate_source
@@ -97,3 +99,54 @@ def test_a_builder_called_twice_or_read_otherwise_stays():
 def test_a_helper_without_placeholders_is_not_this_rules():
     helper = TUPLE_AT_MODULE_LEVEL.replace("a = tf.placeholder(tf.float32, [None])", "a = tf.ones([4])")
     assert _rule_alone(helper) == helper
+
+
+# solaris33's CNN with a Saver: the model function makes the variables, the module saves every variable. The
+# saver rule names them by TF1's names ("Variable", "Variable_1"), which it knows where it sees them made.
+SAVED_MODEL = '''
+import os
+
+import numpy as np
+import tensorflow as tf
+
+
+def build_classifier(x):
+    W = tf.Variable(tf.fill([3, 2], 0.1))
+    b = tf.Variable(tf.constant(0.2, shape=[2]))
+    logits = tf.matmul(x, W) + b
+    return tf.nn.softmax(logits), logits
+
+
+x = tf.placeholder(tf.float32, shape=[None, 3])
+y = tf.placeholder(tf.float32, shape=[None, 2])
+y_pred, logits = build_classifier(x)
+loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=logits))
+train_step = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+saver = tf.train.Saver()
+ckpt = tf.train.get_checkpoint_state(SAVER_DIR)
+data = np.linspace(0.0, 1.0, 6, dtype=np.float32).reshape(2, 3)
+labels = np.array([[1.0, 0.0], [0.0, 1.0]], np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    if ckpt and ckpt.model_checkpoint_path:
+        saver.restore(sess, ckpt.model_checkpoint_path)
+        print("restored", loss.eval(feed_dict={x: data, y: labels}))
+        sess.close()
+    for step in range(3):
+        sess.run(train_step, feed_dict={x: data, y: labels})
+        print(step, sess.run(loss, feed_dict={x: data, y: labels}))
+    saver.save(sess, os.path.join(SAVER_DIR, "model"), global_step=3)
+'''
+
+
+def test_a_model_function_whose_variables_a_saver_names_runs_in_place(tmp_path):
+    legacy = SAVED_MODEL.replace("SAVER_DIR", repr(str(tmp_path / "legacy")))
+    result = migrate_source(SAVED_MODEL.replace("SAVER_DIR", repr(str(tmp_path / "migrated"))), "saved.py")
+    assert result.outcome == "eager", result.findings
+    assert "def build_classifier" not in result.new_source
+    assert re.search(r'var_list=\{"Variable": W\w*, "Variable_1": b\w*\}', result.new_source)
+    assert "sess.close()" not in result.new_source  # the nested sess.close() went with the session
+    assert_same_output(run_legacy(legacy), run_migrated(result.new_source))
+    # Without a Saver of every variable, a variable-making helper is helper-modules' (a tf.Module), not this rule's.
+    named = SAVED_MODEL.replace("tf.train.Saver()", "tf.train.Saver(tf.trainable_variables())")
+    assert "def build_classifier" in _rule_alone(named)

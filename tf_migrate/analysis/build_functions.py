@@ -17,7 +17,9 @@ the session rule converts. A call qualifies when:
 
 - the function is defined at module level, is not decorated, takes plain parameters, and its
   only ``return`` ends its body (inside ``with`` blocks is fine) and returns what it built; its
-  body makes a placeholder and opens no session (a function that runs its own graph is a
+  body makes a placeholder (or variables, where the module saves every variable with a
+  ``tf.train.Saver()``: the saver rule names them by TF1's names, which it knows for variables
+  made in the scope it sees) and opens no session (a function that runs its own graph is a
   program of its own, converted where it stands);
 - the module names it exactly once besides its ``def``: the call, as a statement or the value
   of one assignment at the top level of the module, of a module-level function, or of a main
@@ -54,7 +56,9 @@ class BuildFunctionCall:
 
 
 def build_function_calls(module: cst.Module, names: TFNames) -> List[BuildFunctionCall]:
-    functions = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef) and _eligible(s, names)}
+    saves_all = _saves_every_variable(module, names)
+    functions = {s.name.value: s for s in module.body
+                 if isinstance(s, cst.FunctionDef) and _eligible(s, names, saves_all)}
     if not functions:
         return []
     mentions = _name_mentions(module, set(functions))
@@ -75,16 +79,23 @@ def build_function_calls(module: cst.Module, names: TFNames) -> List[BuildFuncti
     return found
 
 
-def _eligible(function: cst.FunctionDef, names: TFNames) -> bool:
+def _eligible(function: cst.FunctionDef, names: TFNames, saves_all: bool) -> bool:
     params = function.params
     if (function.decorators or function.asynchronous or isinstance(params.star_arg, (cst.Param, cst.ParamStar))
             or params.kwonly_params or params.star_kwarg is not None or params.posonly_params):
         return False
     qualnames = {names.call_name(c) for c in all_calls(function.body)}
-    if not qualnames & api.PLACEHOLDERS or qualnames & api.SESSIONS:
+    builds = qualnames & api.PLACEHOLDERS or (saves_all and qualnames & api.VARIABLE_CONSTRUCTORS)
+    if not builds or qualnames & api.SESSIONS:
         return False  # a program of its own (it runs its graph) is converted where it stands
     returned = tail_return(list(function.body.body))
     return returned is not None and returned.value is not None and inlinable(function)
+
+
+def _saves_every_variable(module: cst.Module, names: TFNames) -> bool:
+    """Whether the module builds a ``tf.train.Saver()`` of every variable: it saves them under their TF1
+    names, which the saver rule can write only for variables made where it sees them (not in a helper)."""
+    return any(names.call_name(call) in api.SAVERS and not call.args for call in all_calls(module))
 
 
 def _blocks(module: cst.Module):

@@ -18,8 +18,9 @@ class SiteReplacer(cst.CSTTransformer):
     """Swap run sites for generated calls, collections for lists, and placeholder feed keys for strings."""
 
     def __init__(self, replacements, placeholder_keys, placeholder_calls=None, tf: str = "tf",
-                 feed_literals=frozenset()) -> None:
+                 feed_literals=frozenset(), sessions=frozenset()) -> None:
         self.replacements = replacements
+        self.sessions = sessions  # session names: a ``sess.close()`` left in a kept block goes (no session)
         self.placeholders = placeholder_keys
         self.feed_literals = feed_literals  # ids of dicts keyed by tensors a run replaces: every key a string
         self.placeholder_calls = placeholder_calls or {}
@@ -35,6 +36,19 @@ class SiteReplacer(cst.CSTTransformer):
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.shadowed.pop()
+        return updated
+
+    def leave_SimpleStatementLine(self, original, updated: cst.SimpleStatementLine):
+        line = updated.body[0] if len(updated.body) == 1 else None
+        if isinstance(line, cst.Expr) and isinstance(line.value, cst.Call) and not line.value.args:
+            func = line.value.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "close" and symbol_key(func.value) in self.sessions:
+                return cst.RemoveFromParent()
+        return updated
+
+    def leave_IndentedBlock(self, original, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        if original.body and not updated.body:  # it only closed the session
+            return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
         return updated
 
     def leave_DictElement(self, original: cst.DictElement, updated: cst.DictElement) -> cst.DictElement:

@@ -304,7 +304,7 @@ class _ScopeRewriter:
     def _rewrite_statement(self, node, replacements, placeholder_keys, st) -> Optional[cst.BaseStatement]:
         """The statement rewritten (None: a main guard left with nothing to do, removed)."""
         node = visit(node, SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf,
-                                         self._feed_literals))
+                                         self._feed_literals, self._scope.sessions))
         if isinstance(node, (cst.FunctionDef, cst.If)) and st.kind == "nested-scope":
             outer, outer_placeholders, outer_feeds = self._scope, self._placeholder_calls, self._feed_literals
             new_body = self.rewrite(*pm.nested_scope_body(node), parent=outer)
