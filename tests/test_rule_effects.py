@@ -99,6 +99,13 @@ COVERED_BY = {
                         "ema_op = ema.apply([w])\nwith tf.Session() as sess:\n"
                         "    sess.run(tf.global_variables_initializer())\n    sess.run(ema_op)\n"
                         "    print(sess.run(ema.average(w)))\n"),
+    "queue-pipelines": ("import tensorflow as tf\nq = tf.train.string_input_producer(['a.csv'], shuffle=False)\n"
+                        "reader = tf.TextLineReader()\nkey, value = reader.read(q)\n"
+                        "a, b = tf.decode_csv(value, record_defaults=[[0.0], [0.0]])\n"
+                        "xs, ys = tf.train.batch([a, b], batch_size=2)\nwith tf.Session() as sess:\n"
+                        "    coord = tf.train.Coordinator()\n"
+                        "    threads = tf.train.start_queue_runners(sess=sess, coord=coord)\n"
+                        "    print(sess.run([xs, ys]))\n    coord.request_stop()\n    coord.join(threads)\n"),
     "rebound-names": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\na = tf.constant([1.0, 2.0, 3.0])\n"
                       "y = x * a\na = a * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y, {x: [1.0, 1.0, 1.0]}))\n"),
     "version-branches": ("import tensorflow as tf\nsess = tf.Session()\nif int(tf.__version__.split('.')[0]) < 1:\n"
