@@ -69,6 +69,7 @@ def test_the_average_applied_first_in_a_group_converts_in_that_order():
     assert result.outcome == "eager", result.findings
     code = result.new_source
     assert code.index("ema.apply([w, b])\n", code.index("def run_train_op")) < code.index("apply_gradients")
+    assert "no_op" not in code  # it waited for the two, which ran before it: in eager code it does nothing
 
 
 def test_averages_that_would_change_meaning_stay_compat():

@@ -29,7 +29,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.slicing import RunPlan
-from tf_migrate.analysis.symbols import all_calls, symbol_key
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
 from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen import compiled
 from tf_migrate.codegen.fetch_reads import plan_reads
@@ -314,6 +314,7 @@ class FunctionBuilder:
             value = rename_keys(value, read_names)
             if not (isinstance(value, cst.Name) and value.value == "None"):
                 body.append(cst.SimpleStatementLine([cst.Return(value)]))
+        body = _without_unread_no_ops(body, self.names)
         param_names = {param.name.value for param in params.params}
         body = unshadow(body, param_names, set(self.taken) | local_names | param_names)
         if not body:
@@ -321,6 +322,20 @@ class FunctionBuilder:
         decorators = [compiled.decorator(spec, self.tf)] if compile_it else []
         return cst.FunctionDef(name=cst.Name(name), params=params, body=cst.IndentedBlock(body),
                                decorators=decorators, leading_lines=[cst.EmptyLine(indent=False)])
+
+
+def _without_unread_no_ops(body: List[cst.BaseStatement], names: TFNames) -> List[cst.BaseStatement]:
+    """``train_op = tf.no_op()`` that nothing after it reads: what it waited for (``control_dependencies``) ran
+    before it, in program order, so in eager code it does nothing."""
+    kept: List[cst.BaseStatement] = []
+    for index, statement in enumerate(body):
+        target, value = _value_of(statement)
+        key = symbol_key(target) if target is not None else None
+        if (isinstance(value, cst.Call) and names.call_name(value) == "tf.no_op" and key is not None
+                and not any(key in reads(later) for later in body[index + 1:])):
+            continue
+        kept.append(statement)
+    return kept
 
 
 def _tidy(lines):
