@@ -75,7 +75,6 @@ print(to_numpy(call_compiled(run_square, a=2.0)))
 @tf.function
 def run_step():
     increment = v.assign_add(1.0)
-    step = tf.group(increment)
 
 
 call_compiled(run_step)

@@ -89,7 +89,6 @@ def run_step(x):
     increment = counter.assign_add(1.0)
     doubled = tf.identity(x * 2.0)
     accumulate = total.assign_add(doubled)
-    step = tf.group(accumulate, name="step")
 
 
 @tf.function

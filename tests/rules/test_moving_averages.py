@@ -1,5 +1,6 @@
 """moving-averages: ExponentialMovingAverage's shadow variables are made at build time, its updates run per run."""
 import libcst as cst
+import pytest
 
 from tf_migrate.engine import migrate_source
 from tf_migrate.rules import EAGER, RuleContext
@@ -56,20 +57,22 @@ def test_the_program_converts_and_prints_the_legacy_numbers():
     assert_same_output(run_legacy(PROGRAM), run_migrated(result.new_source))
 
 
-def test_the_average_applied_first_in_a_group_converts_in_that_order():
+@pytest.mark.parametrize("grouped", ["with tf.control_dependencies([train_step, ema_op]):\n"
+                                     "    train_op = tf.no_op(name='train')\n",
+                                     "train_op = tf.group(train_step, ema_op)\n"])
+def test_the_average_applied_first_in_a_group_converts_in_that_order(grouped):
     """caicloud's order and grouping: TF1 ran the two in no fixed order; the average first is one of its orders."""
     source = PROGRAM.replace(
         "train_step = tf.train.GradientDescentOptimizer(0.3).minimize(loss, global_step=step)\n"
         "ema = tf.train.ExponentialMovingAverage(0.9, step)\nwith tf.control_dependencies([train_step]):\n"
         "    train_op = ema.apply(tf.trainable_variables())\n",
         "ema = tf.train.ExponentialMovingAverage(0.9, step)\nema_op = ema.apply(tf.trainable_variables())\n"
-        "train_step = tf.train.GradientDescentOptimizer(0.3).minimize(loss, global_step=step)\n"
-        "with tf.control_dependencies([train_step, ema_op]):\n    train_op = tf.no_op(name='train')\n")
+        "train_step = tf.train.GradientDescentOptimizer(0.3).minimize(loss, global_step=step)\n" + grouped)
     result = migrate_source(source, "ema.py")
     assert result.outcome == "eager", result.findings
     code = result.new_source
     assert code.index("ema.apply([w, b])\n", code.index("def run_train_op")) < code.index("apply_gradients")
-    assert "no_op" not in code  # it waited for the two, which ran before it: in eager code it does nothing
+    assert "no_op" not in code and "group" not in code  # it waited for the two, which ran before it
 
 
 def test_averages_that_would_change_meaning_stay_compat():

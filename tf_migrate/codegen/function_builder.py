@@ -325,17 +325,31 @@ class FunctionBuilder:
 
 
 def _without_unread_no_ops(body: List[cst.BaseStatement], names: TFNames) -> List[cst.BaseStatement]:
-    """``train_op = tf.no_op()`` that nothing after it reads: what it waited for (``control_dependencies``) ran
-    before it, in program order, so in eager code it does nothing."""
+    """``train_op = tf.no_op()`` or ``tf.group(train_step, ema_op)`` of named ops that nothing after it reads:
+    what it waited for (``control_dependencies``, the grouped ops) ran before it, in program order, so in eager
+    code it does nothing (and an optimizer step's name is no longer bound: the tape code replaced it)."""
     kept: List[cst.BaseStatement] = []
     for index, statement in enumerate(body):
         target, value = _value_of(statement)
         key = symbol_key(target) if target is not None else None
-        if (isinstance(value, cst.Call) and names.call_name(value) == "tf.no_op" and key is not None
+        if (isinstance(value, cst.Call) and _waits_only(value, names) and key is not None
                 and not any(key in reads(later) for later in body[index + 1:])):
             continue
         kept.append(statement)
     return kept
+
+
+def _waits_only(call: cst.Call, names: TFNames) -> bool:
+    qualname = names.call_name(call)
+    if qualname == "tf.no_op":
+        return True
+    if qualname != "tf.group" or not call.args:
+        return False
+    grouped = [a.value for a in call.args if a.keyword is None]
+    if len(grouped) == 1 and isinstance(grouped[0], (cst.List, cst.Tuple)):
+        grouped = [e.value for e in grouped[0].elements]
+    return all(isinstance(g, cst.Name) for g in grouped) and all(
+        a.keyword is None or a.keyword.value == "name" for a in call.args)
 
 
 def _tidy(lines):
