@@ -90,7 +90,9 @@ def _scope_name(item: cst.WithItem, names: TFNames):
     return None
 
 
-def _control_deps(item: cst.WithItem, names: TFNames) -> Set[str]:
+def control_dependencies(item: cst.WithItem, names: TFNames) -> Set[str]:
+    """What ``with tf.control_dependencies([...])`` makes its block wait for (the names it reads); empty for
+    another ``with`` item."""
     expr = item.item
     if isinstance(expr, cst.Call) and names.qualname(expr.func) == "tf.control_dependencies":
         return reads(expr)
@@ -113,7 +115,7 @@ def _unwrap_into(body, names, deps, outer, result: Unwrapped, path: List[str], g
                 scope_name = _scope_name(item, names)
                 if scope_name is not None:
                     inner_path.append(scope_name)
-                inner_deps |= _control_deps(item, names)
+                inner_deps |= control_dependencies(item, names)
                 if item.asname is not None and _is_session_item(item, names):
                     result.sessions.update(target_keys(item.asname.name))
             result.withs.append(stmt)

@@ -186,6 +186,11 @@ class Edits(cst.CSTTransformer):
         return cst.FlattenSentinel(out) if out else cst.RemoveFromParent()
 
 
+def pass_if_empty(body: Sequence[cst.BaseStatement]) -> List[cst.BaseStatement]:
+    """``body``, or ``pass`` where a rewrite left a block with no statements."""
+    return list(body) or [cst.SimpleStatementLine([cst.Pass()])]
+
+
 def statement(source: str, leading: Sequence[cst.EmptyLine] = ()) -> cst.BaseStatement:
     return cst.parse_statement(source + "\n").with_changes(leading_lines=list(leading))
 

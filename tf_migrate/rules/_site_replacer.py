@@ -12,6 +12,7 @@ import libcst as cst
 
 from tf_migrate.analysis.symbols import symbol_key, writes
 from tf_migrate.cst.text import code
+from tf_migrate.rules._edits import pass_if_empty
 
 
 class SiteReplacer(cst.CSTTransformer):
@@ -47,9 +48,7 @@ class SiteReplacer(cst.CSTTransformer):
         return updated
 
     def leave_IndentedBlock(self, original, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        if original.body and not updated.body:  # it only closed the session
-            return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
-        return updated
+        return updated if updated.body else updated.with_changes(body=pass_if_empty(updated.body))
 
     def leave_DictElement(self, original: cst.DictElement, updated: cst.DictElement) -> cst.DictElement:
         key = symbol_key(original.key)

@@ -37,6 +37,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.built_objects import MOVING_AVERAGE
+from tf_migrate.analysis.flatten import control_dependencies
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
@@ -178,15 +179,8 @@ def _applies_in(statement, names: Set[str], ctx: RuleContext) -> List[cst.Call]:
 
 
 def _control_dependencies(statement: cst.With, ctx: RuleContext) -> Set[str]:
-    """Names a ``with tf.control_dependencies([...])`` statement lists."""
-    deps: Set[str] = set()
-    for item in statement.items:
-        call = item.item
-        if isinstance(call, cst.Call) and ctx.names.call_name(call) == "tf.control_dependencies" and call.args:
-            listed = call.args[0].value
-            if isinstance(listed, (cst.List, cst.Tuple)):
-                deps.update(k for e in listed.elements if (k := symbol_key(e.value)))
-    return deps
+    """Names a ``with tf.control_dependencies([...])`` statement makes its block wait for."""
+    return set().union(*(control_dependencies(item, ctx.names) for item in statement.items))
 
 
 def _waits(statement: cst.With, ctx: RuleContext) -> bool:

@@ -45,6 +45,7 @@ from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._edits import pass_if_empty
 from tf_migrate.traversal import visit
 
 RULE_ID = "queue-pipelines"
@@ -238,9 +239,7 @@ class _DropCoordination(cst.CSTTransformer):
         return updated
 
     def leave_IndentedBlock(self, original, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        if original.body and not updated.body:
-            return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
-        return updated
+        return updated if updated.body else updated.with_changes(body=pass_if_empty(updated.body))
 
 
 def _assigned_call(statement) -> Optional[cst.Call]:

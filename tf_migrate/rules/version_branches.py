@@ -27,6 +27,7 @@ from tf_migrate.analysis.static_eval import evaluate, parse_test
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._edits import pass_if_empty
 from tf_migrate.traversal import visit
 
 RULE_ID = "version-branches"
@@ -130,9 +131,7 @@ class _Inline(cst.CSTTransformer):
         return _statements(updated.orelse.body)
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        if updated.body:
-            return updated
-        return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])  # a block left empty
+        return updated if updated.body else updated.with_changes(body=pass_if_empty(updated.body))
 
 
 def _statements(block: cst.BaseSuite) -> List[cst.BaseStatement]:
