@@ -67,6 +67,9 @@ COVERED_BY = {
     "scoped-variable-names": ("import tensorflow as tf\nwith tf.variable_scope('g'):\n    G = tf.Variable(1.0)\n"
                               "print(G.name)\nwith tf.Session() as sess:\n"
                               "    sess.run(tf.global_variables_initializer())\n    print(sess.run(G))\n"),
+    "tf1-variable-names": ("import tensorflow as tf\na = tf.Variable(1.0)\nb = tf.Variable(2.0)\nprint(b.name)\n"
+                           "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                           "    print(sess.run(a + b))\n"),
     "case-pairs": "tests/golden/case_dict_exclusive.py",
     "legacy-keras-eager": ("import tensorflow as tf\ndef rnn(x):\n    cell = tf.nn.rnn_cell.BasicRNNCell(4)\n"
                            "    return tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)[0]\n"),

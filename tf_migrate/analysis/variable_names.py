@@ -15,6 +15,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.cst.arguments import argument
@@ -35,6 +36,50 @@ class Variable:
     expr: str  # how the program reaches it: "W", "weights['h1']"
     tf_name: str
     trainable: bool
+    call: Optional[cst.Call] = None  # the tf.Variable call that makes it here (None: get_variable or a helper)
+
+
+def scoped_constructors(module: cst.Module, names: TFNames) -> List[Tuple[cst.With, str]]:
+    """The ``name_scope`` / ``variable_scope`` blocks variable constructors stand in (innermost), in text
+    order, each once with its scope's canonical name."""
+    found: List[Tuple[cst.With, str]] = []
+
+    class _Scopes(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.open: List[Optional[Tuple[cst.With, str]]] = []
+
+        def visit_With(self, node: cst.With) -> None:
+            scope = next((names.call_name(item.item) for item in node.items if isinstance(item.item, cst.Call)
+                          and names.call_name(item.item) in _SCOPES), None)
+            self.open.append((node, scope) if scope else None)
+
+        def leave_With(self, node: cst.With) -> None:
+            self.open.pop()
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if names.call_name(node) in api.VARIABLE_CONSTRUCTORS:
+                scope = next((entry for entry in reversed(self.open) if entry is not None), None)
+                if scope is not None and scope not in found:
+                    found.append(scope)
+
+    visit(module, _Scopes())
+    return found
+
+
+def reads_names(module: cst.Module) -> bool:
+    """Whether the program reads a ``.name`` attribute that may be a variable's: what TF1 named its
+    variables may show in what it prints or selects. ``os.name`` and an object's own ``self.name``
+    (a model's name string) are not."""
+    found = []
+
+    class _Reads(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            if node.attr.value == "name" and not (isinstance(node.value, cst.Name)
+                                                  and node.value.value in ("os", "self", "cls")):
+                found.append(node)
+
+    visit(module, _Reads())
+    return bool(found)
 
 
 def constructor_count(module: cst.Module, names: TFNames) -> int:
@@ -130,6 +175,8 @@ class TF1Names:
                     variable = self._variable(made, names, var_scopes, targets[id(call)])
                     if isinstance(variable, str):
                         return [], variable
+                    if made is call and self.names.call_name(call) == "tf.Variable":
+                        variable.call = call
                     found.append(variable)
                 elif names is not None and _literal_name(call) is not None and \
                         (self.names.call_name(call) or "").startswith("tf."):

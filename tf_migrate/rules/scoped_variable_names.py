@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis.variable_names import reads_names, scoped_constructors
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.traversal import visit
 
 RULE_ID = "scoped-variable-names"
-# (call_name gives canonical names: tf.compat.v1.variable_scope reads as tf.variable_scope)
-_SCOPES = {"tf.variable_scope", "tf.name_scope"}
 
 
 class ScopedVariableNames(Rule):
@@ -28,38 +25,11 @@ class ScopedVariableNames(Rule):
     TRIGGERS = (".name",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        found = _Finder(ctx)
-        visit(module, found)
-        if found.reads_names and found.scopes:
-            node, scope = found.scopes[0]
+        if not reads_names(module):
+            return module
+        scopes = scoped_constructors(module, ctx.names)
+        if scopes:
+            node, scope = scopes[0]
             ctx.block(node, f"variables created in `{scope}` are named by it, and the program reads variable "
                             "names (`.name`): the eager rewrite would unwrap the scope and rename them")
         return module
-
-
-class _Finder(cst.CSTVisitor):
-    def __init__(self, ctx: RuleContext) -> None:
-        self.ctx = ctx
-        self.reads_names = False
-        self.scopes = []
-        self._open = []  # scope blocks being visited: (with node, scope call code)
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value == "name" and not (isinstance(node.value, cst.Name) and node.value.value == "os"):
-            self.reads_names = True
-
-    def visit_With(self, node: cst.With) -> None:
-        for item in node.items:
-            if isinstance(item.item, cst.Call) and self.ctx.names.call_name(item.item) in _SCOPES:
-                self._open.append((node, self.ctx.names.call_name(item.item)))
-                return
-        self._open.append(None)
-
-    def leave_With(self, node: cst.With) -> None:
-        self._open.pop()
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.names.call_name(node) in api.VARIABLE_CONSTRUCTORS:
-            scope = next((entry for entry in reversed(self._open) if entry is not None), None)
-            if scope is not None and scope not in self.scopes:
-                self.scopes.append(scope)

@@ -1,0 +1,84 @@
+"""tf1-variable-names: a program that reads variable names sees the unique names TF1 gave them."""
+from tf_migrate.engine import migrate_source
+from tests.twins import run_legacy, run_migrated
+
+PRINTS_NAMES = (
+    "import tensorflow as tf\n"
+    "w1 = tf.Variable(tf.ones([2]), name='W')\n"
+    "w2 = tf.Variable(tf.ones([2]) * 2, name='W')\n"
+    "b = tf.Variable(tf.zeros([2]))\n"
+    "c = tf.Variable(tf.zeros([2]))\n"
+    "d = tf.Variable(tf.zeros([2]), name='w')\n"
+    "total = tf.reduce_sum(w1 + w2 + b + c + d)\n"
+    "with tf.Session() as sess:\n"
+    "    sess.run(tf.global_variables_initializer())\n"
+    "    for v in tf.trainable_variables():\n"
+    "        print(v.name)\n"
+    "    print(sess.run(total))\n"
+)
+
+
+def test_names_tf1_made_unique_are_given_to_the_eager_variables_and_print_alike():
+    result = migrate_source(PRINTS_NAMES, "names.py")
+    assert result.outcome == "eager", result.compat_reason
+    lines = result.new_source.splitlines()
+    assert "w1 = tf.Variable(tf.ones([2]), name='W')" in lines
+    assert 'w2 = tf.Variable(tf.ones([2]) * 2, name="W_1")' in lines
+    assert "b = tf.Variable(tf.zeros([2]))" in lines
+    assert 'c = tf.Variable(tf.zeros([2]), name="Variable_1")' in lines
+    assert 'd = tf.Variable(tf.zeros([2]), name="w_2")' in lines  # TF1 compares names case-insensitively
+    legacy = run_legacy(PRINTS_NAMES)
+    assert legacy.splitlines()[:5] == ["W:0", "W_1:0", "Variable:0", "Variable_1:0", "w_2:0"]
+    assert run_migrated(result.new_source) == legacy
+
+
+def test_without_name_reads_the_variables_are_left_as_written():
+    source = PRINTS_NAMES.replace("        print(v.name)\n", "        print(v.shape)\n")
+    result = migrate_source(source, "names.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "W_1" not in result.new_source and "Variable_1" not in result.new_source
+
+
+def test_an_objects_own_name_attribute_is_not_a_variable_name():
+    source = ("import tensorflow as tf\nclass Net:\n    def __init__(self, name):\n        self.name = name\n"
+              "        print(self.name)\n"
+              + PRINTS_NAMES.split("\n", 1)[1].replace("        print(v.name)\n", "        print(v.shape)\n"))
+    result = migrate_source(source, "names.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "Variable_1" not in result.new_source
+
+
+def test_names_the_text_does_not_give_keep_compat_mode_with_the_reason_at_the_constructor():
+    source = ("import tensorflow as tf\n"
+              "def weight(shape):\n"
+              "    w = tf.Variable(tf.ones(shape), name='W')\n"
+              "    return w * 1.0\n"
+              "a = weight([2])\n"
+              "b = weight([3])\n"
+              "with tf.Session() as sess:\n"
+              "    sess.run(tf.global_variables_initializer())\n"
+              "    print([v.name for v in tf.global_variables()], sess.run(a))\n")
+    result = migrate_source(source, "helper.py")
+    assert result.outcome == "compat"
+    blockers = [f for f in result.findings if f.rule == "eager-blocker" and "reads variable names" in f.message]
+    assert blockers and blockers[0].line == 3, [f.message for f in result.findings]
+
+
+def test_one_variable_made_once_has_the_same_name_both_ways():
+    source = ("import tensorflow as tf\nw = tf.Variable(1.0)\nprint(w.name)\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    print(sess.run(w))\n")
+    result = migrate_source(source, "one.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert run_migrated(result.new_source) == run_legacy(source)
+
+
+def test_layer_variables_read_by_name_keep_compat_mode():
+    source = ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n"
+              "y = tf.layers.dense(x, 1)\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    print([v.name for v in tf.trainable_variables()])\n"
+              "    print(sess.run(y, feed_dict={x: np.ones([2, 3], np.float32)}))\n")
+    result = migrate_source(source, "layers.py")
+    assert result.outcome == "compat"
+    assert any(f.rule == "eager-blocker" and f.line == 4 and "Keras 3" in f.message for f in result.findings)
