@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from tf_migrate.verify import state_compare, values_compare
+from tf_migrate.verify import preloaded, state_compare, values_compare
 from tf_migrate.verify.child import notebook as child_notebook
 from tf_migrate.verify.child.boot import GRAPHS_AS_WRITTEN
 from tf_migrate.verify.judge import error_tail
@@ -112,7 +112,8 @@ class Runner:
             return Run(1, "", f"cannot read the notebook: {error}", False, self.timeout)
         config_path = root / "config.json"
         config_path.write_text(json.dumps(config), encoding="utf-8")
-        run = _execute([sys.executable, str(script), str(config_path)], root / "work", env, self.timeout)
+        run = _execute([sys.executable, str(script), str(config_path)], root / "work", env, self.timeout,
+                       outputs=None if self.use_kernel else root)
         # Each run has a folder of its own (a copy of the tree, its TMPDIR): a program that prints where it
         # writes (`Writing to .../runs/...`) names it. The two sides compare with it written alike.
         run.stdout = run.stdout.replace(str(root), RUN_FOLDER)
@@ -150,7 +151,15 @@ def _tf_keras_installed():
     return importlib.util.find_spec("tf_keras") is not None
 
 
-def _execute(command, cwd, env, timeout):
+def _execute(command, cwd, env, timeout, outputs=None):
+    """Runs ``python SCRIPT CONFIG``: forked from a preloaded process where one can (``outputs``: a
+    folder for its output files), else as a fresh interpreter."""
+    if outputs is not None:
+        start = time.monotonic()
+        forked = preloaded.run(pathlib.Path(command[1]), pathlib.Path(command[2]), cwd, env, timeout, outputs)
+        if forked is not None:
+            returncode, stdout, stderr, timed_out = forked
+            return Run(returncode, _decode(stdout), _decode(stderr), timed_out, timeout, time.monotonic() - start)
     process = subprocess.Popen(
         command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, start_new_session=True,
