@@ -43,11 +43,13 @@ def test_each_binding_is_its_own_value():
                       "a = tf.placeholder(tf.float32, [3])\n"
                       "c = a + 1.0\n"
                       "a = tf.add(2, 5)\n")
-    assert [s.kind for s in scope.bindings["a"]] == ["placeholder", "tensor"]
+    # The second binding reads nothing per-run (binding `a` reads no placeholder): an eager value, as a
+    # fresh name bound to tf.add(2, 5) is.
+    assert [s.kind for s in scope.bindings["a"]] == ["placeholder", "eager"]
     assert scope.symbol_at("a", 2).kind == "placeholder"
-    assert scope.symbol_at("a", 4).kind == "tensor"
+    assert scope.symbol_at("a", 4).kind == "eager"
     assert scope.symbol_at("a", 1) is None
-    assert scope.at(2).kind("a") == "placeholder" and scope.kind("a") == "tensor"
+    assert scope.at(2).kind("a") == "placeholder" and scope.kind("a") == "eager"
     assert scope.symbol_at("a", 2).dtype == "float32" and scope.symbol_at("a", 4).dtype == "int32"
 
 
@@ -310,6 +312,30 @@ with tf.Session() as sess:
     result = migrate_source(source, "rows.py")
     assert result.outcome == "eager", result.findings
     assert "for p, y in zip(pred, y_data):" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("rebinding", ["X, Z = np.arange(3.0), 1.0", "X = np.arange(3.0)\nZ = 1.0"],
+                         ids=["unpacked", "assigned"])
+def test_a_placeholders_name_rebound_to_numpy_after_the_runs_is_no_escape(rebinding):
+    # chiphuyen 03_linear_regression_sol: `X, Y = data.T[0], data.T[1]` after training, to plot the data;
+    # binding a name reads nothing, so the placeholder the name held before does not escape its runs.
+    source = f"""
+import numpy as np
+import tensorflow as tf
+
+X = tf.placeholder(tf.float32, name='X')
+w = tf.Variable(2.0, name='weights')
+Y_predicted = X * w
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(Y_predicted, feed_dict={{X: 3.0}}))
+    w = sess.run(w)
+{rebinding}
+print(X * w + Z)
+"""
+    result = migrate_source(source, "rebound.py")
+    assert result.outcome == "eager", result.compat_reason
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
 
 

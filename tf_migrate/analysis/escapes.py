@@ -75,6 +75,32 @@ class _EscapeFinder(cst.CSTVisitor):
                 return False
         return True
 
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+        self._written(node.target)  # `X = np.arange(3)` after the runs rebinds X: it reads no placeholder
+        return False
+
+    def visit_For(self, node: cst.For) -> bool:
+        self._written(node.target)
+        for part in (node.iter, node.body, node.orelse):
+            if part is not None:
+                visit(part, self)
+        return False
+
+    def _written(self, target: cst.BaseExpression) -> None:
+        """A binding target: its names are written, not read; what a subscript or attribute target
+        evaluates to find its slot (``d[k]``, ``obj.x``'s ``obj``) is read."""
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._written(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._written(target.value)
+        elif isinstance(target, cst.Subscript):
+            visit(target, self)
+        elif isinstance(target, cst.Attribute):
+            visit(target.value, self)
+        elif not isinstance(target, cst.Name):
+            visit(target, self)
+
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         params = {p.name.value for p in [*node.params.params, *node.params.kwonly_params, *node.params.posonly_params]}
         if isinstance(node.params.star_arg, cst.Param):
