@@ -62,6 +62,9 @@ CASES = [
     ("unwrap-scopes", "def f(x):\n    with tf.variable_scope('d') as scope:\n        print(scope.name)\n        return x\n",
      "def f(x):\n    with tf.variable_scope('d') as scope:\n        print(scope.name)\n        return x\n",
      "scope name read"),
+    ("unwrap-scopes", "def f(loss):\n    with tf.variable_scope('train'):\n        return opt.minimize(loss)\n",
+     "def f(loss):\n    with tf.variable_scope('train'):\n        return opt.minimize(loss)\n",
+     "noop scope naming a step's slot variables"),
 ]
 
 

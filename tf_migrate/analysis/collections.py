@@ -34,6 +34,9 @@ from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 
 _TRAINABLE_KEYS = {"tf.GraphKeys.TRAINABLE_VARIABLES"}
+# Optimizers that make no variables of their own (SGD only without momentum).
+_SLOTLESS_OPTIMIZERS = {"tf.train.GradientDescentOptimizer", "tf.train.ProximalGradientDescentOptimizer",
+                        "tf.keras.optimizers.SGD"}
 _GLOBAL_KEYS = {"tf.GraphKeys.GLOBAL_VARIABLES", "tf.GraphKeys.VARIABLES"}
 _EMPTY_KEYS = {"tf.GraphKeys.UPDATE_OPS"}
 _STRING_KEYS = {"trainable_variables": "trainable", "variables": "all", "update_ops": "empty",
@@ -106,14 +109,15 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
         filter_arg = argument(call, "scope", 0)
     if which == "empty":
         return "[]", ""
-    outside = left_out_of_global(scope, names, before) if which == "all" else None
-    if outside is not None:
-        return None, outside
     pattern = None
     if filter_arg is not None:
         if not isinstance(filter_arg, cst.SimpleString):
             return None, "a variable collection filtered by a computed scope"
         pattern = filter_arg.evaluated_value
+    outside = (left_out_of_global(scope, names, before) or _slot_variables(scope, names, before, pattern)) \
+        if which == "all" else None
+    if outside is not None:
+        return None, outside
     if scope.is_class and pattern is None:
         return None, "an unfiltered variable collection inside a class also holds other objects' variables"
     parts = []
@@ -150,6 +154,65 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
                               "by iteration, across the lists")
             parts.append(f"*{key}")
     return "[" + ", ".join(dict.fromkeys(parts)) + "]", ""
+
+
+def _slot_variables(scope: "pm.Scope", names: TFNames, before: int, pattern: Optional[str]) -> Optional[str]:
+    """Why ``tf.global_variables()`` read at ``before`` also lists variables no name of the program holds:
+    the slots (and beta powers) of an optimizer step built before it, in TF1's graph collection; an eager
+    Keras optimizer keeps them to itself (None: no such step, plain gradient descent, which has none, or
+    a scope filter ``pattern`` that none of the slots' names can match)."""
+    for st in scope.statements[:before]:
+        for call in all_calls(st.node):
+            func = call.func
+            if not (isinstance(func, cst.Attribute) and func.attr.value in ("minimize", "apply_gradients", "apply")):
+                continue
+            made = func.value
+            if not isinstance(made, cst.Call):
+                key = symbol_key(made)
+                symbol = scope.symbol_at(key, st.index) if key is not None else None
+                made = symbol.call if symbol is not None else None
+            qualname = names.call_name(made) if isinstance(made, cst.Call) else None
+            if func.attr.value == "apply":
+                if qualname == "tf.train.ExponentialMovingAverage":
+                    return ("TF1's list of global variables also holds the shadow variables of the "
+                            "`ExponentialMovingAverage` applied before it, which eager code keeps in the average")
+                continue
+            if qualname in _SLOTLESS_OPTIMIZERS and argument(made, "momentum") is None:
+                continue
+            if pattern is not None and not _slots_may_match(scope, names, st, before, pattern):
+                continue
+            optimizer = f"`{qualname}`" if qualname else f"`{code(func.value)}`"
+            return (f"TF1's list of global variables also holds the slot variables of the step of {optimizer} "
+                    "built before it, which an eager optimizer keeps to itself")
+    return None
+
+
+def _slots_may_match(scope: "pm.Scope", names: TFNames, st: "pm.Statement", before: int, pattern: str) -> bool:
+    """Whether a slot made by an optimizer step in ``st`` may pass the scope filter ``pattern``. TF1 named a
+    slot ``<variable scopes around the step>/<variable's name>/<optimizer>`` and a beta power
+    ``<variable and name scopes around the step>/beta1_power``; a scope named by a computed value may
+    be anything."""
+    variable_path, full_path = [], []
+    for with_node in st.flat.unwrapped_from:
+        for item in with_node.items:
+            if not isinstance(item.item, cst.Call):
+                continue
+            kind = names.qualname(item.item.func)
+            if kind not in ("tf.variable_scope", "tf.name_scope"):
+                continue
+            first = item.item.args[0].value if item.item.args and item.item.args[0].keyword is None else None
+            if not isinstance(first, cst.SimpleString):
+                return True
+            full_path.append(first.evaluated_value)
+            if kind == "tf.variable_scope":
+                variable_path.append(first.evaluated_value)
+    owned = []
+    for key in scope.creation_order:
+        symbol = scope.kept_symbol_at(key, before)
+        if symbol is not None and symbol.tf_name:
+            owned += [symbol.tf_name] if symbol.kind == pm.VARIABLE else [symbol.tf_name + "/kernel"]
+    slots = ["/".join(variable_path + [name]) for name in owned]
+    return any(re.match(pattern, name) for name in slots + ["/".join(full_path + ["beta1_power"])])
 
 
 def _loop_lists(scope: "pm.Scope", symbol: "pm.Symbol", before: int) -> int:

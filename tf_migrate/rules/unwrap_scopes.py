@@ -3,7 +3,8 @@
 Scopes only named graph nodes and variables. Once layers and variables are
 Python objects built once (layers-to-keras, get-variable), a scope around
 ops has no effect in eager code, so its body joins the enclosing block.
-Scopes whose body still creates variables through TF1 APIs are kept.
+Scopes whose body still creates variables through TF1 APIs are kept, and so are scopes around an
+optimizer step (they named its slot variables); the session rewrite drops them with the graph code.
 
 A scope bound to a name (``with tf.variable_scope("d") as scope:``) is
 unwrapped too when the name is only used for ``scope.reuse_variables()`` and
@@ -55,7 +56,8 @@ class _Unwrap(cst.CSTTransformer):
             return updated
         if not all(isinstance(i.item, cst.Call) and self.ctx.names.call_name(i.item) in _SCOPES for i in original.items):
             return updated
-        if any(self.ctx.names.call_name(c) in api.VARIABLE_CONSTRUCTORS for c in all_calls(original.body)):
+        if any(self.ctx.names.call_name(c) in api.VARIABLE_CONSTRUCTORS or _builds_a_step(c)
+               for c in all_calls(original.body)):
             return updated
         named = [i.asname.name.value for i in original.items if i.asname is not None
                  and isinstance(i.asname.name, cst.Name)]
@@ -75,6 +77,12 @@ class _Unwrap(cst.CSTTransformer):
         if body:
             body[0] = body[0].with_changes(leading_lines=list(updated.leading_lines) + list(body[0].leading_lines))
         return cst.FlattenSentinel(body)
+
+
+def _builds_a_step(call: cst.Call) -> bool:
+    """``optimizer.minimize(...)`` / ``apply_gradients(...)``: TF1 named the step's slot variables under the
+    variable scopes around it, which a scoped collection of global variables may read."""
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in ("minimize", "apply_gradients")
 
 
 def _is_reuse(statement: cst.CSTNode, scopes) -> bool:
