@@ -208,9 +208,7 @@ class Block:
 net = Block()
 with tf.Session() as sess:
     print(sess.run(net.out, {net.x: [0.0, 1.0, 2.0]}))
-""", "eager", id="class-graph-fed-and-fetched-by-attribute", marks=_open(
-        "__init__'s graph is removed (its body becomes `pass`) but the module-level run still reads net.out and "
-        "feeds net.x (AttributeError: 'Block' object has no attribute 'x'); the same breaks R3's classes")),
+""", "eager", id="class-graph-fed-and-fetched-by-attribute"),
     pytest.param("""
 class Model:
     def __init__(self):
@@ -222,9 +220,7 @@ with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     sess.run(net.step)
     print(sess.run(net.w))
-""", "eager", id="class-training-step-run-from-module-level", marks=_open(
-        "the optimizer in __init__ becomes Keras SGD but its minimize(tensor) is left (no session-to-functions "
-        "for a class run from module level): AttributeError: 'SGD' object has no attribute 'minimize'")),
+""", "eager", id="class-training-step-run-from-module-level"),
     pytest.param("""
 class Model:
     def __init__(self):

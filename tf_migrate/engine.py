@@ -25,6 +25,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.imported_helpers import summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
+from tf_migrate.analysis.instance_runs import external_runs, module_classes
 from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.project_index import scan_module, single_instance_classes
 from tf_migrate.analysis.scope_analysis import analyze_scope
@@ -97,9 +98,11 @@ def parse(source: str, path: str) -> cst.Module:
 def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[Tuple[cst.CSTNode, str]]:
     """Everything that keeps this module out of eager mode (empty: it can go eager)."""
     found: List[Tuple[cst.CSTNode, str]] = []
+    scopes, classes = [], []
 
     def visit_scope(body, params=(), parent=None):
         scope = analyze_scope(body, names, params, layer_scopes=layer_scopes, parent=parent)
+        scopes.append(scope)
         if scope.is_graph_program:
             found.extend(scope.blockers)
         found.extend(member_blockers(scope, names, layer_scopes))  # a converted class's dropped members read here
@@ -107,9 +110,16 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
             if st.kind == "nested-scope" and isinstance(st.node, (cst.FunctionDef, cst.If)):
                 visit_scope(*pm.nested_scope_body(st.node), scope)
             elif st.kind == "nested-scope" and isinstance(st.node, cst.ClassDef):
-                found.extend(analyze_class(st.node, names, layer_scopes).blockers)
+                classes.append(st.node)
 
     visit_scope(list(module.body))
+    external = external_runs(scopes)  # runs of a class's graph from outside it are planned in the class
+    for name, sites in external.items():
+        if sum(isinstance(n, cst.ClassDef) and n.name.value == name for n in module_classes(module)) != 1:
+            found.extend((site.call, f"sess.run of the graph of a `{name}`: more than one class has that name")
+                         for site, _ in sites)
+    for cls in classes:
+        found.extend(analyze_class(cls, names, layer_scopes, [s for s, _ in external.get(cls.name.value, [])]).blockers)
     return found
 
 

@@ -211,6 +211,8 @@ def check_knowledge(st: "pm.Statement", calls, scope: "pm.Scope", names: TFNames
             block(call, f"graph value `{key}` goes into a call the analysis cannot see into ({why}); "
                         "it may build variables or ops of its own")
     for site in st.run_sites:
+        if site.instance is not None:
+            continue  # planned in its class's scope
         for leaf in fetch_leaves(site.fetch):
             why = unknown_fetch(leaf, scope, kind_of, names)
             if why is not None:

@@ -9,7 +9,7 @@ the run sites of the other methods are planned against it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -17,6 +17,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
+from tf_migrate.analysis.instance_runs import external_run_blockers
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.collections import unbuilt_layer_read
 from tf_migrate.analysis.run_sites import RunSite, find_run_sites
@@ -60,7 +61,9 @@ class ClassAnalysis:
         return out
 
 
-def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None) -> ClassAnalysis:
+def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external: Sequence[RunSite] = ()) -> ClassAnalysis:
+    """The class's graph and the runs of it: its methods' and ``external`` ones, from outside it (written with
+    ``self`` for the object, :func:`tf_migrate.analysis.instance_runs.as_class_run`)."""
     methods = [s for s in cls.body.body if isinstance(s, cst.FunctionDef)]
     init = next((m for m in methods if m.name.value == "__init__"), None)
     if init is None:
@@ -89,14 +92,23 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None) -> Class
             analysis.blockers.append((method, f"`{key}` is used outside sess.run in `{method.name.value}`"))
         for site in sites:
             site.home = method  # its feed dict is built in the method, not in the graph's scope
-            plan = plan_run(scope, site, len(scope.statements))
-            # What the run needs must be what the names hold when __init__ ends (rebound-names renames the rest).
-            for key, _ in sorted(plan.rebound):
-                analysis.blockers.append((site.call, f"`{key}` is bound again in __init__ after graph code read "
-                                                     "it; the generated method would read the new value"))
-            unbuilt = unbuilt_layer_read(scope, plan)
-            if unbuilt is not None:
-                analysis.blockers.append((site.call, unbuilt))
+            analysis.blockers.extend(run_blockers(scope, site))
         if sites:
             analysis.method_sites.append((method, sites))
+    for site in external:  # runs from outside the class, written as its methods would (analysis/instance_runs)
+        analysis.blockers.extend(external_run_blockers(scope, site, classifier, names))
+        analysis.blockers.extend(run_blockers(scope, site))
     return analysis
+
+
+def run_blockers(scope: "pm.Scope", site: RunSite) -> List[Tuple[cst.CSTNode, str]]:
+    found = []
+    plan = plan_run(scope, site, len(scope.statements))
+    # What the run needs must be what the names hold when __init__ ends (rebound-names renames the rest).
+    for key, _ in sorted(plan.rebound):
+        found.append((site.call, f"`{key}` is bound again in __init__ after graph code read "
+                                 "it; the generated method would read the new value"))
+    unbuilt = unbuilt_layer_read(scope, plan)
+    if unbuilt is not None:
+        found.append((site.call, unbuilt))
+    return found

@@ -9,9 +9,10 @@ from tf_migrate.analysis import api_tables as api, collections, program as pm
 from tf_migrate.analysis.block_variables import classify_variable_block, computed_reads
 from tf_migrate.analysis.built_objects import classify_built_object
 from tf_migrate.analysis.run_sites import find_run_sites
-from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition
+from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition, variable_members
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.feed_dicts import only_fed
+from tf_migrate.analysis.instance_runs import instance_of_run
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
@@ -86,6 +87,7 @@ class Classifier:
         for key, kind in element_kinds(node, self.scope, _TENSORISH).items():  # `for out in outs`: each out
             self.scope.bind(pm.Symbol(key, kind, index))
         st.run_sites = find_run_sites(node, self.is_session, self.kind_of)
+        self._mark_instance_runs(st)
         calls = all_calls(node)
         qualnames = [q for q in (self.names.call_name(c) for c in calls) if q]
         self._check_api(node, calls)
@@ -128,6 +130,16 @@ class Classifier:
     def _is_layer_build(self, value) -> bool:
         return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
                 and value.func.attr.value in ("build", "set_weights") and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
+
+    def _mark_instance_runs(self, st: "pm.Statement") -> None:
+        """Runs of the graph a local class built, from outside it (analysis/instance_runs)."""
+        for site in st.run_sites if self.scope.instances else ():
+            instance, why = instance_of_run(site, self.scope, lambda owner: variable_members(
+                self.scope.class_defs[owner], self.names), self.statements)
+            if why:
+                self.block(site.call, f"sess.run of an object's graph: {why}")
+            elif instance is not None:
+                site.instance, site.instance_class = instance, self.scope.instances[instance]
 
     def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
         for call in calls:

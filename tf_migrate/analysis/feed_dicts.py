@@ -66,14 +66,18 @@ def bool_literals(dicts: Sequence[cst.Dict]) -> Dict[str, str]:
     return found
 
 
-def site_feed_literals(scope: "pm.Scope", site: "RunSite") -> List[cst.Dict]:
-    """The dict literals a site's feed is at its runs: its own literal, or every binding of its named feed."""
+def site_feed_literals(scope: "pm.Scope", site: "RunSite",
+                       statements: Optional[Sequence[cst.CSTNode]] = None, member_keys: bool = False) -> List[cst.Dict]:
+    """The dict literals a site's feed is at its runs: its own literal, or every binding of its named feed
+    (in ``statements``: by default the scope's, or the method's the run stands in). ``member_keys``: keys
+    may also be members of objects (``net.x``)."""
     if isinstance(site.feed, cst.Dict):
         return [site.feed]
     if not isinstance(site.feed, cst.Name):
         return []
-    finder = _Uses(site.feed.value, site.feed)
+    finder = _Uses(site.feed.value, site.feed, member_keys)
     bodies = [site.home.body] if site.home is not None else [st.node for st in scope.statements]
+    bodies = bodies if statements is None else list(statements)
     for body in bodies:
         body.visit(finder)
     return [] if finder.other else [literal for literal, _ in finder.literals]
@@ -118,8 +122,9 @@ def _one_value(scope: "pm.Scope", key: str, literal_statements: List[Optional[in
 class _Uses(cst.CSTVisitor):
     """Every occurrence of one name: dict-literal assignments, ``feed_dict=`` arguments, and anything else."""
 
-    def __init__(self, name: str, run_feed: Optional[cst.Name]) -> None:
+    def __init__(self, name: str, run_feed: Optional[cst.Name], member_keys: bool = False) -> None:
         self.name = name
+        self.member_keys = member_keys
         self.literals: List[Tuple[cst.Dict, Optional[int]]] = []  # (literal, index of its statement)
         self.statement: Optional[int] = None  # the scope statement being visited (None: a method body)
         self.other = False
@@ -128,7 +133,7 @@ class _Uses(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             if isinstance(target.target, cst.Name) and target.target.value == self.name:
-                if len(node.targets) == 1 and _is_key_literal(node.value):
+                if len(node.targets) == 1 and _is_key_literal(node.value, self.member_keys):
                     self.literals.append((node.value, self.statement))
                     self._accounted.add(id(target.target))
 
@@ -157,6 +162,10 @@ class _Uses(cst.CSTVisitor):
             self.other = True
 
 
-def _is_key_literal(value: cst.BaseExpression) -> bool:
+def _is_key_literal(value: cst.BaseExpression, member_keys: bool = False) -> bool:
+    def is_key(key: cst.BaseExpression) -> bool:
+        return symbol_key(key) is not None or (member_keys and isinstance(key, cst.Attribute)
+                                               and isinstance(key.value, cst.Name))
+
     return isinstance(value, cst.Dict) and bool(value.elements) and all(
-        isinstance(element, cst.DictElement) and symbol_key(element.key) is not None for element in value.elements)
+        isinstance(element, cst.DictElement) and is_key(element.key) for element in value.elements)

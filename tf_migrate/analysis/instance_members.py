@@ -14,6 +14,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
+from tf_migrate.analysis.instance_runs import feed_literals
 from tf_migrate.traversal import visit
 
 
@@ -23,10 +24,11 @@ def member_blockers(scope: "pm.Scope", names, layer_scopes=None) -> List[Tuple[c
     if not scope.instances:
         return found
     gone_by_class: Dict[str, Dict[str, str]] = {}
+    in_class_runs = _class_runs(scope)
     for st in scope.statements:
         if st.role not in (pm.KEEP, pm.RUN) or isinstance(st.node, cst.ClassDef):
             continue
-        for instance, attribute in _instance_attributes(st.node, scope.instances):
+        for instance, attribute in _instance_attributes(st.node, scope.instances, in_class_runs):
             owner = scope.instances[instance]
             if owner not in gone_by_class:
                 gone_by_class[owner] = _gone_members(scope.class_defs[owner], names, layer_scopes)
@@ -37,10 +39,26 @@ def member_blockers(scope: "pm.Scope", names, layer_scopes=None) -> List[Tuple[c
     return found
 
 
-def _instance_attributes(node: cst.CSTNode, instances: Dict[str, str]):
+def _class_runs(scope: "pm.Scope") -> Set[int]:
+    """The fetches and feed keys of the scope's runs of a class's graph (the class's generated methods
+    read those members; analysis/instance_runs)."""
+    parts: Set[int] = set()
+    for st in scope.statements:
+        for site in st.run_sites:
+            if site.instance is not None:
+                parts.add(id(site.fetch))
+                parts.update(id(e.key) for literal in feed_literals(site, scope) for e in literal.elements
+                             if isinstance(e, cst.DictElement))
+    return parts
+
+
+def _instance_attributes(node: cst.CSTNode, instances: Dict[str, str], skipped: Set[int] = frozenset()):
     found = []
 
     class _Reads(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            return id(node) not in skipped and super().on_visit(node)
+
         def visit_Attribute(self, attribute: cst.Attribute) -> None:
             if isinstance(attribute.value, cst.Name) and attribute.value.value in instances:
                 found.append((attribute.value.value, attribute.attr.value))

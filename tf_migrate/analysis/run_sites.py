@@ -26,6 +26,9 @@ class RunSite:
     feed: Optional[cst.BaseExpression]  # the feed_dict expression, if any
     extra_args: List[str] = field(default_factory=list)  # options=, run_metadata=, ...
     home: Optional[cst.FunctionDef] = None  # the method it runs in, when that is not the graph's scope
+    # The object whose class built the graph it runs (analysis/instance_runs), and that class's name.
+    instance: Optional[str] = None
+    instance_class: Optional[str] = None
 
     @property
     def literal_feeds(self) -> Optional[List[Tuple[str, cst.BaseExpression, cst.BaseExpression]]]:

@@ -128,6 +128,8 @@ def check_run_plans(c: Classifier) -> None:
     for st in c.scope.statements:
         limit = len(c.scope.statements) if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) else st.index
         for site in st.run_sites:
+            if site.instance is not None:
+                continue  # planned in its class's scope
             plan = plan_run(c.scope, site, limit)
             for conflict in plan.conflicts:
                 c.block(site.call, conflict)

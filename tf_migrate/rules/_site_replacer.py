@@ -59,8 +59,9 @@ class SiteReplacer(cst.CSTTransformer):
     def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.Dict:
         if id(original) not in self.feed_literals:
             return updated
-        return updated.with_changes(elements=[
-            element.with_changes(key=cst.SimpleString(repr(symbol_key(source.key).split(".")[-1])))
+        return updated.with_changes(elements=[  # `x`, `self.x` and an object's `net.x` are the parameter `x`
+            element.with_changes(key=cst.SimpleString(repr(
+                source.key.attr.value if isinstance(source.key, cst.Attribute) else symbol_key(source.key))))
             for element, source in zip(updated.elements, original.elements)])
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:

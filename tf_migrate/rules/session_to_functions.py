@@ -18,10 +18,10 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import traced_plan
 from tf_migrate.analysis.function_locals import eager_locals
+from tf_migrate.analysis.instance_runs import as_class_run, feed_literals
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.slicing import RunPlan, plan_run
@@ -39,6 +39,7 @@ from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._class_graphs import ClassGraph, FinishClasses, Generated, unfinished
 from tf_migrate.rules._edits import pep8_spaced, with_module_helper
 from tf_migrate.rules._site_replacer import SiteReplacer
 from tf_migrate.traversal import visit
@@ -57,6 +58,10 @@ class SessionToFunctions(Rule):
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         rewriter = _ScopeRewriter(ctx, _all_names(module), keras_owned_variables(module, ctx.names) is not None)
         body = rewriter.rewrite(list(module.body), ())
+        graphs = list(rewriter.class_graphs.values())
+        body = [visit(node, FinishClasses(graphs)) for node in body] if graphs else body
+        if unfinished(graphs):
+            raise pm.ScopeBlocked(unfinished(graphs))
         body = drop_session_params(body, rewriter.sessions)
         module = module.with_changes(body=body)
         # A run written back where it stood calls no helper: the names still used decide (read only when needed).
@@ -82,19 +87,6 @@ def _function_name(plan: RunPlan, taken: Set[str]) -> str:
     return fresh("run_" + "_".join(parts[:3]) if parts and len(parts) == len(elements) else "run_fetches", taken)
 
 
-class _Generated:
-    """The functions generated for one scope, by insertion position."""
-
-    def __init__(self) -> None:
-        self.signatures: Dict[tuple, str] = {}
-        self.compiled: Set[str] = set()  # names of the generated functions that are tf.functions
-        self.concrete: Set[str] = set()  # those called through their concrete function (compiled.CALL_COMPILED)
-        self.iterator_args: Dict[str, List[str]] = {}  # compiled function -> the iterators it takes
-        self.flags_compiled_for: Dict[str, Set[str]] = {}  # function -> fed flags bound in its body instead
-        self.by_position: Dict[int, List[cst.FunctionDef]] = {}
-        self.replacements: Dict[int, cst.BaseExpression] = {}
-
-
 class _ScopeRewriter:
     def __init__(self, ctx: RuleContext, taken: Set[str], keras_variables: bool = False) -> None:
         self.ctx = ctx
@@ -112,6 +104,8 @@ class _ScopeRewriter:
         self.compiled_traces = fresh(compiled.COMPILED_TRACES, taken)
         taken.add(self.compiled_traces)
         self._scope = None
+        self.class_graphs: Dict[int, ClassGraph] = {}  # id of a class statement -> its graph and runs
+        self.outside_feeds: Set[int] = set()  # named feed dicts of runs of a class's graph from outside it
 
     # -- module and function scopes --------------------------------------------------------
     def rewrite(self, body: List[cst.BaseStatement], params: Tuple[str, ...], parent=None) -> List[cst.BaseStatement]:
@@ -127,19 +121,25 @@ class _ScopeRewriter:
             raise pm.ScopeBlocked(scope.blockers)
         classifier = Classifier(scope, names)
         builder = FunctionBuilder(scope, names, self.ctx.tf, classifier.kind_of, self.taken, self.keras_variables)
-        generated = _Generated()
+        generated = Generated()
         for st in scope.statements:
             if st.role == pm.REMOVE:
                 continue
             limit = len(scope.statements) if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) else st.index
             local_eager = eager_locals(st.node, scope) if isinstance(st.node, cst.FunctionDef) else set()
             for site in st.run_sites:
+                if site.instance is not None:  # a run of a class's graph, through an object of it
+                    graph = self._class_graph(scope.class_defs[site.instance_class])
+                    generated.replacements[id(site.call)] = graph.run_outside(as_class_run(site, scope))
+                    if not isinstance(site.feed, cst.Dict):  # its literals' keys become parameter names
+                        self.outside_feeds.update(map(id, feed_literals(site, scope)))
+                    continue
                 plan = plan_run(scope, site, limit)
-                generated.replacements[id(site.call)] = self._call_for(plan, scope, builder, classifier, generated,
+                generated.replacements[id(site.call)] = self.call_for(plan, scope, builder, classifier, generated,
                                                                        limit=limit, local_eager=local_eager)
         for node_id, (key, attribute, index) in scope.static_reads.items():
             site = RunSite(cst.Call(cst.Name("static")), "run", cst.parse_expression(key), None)
-            call = self._call_for(plan_run(scope, site, index), scope, builder, classifier, generated, limit=index)
+            call = self.call_for(plan_run(scope, site, index), scope, builder, classifier, generated, limit=index)
             value = f"{self.ctx.tf}.as_dtype({code(call)}.dtype)" if attribute == "dtype" else \
                 f"{self.ctx.tf}.TensorShape({code(call)}.shape)"
             generated.replacements[node_id] = cst.parse_expression(value)
@@ -154,15 +154,15 @@ class _ScopeRewriter:
                 + ("()" if attribute == "get_shape" else ""))
             what = f"static {attribute} of" if attribute else "printed"
             self.ctx.report(None, RULE_ID, INFO, f"{what} `{key}`: from the trace of {name}()")
-        return self._assemble(scope, generated, top=parent is None)
+        return self.assemble(scope, generated, top=parent is None)
 
-    def _assemble(self, scope, generated: _Generated, top: bool = False) -> List[cst.BaseStatement]:
+    def assemble(self, scope, generated: Generated, top: bool = False) -> List[cst.BaseStatement]:
         self._placeholder_calls = {k: s.call for k, s in scope.symbols.items()
                                    if s.kind == pm.PLACEHOLDER and s.call is not None}
         replacements = dict(scope.replacements)
         replacements.update(generated.replacements)
         placeholder_keys = {k for k, s in scope.symbols.items() if s.kind == pm.PLACEHOLDER}
-        self._feed_literals = scope.feed_literals
+        self._feed_literals = scope.feed_literals | self.outside_feeds
         out: List[cst.BaseStatement] = []
         pending_lines: List[cst.EmptyLine] = []
         seen_withs: Set[int] = set()
@@ -195,7 +195,7 @@ class _ScopeRewriter:
         out.extend(generated.by_position.get(-1, []))
         if not out:
             out.append(cst.SimpleStatementLine([cst.Pass()]))
-        out, generated_ids = self._shared(out, {id(f) for fs in generated.by_position.values() for f in fs})
+        out, generated_ids = self.shared(out, {id(f) for fs in generated.by_position.values() for f in fs})
         out, generated_ids, inlined = inline_variable_updates(out, generated_ids, self.to_numpy, self.call_compiled,
                                                               keep_numpy=self.ctx.path.endswith(".ipynb"))
         for name in inlined:
@@ -203,7 +203,7 @@ class _ScopeRewriter:
                             "update is written where the run stood, eager")
         return pep8_spaced(out, generated_ids, blank=2 if top else 1)
 
-    def _shared(self, body: List[cst.BaseStatement], generated_ids: Set[int], methods: bool = False):
+    def shared(self, body: List[cst.BaseStatement], generated_ids: Set[int], methods: bool = False):
         """``body`` with the forward code its generated functions repeat moved into helpers they call
         (:mod:`tf_migrate.codegen.shared_blocks`), and the ids of the generated definitions in it."""
         positions = [i for i, node in enumerate(body) if id(node) in generated_ids]
@@ -222,16 +222,16 @@ class _ScopeRewriter:
             out.append(node)
         return out, {id(f) for f in functions} | {id(h) for hs in helpers.values() for h in hs}
 
-    def _call_for(self, plan, scope, builder, classifier, generated: _Generated, owner: str = "",
+    def call_for(self, plan, scope, builder, classifier, generated: Generated, owner: str = "",
                   rename=None, position=None, limit=None, local_eager=frozenset()) -> cst.BaseExpression:
         site = plan.site
         view = scope.at(plan.limit)  # the values bound where the run stands
         if not plan.needs_function and not any(view.deferred(k) for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values -> .numpy()")
-            return to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf)
+            return _on(owner, site, to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf))
         if plan.feeds_unread and all(k in local_eager or view.kind(k) == pm.EAGER for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values, with feeds they do not read -> .numpy()")
-            return to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf)
+            return _on(owner, site, to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf))
         name = self._function_for(plan, scope, builder, generated, owner, rename, position, limit)
         if plan.dynamic_feed:
             args = [cst.Arg(site.feed, star="**")] if site.feed is not None else []
@@ -249,7 +249,7 @@ class _ScopeRewriter:
             return cst.Call(cst.Name(self.to_numpy), args=[cst.Arg(call)])  # numpy, as sess.run returned
         return call
 
-    def _function_for(self, plan, scope, builder, generated: _Generated, owner: str = "", rename=None,
+    def _function_for(self, plan, scope, builder, generated: Generated, owner: str = "", rename=None,
                       position=None, limit=None, traced: bool = False) -> str:
         """The name of the generated function of ``plan`` (made and placed on first use). ``traced``: one
         whose trace is read (a ``tf.function`` also under ``--functions eager``)."""
@@ -318,51 +318,29 @@ class _ScopeRewriter:
         return node
 
     # -- class scopes ----------------------------------------------------------------------
+    def enter_scope(self, scope: "pm.Scope") -> "pm.Scope":
+        """Make ``scope`` the one whose statements are being written; the one it replaces."""
+        previous, self._scope = self._scope, scope
+        return previous
+
+    def _class_graph(self, cls: cst.ClassDef) -> ClassGraph:
+        graph = self.class_graphs.get(id(cls))
+        if graph is None:
+            graph = self.class_graphs[id(cls)] = ClassGraph(self, cls, self._scope)
+        return graph
+
     def _rewrite_class(self, cls: cst.ClassDef) -> cst.ClassDef:
-        names = self.ctx.names
-        analysis = analyze_class(cls, names, self.ctx.layer_scopes)
-        if analysis.blockers:
-            raise pm.ScopeBlocked(analysis.blockers)
-        scope, init = analysis.scope, analysis.init
-        self.sessions |= {k for k in scope.sessions if "." not in k}
-        classifier = Classifier(scope, names)
-        builder = FunctionBuilder(scope, names, self.ctx.tf, classifier.kind_of, self.taken, self.keras_variables)
-        generated = _Generated()
-        promoted: Dict[str, str] = {}
-        init_locals = analysis.init_locals
+        """Plan the runs of the class's graph; the class is written at the end (``FinishClasses``)."""
+        self._class_graph(cls).outer = self._scope
+        return cls
 
-        def rename(plan: RunPlan, function: cst.FunctionDef) -> Dict[str, str]:
-            # What the generated body reads and does not bind: the plan's reads, and names that rewritten
-            # statements brought in (a collection resolved to the layers that own its variables).
-            free = reads(function.body) - set(writes(function.body)) - {
-                p.name.value for p in function.params.params}
-            mapping = {}
-            for key in sorted(set(plan.reads) | free):
-                if key.startswith("self.") and scope.deferred(key):
-                    mapping[key] = key.split(".", 1)[1]
-                elif key in init_locals:
-                    promoted.setdefault(key, analysis.attribute_for(key))
-                    mapping[key] = promoted[key]
-            return mapping
 
-        for method, sites in analysis.method_sites:
-            for site in sites:
-                plan = plan_run(scope, site, len(scope.statements))
-                generated.replacements[id(site.call)] = self._call_for(
-                    plan, scope, builder, classifier, generated, owner="self.", rename=rename, position=0)
-        init_body = self._assemble(scope, _Generated())
-        init_body = analysis.insert_promotions(init_body, promoted)
-        new_init = init.with_changes(body=init.body.with_changes(body=init_body))
-        placeholder_keys = {k for k, s in scope.symbols.items() if s.kind == pm.PLACEHOLDER}
-        members = []
-        for stmt in cls.body.body:
-            if stmt is init:
-                members.append(new_init)
-                members.extend(generated.by_position.get(0, []))
-            else:
-                members.append(visit(stmt, SiteReplacer(generated.replacements, placeholder_keys)))
-        members, _ = self._shared(members, {id(f) for f in generated.by_position.get(0, [])}, methods=True)
-        return cls.with_changes(body=cls.body.with_changes(body=members))
+def _on(owner: str, site: RunSite, value: cst.BaseExpression) -> cst.BaseExpression:
+    """``value``, read from the class's members, as the caller reads them: through the object ``owner``
+    (``net.``) for a run from outside the class (``self.w.numpy()`` -> ``net.w.numpy()``)."""
+    if not owner or owner == "self.":
+        return value
+    return rename_keys(value, {key: owner + key[len("self."):] for key in reads(site.fetch) if key.startswith("self.")})
 
 
 def _as_method(function: cst.FunctionDef, mapping: Dict[str, str]) -> cst.FunctionDef:

@@ -1,0 +1,160 @@
+"""Runs of a class's graph from outside the class.
+
+    class Block:
+        def __init__(self):
+            self.x = tf.placeholder(tf.float32, [3])
+            self.out = self.x * 2.0
+
+    net = Block()
+    with tf.Session() as sess:
+        print(sess.run(net.out, {net.x: [0.0, 1.0, 2.0]}))
+
+A run whose fetches and feed keys are members of one instance of a class of this module runs the
+graph that class's ``__init__`` built. The class converts as one whose own methods run its graph
+(:mod:`tf_migrate.analysis.class_scope`): the run is planned in the class's scope as if it were
+written there with ``self`` for ``net`` (:func:`as_class_run`), becomes a generated method of the
+class, and the call site calls it on the instance: ``net.run_out(x=[0.0, 1.0, 2.0])``.
+
+A feed dict may also be bound to a name passed only as the feed (``feed = {net.x: batch}``): its
+literals' keys become the method's parameter names (``net.run_out(**feed)`` with ``{'x': batch}``).
+A run that mixes members with graph values of its own scope, or members of two instances, is not such
+a run: it keeps the file compat, with the reason at the run.
+A run that only fetches members which stay attributes of the eager class (its variables) is
+left to the run's own scope, which reads them eagerly.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.callables import fetch_leaves, unknown_feed_key, unknown_fetch
+from tf_migrate.analysis.feed_dicts import site_feed_literals
+from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.traversal import visit
+
+
+def _member(expr: cst.BaseExpression, scope: "pm.Scope") -> Optional[Tuple[str, str]]:
+    """(instance, attribute) when ``expr`` is ``instance.attribute`` of an instance of a local class."""
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in scope.instances:
+        return expr.value.value, expr.attr.value
+    return None
+
+
+def feed_literals(site: RunSite, scope: "pm.Scope", statements=None) -> List[cst.Dict]:
+    """The dict literals the run's feed is: its own, or each one bound to the name it is given by
+    (``feed = {net.x: ...}`` then ``sess.run(..., feed_dict=feed)``, the name used for nothing else), in
+    ``statements`` (by default the scope's)."""
+    if isinstance(site.feed, cst.Dict):
+        return [site.feed]
+    return site_feed_literals(scope, site, statements, member_keys=True) if isinstance(site.feed, cst.Name) else []
+
+
+def _feed_keys(site: RunSite, scope: "pm.Scope", statements) -> Optional[List[cst.BaseExpression]]:
+    """The keys of the run's feed dict literals ([] without a feed; None: not literals of plain keys)."""
+    feed = site.feed
+    if feed is None or (isinstance(feed, cst.Name) and feed.value == "None"):
+        return []
+    literals = feed_literals(site, scope, statements)
+    if not literals or not all(isinstance(e, cst.DictElement) for literal in literals for e in literal.elements):
+        return None
+    return [element.key for literal in literals for element in literal.elements]
+
+
+def instance_of_run(site: RunSite, scope: "pm.Scope", kept_members, statements) -> Tuple[Optional[str], str]:
+    """(the instance whose class runs ``site``, "") or (None, why it cannot) or (None, ""): not such a run.
+
+    ``kept_members(class name)``: the members that stay attributes of the converted class (variables);
+    ``statements``: every statement of the scope (those not classified yet included)."""
+    leaves = list(fetch_leaves(site.fetch))
+    keys = _feed_keys(site, scope, statements)
+    named = [m for m in (_member(e, scope) for e in leaves + (keys or [])) if m is not None]
+    if all(attribute in kept_members(scope.instances[instance]) for instance, attribute in named):
+        return None, ""  # no member, or variables only: values of the run's own scope
+    instances = sorted({instance for instance, _ in named})
+    owner = scope.instances[instances[0]]
+    if len(instances) > 1:
+        return None, f"one run of the members of two objects ({', '.join(f'`{i}`' for i in instances)})"
+    if keys is None:
+        return None, (f"the run of `{instances[0]}`'s graph gets its feed dict built otherwise than as dict "
+                      "literals of its members (bound to a name only passed as the feed)")
+    if site.extra_args:
+        return None, f"the run of `{instances[0]}`'s graph passes {', '.join(site.extra_args)}"
+    if len(named) != len(leaves) + len(keys):
+        return None, (f"the run mixes members of `{instances[0]}` (a `{owner}`) with other values; only runs of "
+                      "the object's own members are converted")
+    return instances[0], ""
+
+
+class _ToSelf(cst.CSTTransformer):
+    def __init__(self, instance: str) -> None:
+        self.instance = instance
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if isinstance(updated.value, cst.Name) and updated.value.value == self.instance:
+            return updated.with_changes(value=cst.Name("self"))
+        return updated
+
+
+def as_class_run(site: RunSite, scope: "pm.Scope") -> RunSite:
+    """The run as the class's own methods would write it: ``self`` for the object in the fetches and feed
+    keys (the fed values are the caller's and stay as they are). A feed dict given by name is read from
+    its literals, written as the bindings of a method the run stands in (``site.home``)."""
+    to_self = _ToSelf(site.instance)
+
+    def keyed_by_self(literal: cst.Dict) -> cst.Dict:
+        return literal.with_changes(elements=[
+            element.with_changes(key=visit(element.key, to_self)) for element in literal.elements])
+
+    feed, home = site.feed, None
+    if isinstance(feed, cst.Dict):
+        feed = keyed_by_self(feed)
+    elif isinstance(feed, cst.Name) and feed.value != "None":
+        bindings = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(feed)], keyed_by_self(literal))])
+                    for literal in feed_literals(site, scope)]
+        home = cst.FunctionDef(cst.Name("outside"), cst.Parameters(), cst.IndentedBlock(bindings))
+    return RunSite(site.call, site.style, visit(site.fetch, to_self), feed, list(site.extra_args), home,
+                   site.instance, site.instance_class)
+
+
+def external_runs(scopes) -> Dict[str, List[Tuple[RunSite, str]]]:
+    """Class name -> the runs of its graph from outside it, as the class would write them, with the instance
+    each runs on, over ``scopes`` (the scopes of one module)."""
+    found: Dict[str, List[Tuple[RunSite, str]]] = {}
+    for scope in scopes:
+        for st in scope.statements:
+            for site in st.run_sites:
+                if site.instance is not None:
+                    found.setdefault(site.instance_class, []).append((as_class_run(site, scope), site.instance))
+    return found
+
+
+def external_run_blockers(scope: "pm.Scope", site: RunSite, classifier, names) -> List[Tuple[cst.CSTNode, str]]:
+    """Why a run from outside the class (as the class writes it) names values its graph does not know."""
+    found = []
+    for leaf in fetch_leaves(site.fetch):
+        why = unknown_fetch(leaf, scope, classifier.kind_of, names)
+        if why is not None:
+            found.append((site.call, f"sess.run of `{site.instance}`'s graph fetches a value its class does not "
+                                     f"build in __init__: {why}"))
+    literals = [site.feed] if isinstance(site.feed, cst.Dict) else \
+        [stmt.body[0].value for stmt in site.home.body.body] if site.home is not None else []
+    for key in [element.key for literal in literals for element in literal.elements]:
+        why = unknown_feed_key(key, scope)
+        if why is not None:
+            found.append((site.call, f"sess.run of `{site.instance}`'s graph feeds a value its class does not "
+                                     f"build in __init__: {why}"))
+    return found
+
+
+def module_classes(module: cst.Module) -> List[cst.ClassDef]:
+    """Every class the module defines, at any depth."""
+    found: List[cst.ClassDef] = []
+
+    class _Classes(cst.CSTVisitor):
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            found.append(node)
+
+    visit(module, _Classes())
+    return found

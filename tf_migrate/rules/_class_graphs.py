@@ -1,0 +1,132 @@
+"""Graph code kept on an object, converted: the class's generated methods, and the runs that call them.
+
+``__init__`` builds the graph (``self.inputs = tf.placeholder(...)``, ``self.q = ...``); a run of it
+becomes a generated method of the class whose parameters are the fed placeholders, and per-run
+attributes become locals of those methods. A run may stand in a method of the class
+(``self.sess.run(self.q, {self.inputs: s})`` -> ``self.run_q(inputs=s)``) or outside it, through an
+object of the class (``sess.run(net.q, {net.inputs: s})`` -> ``net.run_q(inputs=s)``,
+:mod:`tf_migrate.analysis.instance_runs`). Runs outside the class may come after the class statement
+was reached (in a ``main()`` defined after it), so a class is written once every scope of the module
+is rewritten (:meth:`ClassGraph.finish`).
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Set
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.class_scope import analyze_class, run_blockers
+from tf_migrate.analysis.classify import Classifier
+from tf_migrate.analysis.instance_runs import external_run_blockers
+from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.analysis.slicing import RunPlan, plan_run
+from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.codegen.function_builder import FunctionBuilder
+from tf_migrate.rules._site_replacer import SiteReplacer
+from tf_migrate.traversal import visit
+
+
+class Generated:
+    """The functions generated for one scope, by insertion position."""
+
+    def __init__(self) -> None:
+        self.signatures: Dict[tuple, str] = {}
+        self.compiled: Set[str] = set()  # names of the generated functions that are tf.functions
+        self.concrete: Set[str] = set()  # those called through their concrete function (compiled.CALL_COMPILED)
+        self.iterator_args: Dict[str, List[str]] = {}  # compiled function -> the iterators it takes
+        self.flags_compiled_for: Dict[str, Set[str]] = {}  # function -> fed flags bound in its body instead
+        self.by_position: Dict[int, List[cst.FunctionDef]] = {}
+        self.replacements: Dict[int, cst.BaseExpression] = {}
+
+
+class ClassGraph:
+    """One class whose ``__init__`` builds a graph, with the runs of it found so far."""
+
+    def __init__(self, rewriter, cls: cst.ClassDef, outer: "pm.Scope") -> None:
+        ctx = rewriter.ctx
+        self.rewriter, self.cls, self.outer = rewriter, cls, outer
+        self.analysis = analyze_class(cls, ctx.names, ctx.layer_scopes)
+        if self.analysis.blockers:
+            raise pm.ScopeBlocked(self.analysis.blockers)
+        self.scope = self.analysis.scope
+        rewriter.sessions |= {k for k in self.scope.sessions if "." not in k}
+        self.classifier = Classifier(self.scope, ctx.names)
+        self.builder = FunctionBuilder(self.scope, ctx.names, ctx.tf, self.classifier.kind_of, rewriter.taken,
+                                       rewriter.keras_variables)
+        self.generated = Generated()
+        self.promoted: Dict[str, str] = {}  # __init__ local -> the attribute generated methods read it from
+        self.finished = False
+        for _, sites in self.analysis.method_sites:
+            for site in sites:
+                self.generated.replacements[id(site.call)] = self.run(site, "self.")
+
+    def _rename(self, plan: RunPlan, function: cst.FunctionDef) -> Dict[str, str]:
+        # What the generated body reads and does not bind: the plan's reads, and names that rewritten
+        # statements brought in (a collection resolved to the layers that own its variables).
+        free = reads(function.body) - set(writes(function.body)) - {p.name.value for p in function.params.params}
+        mapping = {}
+        for key in sorted(set(plan.reads) | free):
+            if key.startswith("self.") and self.scope.deferred(key):
+                mapping[key] = key.split(".", 1)[1]
+            elif key in self.analysis.init_locals:
+                self.promoted.setdefault(key, self.analysis.attribute_for(key))
+                mapping[key] = self.promoted[key]
+        return mapping
+
+    def run(self, site: RunSite, owner: str) -> cst.BaseExpression:
+        """The call of the generated method that runs ``site`` (written as the class would), on ``owner``
+        (``self.`` or ``net.``)."""
+        plan = plan_run(self.scope, site, len(self.scope.statements))
+        return self.rewriter.call_for(plan, self.scope, self.builder, self.classifier, self.generated,
+                                      owner=owner, rename=self._rename, position=0)
+
+    def run_outside(self, site: RunSite) -> cst.BaseExpression:
+        """``site``, a run from outside the class (as the class writes it), as a call on its object."""
+        blockers = external_run_blockers(self.scope, site, self.classifier, self.rewriter.ctx.names)
+        blockers += run_blockers(self.scope, site)
+        if blockers:
+            raise pm.ScopeBlocked(blockers)
+        return self.run(site, f"{site.instance}.")
+
+    def finish(self, current: cst.ClassDef) -> cst.ClassDef:
+        """The converted class: ``current`` (the class as the module holds it now) with ``__init__``
+        keeping what it builds once, and the generated methods after it."""
+        rewriter, init = self.rewriter, self.analysis.init
+        saved = rewriter.enter_scope(self.outer)
+        init_body = rewriter.assemble(self.scope, Generated())
+        rewriter.enter_scope(saved)
+        init_body = self.analysis.insert_promotions(init_body, self.promoted)
+        new_init = init.with_changes(body=init.body.with_changes(body=init_body))
+        placeholder_keys = {k for k, s in self.scope.symbols.items() if s.kind == pm.PLACEHOLDER}
+        members = []
+        for stmt in current.body.body:
+            if stmt is init:
+                members.append(new_init)
+                members.extend(self.generated.by_position.get(0, []))
+            else:
+                members.append(visit(stmt, SiteReplacer(self.generated.replacements, placeholder_keys)))
+        members, _ = rewriter.shared(members, {id(f) for f in self.generated.by_position.get(0, [])}, methods=True)
+        self.finished = True
+        return current.with_changes(body=current.body.with_changes(body=members))
+
+
+class FinishClasses(cst.CSTTransformer):
+    """Write each converted class where the module holds it (found by its ``__init__``, which nothing
+    before changes)."""
+
+    def __init__(self, graphs: List[ClassGraph]) -> None:
+        self.by_init = {id(graph.analysis.init): graph for graph in graphs}
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        for stmt in updated.body.body:
+            graph = self.by_init.get(id(stmt))
+            if graph is not None:
+                return graph.finish(updated)
+        return updated
+
+
+def unfinished(graphs: List[ClassGraph]) -> List:
+    """Blockers for classes whose runs were generated but which the module no longer holds as analysed."""
+    return [(graph.cls, f"internal: the class `{graph.cls.name.value}` changed after its runs were planned")
+            for graph in graphs if not graph.finished]
