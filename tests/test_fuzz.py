@@ -71,9 +71,6 @@ _SHAPE_BUGS = {
     ("fed-tensor",): "R1: fed-tensor-that-is-not-a-placeholder, fed-through-a-second-name, "
                      "fed-scalar-fetched-back-is-a-0d-array",
     ("fed-tensor", "int-feed"): "R1: int-list-fed-to-a-float-tensor, int-list-fed-to-placeholder-with-default",
-    ("var-helper", "trainable-variables", "in-main"): "R4: trainable-variables-read-before-a-get-variable-in-main "
-                                                     "(variable-store moves get_variable out of main, so an "
-                                                     "earlier tf.trainable_variables() lists it)",
     ("injected-callable",): "R3: injected-activation, injected-optimizer-class (eager where compat is expected)",
     ("class-graph",): "runs that mix an object's members with the module's graph values (a graph value passed to "
                       "the constructor, a module placeholder fed beside a member fetch) stay compat; only runs of "
@@ -81,7 +78,7 @@ _SHAPE_BUGS = {
 }
 SHAPES = [(feature,) for feature in fs.FEATURES] + [("graph-after-session",), ("rebind", "graph-after-session"),
                                                    ("unpack", "trainable-variables")] + [
-    shapes for shapes in _SHAPE_BUGS if len(shapes) > 1]
+    shapes for shapes in _SHAPE_BUGS if len(shapes) > 1] + [("var-helper", "trainable-variables", "in-main")]
 
 
 @pytest.mark.parametrize("shapes", [

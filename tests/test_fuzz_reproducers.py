@@ -190,15 +190,11 @@ def main():
         sess.run(tf.global_variables_initializer())
         print(sess.run(b))
 main()
-""", "eager", id="trainable-variables-read-before-a-get-variable-in-main", marks=_open(
-        "R4: the variable-store rule moves get_variable out of main() to module level, so the earlier "
-        "tf.trainable_variables() becomes [b_2] (prints 1, TF1 0)")),
+""", "eager", id="trainable-variables-read-before-a-get-variable-in-main"),
     pytest.param("""
 w = tf.Variable([1.0, 2.0, 3.0])
 print(len(tf.trainable_variables()))
-""", "eager", id="trainable-variables-without-a-session", marks=_open(
-        "with no Session, session-to-functions does not run and symbol-renames keeps "
-        "tf.compat.v1.trainable_variables() (with a warning), which is [] eagerly: prints 0, TF1 1")),
+""", "eager", id="trainable-variables-without-a-session"),
     # -- a class that builds the graph, run from module level ------------------------------------------
     pytest.param("""
 class Block:
@@ -230,9 +226,7 @@ inc = tf.assign_add(net.w, [1.0, 1.0, 1.0])
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     print(sess.run(net.w))
-""", "eager", id="assign-to-an-attribute-variable-runs-when-built", marks=_open(
-        "assign-ops writes net.w.assign_add(...) where TF1 built the op; eagerly that runs at once, though no "
-        "run fetched inc (the op is deferred only for variables the scope names): prints [1.5 0. 3.]")),
+""", "eager", id="assign-to-an-attribute-variable-runs-when-built"),
     # -- R5: placeholder_with_default -----------------------------------------------------------------
     pytest.param("""
 x = tf.placeholder_with_default(np.ones(3, np.float32), shape=[3])

@@ -67,3 +67,13 @@ def test_runs_the_class_cannot_own_keep_compat_with_the_reason(run, reason):
     result = migrate_source(source, "net.py")
     assert result.outcome == "compat"
     assert any(reason in f.message for f in result.findings if f.rule == "eager-blocker"), result.compat_reason
+
+
+def test_an_update_of_an_objects_variable_runs_where_a_run_fetches_it():
+    # TF1 built `inc` and ran it once, at the fetch; eager code must not run it where it was built.
+    source = CLASS + ("net = Net(1.0)\ninc = tf.assign_add(net.w, [[1.0], [1.0]])\nnever = net.w.assign(net.w * 0.0)\n"
+                      "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                      "    print(sess.run(net.w))\n    sess.run(inc)\n    print(sess.run(net.w))\n")
+    result = migrate_source(source, "net.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

@@ -291,7 +291,10 @@ _GRAPH_ONLY_TOP = r"Session|InteractiveSession|placeholder(?:_with_default)?"
 _GRAPH_ONLY = re.compile(r"\bcompat\.v1\.(?:Session|InteractiveSession|placeholder(?:_with_default)?|"
                          r"get_default_graph|summary\.(?:FileWriter|merge_all|merge)|train\.(?:start_queue_runners|"
                          r"Coordinator|MonitoredSession|MonitoredTrainingSession)|global_variables_initializer|"
-                         r"initialize_all_variables|data\.make_one_shot_iterator|data\.make_initializable_iterator)\b")
+                         r"initialize_all_variables|data\.make_one_shot_iterator|data\.make_initializable_iterator|"
+                         # graph collections: an eager program has none, so these read an empty list
+                         r"trainable_variables|global_variables|all_variables|local_variables|model_variables|"
+                         r"get_collection|get_collection_ref|losses\.get_regularization_loss(?:es)?)\b")
 USE_TRIGGERS = True  # skip a rule whose Rule.TRIGGERS the input lacks (tests turn it off to compare)
 def _tf_names(ctx: RuleContext) -> List[str]:
     """The names tensorflow goes by in the output: its alias, and ``tf`` unless the module binds ``tf`` to

@@ -168,3 +168,7 @@ def is_compat_only(qualname: str) -> bool:
 
 # Methods that change a Python list in place (a list of variables reordered, a shape list changed).
 LIST_MUTATIONS = {"append", "extend", "insert", "reverse", "sort", "pop", "remove", "clear"}
+
+# Methods of a variable that write it (run when a run fetches the op TF1 built, not when built).
+VARIABLE_WRITE_METHODS = {"assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub",
+                          "scatter_nd_update", "scatter_nd_add", "load"}

@@ -12,7 +12,7 @@ from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition, variable_members
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.feed_dicts import only_fed
-from tf_migrate.analysis.instance_runs import instance_of_run
+from tf_migrate.analysis.instance_runs import instance_of_run, writes_member_variable
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
@@ -131,11 +131,13 @@ class Classifier:
         return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
                 and value.func.attr.value in ("build", "set_weights") and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
 
+    def _kept_members(self, owner: str):
+        return variable_members(self.scope.class_defs[owner], self.names)
+
     def _mark_instance_runs(self, st: "pm.Statement") -> None:
         """Runs of the graph a local class built, from outside it (analysis/instance_runs)."""
         for site in st.run_sites if self.scope.instances else ():
-            instance, why = instance_of_run(site, self.scope, lambda owner: variable_members(
-                self.scope.class_defs[owner], self.names), self.statements)
+            instance, why = instance_of_run(site, self.scope, self._kept_members, self.statements)
             if why:
                 self.block(site.call, f"sess.run of an object's graph: {why}")
             elif instance is not None:
@@ -343,6 +345,10 @@ class Classifier:
             source = self.scope.symbols[alias_of]
             self.define(st, source.kind, source.call, trainable=source.trainable, keras=source.keras,
                          tf_name=source.tf_name)
+            return
+        if writes_member_variable(value, self.scope, self._kept_members):
+            st.role = pm.DEFER  # net.w.assign_add(...): runs where a run fetches it
+            self.define(st, pm.OP)
             return
         reordered = mutates_variable_list(value, self.scope, st.index)  # encoder.reverse(): variables still
         if not tf_calls and (reordered or not graph_reads & (  # or only static shapes read (at module level)

@@ -28,6 +28,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import fetch_leaves, unknown_feed_key, unknown_fetch
 from tf_migrate.analysis.feed_dicts import site_feed_literals
@@ -158,3 +159,13 @@ def module_classes(module: cst.Module) -> List[cst.ClassDef]:
 
     visit(module, _Classes())
     return found
+
+
+def writes_member_variable(value: cst.BaseExpression, scope: "pm.Scope", kept_members) -> bool:
+    """``net.w.assign_add(...)``: an op writing a variable an object of a local class keeps (TF1 built it;
+    it runs only where a run fetches it, as for the scope's own variables)."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value in api.VARIABLE_WRITE_METHODS):
+        return False
+    member = _member(value.func.value, scope)
+    return member is not None and member[1] in kept_members(scope.instances[member[0]])

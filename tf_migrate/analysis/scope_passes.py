@@ -202,8 +202,7 @@ def _reinitialization_changes_nothing(c: Classifier, before: "pm.Statement", aft
                for call in all_calls(symbol.call))
 
 
-_STATE_METHODS = {"assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub",
-                  "scatter_nd_update", "minimize", "apply_gradients", "load"}
+_STATE_METHODS = api.VARIABLE_WRITE_METHODS | {"minimize", "apply_gradients"}
 
 
 def _changes_state(c: Classifier, st: "pm.Statement") -> bool:

@@ -20,12 +20,12 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 
 # Calls that write variables: variable methods and the optimizer steps that apply gradients.
-_WRITES = {"assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub",
-           "scatter_nd_update", "scatter_nd_add", "apply_gradients", "minimize"}
+_WRITES = (api.VARIABLE_WRITE_METHODS - {"load"}) | {"apply_gradients", "minimize"}
 _TF_WRITES = {"tf.assign", "tf.assign_add", "tf.assign_sub", "tf.scatter_update", "tf.scatter_add",
               "tf.scatter_sub", "tf.compat.v1.assign", "tf.compat.v1.assign_add", "tf.compat.v1.assign_sub"}
 

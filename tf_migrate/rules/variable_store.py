@@ -24,7 +24,8 @@ from typing import Dict, List, Optional, Set
 
 import libcst as cst
 
-from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis.symbols import all_calls, reads, writes
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
@@ -90,6 +91,12 @@ class _Store:
         if self.counts.get(name, 0) > 1 and not reuses(func, self.module, name):
             self.ctx.report(func, RULE_ID, WARNING, f"`{name}` creates variables and is called "
                             f"{self.counts[name]} times without reuse: each call made new variables")
+            return [], func
+        listed = next((q for q in map(self.ctx.names.call_name, all_calls(func))
+                       if q in api.VARIABLE_COLLECTIONS | api.SAVERS), None)
+        if listed is not None and self.counts.get(name, 0) <= 1:
+            # Built before the function, the variables would be in the list it reads before making them.
+            self.ctx.report(func, RULE_ID, INFO, f"`{name}` reads `{listed}`: its variables stay where it makes them")
             return [], func
         hoisted: List[cst.BaseStatement] = []
         walker = _Walker(self, hoist_to=hoisted, local=local)
