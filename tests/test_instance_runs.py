@@ -77,3 +77,32 @@ def test_an_update_of_an_objects_variable_runs_where_a_run_fetches_it():
     result = migrate_source(source, "net.py")
     assert result.outcome == "eager", result.compat_reason
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+TRAIN = CLASS + """def train(sess, m, steps):
+    for step in range(steps):
+        print(sess.run([m.step, m.loss], {m.x: np.full((2, 2), step, np.float32)})[1])
+
+
+net = Net(0.5)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    train(sess, net, 3)
+    print(sess.run(net.w))
+"""
+
+
+def test_an_object_every_call_passes_to_a_function_runs_its_graph_there():
+    result = migrate_source(TRAIN, "train.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "def train(m, steps):" in result.new_source and "(m.run_step_loss, x=" in result.new_source
+    assert_same_output(run_legacy(TRAIN), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("change", [
+    ("train(sess, net, 3)", "train(sess, net, 3)\n    train(sess, Net(2.0), 1)"),  # an object no name holds
+    ("train(sess, net, 3)", "run = train\n    run(sess, net, 3)"),  # the function passed along
+])
+def test_a_function_whose_calls_do_not_all_pass_a_known_object_keeps_compat(change):
+    result = migrate_source(TRAIN.replace(*change), "train.py")
+    assert result.outcome == "compat"

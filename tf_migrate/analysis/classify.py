@@ -131,13 +131,13 @@ class Classifier:
         return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
                 and value.func.attr.value in ("build", "set_weights") and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
 
-    def _kept_members(self, owner: str):
+    def kept_members(self, owner: str):
         return variable_members(self.scope.class_defs[owner], self.names)
 
     def _mark_instance_runs(self, st: "pm.Statement") -> None:
         """Runs of the graph a local class built, from outside it (analysis/instance_runs)."""
         for site in st.run_sites if self.scope.instances else ():
-            instance, why = instance_of_run(site, self.scope, self._kept_members, self.statements)
+            instance, why = instance_of_run(site, self.scope, self.kept_members, self.statements)
             if why:
                 self.block(site.call, f"sess.run of an object's graph: {why}")
             elif instance is not None:
@@ -346,7 +346,7 @@ class Classifier:
             self.define(st, source.kind, source.call, trainable=source.trainable, keras=source.keras,
                          tf_name=source.tf_name)
             return
-        if writes_member_variable(value, self.scope, self._kept_members):
+        if writes_member_variable(value, self.scope, self.kept_members):
             st.role = pm.DEFER  # net.w.assign_add(...): runs where a run fetches it
             self.define(st, pm.OP)
             return

@@ -32,13 +32,15 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import fetch_leaves, unknown_feed_key, unknown_fetch
 from tf_migrate.analysis.feed_dicts import site_feed_literals
+from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.cst.arguments import bind
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.traversal import visit
 
 
-def _member(expr: cst.BaseExpression, scope: "pm.Scope") -> Optional[Tuple[str, str]]:
+def _member(expr: cst.BaseExpression, instances: Dict[str, str]) -> Optional[Tuple[str, str]]:
     """(instance, attribute) when ``expr`` is ``instance.attribute`` of an instance of a local class."""
-    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in scope.instances:
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in instances:
         return expr.value.value, expr.attr.value
     return None
 
@@ -63,18 +65,21 @@ def _feed_keys(site: RunSite, scope: "pm.Scope", statements) -> Optional[List[cs
     return [element.key for literal in literals for element in literal.elements]
 
 
-def instance_of_run(site: RunSite, scope: "pm.Scope", kept_members, statements) -> Tuple[Optional[str], str]:
+def instance_of_run(site: RunSite, scope: "pm.Scope", kept_members, statements,
+                    objects: Optional[Dict[str, str]] = None) -> Tuple[Optional[str], str]:
     """(the instance whose class runs ``site``, "") or (None, why it cannot) or (None, ""): not such a run.
 
     ``kept_members(class name)``: the members that stay attributes of the converted class (variables);
-    ``statements``: every statement of the scope (those not classified yet included)."""
+    ``statements``: every statement of the scope (those not classified yet included); ``objects``: the
+    names bound to objects of local classes where the run stands (by default the scope's instances)."""
+    objects = scope.instances if objects is None else objects
     leaves = list(fetch_leaves(site.fetch))
     keys = _feed_keys(site, scope, statements)
-    named = [m for m in (_member(e, scope) for e in leaves + (keys or [])) if m is not None]
-    if all(attribute in kept_members(scope.instances[instance]) for instance, attribute in named):
+    named = [m for m in (_member(e, objects) for e in leaves + (keys or [])) if m is not None]
+    if all(attribute in kept_members(objects[instance]) for instance, attribute in named):
         return None, ""  # no member, or variables only: values of the run's own scope
     instances = sorted({instance for instance, _ in named})
-    owner = scope.instances[instances[0]]
+    owner = objects[instances[0]]
     if len(instances) > 1:
         return None, f"one run of the members of two objects ({', '.join(f'`{i}`' for i in instances)})"
     if keys is None:
@@ -167,5 +172,76 @@ def writes_member_variable(value: cst.BaseExpression, scope: "pm.Scope", kept_me
     if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
             and value.func.attr.value in api.VARIABLE_WRITE_METHODS):
         return False
-    member = _member(value.func.value, scope)
+    member = _member(value.func.value, scope.instances)
     return member is not None and member[1] in kept_members(scope.instances[member[0]])
+
+
+def parameter_instances(body, params, parent: "pm.Scope") -> Dict[str, str]:
+    """Parameters of the function whose body is ``body`` that every call of it, in ``parent``'s own code,
+    passes an object of the same local class (``def train(sess, model)`` called as ``train(sess, net)``):
+    parameter -> class. None of them when the function is called from another function or class, or used
+    otherwise than by calling it (passed along, stored): the objects it gets are not known there."""
+    body = list(body)
+    function = next((st.node for st in parent.statements if isinstance(st.node, cst.FunctionDef)
+                     and body and st.node.body.body and st.node.body.body[0] is body[0]), None)
+    return function_parameter_instances(function, params, parent) if function is not None else {}
+
+
+def function_parameter_instances(function: cst.FunctionDef, params, parent: "pm.Scope") -> Dict[str, str]:
+    """:func:`parameter_instances` of ``function``, a statement of ``parent``."""
+    if not parent.instances:
+        return {}
+    name = function.name.value
+    own_calls, uses = [], 0
+    elsewhere = False
+    for st in parent.statements:
+        if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
+            elsewhere |= st.node is not function and _name_count(st.node, name) > 0
+            continue
+        own_calls += [c for c in all_calls(st.node) if isinstance(c.func, cst.Name) and c.func.value == name]
+        uses += _name_count(st.node, name)
+    if elsewhere or not own_calls or uses != len(own_calls):
+        return {}
+    positional = [p.name.value for p in function.params.params]
+    found: Dict[str, str] = {}
+    for param in params:
+        owners = set()
+        for call in own_calls:
+            bound = bind(call, positional)
+            value = bound.get(param) if bound is not None else None
+            owners.add(parent.instances.get(value.value) if isinstance(value, cst.Name)
+                       and len(parent.bindings.get(value.value, ())) == 1 else None)
+        if len(owners) == 1 and None not in owners:
+            found[param] = owners.pop()
+    return found
+
+
+def _name_count(node: cst.CSTNode, name: str) -> int:
+    count = [0]
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, found: cst.Name) -> None:
+            count[0] += found.value == name
+
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            visit(attribute.value, self)  # `x.train` is not the function `train`
+            return False
+
+    visit(node, _Names())
+    return count[0]
+
+
+def mark_function_runs(scope: "pm.Scope", kept_members, block) -> None:
+    """The runs in functions of ``scope`` that run their graph through a session passed in (planned in this
+    scope), on an object of a local class every call passes them (``def train(sess, model)``)."""
+    for st in scope.statements:
+        if not (isinstance(st.node, cst.FunctionDef) and st.run_sites):
+            continue
+        params = [p.name.value for p in st.node.params.params]
+        objects = function_parameter_instances(st.node, params, scope)
+        for site in st.run_sites if objects else ():
+            instance, why = instance_of_run(site, scope, kept_members, [st.node], objects)
+            if why:
+                block(site.call, f"sess.run of an object's graph: {why}")
+            elif instance is not None:
+                site.instance, site.instance_class = instance, objects[instance]

@@ -14,6 +14,7 @@ from tf_migrate.analysis.build_blocks import check_build_blocks
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.flatten import unwrap
 from tf_migrate.analysis.imported_helpers import add_imported
+from tf_migrate.analysis.instance_runs import mark_function_runs, parameter_instances
 from tf_migrate.analysis.main_guard import main_guard_scopes
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import remember
@@ -50,6 +51,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
         scope.variable_classes |= parent.variable_classes - set(params)
         scope.local_callables |= parent.local_callables - set(params)
         scope.class_defs.update((k, v) for k, v in parent.class_defs.items() if k not in params)
+        scope.instances.update(parameter_instances(body, params, parent))  # def train(sess, model): train(sess, net)
     else:
         add_imported(scope, names, set(params))
     scope.params = set(params)
@@ -60,6 +62,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     classifier = Classifier(scope, names, [f.node for f in flat.statements])
     for index, flat_stmt in enumerate(flat.statements):
         scope.statements.append(classifier.classify(index, flat_stmt))
+    mark_function_runs(scope, classifier.kept_members, classifier.block)
     scope_passes.settle_eager(classifier)
     scope_passes.check_escapes(classifier)
     scope_passes.check_run_plans(classifier)
