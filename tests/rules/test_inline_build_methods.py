@@ -100,7 +100,6 @@ def test_returned_locals_become_the_targets_themselves():
 
 
 @pytest.mark.parametrize("change, method, why", [
-    (("_build_net", "build_net"), "build_net", "a public name"),
     (("class Agent(object):", "class Agent(Base):"), "_build_net", "a base class"),
     (("        return tf.reduce_mean(squared)\n", "        if squared is None:\n            return None\n"
                                                  "        return tf.reduce_mean(squared)\n"), "_build_loss",
@@ -115,6 +114,16 @@ def test_methods_that_are_not_a_straight_inline_stay(change, method, why):
     if "Base" in source:
         source = source.replace("class Agent(Base):", "class Base(object):\n    pass\n\n\nclass Agent(Base):")
     assert f"def {method}(self" in _rule_alone(source), why
+
+
+def test_a_public_method_runs_in_place_unless_code_outside_the_class_names_it():
+    public = AGENT.replace("_build_net", "build_net")
+    assert "def build_net(self" not in _rule_alone(public)
+    result = migrate_source(public, "agent.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(public), run_migrated(result.new_source))
+    named = public.replace("agent = Agent(sess, 0.1)\n", "agent = Agent(sess, 0.1)\nrebuild = agent.build_net\n")
+    assert "def build_net(self" in _rule_alone(named)
 
 
 def test_a_comprehension_that_reuses_a_renamed_name_keeps_the_methods():

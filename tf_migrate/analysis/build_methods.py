@@ -8,8 +8,8 @@ bound to the call's arguments: the body is put in place of each call
 (``rules/inline_build_methods``, made by ``codegen/inline_calls``) and the class converts as one
 whose ``__init__`` builds the graph.
 
-A method qualifies when it is private (``_name``: code outside the class does not call it, and
-the converted class no longer has it), every mention of it in the class is a call from
+A method qualifies when code outside the class does not name it (it is private, ``_name``, or no
+``obj.name`` stands anywhere else in the module: the converted class no longer has it), every mention of it in the class is a call from
 ``__init__`` (as a statement, or as the value of one assignment, at the top of ``__init__`` or in
 its ``with`` blocks), it takes ``self`` and plain parameters, and its only ``return`` is its last
 statement (inside ``with`` blocks is fine). Every call must bind every parameter without a
@@ -37,10 +37,13 @@ class BuildCall:
 
 
 def build_calls(cls: cst.ClassDef, init: cst.FunctionDef,
-                accept: Callable[[cst.FunctionDef], bool] = lambda method: True) -> List[BuildCall]:
+                accept: Callable[[cst.FunctionDef], bool] = lambda method: True,
+                named_outside: Optional[Set[str]] = None) -> List[BuildCall]:
     """The calls in ``init`` that can be run in place, each method's calls all together or not at all.
 
-    ``accept`` says which otherwise eligible methods to take (the rule: those that build graph)."""
+    ``accept`` says which otherwise eligible methods to take (the rule: those that build graph);
+    ``named_outside``: the attribute names the module's code outside the class reads (None: not known,
+    so only private methods qualify)."""
     if any(not (isinstance(base.value, cst.Name) and base.value.value == "object") for base in cls.bases):
         return []
     methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m is not init}
@@ -56,7 +59,8 @@ def build_calls(cls: cst.ClassDef, init: cst.FunctionDef,
         method = methods.get(name) if name is not None else None
         if method is None or name in refused:
             continue
-        site = _site(statement, target, call, method) if _eligible(method) and accept(method) else None
+        site = _site(statement, target, call, method) if _eligible(method, named_outside) and accept(method) \
+            else None
         if site is None:
             refused.add(name)
             continue
@@ -100,10 +104,11 @@ def _self_method(call: cst.Call) -> Optional[str]:
     return None
 
 
-def _eligible(method: cst.FunctionDef) -> bool:
+def _eligible(method: cst.FunctionDef, named_outside: Optional[Set[str]]) -> bool:
     params = method.params
     name = method.name.value
-    if (not name.startswith("_") or name.endswith("__") or method.decorators or method.asynchronous
+    hidden = name.startswith("_") or (named_outside is not None and name not in named_outside)
+    if (not hidden or name.endswith("__") or method.decorators or method.asynchronous
             or not params.params or params.params[0].name.value != "self"
             or isinstance(params.star_arg, (cst.Param, cst.ParamStar)) or params.kwonly_params
             or params.star_kwarg is not None or params.posonly_params):

@@ -36,3 +36,21 @@ def all_names(module: cst.CSTNode) -> Set[str]:
 
     visit(module, _Names())
     return found
+
+
+def attribute_names(node: cst.CSTNode) -> Set[str]:
+    """Every attribute name ``node`` mentions (``run`` of ``obj.run()``), and every string a ``getattr``-style
+    call could use as one (``"run"``): what code there may reach on an object."""
+    found: Set[str] = set()
+
+    class _Attributes(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+            found.add(attribute.attr.value)
+
+        def visit_SimpleString(self, string: cst.SimpleString) -> None:
+            value = string.evaluated_value
+            if isinstance(value, str) and value.isidentifier():
+                found.add(value)
+
+    visit(node, _Attributes())
+    return found

@@ -28,7 +28,7 @@ import libcst as cst
 from tf_migrate.analysis.build_methods import BuildCall, build_calls
 from tf_migrate.analysis.symbols import all_calls, reads, writes
 from tf_migrate.codegen.inline_calls import NotInlinable, inline_call
-from tf_migrate.cst.names import all_names
+from tf_migrate.cst.names import all_names, attribute_names
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 
@@ -38,9 +38,10 @@ _MAX_LEVELS = 8  # build methods calling build methods: inlined one level per ro
 
 class InlineBuildMethods(Rule):
     RULE_ID = RULE_ID
-    DESCRIPTION = "private graph-building methods __init__ calls -> their body at each call in __init__"
+    DESCRIPTION = ("graph-building methods only __init__ calls (private, or named nowhere else in the module) -> "
+                   "their body at each call in __init__")
     ORDER = 2  # before every rule that converts what __init__ builds
-    TRIGGERS = ("self._",)
+    TRIGGERS = ("self.",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         changed = False
@@ -48,13 +49,14 @@ class InlineBuildMethods(Rule):
         module_names = set(writes(module))  # what the module binds at its top level: globals the bodies may read
         for statement in module.body:
             if isinstance(statement, cst.ClassDef):
-                new = self._class(statement, ctx, module_names)
+                outside = {name for other in module.body if other is not statement for name in attribute_names(other)}
+                new = self._class(statement, ctx, module_names, outside)
                 changed |= new is not statement
                 statement = new
             body.append(statement)
         return module.with_changes(body=body) if changed else module
 
-    def _class(self, cls: cst.ClassDef, ctx: RuleContext, module_names: Set[str]) -> cst.ClassDef:
+    def _class(self, cls: cst.ClassDef, ctx: RuleContext, module_names: Set[str], outside: Set[str]) -> cst.ClassDef:
         def builds_graph(method: cst.FunctionDef) -> bool:
             return any((ctx.names.call_name(call) or "").startswith("tf.") for call in all_calls(method.body))
 
@@ -68,7 +70,7 @@ class InlineBuildMethods(Rule):
             # Per-run members (self.a) become locals of the generated methods: a local must not take their name.
             taken |= all_names(init) | {key.split(".")[1] for key in reads(init.body) | set(writes(init.body))
                                         if key.startswith("self.") and key.count(".") >= 1}
-            sites = build_calls(cls, init, accept=builds_graph)
+            sites = build_calls(cls, init, accept=builds_graph, named_outside=outside)
             try:
                 expanded = {id(site.statement): inline_call(site, taken) for site in sites}
             except NotInlinable as why:
