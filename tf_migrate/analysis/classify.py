@@ -12,7 +12,7 @@ from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition, variable_members
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.feed_dicts import only_fed
-from tf_migrate.analysis.instance_runs import instance_of_run, writes_member_variable
+from tf_migrate.analysis.instance_runs import mark_runs, writes_member_variable
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
@@ -87,7 +87,7 @@ class Classifier:
         for key, kind in element_kinds(node, self.scope, _TENSORISH).items():  # `for out in outs`: each out
             self.scope.bind(pm.Symbol(key, kind, index))
         st.run_sites = find_run_sites(node, self.is_session, self.kind_of)
-        self._mark_instance_runs(st)
+        mark_runs(st.run_sites, self.scope, self.kept_members, self.statements, self.scope.instances, self.block)
         calls = all_calls(node)
         qualnames = [q for q in (self.names.call_name(c) for c in calls) if q]
         self._check_api(node, calls)
@@ -133,15 +133,6 @@ class Classifier:
 
     def kept_members(self, owner: str):
         return variable_members(self.scope.class_defs[owner], self.names)
-
-    def _mark_instance_runs(self, st: "pm.Statement") -> None:
-        """Runs of the graph a local class built, from outside it (analysis/instance_runs)."""
-        for site in st.run_sites if self.scope.instances else ():
-            instance, why = instance_of_run(site, self.scope, self.kept_members, self.statements)
-            if why:
-                self.block(site.call, f"sess.run of an object's graph: {why}")
-            elif instance is not None:
-                site.instance, site.instance_class = instance, self.scope.instances[instance]
 
     def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
         for call in calls:

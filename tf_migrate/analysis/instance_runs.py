@@ -238,10 +238,16 @@ def mark_function_runs(scope: "pm.Scope", kept_members, block) -> None:
         if not (isinstance(st.node, cst.FunctionDef) and st.run_sites):
             continue
         params = [p.name.value for p in st.node.params.params]
-        objects = function_parameter_instances(st.node, params, scope)
-        for site in st.run_sites if objects else ():
-            instance, why = instance_of_run(site, scope, kept_members, [st.node], objects)
-            if why:
-                block(site.call, f"sess.run of an object's graph: {why}")
-            elif instance is not None:
-                site.instance, site.instance_class = instance, objects[instance]
+        mark_runs(st.run_sites, scope, kept_members, [st.node], function_parameter_instances(st.node, params, scope),
+                  block)
+
+
+def mark_runs(sites, scope: "pm.Scope", kept_members, statements, objects: Dict[str, str], block) -> None:
+    """Mark the ``sites`` that run a local class's graph through one of ``objects`` (name -> class) with that
+    object (:func:`instance_of_run`); block those that mix it with other values."""
+    for site in sites if objects else ():
+        instance, why = instance_of_run(site, scope, kept_members, statements, objects)
+        if why:
+            block(site.call, f"sess.run of an object's graph: {why}")
+        elif instance is not None:
+            site.instance, site.instance_class = instance, objects[instance]
