@@ -136,7 +136,7 @@ class _ScopeRewriter:
                     continue
                 plan = plan_run(scope, site, limit)
                 generated.replacements[id(site.call)] = self.call_for(plan, scope, builder, classifier, generated,
-                                                                       limit=limit, local_eager=local_eager)
+                                                                      limit=limit, local_eager=local_eager)
         for node_id, (key, attribute, index) in scope.static_reads.items():
             site = RunSite(cst.Call(cst.Name("static")), "run", cst.parse_expression(key), None)
             call = self.call_for(plan_run(scope, site, index), scope, builder, classifier, generated, limit=index)
@@ -223,7 +223,7 @@ class _ScopeRewriter:
         return out, {id(f) for f in functions} | {id(h) for hs in helpers.values() for h in hs}
 
     def call_for(self, plan, scope, builder, classifier, generated: Generated, owner: str = "",
-                  rename=None, position=None, limit=None, local_eager=frozenset()) -> cst.BaseExpression:
+                 rename=None, position=None, limit=None, local_eager=frozenset()) -> cst.BaseExpression:
         site = plan.site
         view = scope.at(plan.limit)  # the values bound where the run stands
         if not plan.needs_function and not any(view.deferred(k) for k in reads(site.fetch)):
