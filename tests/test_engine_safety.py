@@ -41,3 +41,13 @@ def test_eval_on_a_value_the_analysis_did_not_know_keeps_the_file_in_compat_mode
 def test_a_class_defining_eval_is_not_mistaken_for_a_tensor():
     source = LEGACY + "class Model:\n    def eval(self):\n        return 1\nprint(Model().eval())\n"
     assert engine.migrate_source(source, "case.py").outcome == report.EAGER
+
+
+def test_eager_output_still_importing_contrib_keeps_the_file_in_compat_mode():
+    """A contrib module imported and used on Python values only (slim's variable table): no rule flags it as a
+    graph value, but TF2 has no contrib, so eager output naming it would fail at its import."""
+    source = ("import tensorflow as tf\nimport tensorflow.contrib.slim as slim\nw = tf.Variable(1.0)\n"
+              "slim.model_analyzer.analyze_vars([w], print_info=True)\n")
+    result = engine.migrate_source(source, "case.py")
+    assert result.outcome == report.COMPAT
+    assert "`tensorflow.contrib`, which TF2 does not have" in result.compat_reason

@@ -54,6 +54,10 @@ COVERED_BY = {
     "cast-shorthands": "tests/golden/cast_shorthands_numpy_function.py",
     "numpy-function": "tests/golden/cast_shorthands_numpy_function.py",
     "contrib-layers": "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\nh = tf.contrib.layers.flatten(x)\n",
+    "contrib-batch-norm": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n"
+                           "h = tf.contrib.layers.batch_norm(x, updates_collections=None, scope='bn')\n"),
+    "slim-model-analyzer": ("import tensorflow as tf\nimport tensorflow.contrib.slim as slim\nw = tf.Variable(1.0)\n"
+                            "slim.model_analyzer.analyze_vars(tf.trainable_variables(), print_info=True)\n"),
     "graph-function-inputs": "tests/golden/layers_mlp_dropout.py",
     "unwrap-scopes": "tests/golden/layers_mlp_dropout.py",
     "helper-modules": "tests/golden/value_helper_module_per_call.py",

@@ -226,7 +226,9 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str,
                 faults = [] if leftover else selfcheck.check(path, source, eager_code, steps,
                                                              after=_SELF_CHECK_FALLBACK[mode])
                 if leftover is not None:  # a safety net: eager code must not call what only works in graph mode
-                    blockers = [(None, f"the eager rewrite would still call graph-only `{leftover.group(0)}`")]
+                    blockers = [(None, f"the eager rewrite would still call graph-only `{leftover.group(0)}`"
+                                 if "contrib" not in leftover.group(0) else
+                                 f"the eager rewrite would still use `{leftover.group(0)}`, which TF2 does not have")]
                 elif faults:
                     findings.extend(faults)
                     reason = "the eager rewrite failed the output self-check"
@@ -287,8 +289,9 @@ def _internal_failure(path, source, findings, detail) -> MigrationResult:
 
 # tf.compat.v1 APIs that raise under eager execution: eager output naming one falls back to compat mode
 # (also as tf.<name>: input whose tf name the engine could not resolve, say one missing its import).
-_GRAPH_ONLY_TOP = r"Session|InteractiveSession|placeholder(?:_with_default)?"
-_GRAPH_ONLY = re.compile(r"\bcompat\.v1\.(?:Session|InteractiveSession|placeholder(?:_with_default)?|"
+_GRAPH_ONLY_TOP = r"Session|InteractiveSession|placeholder(?:_with_default)?|contrib"
+_GRAPH_ONLY = re.compile(r"\btensorflow\.contrib\b|"  # TF2 has no contrib at all
+                         r"\bcompat\.v1\.(?:Session|InteractiveSession|placeholder(?:_with_default)?|"
                          r"get_default_graph|summary\.(?:FileWriter|merge_all|merge)|train\.(?:start_queue_runners|"
                          r"Coordinator|MonitoredSession|MonitoredTrainingSession)|global_variables_initializer|"
                          r"initialize_all_variables|data\.make_one_shot_iterator|data\.make_initializable_iterator|"
@@ -296,6 +299,8 @@ _GRAPH_ONLY = re.compile(r"\bcompat\.v1\.(?:Session|InteractiveSession|placehold
                          r"trainable_variables|global_variables|all_variables|local_variables|model_variables|"
                          r"get_collection|get_collection_ref|losses\.get_regularization_loss(?:es)?)\b")
 USE_TRIGGERS = True  # skip a rule whose Rule.TRIGGERS the input lacks (tests turn it off to compare)
+
+
 def _tf_names(ctx: RuleContext) -> List[str]:
     """The names tensorflow goes by in the output: its alias, and ``tf`` unless the module binds ``tf`` to
     something else (a program that reads ``tf`` without importing it still means TensorFlow)."""
