@@ -112,8 +112,8 @@ def test_a_star_import_by_a_compat_module_keeps_the_helper_module_compat(tmp_pat
 def test_a_helper_sharing_variables_through_its_callers_scopes_keeps_the_importer_compat(tmp_path):
     _, outcomes, reasons = migrate(tmp_path, {"scoped.py": SCOPED, "main.py": SCOPED_MAIN})
     assert outcomes["main.py"] == "compat"
-    assert "`linear` is imported from" in reasons["main.py"]
-    assert "shares variables through its caller's variable scopes" in reasons["main.py"]
+    assert "`linear` creates variables each time it is called on graph tensors" in reasons["main.py"]
+    assert "this module uses variable scopes, through which TF1 shared the variables" in reasons["main.py"]
 
 
 SCOPED_OPS = '''import tensorflow as tf

@@ -10,12 +10,13 @@ mode, compat output that has one leaves the input unchanged.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import re
 import sys
 import tokenize
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 import libcst as cst
@@ -32,7 +33,7 @@ from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.codegen.compiled import COMPILED, FUNCTION_MODES
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
 from tf_migrate.rules import COMPAT, EAGER, RuleContext, all_rules
-from tf_migrate.tfnames import ImportedFunction, TFNames
+from tf_migrate.tfnames import HelperClass, ImportedFunction, TFNames, TreeHelpers
 
 AUTO = "auto"
 MODES = (AUTO, EAGER, COMPAT)
@@ -51,6 +52,11 @@ class MigrationResult:
     outcome: str  # report.UNCHANGED / EAGER / COMPAT / FAILED / SKIPPED
     findings: Tuple[Finding, ...] = ()
     compat_reason: str = ""
+    # In a tree (rules/_tree_helpers): the helpers of other modules this one builds as classes (local name ->
+    # HelperClass), and what became of the helpers the project pass asked it to export (function -> HelperClass
+    # or why not). Eager output only.
+    helper_requests: Mapping[str, HelperClass] = field(default_factory=dict)
+    helper_exports: Mapping[str, object] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -132,7 +138,8 @@ def _selected(rule, select: Optional[Iterable[str]], ignore: Optional[Iterable[s
 def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
                    select: Optional[Iterable[str]] = None, ignore: Optional[Iterable[str]] = None,
                    functions: str = COMPILED, providers: Optional[Providers] = None,
-                   single_instances: Optional[Iterable[str]] = None) -> MigrationResult:
+                   single_instances: Optional[Iterable[str]] = None,
+                   tree_helpers: Optional[TreeHelpers] = None) -> MigrationResult:
     """Migrate a TF1 program given as text; return the new text and the findings.
 
     >>> result = migrate_source(open("train.py").read(), "train.py")
@@ -142,7 +149,8 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     from: provider path -> (its source, {local name -> the function's name there}). The analysis then
     knows what those functions do (``analysis/imported_helpers``). ``single_instances``: the module's
     classes that every program of the tree builds once (None: read from the module alone, the classes
-    it calls once itself).
+    it calls once itself). ``tree_helpers``: what the project pass asks of the module about helpers shared as
+    tf.Module classes (``exports`` and ``refused``, see ``rules/_tree_helpers``).
 
     Raises :class:`InputError` for source that does not parse.
     """
@@ -155,8 +163,13 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     with _recursion_limit(max(sys.getrecursionlimit(), _RECURSION_ROOM)):
         if single_instances is None:  # one file: the classes it builds once itself
             single_instances = single_instance_classes(scan_module("", path, source)) if "class" in source else ()
-        facts = _TreeFacts(_imported(providers or {}), set(single_instances))
-        return _migrate(source, path, mode, select, ignore, functions, facts)
+        asked = TreeHelpers(exports=dict((tree_helpers or TreeHelpers()).exports),
+                            refused=dict((tree_helpers or TreeHelpers()).refused))
+        facts = _TreeFacts(_imported(providers or {}), set(single_instances), asked)
+        result = _migrate(source, path, mode, select, ignore, functions, facts)
+        if result.outcome != report.EAGER:
+            return result
+        return dataclasses.replace(result, helper_requests=dict(asked.requested), helper_exports=dict(asked.exported))
 
 
 def _imported(providers: Providers) -> Dict[str, ImportedFunction]:
@@ -177,12 +190,14 @@ class _TreeFacts:
 
     imported: Dict[str, ImportedFunction]
     single_instances: Set[str]
+    tree_helpers: TreeHelpers = field(default_factory=TreeHelpers)  # shared by every scan (rules/_tree_helpers)
 
 
 def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
     names = TFNames.scan(module)
     names.imported = dict(facts.imported)
     names.single_instances = set(facts.single_instances)
+    names.tree_helpers = facts.tree_helpers
     return names
 
 
@@ -354,7 +369,9 @@ def _apply(module: cst.Module, ctx: RuleContext, select, ignore, which, steps: L
     for rule in all_rules():
         if ctx.mode not in rule.MODES or not _selected(rule, select, ignore) or not which(rule):
             continue
-        if USE_TRIGGERS and rule.TRIGGERS and not any(t in ctx.original_source for t in rule.TRIGGERS):
+        tree_work = rule.TREE_WORK and (ctx.names.imported or ctx.names.tree_helpers.exports)
+        triggered = tree_work or any(t in ctx.original_source for t in rule.TRIGGERS)
+        if USE_TRIGGERS and rule.TRIGGERS and not triggered:
             continue  # nothing for it in this file
         ctx.use_module(module)
         changed = rule.apply(module, ctx)

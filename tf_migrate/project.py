@@ -33,7 +33,7 @@ from collections import deque
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from tf_migrate import engine, files, report
+from tf_migrate import engine, files, report, tree_helpers
 from tf_migrate.analysis.project_index import ImportEdge, ProjectIndex, build_index
 from tf_migrate.runner import FileOutcome, Options
 
@@ -158,6 +158,8 @@ def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Pat
     writes = options.write or options.output_dir is not None
     dry = dataclasses.replace(options, write=False, output_dir=None)
     first = dict(zip([p for p in paths if p in tied], run_all([p for p in paths if p in tied], dry)))
+    exports, refusals, first = tree_helpers.agree(project, first, run_all, dry)
+    options = dataclasses.replace(options, helper_exports=exports, helper_refusals=refusals)
     forced = _forced_with_neutral(project, first)
     forced_paths = [p for p in paths if p in forced]
     kept_paths = [p for p in paths if p in tied and p not in forced] if writes else []

@@ -11,6 +11,7 @@ from typing import Dict, List, Mapping, Optional, Set, Tuple
 
 from tf_migrate import engine, files, report
 from tf_migrate.report import ERROR, Finding
+from tf_migrate.tfnames import TreeHelpers
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,10 @@ class Options:
     tree_imports: Optional[Mapping[str, Mapping[str, Mapping[str, str]]]] = field(default=None, compare=False)
     # In a tree: module path -> its classes every program of the tree builds at most once (project.py).
     single_instances: Optional[Mapping[str, Set[str]]] = field(default=None, compare=False)
+    # In a tree (tree_helpers.py): provider path -> {function -> tensor parameters} of the helpers it defines as
+    # tf.Module classes for its importers; importer path -> {(provider, function) -> why it may not build one}.
+    helper_exports: Optional[Mapping[str, Mapping[str, Tuple[str, ...]]]] = field(default=None, compare=False)
+    helper_refusals: Optional[Mapping[str, Mapping[Tuple[str, str], str]]] = field(default=None, compare=False)
 
 
 @dataclass
@@ -39,6 +44,8 @@ class FileOutcome:
     new_source: str = ""
     kind: str = "py"
     written: Optional[str] = None
+    helper_requests: Mapping[str, object] = field(default_factory=dict)  # engine.MigrationResult's
+    helper_exports: Mapping[str, object] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -86,7 +93,7 @@ def process(path: Path, options: Options) -> FileOutcome:
             result = _without_tensorflow(source_file.text, label) or engine.migrate_source(
                 source_file.text, label, providers=_providers(label, options),
                 single_instances=None if options.single_instances is None else options.single_instances.get(label, ()),
-                **common)
+                tree_helpers=_tree_helpers(label, options), **common)
             diffs = [_diff(result.source, result.new_source, label)] if result.changed else []
     except files.ReadError as error:
         return _failed(label, kind, label, error.line, 0, "input", error.message)
@@ -98,7 +105,9 @@ def process(path: Path, options: Options) -> FileOutcome:
                        f"internal error, file left unchanged: {type(error).__name__}: {str(error)[:200]} "
                        f"(at {Path(where.filename).name}:{where.lineno}; please report)")
     outcome = FileOutcome(label, result.outcome, list(result.findings), result.compat_reason, diffs,
-                          result.source, result.new_source, kind)
+                          result.source, result.new_source, kind,
+                          helper_requests=getattr(result, "helper_requests", {}),  # notebooks have none
+                          helper_exports=getattr(result, "helper_exports", {}))
     destination = _destination(path, options)
     if destination is None or result.outcome == report.FAILED:
         return outcome
@@ -125,6 +134,14 @@ def _providers(label: str, options: Options) -> Dict[str, Tuple[str, Mapping[str
         except files.ReadError:
             continue
     return found
+
+
+def _tree_helpers(label: str, options: Options) -> Optional[TreeHelpers]:
+    exports = (options.helper_exports or {}).get(label)
+    refused = (options.helper_refusals or {}).get(label)
+    if not exports and not refused:
+        return None
+    return TreeHelpers(exports=dict(exports or {}), refused=dict(refused or {}))
 
 
 def _without_tensorflow(text: str, label: str) -> Optional[engine.MigrationResult]:

@@ -13,7 +13,7 @@ ignored, a documented limitation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, Optional, Set
+from typing import Dict, FrozenSet, Optional, Set, Tuple
 
 import libcst as cst
 from tf_migrate.traversal import visit
@@ -75,6 +75,39 @@ class ImportedFunction:
     creates_variables: bool
     returns_tensors: bool
     opaque: str = ""  # why the importer's analysis cannot trust the summary ("" when it can)
+    per_call: bool = False  # opaque only because it makes variables per call (get_variable, rnn cells)
+    # A helper that makes variables, which its importer may build as a tf.Module instead (rules/helper_modules):
+    # its definition in the provider, and what splitting it there needs.
+    definition: Optional[cst.FunctionDef] = field(default=None, compare=False)
+    provider_names: Optional["TFNames"] = field(default=None, compare=False)
+    provider_makers: FrozenSet[str] = field(default=frozenset(), compare=False)  # its functions making variables
+    provider_taken: FrozenSet[str] = field(default=frozenset(), compare=False)  # names bound in the provider
+
+
+@dataclass(frozen=True)
+class HelperClass:
+    """The ``tf.Module`` form of a helper of another module of the tree, as its importer and its provider agree
+    on it (``rules/helper_modules``): the importer builds ``class_name(...)`` where it called ``function(...)``,
+    the provider defines the class in place of the function."""
+
+    provider: str
+    function: str
+    class_name: str
+    tensor_params: Tuple[str, ...]  # the arguments ``__call__`` takes
+    lazy: bool  # its variables are made at its first call (they read the input's static shape)
+    members: Tuple[Tuple[str, bool, int], ...]  # its variables (analysis.modules.Members)
+
+
+@dataclass
+class TreeHelpers:
+    """Helpers shared by modules of a tree as tf.Module classes: what the project pass asks of one module, and what
+    its rules did. One object per migration, shared by every scan of the module (``engine._scan``)."""
+
+    exports: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # provider: function -> tensor params
+    refused: Dict[Tuple[str, str], str] = field(default_factory=dict)  # importer: (provider, function) -> why
+    requested: Dict[str, HelperClass] = field(default_factory=dict)  # importer: local function name -> its class
+    exported: Dict[str, object] = field(default_factory=dict)  # provider: function -> HelperClass, or why not (str)
+    classes: Dict[str, Tuple] = field(default_factory=dict)  # importer: class name -> its members
 
 
 @dataclass
@@ -85,6 +118,7 @@ class TFNames:
     v1_module_aliases: set = field(default_factory=set)  # names bound to tensorflow.compat.v1
     imported: Dict[str, ImportedFunction] = field(default_factory=dict)  # local name -> summary (trees only)
     single_instances: Set[str] = field(default_factory=set)  # classes of the module every program builds once
+    tree_helpers: TreeHelpers = field(default_factory=TreeHelpers)  # helpers shared as classes (trees only)
 
     @classmethod
     def scan(cls, module: cst.Module) -> "TFNames":

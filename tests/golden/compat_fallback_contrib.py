@@ -1,7 +1,7 @@
 import tensorflow as tf
 
 x = tf.placeholder(tf.float32, [None, 4])
-h = tf.contrib.layers.batch_norm(x)
+h = tf.contrib.layers.layer_norm(x)
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
 # output
@@ -9,6 +9,6 @@ import tensorflow.compat.v1 as tf
 tf.disable_v2_behavior()
 
 x = tf.placeholder(tf.float32, [None, 4])
-h = tf.contrib.layers.batch_norm(x)
+h = tf.contrib.layers.layer_norm(x)
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())

@@ -199,6 +199,11 @@ def check_knowledge(st: "pm.Statement", calls, scope: "pm.Scope", names: TFNames
     for call in calls:
         if id(call) in sites:
             continue
+        name = call.func.value if isinstance(call.func, cst.Name) else None
+        if name in names.imported and name in scope.opaque_functions:  # a helper of the tree bound to TF1's graph
+            block(call, f"`{name}` {scope.opaque_functions[name]}: what it builds here (variables TF1 would list "
+                        "and train, ops, graph state) is not known")
+            continue
         key = next(iter(sorted(escaped_reads(call, st.run_sites, scope))), None)
         if key is None:
             continue

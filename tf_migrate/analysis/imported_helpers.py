@@ -21,11 +21,16 @@ collections (registered in the caller's graph, which the caller's rules cannot s
 scopes and ``tf.get_variable`` (shared through the caller's scopes), ``tf.layers``, Keras and rnn
 objects (their variables are made where the object is built, which a run function would do at
 every call).
+A function that makes variables and computes tensors, used nowhere in its own module, also carries
+its definition: the importer's ``helper-modules`` may build it as a ``tf.Module`` per call site, which
+makes per-call variables (``get_variable``) once (``rules/_tree_helpers``). A call of a function opaque
+for any other reason keeps the importer compat wherever it stands: what it builds is not known.
 Classes are not summarized yet: a call of an imported class stays unknown.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, Set
+from collections import Counter
+from typing import Dict, Iterable, Set, Tuple
 
 import libcst as cst
 
@@ -33,6 +38,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import summarize_definition
 from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.cst.names import all_names
 from tf_migrate.tfnames import ImportedFunction, TFNames
 
 # What an imported function may not do for its caller's analysis to trust its summary.
@@ -42,6 +48,7 @@ _CONTEXT_BOUND = (
     ({"tf.add_to_collection", "tf.get_collection", "tf.add_to_collections", "tf.get_collection_ref"},
      "reads or fills graph collections of its caller's graph"),
 )
+_PER_CALL = {"tf.get_variable", "tf.compat.v1.get_variable"}
 _CONTEXT_PREFIXES = (("tf.summary.", "registers summaries in its caller's graph"),
                      ("tf.layers.", "builds tf.layers objects"),
                      ("tf.contrib.", "calls tf.contrib"),
@@ -56,7 +63,7 @@ def summarize_provider(module: cst.Module, path: str, wanted: Dict[str, str]) ->
     after it) count, and nothing of the provider leaks into the importer's names but what it imports."""
     names = TFNames.scan(module)
     scratch = pm.Scope([], {}, set(), [], [], [])
-    bound: Dict[str, str] = {}  # provider function -> why its caller cannot trust it ("" when it can)
+    bound: Dict[str, Tuple[str, bool]] = {}  # provider function -> (why its caller cannot trust it, per call)
     defs = {}
     functions = [s for s in module.body if isinstance(s, cst.FunctionDef)]
     for _ in range(len(functions) + 1):  # a function may call one defined after it: until nothing changes
@@ -70,38 +77,76 @@ def summarize_provider(module: cst.Module, path: str, wanted: Dict[str, str]) ->
         if before == (scratch.variable_functions, scratch.opaque_functions, bound):
             break
     found: Dict[str, ImportedFunction] = {}
+    used_in_provider = _names_used(module)
+    taken = frozenset(all_names(module))
     for local, name in wanted.items():
         if name not in defs:
             continue
-        why = bound[name] or scratch.opaque_functions.get(name, "")
+        why, per_call = bound[name]
+        why = why or scratch.opaque_functions.get(name, "")
+        # A helper making variables (with tf.Variable, or per call: get_variable, rnn cells): an importer may build it
+        # once per call site as a tf.Module, when it computes tensors and its module never uses it itself.
+        splittable = ((per_call or not why) and name not in scratch.opaque_functions and name not in used_in_provider
+                      and name in scratch.variable_functions and name in scratch.tensor_functions)
         found[local] = ImportedFunction(
             provider=path, name=name, creates_variables=name in scratch.variable_functions,
             returns_tensors=name in scratch.tensor_functions,
-            opaque=f"is imported from {path} and {why}" if why else "")
+            opaque=f"is imported from {path} and {why}" if why else "",
+            per_call=per_call and name not in scratch.opaque_functions,
+            definition=defs[name] if splittable else None, provider_names=names if splittable else None,
+            provider_makers=frozenset(scratch.variable_functions), provider_taken=taken)
     return found
 
 
-def _context_bound(calls: Iterable[cst.Call], names: TFNames, earlier: Dict[str, str], makes_variables: bool) -> str:
-    """Why a function's effect depends on its caller's graph context ("" when it does not). A variable
-    scope only names ops in a function that makes no variables."""
+def _names_used(module: cst.Module) -> Set[str]:
+    """The names a module reads or binds, but for its functions' own names in their ``def`` lines."""
+    counts: Counter = Counter()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            counts[node.value] += 1
+
+    module.visit(_Names())
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef):
+            counts[statement.name.value] -= 1
+    return {name for name, count in counts.items() if count > 0}
+
+
+def _context_bound(calls: Iterable[cst.Call], names: TFNames, earlier: Dict[str, Tuple[str, bool]],
+                   makes_variables: bool) -> Tuple[str, bool]:
+    """Why a function's effect depends on its caller's graph context ("" when it does not), and whether that is
+    only that it makes its variables at each call (shared through scopes, or in rnn cell objects): a tf.Module
+    built once per call site makes them once. A variable scope only names ops in a function that makes none."""
+    per_call = ""
     for call in calls:
-        qualname = names.call_name(call)
-        if qualname is None:
-            callee = call.func.value if isinstance(call.func, cst.Name) else None
-            if callee and earlier.get(callee):
-                return f"calls `{callee}`, which {earlier[callee]}"
-            continue
-        if makes_variables and qualname in ("tf.variable_scope", "tf.get_variable_scope"):
-            return "makes variables under variable scopes its caller may reuse"
-        if api.builds_keras_variables(qualname):
-            return f"makes variables inside `{qualname}` objects (made again at each call of a run function)"
-        for group, why in _CONTEXT_BOUND:
-            if qualname in group:
-                return why
-        for prefix, why in _CONTEXT_PREFIXES:
-            if qualname.startswith(prefix):
-                return why
-    return ""
+        why, only_per_call = _call_bound(call, names, earlier, makes_variables)
+        if why and not only_per_call:
+            return why, False
+        per_call = per_call or why
+    return per_call, bool(per_call)
+
+
+def _call_bound(call: cst.Call, names: TFNames, earlier: Dict[str, Tuple[str, bool]],
+                makes_variables: bool) -> Tuple[str, bool]:
+    qualname = names.call_name(call)
+    if qualname is None:
+        callee = call.func.value if isinstance(call.func, cst.Name) else None
+        if callee and earlier.get(callee, ("", False))[0]:
+            why, per_call = earlier[callee]
+            return f"calls `{callee}`, which {why}", per_call
+        return "", False
+    if makes_variables and qualname in ("tf.variable_scope", "tf.get_variable_scope"):
+        return "makes variables under variable scopes its caller may reuse", True
+    if api.builds_keras_variables(qualname):
+        return f"makes variables inside `{qualname}` objects (made again at each call of a run function)", True
+    for group, why in _CONTEXT_BOUND:
+        if qualname in group:
+            return why, qualname in _PER_CALL
+    for prefix, why in _CONTEXT_PREFIXES:
+        if qualname.startswith(prefix):
+            return why, False
+    return "", False
 
 
 def add_imported(scope: "pm.Scope", names: TFNames, shadowed: Set[str]) -> None:
@@ -111,8 +156,13 @@ def add_imported(scope: "pm.Scope", names: TFNames, shadowed: Set[str]) -> None:
         if local in shadowed:
             continue
         scope.local_callables.add(local)
-        if summary.opaque:
-            scope.opaque_functions[local] = summary.opaque
+        refused = names.tree_helpers.refused.get((summary.provider, summary.name))
+        if summary.opaque and (not summary.per_call or refused is not None):
+            scope.opaque_functions[local] = summary.opaque + (f"; as a tf.Module it {refused}" if refused else "")
+            continue
+        if summary.opaque:  # variables per call: rules/helper_modules makes it a tf.Module per call, or checks it
+            scope.variable_functions.add(local)
+            scope.tensor_functions.add(local)
             continue
         if summary.creates_variables:
             scope.variable_functions.add(local)

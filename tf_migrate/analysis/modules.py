@@ -115,9 +115,12 @@ def _is_cell(init: cst.FunctionDef, attr: str, names: TFNames) -> bool:
 
 
 def instance_members(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional[Members]:
-    """The variables of the object ``call`` builds, when it is such a module of this file."""
-    if not isinstance(call.func, cst.Name) or call.func.value not in scope.class_defs:
+    """The variables of the object ``call`` builds, when it is such a module of this file, or the class of a
+    helper of another module of the tree (``rules/_tree_helpers``: its variables are known from its split)."""
+    if not isinstance(call.func, cst.Name):
         return None
+    if call.func.value not in scope.class_defs:
+        return names.tree_helpers.classes.get(call.func.value)
     return module_members(scope.class_defs[call.func.value], names, scope.variable_functions)
 
 

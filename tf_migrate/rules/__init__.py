@@ -106,6 +106,9 @@ class Rule:
     # always run). Only names the user writes and no earlier rule emits; the engine skips the rule
     # otherwise, which saves its walks (tests/test_rule_triggers.py checks it changes no output).
     TRIGGERS: Tuple[str, ...] = ()
+    # Runs, whatever its triggers, on a module of a tree that imports functions of the tree or is asked to
+    # export helpers to it (rules/_tree_helpers).
+    TREE_WORK = False
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         raise NotImplementedError

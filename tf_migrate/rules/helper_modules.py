@@ -22,6 +22,11 @@ tensor arguments' values (see ``_module_split``). Variables shaped by the input
 (``x.get_shape()[1]``) are made at the instance's first call, where nothing
 after the first call site makes variables or lists them (``_lazy_refused``):
 then they are still made in TF1's order.
+
+A helper imported from another module of the tree gets the same treatment across modules
+(``_tree_helpers``): this module builds the instances and imports the class, the
+provider, asked by the project pass (``tf_migrate/tree_helpers``), defines the class in
+place of the function (``_export``).
 """
 from __future__ import annotations
 
@@ -39,6 +44,9 @@ from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._module_split import SplitRefused, class_name, split
+from tf_migrate.rules._tree_helpers import (RenameImports, class_for_importer, class_for_provider, imported_candidates,
+                                           kept_imported_helper)
+from tf_migrate.tfnames import ImportedFunction
 from tf_migrate.traversal import visit
 
 RULE_ID = "helper-modules"
@@ -54,6 +62,7 @@ class HelperModules(Rule):
                    "one instance per TF1 call")
     ORDER = 95
     TRIGGERS = ("Variable", "variable")
+    TREE_WORK = True
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         return _Rewrite(module, ctx).run()
@@ -70,9 +79,10 @@ class _Site:
 
 @dataclass
 class _Helper:
-    func: cst.FunctionDef
+    func: Optional[cst.FunctionDef]  # None: imported, with no tf.Module form (its module uses it too)
     sites: List[_Site] = field(default_factory=list)
     other_uses: int = 0
+    imported: Optional[ImportedFunction] = None  # a helper of another module of the tree (rules/_tree_helpers)
 
 
 class _Finder(cst.CSTVisitor):
@@ -148,6 +158,9 @@ class _Finder(cst.CSTVisitor):
         if helper is not None:
             helper.other_uses += 1
 
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False  # the import of a helper of another module is not a use of it
+
 
 class _Rewrite:
     def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
@@ -158,17 +171,24 @@ class _Rewrite:
     def run(self) -> cst.Module:
         helpers = {s.name.value: _Helper(s) for s in self.module.body
                    if isinstance(s, cst.FunctionDef) and s.name.value in self.module_scope.variable_functions}
+        for local, summary in imported_candidates(self.ctx.names).items():
+            helpers.setdefault(local, _Helper(summary.definition, imported=summary))
+        exports = self.ctx.names.tree_helpers.exports
         if not helpers:
             return self.module
         visit(self.module, _Finder(helpers, self.module_scope.own_scope_blocks))
         taken = all_names(self.module)
         classes: Dict[int, cst.ClassDef] = {}
+        renamed_imports: Dict[str, str] = {}  # imported helper -> its class
         built: Dict[int, List[Tuple[int, cst.SimpleStatementLine]]] = {}  # statement -> (call order, build)
         calls: Dict[int, Tuple[str, List[int]]] = {}  # call -> (instance, positions of its tensor arguments)
         # Helpers called only where no graph is run (no session, no placeholder) are not the session rule's work.
         tensor_params_of = {name: self._tensor_params(name, helper) for name, helper in helpers.items()
-                            if any(self._scope(site.function).is_graph_program for site in helper.sites)}
+                            if helper.func is not None  # an imported helper without a class form
+                            and any(self._scope(site.function).is_graph_program for site in helper.sites)}
         candidates = {name for name, params in tensor_params_of.items() if params is not None}
+        self._keep_imported({name: h for name, h in helpers.items() if h.imported and name not in candidates})
+        self._export(helpers, exports, taken, classes)
         for name in candidates:
             helper, tensor_params = helpers[name], tensor_params_of[name]
             try:
@@ -178,22 +198,34 @@ class _Rewrite:
                     if isinstance(site.function, cst.FunctionDef) and site.function.name.value in candidates:
                         raise SplitRefused(f"it is called inside `{site.function.name.value}`, another helper "
                                            "called on graph tensors")
-                if helper.other_uses != len(helper.sites) + 1:
+                if helper.other_uses != len(helper.sites) + (helper.imported is None):
                     raise SplitRefused("it is used other than by calling it (passed or stored as a value)")
-                cls = class_name(name, taken)
-                classes[id(helper.func)] = split(helper.func, tensor_params, cls, self.ctx.tf, self.ctx.names,
-                                                 self.module_scope.variable_functions, self._lazy_refused(helper))
+                if helper.imported is not None:
+                    form = class_for_importer(helper.imported, tensor_params, self._lazy_refused(helper), self.module,
+                                              taken)
+                    cls = renamed_imports[name] = form.class_name
+                    self.ctx.names.tree_helpers.requested[name] = form
+                    self.ctx.names.tree_helpers.classes[cls] = form.members
+                else:
+                    cls = class_name(name, taken)
+                    classes[id(helper.func)] = split(helper.func, tensor_params, cls, self.ctx.tf, self.ctx.names,
+                                                     self.module_scope.variable_functions, self._lazy_refused(helper))
             except SplitRefused as refused:
                 for site in helper.sites:
                     self.ctx.block(site.call, f"`{name}` creates variables each time it is called on graph "
                                               f"tensors, and has no tf.Module form here: {refused}")
                 continue
-            lazily = any(isinstance(m, cst.FunctionDef) and m.name.value == "build"
-                         for m in classes[id(helper.func)].body.body)
-            self.ctx.report(helper.func, RULE_ID, INFO, f"`{name}` became the tf.Module `{cls}`: one instance "
-                            "per call, its variables made once, " + (
-                                "at its first call (from the input's static shape, which they read)" if lazily
-                                else "in __init__"))
+            if helper.imported is not None:
+                lazily = self.ctx.names.tree_helpers.requested[name].lazy
+                where = helper.sites[0].call
+                became = (f"`{name}` of {helper.imported.provider} is built as its tf.Module `{cls}` (its module "
+                          "defines it)")
+            else:
+                lazily = any(isinstance(m, cst.FunctionDef) and m.name.value == "build"
+                             for m in classes[id(helper.func)].body.body)
+                where, became = helper.func, f"`{name}` became the tf.Module `{cls}`"
+            self.ctx.report(where, RULE_ID, INFO, f"{became}: one instance per call, its variables made once, " + (
+                "at its first call (from the input's static shape, which they read)" if lazily else "in __init__"))
             params = [p.name.value for p in helper.func.params.params]
             for number, site in enumerate(sorted(helper.sites, key=lambda s: s.order), 1):  # as Python calls them
                 instance = name if len(helper.sites) == 1 else fresh(f"{name}_{number}", taken)
@@ -203,9 +235,48 @@ class _Rewrite:
                     [cst.AssignTarget(cst.Name(instance))], cst.Call(cst.Name(cls), args=_tidy_args(python_args)))])
                 built.setdefault(id(site.statement), []).append((site.order, build))
                 calls[id(site.call)] = (instance, [i for i, p in enumerate(given) if p in tensor_params])
-        if not classes:
+        if not classes and not renamed_imports:
             return self.module
-        return visit(self.module, _Apply(classes, built, calls))
+        module = visit(self.module, _Apply(classes, built, calls))
+        return visit(module, RenameImports(renamed_imports)) if renamed_imports else module
+
+    def _keep_imported(self, kept: Dict[str, "_Helper"]) -> None:
+        """Imported helpers that stay functions here: fine on Python values only (they make their variables at
+        build time, once per call, as TF1 did), else each call is blocked with the reason."""
+        for name, helper in kept.items():
+            summary = helper.imported
+            why = kept_imported_helper(summary, self.module, [  # a graph this module runs would call it per run
+                self._passes_tensors(s) and self._scope(s.function).is_graph_program for s in helper.sites])
+            for site in helper.sites if why else ():
+                self.ctx.block(site.call, f"`{name}` ({summary.opaque or 'imported from ' + summary.provider}) makes "
+                                          f"variables each time it is called, and has no tf.Module form here: {why}")
+
+    def _export(self, helpers: Dict[str, "_Helper"], exports: Dict[str, Tuple[str, ...]], taken: Set[str],
+                classes: Dict[int, cst.ClassDef]) -> None:
+        """The helpers the modules importing this one build as classes (the project pass asks, rules/_tree_helpers):
+        each becomes its class here, or says why it cannot."""
+        exported = self.ctx.names.tree_helpers.exported
+        for name, tensor_params in exports.items():
+            helper = helpers.get(name)
+            if helper is None or helper.imported is not None:
+                exported[name] = f"is not a helper that makes variables in {self.ctx.path}"
+                continue
+            if helper.sites or helper.other_uses != 1:
+                exported[name] = f"is also used in {self.ctx.path} itself"
+                continue
+            try:
+                form, definition = class_for_provider(helper.func, tensor_params, self.ctx.path, self.ctx.tf,
+                                                      self.ctx.names, self.module_scope.variable_functions, taken)
+            except SplitRefused as refused:
+                exported[name] = f"has no tf.Module form in {self.ctx.path}: {refused}"
+                continue
+            exported[name] = form
+            classes[id(helper.func)] = definition
+            taken.add(form.class_name)
+            self.ctx.report(helper.func, RULE_ID, INFO, f"`{name}` became the tf.Module `{form.class_name}`, which "
+                            "the modules importing it build once per call, its variables made once, " + (
+                                "at its first call (from the input's static shape, which they read)" if form.lazy
+                                else "in __init__"))
 
     def _lazy_refused(self, helper: _Helper) -> Optional[str]:
         """Why the helper's variables may not wait for its first call (None: they may).
@@ -267,6 +338,10 @@ class _Rewrite:
                                           f"and has no tf.Module form here: {why}")
             return None
         return [p for p in params if p in first]
+
+    def _passes_tensors(self, site: _Site) -> bool:
+        """Whether the call passes a graph tensor, or a value the analysis does not know."""
+        return any(self._arg_kind(arg.value, site) != "python" for arg in site.call.args)
 
     def _arg_kind(self, value: cst.BaseExpression, site: _Site) -> Optional[str]:
         """"tensor", "python", or None when the analysis does not know."""
