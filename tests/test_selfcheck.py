@@ -44,6 +44,7 @@ class _InjectedRule:
     """A rule with a bug, added to the engine's rules (not a Rule subclass: those register for every test)."""
 
     TRIGGERS = ()
+    TREE_WORK = False
 
     def __init__(self, rule_id, order, modes, transform) -> None:
         self.RULE_ID, self.ORDER, self.MODES, self._transform = rule_id, order, modes, transform
