@@ -120,6 +120,15 @@ def test_a_module_importing_the_helper_without_calling_it_on_tensors_keeps_the_f
     assert "registry.py too, which does not build it as a class" in reasons["main.py"]
 
 
+def test_a_compat_module_star_importing_and_calling_the_helper_keeps_the_function(tmp_path):
+    queued = ("import tensorflow as tf\nfrom ops import *\n\nq = tf.FIFOQueue(3, tf.float32)\n"
+              "h = fc_layer(tf.reshape(q.dequeue(), [1, 1]), 2, 'Q')\n")
+    _, outcomes, reasons = migrate(tmp_path, {"ops.py": OPS, "main.py": MAIN, "queued.py": queued})
+    assert set(outcomes.values()) == {"compat"}
+    assert "queued.py too, which does not build it as a class" in reasons["main.py"]
+    assert "def fc_layer(" in output(tmp_path, "ops.py")
+
+
 def test_a_module_importing_the_provider_whole_keeps_the_function(tmp_path):
     whole = "import ops\nprint(ops.fc_layer.__name__)\n"
     _, outcomes, reasons = migrate(tmp_path, {"ops.py": OPS, "main.py": MAIN, "whole.py": whole})

@@ -6,7 +6,8 @@ it builds as classes (``FileOutcome.helper_requests``), and how it expects each 
 the requests per provider and keeps a helper only when
 
 * every importer asked for the same class (tensors for the same parameters, the same variables),
-* every module that imports the helper by name asked for it (the provider's function is gone afterwards), and
+* every module that imports the helper by name, or by a star import and names it, asked for it (the provider's
+  function is gone afterwards), and
 * no module imports the provider whole (``import ops`` then ``ops.fc_layer(...)``: those uses are not read).
 
 It migrates each provider again with the helpers to export, and keeps a request only when the provider's class is
@@ -16,10 +17,11 @@ compat, with the reason at the call.
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Callable, Dict, List, Tuple
 
-from tf_migrate import report
+from tf_migrate import files, report
 from tf_migrate.runner import FileOutcome, Options
 from tf_migrate.tfnames import HelperClass
 
@@ -94,9 +96,19 @@ def disagreement(project, provider: str, function: str, asked: List[Tuple[Path, 
         importer = modules[edge.importer].path
         if not edge.names and not edge.star:
             return f"comes from a module {importer} imports whole, whose uses of it are not read"
-        if function in edge.names and importer not in requesters:
+        if importer in requesters:
+            continue
+        if function in edge.names or (edge.star and _names_word(importer, function)):
             return f"is imported by {importer} too, which does not build it as a class"
     return ""
+
+
+def _names_word(path: Path, word: str) -> bool:
+    """Whether the module's text names ``word`` (a module that cannot be read is assumed to)."""
+    try:
+        return re.search(rf"\b{re.escape(word)}\b", files.read_source(path).text) is not None
+    except files.ReadError:
+        return True
 
 
 def _provider_refusal(result: FileOutcome, function: str, expected: HelperClass) -> str:
