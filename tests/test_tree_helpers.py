@@ -8,6 +8,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
+
 from tf_migrate.cli import EXIT_OK, main
 from tf_migrate.project import plan
 from tf_migrate.tfnames import HelperClass
@@ -89,9 +91,17 @@ def test_a_star_import_needs_no_import_change(tmp_path):
     assert "from ops import *\n" in output(tmp_path, "main.py")
 
 
-def test_an_importer_that_cannot_build_the_class_keeps_the_function_for_all(tmp_path):
-    other = MAIN.replace('hidden = fc_layer(x, 4, "FC1")', 'hidden = fc_layer(x, num_units=4, name="FC1", '
-                                                            'use_relu=tf.constant(True))')
+CANNOT_BUILD = MAIN.replace('hidden = fc_layer(x, 4, "FC1")', 'hidden = fc_layer(x, num_units=4, name="FC1", '
+                                                                 'use_relu=tf.constant(True))')
+STAR_COMPAT = ("import tensorflow as tf\nfrom ops import *\n\nq = tf.FIFOQueue(3, tf.float32)\n"
+               "h = fc_layer(tf.reshape(q.dequeue(), [1, 1]), 2, 'Q')\n")
+
+
+@pytest.mark.parametrize("other", [
+    pytest.param(CANNOT_BUILD, id="an importer whose class would differ"),
+    pytest.param(STAR_COMPAT, id="a compat module calling it through a star import"),
+])
+def test_an_importer_that_does_not_build_the_class_keeps_the_function_for_all(tmp_path, other):
     _, outcomes, reasons = migrate(tmp_path, {"ops.py": OPS, "main.py": MAIN, "other.py": other})
     assert set(outcomes.values()) == {"compat"}
     assert "other.py too, which does not build it as a class" in reasons["main.py"]
@@ -118,15 +128,6 @@ def test_a_module_importing_the_helper_without_calling_it_on_tensors_keeps_the_f
     _, outcomes, reasons = migrate(tmp_path, {"ops.py": OPS, "main.py": MAIN, "registry.py": registry})
     assert outcomes["main.py"] == "compat" and outcomes["ops.py"] == "compat"
     assert "registry.py too, which does not build it as a class" in reasons["main.py"]
-
-
-def test_a_compat_module_star_importing_and_calling_the_helper_keeps_the_function(tmp_path):
-    queued = ("import tensorflow as tf\nfrom ops import *\n\nq = tf.FIFOQueue(3, tf.float32)\n"
-              "h = fc_layer(tf.reshape(q.dequeue(), [1, 1]), 2, 'Q')\n")
-    _, outcomes, reasons = migrate(tmp_path, {"ops.py": OPS, "main.py": MAIN, "queued.py": queued})
-    assert set(outcomes.values()) == {"compat"}
-    assert "queued.py too, which does not build it as a class" in reasons["main.py"]
-    assert "def fc_layer(" in output(tmp_path, "ops.py")
 
 
 def test_a_module_importing_the_provider_whole_keeps_the_function(tmp_path):
