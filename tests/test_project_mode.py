@@ -13,13 +13,15 @@ def linear(x, n):
     return tf.matmul(x, w)
 """
 
-# Compat on its own: a graph value goes into `linear`, a function of another module.
+# Compat on its own: `linear`, a function of another module, makes its get_variable variables under a variable
+# scope of this one, through which TF1 shared them (no tf.Module per call can).
 MODEL = """import numpy as np
 import tensorflow as tf
 from ops import *
 
 x = tf.placeholder(tf.float32, [None, 3])
-y = linear(x, 2)
+with tf.variable_scope("layer"):
+    y = linear(x, 2)
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     print(sess.run(y, {x: np.ones((1, 3))}))

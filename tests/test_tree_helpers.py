@@ -170,3 +170,43 @@ def test_a_helper_called_on_python_values_only_stays_a_function(tmp_path, capsys
     assert outcomes == {"ops.py": "eager", "main.py": "eager"}
     assert 'W = weight_variable("one", [3, 2])' in output(tmp_path, "main.py")
     assert code == EXIT_OK and ": equivalent" in capsys.readouterr().err
+
+
+LAYERS = '''import tensorflow as tf
+
+
+def dense(x, n):
+    w = tf.Variable(tf.ones([int(x.shape[1]), n]) * 0.5)
+    return tf.matmul(x, w)
+'''
+GRAPH_READER = '''import tensorflow as tf
+
+print(len(tf.get_default_graph().get_operations()))
+'''
+DENSE_MAIN = '''import numpy as np
+import tensorflow as tf
+from layers import dense
+{extra}
+x = tf.placeholder(tf.float32, [None, 3])
+loss = tf.reduce_sum(dense(x, 2))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(2):
+        print(step, sess.run([train, loss], {{x: np.ones((2, 3))}})[1])
+'''
+
+
+def test_a_helper_module_exporting_a_class_is_not_neutral(tmp_path, capsys):
+    """layers.py alone would stay eager beside compat importers (it only defines tf.Variable helpers), but once it
+    defines `Dense` for main.py it has no `dense` left: main.py, tied to a compat module, needs it compat too."""
+    (tmp_path / "alone").mkdir()
+    _, outcomes, _ = migrate(tmp_path / "alone", {"layers.py": LAYERS, "main.py": DENSE_MAIN.format(extra="")})
+    assert outcomes == {"layers.py": "eager", "main.py": "eager"}
+    assert "class Dense(tf.Module):" in output(tmp_path / "alone", "layers.py")
+    assert "dense_1 = Dense(2)\n" in output(tmp_path / "alone", "main.py")
+    tied = {"layers.py": LAYERS, "graph_reader.py": GRAPH_READER, "main.py": DENSE_MAIN.format(extra="import graph_reader")}
+    code, outcomes, _ = migrate(tmp_path, tied, "--verify-entry", "main.py")
+    assert outcomes == {"layers.py": "compat", "graph_reader.py": "compat", "main.py": "compat"}
+    assert "def dense(" in output(tmp_path, "layers.py")
+    assert code == EXIT_OK and ": equivalent" in capsys.readouterr().err

@@ -9,9 +9,10 @@ import it (directly or through others), and everything those import. A module of
 uses ``tf`` only through a star import (it never imports TensorFlow itself, so the per-file
 pass skips it and its TF1 calls stay) needs its provider in compat mode.
 
-A module that only defines things (imports, functions, constants; no TF runs when it is imported)
-and whose functions use nothing bound to their caller's graph (variable scopes, collections,
-summaries, placeholders, sessions, tf.layers) is *neutral*: its eager form, TF2 ops and
+A module that only defines things (imports, functions, constants; no TF runs when it is imported),
+whose functions use nothing bound to their caller's graph (variable scopes, collections,
+summaries, placeholders, sessions, tf.layers), and that defines no class in place of a function
+for its importers (``tree_helpers``: a compat importer would call the function) is *neutral*: its eager form, TF2 ops and
 ``tf.Variable``, builds the same graph under a compat importer as its TF1 form did. It may stay
 eager while a module importing it stays compat, and it ties nothing together (unless a compat
 module star-imports it, which would rebind that module's ``tf``).
@@ -36,6 +37,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 from tf_migrate import engine, files, report, tree_helpers
 from tf_migrate.analysis.project_index import ImportEdge, ProjectIndex, build_index
 from tf_migrate.runner import FileOutcome, Options
+from tf_migrate.tfnames import HelperClass
 
 RULE = "project-mode"
 
@@ -288,7 +290,10 @@ def neutral_modules(project: ProjectPlan, outcomes: Dict[Path, FileOutcome]) -> 
     neutral = set()
     for name, info in modules.items():
         outcome = outcomes.get(info.path)
-        if (outcome is None or outcome.outcome != report.EAGER or not info.definitions_only
+        # Classes it defines for its importers in place of their functions (tree_helpers).
+        exports_classes = outcome is not None and any(isinstance(made, HelperClass)
+                                                      for made in outcome.helper_exports.values())
+        if (outcome is None or outcome.outcome != report.EAGER or not info.definitions_only or exports_classes
                 or _CONTEXT_BOUND.search(outcome.source)
                 or re.search(r"\bcompat\.v1\b|\.numpy\(|\.function\b|GradientTape", outcome.new_source)):
             continue

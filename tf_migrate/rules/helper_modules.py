@@ -228,7 +228,10 @@ class _Rewrite:
                 "at its first call (from the input's static shape, which they read)" if lazily else "in __init__"))
             params = [p.name.value for p in helper.func.params.params]
             for number, site in enumerate(sorted(helper.sites, key=lambda s: s.order), 1):  # as Python calls them
-                instance = name if len(helper.sites) == 1 else fresh(f"{name}_{number}", taken)
+                # One call: its instance takes the helper's name, but for an imported one (the analysis knows it
+                # as the function of the tree), whose name the instance leaves to its import.
+                alone = len(helper.sites) == 1 and helper.imported is None
+                instance = name if alone else fresh(f"{name}_{number}", taken)
                 given = [a.keyword.value if a.keyword is not None else params[i] for i, a in enumerate(site.call.args)]
                 python_args = [a for a, p in zip(site.call.args, given) if p not in tensor_params]
                 build = cst.SimpleStatementLine([cst.Assign(
