@@ -163,8 +163,8 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     with _recursion_limit(max(sys.getrecursionlimit(), _RECURSION_ROOM)):
         if single_instances is None:  # one file: the classes it builds once itself
             single_instances = single_instance_classes(scan_module("", path, source)) if "class" in source else ()
-        asked = TreeHelpers(exports=dict((tree_helpers or TreeHelpers()).exports),
-                            refused=dict((tree_helpers or TreeHelpers()).refused))
+        given = tree_helpers or TreeHelpers()  # a copy: the rules fill in what they did
+        asked = TreeHelpers(exports=dict(given.exports), refused=dict(given.refused))
         facts = _TreeFacts(_imported(providers or {}), set(single_instances), asked)
         result = _migrate(source, path, mode, select, ignore, functions, facts)
         if result.outcome != report.EAGER:
