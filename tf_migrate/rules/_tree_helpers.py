@@ -50,19 +50,23 @@ def class_for_importer(summary: ImportedFunction, tensor_params: Sequence[str], 
                        importer: cst.Module, taken: Set[str]) -> HelperClass:
     """The class the provider will define for ``summary``'s function, called with tensors for ``tensor_params``;
     raises SplitRefused."""
-    if summary.opaque and _SHARED_SCOPES.search(importer.code):
-        raise SplitRefused("this module uses variable scopes, through which TF1 shared the variables its "
-                           "get_variable calls made")
-    return _split(summary.definition, tensor_params, summary.provider, summary.provider_names or TFNames(),
-                  set(summary.provider_makers), set(summary.provider_taken), lazy_refused, taken)
+    shared = _shared_scopes(summary, importer)
+    if shared:
+        raise SplitRefused(shared)
+    cls = class_name(summary.definition.name.value, set(summary.provider_taken))
+    if cls in taken:
+        raise SplitRefused(f"its class would be `{cls}`, a name this module binds already")
+    names = summary.provider_names or TFNames()
+    return _split(summary.definition, tensor_params, summary.provider, names.tf_alias or "tf", names,
+                  set(summary.provider_makers), set(summary.provider_taken), lazy_refused)[0]
 
 
 def kept_imported_helper(summary: ImportedFunction, importer: cst.Module, passes_tensors: Sequence[bool]) -> str:
     """Why a helper of another module that makes variables per call may not stay a function here ("" when it may):
     called only on Python values (``W = weight_variable([784, 10])``), it makes its variables once per call at build
     time, as a function of this module would, unless variable scopes here shared them in TF1."""
-    if summary.opaque and passes_tensors and _SHARED_SCOPES.search(importer.code):
-        return "this module uses variable scopes, through which TF1 shared the variables its get_variable calls made"
+    if passes_tensors and _shared_scopes(summary, importer):  # any call: a reused scope handed back TF1's variable
+        return _shared_scopes(summary, importer)
     if any(passes_tensors) and summary.definition is None:
         return f"{summary.provider} uses it too (or it does not only compute tensors), so it stays a function there"
     if any(passes_tensors):
@@ -73,27 +77,26 @@ def kept_imported_helper(summary: ImportedFunction, importer: cst.Module, passes
 def class_for_provider(func: cst.FunctionDef, tensor_params: Sequence[str], path: str, tf: str, names: TFNames,
                        makers: Set[str], taken: Set[str]) -> Tuple[HelperClass, cst.ClassDef]:
     """The class that replaces the provider's ``func`` for its importers; raises SplitRefused."""
-    cls = class_name(func.name.value, taken)
-    definition = split(func, list(tensor_params), cls, tf, names, makers, None)
-    return _interface(definition, func.name.value, path, tensor_params, names, makers), definition
+    return _split(func, tensor_params, path, tf, names, makers, taken, None)
 
 
-def _split(func: cst.FunctionDef, tensor_params: Sequence[str], path: str, names: TFNames, makers: Set[str],
-           provider_taken: Set[str], lazy_refused: Optional[str], taken: Set[str]) -> HelperClass:
-    cls = class_name(func.name.value, provider_taken)
-    if cls in taken:
-        raise SplitRefused(f"its class would be `{cls}`, a name this module binds already")
-    definition = split(func, list(tensor_params), cls, names.tf_alias or "tf", names, makers, lazy_refused)
-    return _interface(definition, func.name.value, path, tensor_params, names, makers)
+def _shared_scopes(summary: ImportedFunction, importer: cst.Module) -> str:
+    """Why the helper's get_variable variables may have been shared through this module's variable scopes ("")."""
+    if summary.opaque and _SHARED_SCOPES.search(importer.code):
+        return "this module uses variable scopes, through which TF1 shared the variables its get_variable calls made"
+    return ""
 
 
-def _interface(definition: cst.ClassDef, function: str, path: str, tensor_params: Sequence[str], names: TFNames,
-               makers: Set[str]) -> HelperClass:
+def _split(func: cst.FunctionDef, tensor_params: Sequence[str], path: str, tf: str, names: TFNames, makers: Set[str],
+           taken: Set[str], lazy_refused: Optional[str]) -> Tuple[HelperClass, cst.ClassDef]:
+    """The provider's class for ``func`` (named against the provider's names ``taken``) and its interface."""
+    definition = split(func, list(tensor_params), class_name(func.name.value, taken), tf, names, makers, lazy_refused)
     members = module_members(definition, names, makers)
     if members is None:
         raise SplitRefused("its class would make variables other than at the top of __init__ or build")
     lazy = any(isinstance(m, cst.FunctionDef) and m.name.value == "build" for m in definition.body.body)
-    return HelperClass(path, function, definition.name.value, tuple(tensor_params), lazy, members)
+    form = HelperClass(path, func.name.value, definition.name.value, tuple(tensor_params), lazy, members)
+    return form, definition
 
 
 class RenameImports(cst.CSTTransformer):
