@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tf_migrate.cli import main
 
 OPS = """import tensorflow as tf
@@ -147,6 +149,18 @@ def test_a_class_a_program_of_the_tree_builds_twice_stays_compat(tmp_path):
     files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
     assert files["agent.py"] == "compat"
     assert "which a program may build twice" in result["compat_reasons"][str(tmp_path / "src" / "agent.py")]
+
+
+@pytest.mark.parametrize("scope, outcome", [
+    pytest.param("tf.variable_scope('agent')", "eager", id="a scope that names the variables: built once"),
+    pytest.param("tf.variable_scope('agent', reuse=tf.AUTO_REUSE)", "compat",
+                 id="a scope that may share variables made before"),
+])
+def test_a_class_built_in_a_with_block_counts_by_what_the_block_does(tmp_path, scope, outcome):
+    scoped = f"import tensorflow as tf\nfrom agent import Agent\n\nwith {scope}:\n    agent = Agent()\nprint(agent.step())\n"
+    result = run(tmp_path, {"agent.py": AGENT, "run_a.py": scoped})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files["agent.py"] == outcome
 
 
 def test_a_class_its_module_and_an_importer_both_build_stays_compat(tmp_path):

@@ -26,6 +26,12 @@ COVERED_BY = {
     "optimizers": "tests/golden/class_actor_grad_ys.py",
     "hoist-optimizers": "tests/golden/class_actor_grad_ys.py",
     "hoist-graph-ops": "tests/golden/function_builds_ops_it_runs.py",
+    "optional-sessions": ("import tensorflow as tf\n\n\nclass Agent:\n    def __init__(self, sess=None):\n"
+                          "        self.w = tf.Variable(2.0)\n        if sess is None:\n"
+                          "            self.sess = tf.Session()\n"
+                          "            self.sess.run(tf.global_variables_initializer())\n"
+                          "        else:\n            self.sess = sess\n\n    def value(self):\n"
+                          "        return self.sess.run(self.w)\n\n\nprint(Agent().value())\n"),
     "dropout-rate": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\nh = tf.nn.dropout(x, 0.5)\n"
                      "with tf.Session() as sess:\n    print(sess.run(h, {x: [1.0, 2.0, 3.0]}))\n"),
     "dead-collections": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\nw = tf.Variable(1.0)\n"

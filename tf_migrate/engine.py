@@ -57,6 +57,9 @@ class MigrationResult:
     # or why not). Eager output only.
     helper_requests: Mapping[str, HelperClass] = field(default_factory=dict)
     helper_exports: Mapping[str, object] = field(default_factory=dict)
+    # The module's classes and functions whose eager form no longer takes the session parameter (name ->
+    # (position after ``self``, parameter name)): its importers may drop the argument too (project.session_imports).
+    session_params: Mapping[str, Tuple[int, str]] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -164,12 +167,14 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
         if single_instances is None:  # one file: the classes it builds once itself
             single_instances = single_instance_classes(scan_module("", path, source)) if "class" in source else ()
         given = tree_helpers or TreeHelpers()  # a copy: the rules fill in what they did
-        asked = TreeHelpers(exports=dict(given.exports), refused=dict(given.refused))
+        asked = TreeHelpers(exports=dict(given.exports), refused=dict(given.refused),
+                            sessions_given=dict(given.sessions_given))
         facts = _TreeFacts(_imported(providers or {}), set(single_instances), asked)
         result = _migrate(source, path, mode, select, ignore, functions, facts)
         if result.outcome != report.EAGER:
             return result
-        return dataclasses.replace(result, helper_requests=dict(asked.requested), helper_exports=dict(asked.exported))
+        return dataclasses.replace(result, helper_requests=dict(asked.requested), helper_exports=dict(asked.exported),
+                                   session_params=dict(asked.sessions_dropped))
 
 
 def _imported(providers: Providers) -> Dict[str, ImportedFunction]:

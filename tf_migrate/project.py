@@ -161,7 +161,12 @@ def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Pat
     dry = dataclasses.replace(options, write=False, output_dir=None)
     first = dict(zip([p for p in paths if p in tied], run_all([p for p in paths if p in tied], dry)))
     exports, refusals, first = tree_helpers.agree(project, first, run_all, dry)
-    options = dataclasses.replace(options, helper_exports=exports, helper_refusals=refusals)
+    sessions = session_imports(project, first)
+    options = dataclasses.replace(options, helper_exports=exports, helper_refusals=refusals, session_imports=sessions)
+    if sessions:  # the importers again, knowing which sessions they pass need not be passed any more
+        importers = [path for path in first if str(path) in sessions]
+        first.update(zip(importers, run_all(importers, dataclasses.replace(
+            dry, helper_exports=exports, helper_refusals=refusals, session_imports=sessions))))
     forced = _forced_with_neutral(project, first)
     forced_paths = [p for p in paths if p in forced]
     kept_paths = [p for p in paths if p in tied and p not in forced] if writes else []
@@ -223,7 +228,7 @@ def _forced_with_neutral(project: ProjectPlan, first: Dict[Path, FileOutcome]) -
 
 def single_instances(project: ProjectPlan) -> Dict[str, Set[str]]:
     """module path -> its classes that every program of the tree builds at most once: each module calls the class
-    at most once (outside loops and ``with`` blocks), and no two calling modules share a process. A class
+    at most once (outside loops and variable-sharing scopes), and no two calling modules share a process. A class
     reached through ``import module`` (``module.Cls()``) is not counted, so it is not listed."""
     modules = project.index.modules
     found: Dict[str, Set[str]] = {}
@@ -252,6 +257,33 @@ def single_instances(project: ProjectPlan) -> Dict[str, Set[str]]:
             if any(other in project.same_process(caller) for caller in callers for other in callers if other != caller):
                 continue
             found.setdefault(str(info.path), set()).add(cls)
+    return found
+
+
+def session_imports(project: ProjectPlan, outcomes: Dict[Path, FileOutcome]) -> Dict[str, Dict[str, Tuple[int, str]]]:
+    """importer path -> {local name -> (position, parameter)}: the classes and functions it imports by name or by
+    star from modules of the tree that went eager and, in that form, no longer take a session parameter
+    (``agent = Agent(sess, ...)`` with ``Agent``'s runs now its own generated methods). The importer may drop the
+    argument; if the provider is later kept compat, the tie keeps the importer compat too (``forced_compat``)."""
+    modules = project.index.modules
+    found: Dict[str, Dict[str, Tuple[int, str]]] = {}
+    for edge in project.index.edges:
+        provider = modules[edge.target]
+        outcome = outcomes.get(provider.path)
+        if outcome is None or outcome.outcome != report.EAGER or not outcome.session_params:
+            continue
+        importer = modules[edge.importer]
+        if edge.star:
+            wanted = {name: name for name in outcome.session_params if name in provider.star_exports()}
+        elif not edge.names:  # ``import agent`` (``import pkg.agent as a``): ``agent.Agent(sess, ...)``
+            prefix = importer.local_names.get((edge.line, edge.target), edge.target)
+            wanted = {f"{prefix}.{name}": name for name in outcome.session_params}
+        else:
+            wanted = {importer.local_names.get((edge.line, name), name): name
+                      for name in edge.names if name in outcome.session_params}
+        if wanted:
+            found.setdefault(str(importer.path), {}).update(
+                (local, outcome.session_params[name]) for local, name in wanted.items())
     return found
 
 

@@ -31,6 +31,9 @@ class Options:
     # tf.Module classes for its importers; importer path -> {(provider, function) -> why it may not build one}.
     helper_exports: Optional[Mapping[str, Mapping[str, Tuple[str, ...]]]] = field(default=None, compare=False)
     helper_refusals: Optional[Mapping[str, Mapping[Tuple[str, str], str]]] = field(default=None, compare=False)
+    # In a tree (project.session_imports): importer path -> {local name -> (position, parameter)} of the classes and
+    # functions of other modules whose eager form no longer takes the session the importer passes them.
+    session_imports: Optional[Mapping[str, Mapping[str, Tuple[int, str]]]] = field(default=None, compare=False)
 
 
 @dataclass
@@ -46,6 +49,7 @@ class FileOutcome:
     written: Optional[str] = None
     helper_requests: Mapping[str, object] = field(default_factory=dict)  # engine.MigrationResult's
     helper_exports: Mapping[str, object] = field(default_factory=dict)
+    session_params: Mapping[str, Tuple[int, str]] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -107,7 +111,8 @@ def process(path: Path, options: Options) -> FileOutcome:
     outcome = FileOutcome(label, result.outcome, list(result.findings), result.compat_reason, diffs,
                           result.source, result.new_source, kind,
                           helper_requests=getattr(result, "helper_requests", {}),  # notebooks have none
-                          helper_exports=getattr(result, "helper_exports", {}))
+                          helper_exports=getattr(result, "helper_exports", {}),
+                          session_params=getattr(result, "session_params", {}))
     destination = _destination(path, options)
     if destination is None or result.outcome == report.FAILED:
         return outcome
@@ -139,9 +144,10 @@ def _providers(label: str, options: Options) -> Dict[str, Tuple[str, Mapping[str
 def _tree_helpers(label: str, options: Options) -> Optional[TreeHelpers]:
     exports = (options.helper_exports or {}).get(label)
     refused = (options.helper_refusals or {}).get(label)
-    if not exports and not refused:
+    sessions = (options.session_imports or {}).get(label)
+    if not exports and not refused and not sessions:
         return None
-    return TreeHelpers(exports=dict(exports or {}), refused=dict(refused or {}))
+    return TreeHelpers(exports=dict(exports or {}), refused=dict(refused or {}), sessions_given=dict(sessions or {}))
 
 
 def _without_tensorflow(text: str, label: str) -> Optional[engine.MigrationResult]:

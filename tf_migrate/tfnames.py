@@ -100,14 +100,19 @@ class HelperClass:
 
 @dataclass
 class TreeHelpers:
-    """Helpers shared by modules of a tree as tf.Module classes: what the project pass asks of one module, and what
-    its rules did. One object per migration, shared by every scan of the module (``engine._scan``)."""
+    """What the project pass tells one module of a tree, and what its rules did for the tree: helpers shared as
+    tf.Module classes, and session parameters dropped across modules. One object per migration, shared by every scan
+    of the module (``engine._scan``)."""
 
     exports: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # provider: function -> tensor params
     refused: Dict[Tuple[str, str], str] = field(default_factory=dict)  # importer: (provider, function) -> why
     requested: Dict[str, HelperClass] = field(default_factory=dict)  # importer: local function name -> its class
     exported: Dict[str, object] = field(default_factory=dict)  # provider: function -> HelperClass, or why not (str)
     classes: Dict[str, Tuple] = field(default_factory=dict)  # importer: class name -> its members
+    # Sessions passed to another module of the tree (``project.session_imports``): a callable whose eager form no
+    # longer takes its session parameter -> (position after ``self``, name).
+    sessions_given: Dict[str, Tuple[int, str]] = field(default_factory=dict)  # importer: local name -> parameter
+    sessions_dropped: Dict[str, Tuple[int, str]] = field(default_factory=dict)  # provider: class or function -> it
 
 
 @dataclass

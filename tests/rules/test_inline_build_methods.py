@@ -183,3 +183,65 @@ def test_a_call_that_reuses_another_calls_variables_keeps_the_method():
     getter = REUSED.replace("reuse=None", "getter=None").replace("reuse=reuse", "custom_getter=getter").replace(
         "reuse=True", "getter=lambda getter, *a, **k: getter(*a, **k)")
     assert "def _build_a(self" in _rule_alone(getter)
+
+
+# Morvan's double DQN: `_build_net` defines `build_layers` and calls it for the eval and the target network, with
+# the layers' weights in collections of their own that __init__ reads to copy one network into the other.
+NESTED = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Agent(object):
+    def __init__(self):
+        self._build_net()
+        t_params = tf.get_collection('target_net_params')
+        e_params = tf.get_collection('eval_net_params')
+        self.replace = [tf.assign(t, e) for t, e in zip(t_params, e_params)]
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def _build_net(self):
+        def build_layers(s, c_names, init):
+            with tf.variable_scope('l1'):
+                w1 = tf.get_variable('w1', [2, 3], initializer=tf.constant_initializer(init), collections=c_names)
+                out = tf.matmul(s, w1)
+            return out
+
+        self.s = tf.placeholder(tf.float32, [None, 2])
+        with tf.variable_scope('eval_net'):
+            c_names = ['eval_net_params', tf.GraphKeys.GLOBAL_VARIABLES]
+            self.q_eval = build_layers(self.s, c_names, 0.5)
+        with tf.variable_scope('target_net'):
+            c_names = ['target_net_params', tf.GraphKeys.GLOBAL_VARIABLES]
+            self.q_next = build_layers(self.s, c_names, 0.25)
+
+    def show(self, s):
+        print(np.round(self.sess.run([self.q_eval, self.q_next], {self.s: s}), 5))
+        self.sess.run(self.replace)
+        print(np.round(self.sess.run(self.q_next, {self.s: s}), 5))
+
+
+Agent().show(np.array([[1.0, 2.0]]))
+'''
+
+
+def test_a_function_defined_in_a_build_method_runs_in_place_at_each_call():
+    code = _rule_alone(NESTED)
+    assert "def build_layers" not in code and "def _build_net" not in code
+    assert "w1 = tf.get_variable('w1', [2, 3], initializer=tf.constant_initializer(0.5), collections=c_names)" in code
+    assert "w1_2 = tf.get_variable('w1', [2, 3], initializer=tf.constant_initializer(0.25)" in code
+    result = migrate_source(NESTED, "agent.py")
+    assert result.outcome == "eager", result.findings
+    assert_same_output(run_legacy(NESTED), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(("        self.s = tf.placeholder", "        self.layers = build_layers\n        self.s = tf.placeholder"),
+                 id="the function is also used otherwise than called"),
+    pytest.param(("            return out\n", "                if init > 0.3:\n                    return out\n"
+                                               "            return out\n"), id="a return that is not the last"),
+])
+def test_a_nested_function_that_cannot_run_in_place_stays(change):
+    source = NESTED.replace(*change)
+    assert "def build_layers" in _rule_alone(source)

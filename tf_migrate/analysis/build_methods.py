@@ -69,6 +69,56 @@ def build_calls(cls: cst.ClassDef, init: cst.FunctionDef,
             if name not in refused and mentions.get(name) == len(sites) for site in sites]
 
 
+def nested_build_calls(method: cst.FunctionDef, accept: Callable[[cst.FunctionDef], bool]) -> List[BuildCall]:
+    """Calls of functions that ``method`` defines in its body and that can be run in place, each function's calls
+    all together or not at all.
+
+    ``def build_layers(s, c_names): ...`` then ``self.q_eval = build_layers(self.s, c_names)`` for the eval network
+    and again for the target network: the function is defined at the top level of the body, takes plain
+    parameters, has no decorators, its body is a straight inline (:func:`inlinable`), ``accept`` takes it, and the
+    method names it nowhere but in such calls after its ``def`` (as a statement, or the value of one assignment, at
+    the top of the body or in its ``with`` blocks). The body reads the method's locals where each call stands, as
+    the closure read them when called."""
+    body = list(method.body.body)
+    found: List[BuildCall] = []
+    for index, function in enumerate(body):
+        if not isinstance(function, cst.FunctionDef) or not _plain(function) or not accept(function):
+            continue
+        name = function.name.value
+        sites: List[BuildCall] = []
+        for statement in _statements(body[index + 1:]):
+            hit = call_statement(statement)
+            if hit is None or not (isinstance(hit[1].func, cst.Name) and hit[1].func.value == name):
+                continue
+            site = _site(statement, hit[0], hit[1], function, skip_self=False)
+            if site is None:
+                sites = []
+                break
+            sites.append(site)
+        if sites and _name_mentions(method.body, name) == len(sites) + 1:  # the calls and the def's own name
+            found.extend(sites)
+    return found
+
+
+def _plain(function: cst.FunctionDef) -> bool:
+    params = function.params
+    return not (function.decorators or function.asynchronous or isinstance(params.star_arg, (cst.Param, cst.ParamStar))
+                or params.kwonly_params or params.star_kwarg is not None or params.posonly_params) \
+        and inlinable(function)
+
+
+def _name_mentions(node: cst.CSTNode, name: str) -> int:
+    count = 0
+
+    class Count(cst.CSTVisitor):
+        def visit_Name(self, found: cst.Name) -> None:
+            nonlocal count
+            count += found.value == name
+
+    node.visit(Count())
+    return count
+
+
 def tail_return(statements) -> Optional[cst.Return]:
     """The ``return`` that ends ``statements``, directly or as the last statement of ``with`` blocks."""
     last = statements[-1] if statements else None
@@ -118,8 +168,8 @@ def _eligible(method: cst.FunctionDef, named_outside: Optional[Set[str]]) -> boo
     return not _Forbidden.found(statements, tail)
 
 
-def _site(statement, target, call: cst.Call, method: cst.FunctionDef) -> Optional[BuildCall]:
-    bound = bind_with_defaults(call, method.params.params[1:])
+def _site(statement, target, call: cst.Call, method: cst.FunctionDef, skip_self: bool = True) -> Optional[BuildCall]:
+    bound = bind_with_defaults(call, method.params.params[1:] if skip_self else method.params.params)
     if bound is None or any(not _is_false(bound.get(param)) for param in _scope_switches(method)):
         return None  # a call that reuses the variables another call made (or wraps them in a getter)
     returned = tail_return(list(method.body.body))

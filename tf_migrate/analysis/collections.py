@@ -31,7 +31,7 @@ from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.analysis.user_collections import left_out_of_global, resolve_user_collection
 from tf_migrate.cst.text import code
 from tf_migrate.cst.arguments import argument
-from tf_migrate.tfnames import TFNames
+from tf_migrate.tfnames import TFNames, dotted_name
 
 _TRAINABLE_KEYS = {"tf.GraphKeys.TRAINABLE_VARIABLES"}
 # Optimizers that make no variables of their own (SGD only without momentum).
@@ -109,6 +109,10 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
         filter_arg = argument(call, "scope", 0)
     if which == "empty":
         return "[]", ""
+    maker = _unlisted_class(scope, names, before)
+    if maker is not None:
+        return None, (f"`{maker}` is built before this read: TF1's list also holds the variables it made, "
+                      "which the analysis does not list here")
     pattern = None
     if filter_arg is not None:
         if not isinstance(filter_arg, cst.SimpleString):
@@ -257,6 +261,23 @@ def resolve_statement(st, calls, scope, names, block) -> None:
                 layers = re.findall(r"\*([\w.]+)\.(?:trainable_)?variables", code)
                 if any(not scope.symbols[k].built for k in layers if k in scope.symbols):
                     scope.lazy_collections.add(id(call))
+
+
+def _unlisted_class(scope: "pm.Scope", names: TFNames, before: int) -> Optional[str]:
+    """A class that makes variables, built in the scope before statement ``before`` where the variables it made have
+    no name here: one of the program's classes, or one of another module of the tree whose session parameter the
+    project pass dropped (``TreeHelpers.sessions_given``). A tf.Module helper's instance (a LAYER with its members)
+    is listed by its members."""
+    makers = scope.variable_classes | set(names.tree_helpers.sessions_given)
+    if not makers:
+        return None
+    for st in scope.statements[:before]:
+        if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) or st.kind == pm.LAYER:
+            continue
+        for call in all_calls(st.node):
+            if dotted_name(call.func) in makers:
+                return dotted_name(call.func)
+    return None
 
 
 def unbuilt_layer_read(scope: "pm.Scope", plan) -> Optional[str]:

@@ -119,21 +119,26 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
     return info
 
 
-_REPEATING = (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.ListComp, ast.SetComp, ast.DictComp,
-              ast.GeneratorExp, ast.Lambda)
+_REPEATING = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
+_SHARING = ("reuse", "custom_getter")  # keywords of a variable scope that shares or wraps variables made before
 
 
 def _count_calls(tree: ast.AST, counts: Dict[str, int], repeated: bool = False) -> None:
     """How often each name is called; a call that may run more than once (a loop, a comprehension) or in a
-    ``with`` block (a variable scope around it) counts as 2."""
+    ``with`` block whose variable scope shares variables (``reuse=``, ``custom_getter=``: what the class makes
+    there is not what a first build made) counts as 2."""
     for child in ast.iter_child_nodes(tree):
         if isinstance(child, ast.Call) and isinstance(child.func, ast.Name):
             counts[child.func.id] = counts.get(child.func.id, 0) + (2 if repeated else 1)
-        _count_calls(child, counts, repeated or isinstance(child, _REPEATING))
+        sharing = isinstance(child, (ast.With, ast.AsyncWith)) and any(
+            isinstance(item.context_expr, ast.Call) and any(k.arg in _SHARING or k.arg is None
+                                                            for k in item.context_expr.keywords)
+            for item in child.items)
+        _count_calls(child, counts, repeated or sharing or isinstance(child, _REPEATING))
 
 
 def single_instance_classes(info: ModuleInfo) -> Set[str]:
-    """The classes a module defines and calls exactly once itself, outside loops and ``with`` blocks."""
+    """The classes a module defines and calls exactly once itself, outside loops and variable-sharing scopes."""
     return {name for name in info.classes if info.calls.get(name) == 1}
 
 
@@ -156,6 +161,8 @@ def _read_imports(tree: ast.Module, info: ModuleInfo) -> None:
                 if _is_tensorflow(alias.name):
                     local = alias.asname or alias.name.split(".")[0]
                     info.tf_aliases[local] = alias.name if alias.asname else TENSORFLOW
+                if alias.asname:
+                    info.local_names[(node.lineno, alias.name)] = alias.asname
                 info.imports.append((node.lineno, alias.name, (), 0))
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""

@@ -26,6 +26,7 @@ from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 from tf_migrate.cst.text import code
 from tf_migrate.analysis.statement_facts import single
 from tf_migrate.cst.arguments import argument
+from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import visit
 
 
@@ -115,12 +116,24 @@ def check_session_escapes(c: Classifier) -> None:
             callee = call.func.value if isinstance(call.func, cst.Name) else None
             if callee in local or any(site.call is call for site in st.run_sites):
                 continue
-            if any(symbol_key(a.value) in sessions for a in call.args):
+            passed = [(index, arg) for index, arg in enumerate(call.args) if symbol_key(arg.value) in sessions]
+            if passed and not _session_argument_dropped(call, passed, c.names.tree_helpers.sessions_given):
                 c.block(call, "a session passed to code outside this module, which still needs it")
         used = session_uses(st.node, st.run_sites, sessions)
         if used:
             c.block(st.node, f"`{used}` is used beyond running the graph (sess.graph, ...); "
                              "eager code has no session")
+
+
+def _session_argument_dropped(call: cst.Call, passed, given) -> bool:
+    """Whether every session argument of ``call`` fills the session parameter that the callee's eager form, in
+    another module of the tree, no longer has (``given``: local name -> (position, name), project.session_imports)."""
+    callee = dotted_name(call.func)
+    if callee not in given:
+        return False
+    position, name = given[callee]
+    return all((arg.keyword.value == name) if arg.keyword is not None else (index == position and not arg.star)
+               for index, arg in passed)
 
 
 def check_run_plans(c: Classifier) -> None:

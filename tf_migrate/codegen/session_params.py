@@ -6,11 +6,12 @@ session to pass, so both the parameter and the argument go.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Set
+from typing import Dict, List, Mapping, Set, Tuple
 
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads
+from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import visit
 
 
@@ -25,30 +26,37 @@ def _session_param(params: cst.Parameters, sessions: Set[str], skip_self: bool):
     return None, None
 
 
-def drop_session_params(body: List[cst.BaseStatement], sessions: Set[str]) -> List[cst.BaseStatement]:
+def drop_session_params(body: List[cst.BaseStatement], sessions: Set[str],
+                        imported: Mapping[str, Tuple[int, str]] = None) -> Tuple[List[cst.BaseStatement], Dict]:
     """Remove unused session parameters of defs/classes and the matching call arguments, in every scope.
 
     A helper defined inside ``main()`` and called there (``def evaluate(sess)`` + ``evaluate(sess)``)
-    is handled in ``main``'s body, as module-level ones are in the module's.
+    is handled in ``main``'s body, as module-level ones are in the module's. ``imported``: classes and functions
+    of other modules of the tree whose eager form no longer takes a session (local name -> (position, name)):
+    their calls lose the argument too. Returns the body and the module's own classes and functions whose
+    parameter went, which its importers may be told.
     """
-    body = [visit(stmt, _NestedScopes(sessions)) for stmt in body]
-    return _drop_in_scope(body, sessions)
+    imported = dict(imported or {})
+    body = [visit(stmt, _NestedScopes(sessions, imported)) for stmt in body]
+    return _drop_in_scope(body, sessions, imported)
 
 
 class _NestedScopes(cst.CSTTransformer):
     """Runs the drop on the body of every function, innermost first."""
 
-    def __init__(self, sessions: Set[str]) -> None:
+    def __init__(self, sessions: Set[str], imported: Dict[str, Tuple[int, str]]) -> None:
         self.sessions = sessions
+        self.imported = imported
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         if not isinstance(updated.body, cst.IndentedBlock):
             return updated
-        new_body = _drop_in_scope(list(updated.body.body), self.sessions)
+        new_body, _ = _drop_in_scope(list(updated.body.body), self.sessions, self.imported)
         return updated.with_changes(body=updated.body.with_changes(body=new_body))
 
 
-def _drop_in_scope(body: List[cst.BaseStatement], sessions: Set[str]) -> List[cst.BaseStatement]:
+def _drop_in_scope(body: List[cst.BaseStatement], sessions: Set[str],
+                   imported: Dict[str, Tuple[int, str]]) -> Tuple[List[cst.BaseStatement], Dict]:
     dropped: Dict[str, tuple] = {}  # callable name -> (position, keyword)
     new_body = []
     for stmt in body:
@@ -59,21 +67,32 @@ def _drop_in_scope(body: List[cst.BaseStatement], sessions: Set[str]) -> List[cs
             if init is not None:
                 position, name = _session_param(init.params, sessions, skip_self=True)
                 if name is not None and name not in reads(init.body):
-                    new_init = init.with_changes(params=init.params.with_changes(
-                        params=[p for p in init.params.params if p.name.value != name]))
+                    new_init = init.with_changes(params=_without(init.params, name))
                     target = stmt.with_changes(body=stmt.body.with_changes(
                         body=[new_init if s is init else s for s in stmt.body.body]))
                     dropped[stmt.name.value] = (position, name)
         elif isinstance(stmt, cst.FunctionDef):
             position, name = _session_param(stmt.params, sessions, skip_self=False)
             if name is not None and name not in reads(stmt.body):
-                target = stmt.with_changes(params=stmt.params.with_changes(
-                    params=[p for p in stmt.params.params if p.name.value != name]))
+                target = stmt.with_changes(params=_without(stmt.params, name))
                 dropped[stmt.name.value] = (position, name)
         new_body.append(target)
-    if not dropped:
-        return body
-    return [visit(stmt, _DropArguments(dropped)) for stmt in new_body]
+    calls = {**imported, **dropped}  # a local definition hides an imported name
+    if not calls:
+        return body, dropped
+    return [visit(stmt, _DropArguments(calls)) for stmt in new_body], dropped
+
+
+def _without(params: cst.Parameters, name: str) -> cst.Parameters:
+    """``params`` without the parameter ``name``; a new last parameter takes the dropped one's comma (none, or the
+    trailing comma the def had)."""
+    plist = list(params.params)
+    index = next(i for i, p in enumerate(plist) if p.name.value == name)
+    dropped = plist.pop(index)
+    if plist and index == len(plist) and not (isinstance(params.star_arg, (cst.Param, cst.ParamStar))
+                                               or params.kwonly_params or params.star_kwarg is not None):
+        plist[-1] = plist[-1].with_changes(comma=dropped.comma)
+    return params.with_changes(params=plist)
 
 
 class _DropArguments(cst.CSTTransformer):
@@ -81,9 +100,10 @@ class _DropArguments(cst.CSTTransformer):
         self.dropped = dropped
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        if not isinstance(original.func, cst.Name) or original.func.value not in self.dropped:
+        callee = dotted_name(original.func)  # ``module.Agent`` for a class of a module of the tree imported whole
+        if callee not in self.dropped:
             return updated
-        position, name = self.dropped[original.func.value]
+        position, name = self.dropped[callee]
         args = []
         for index, arg in enumerate(updated.args):
             if (arg.keyword is None and not arg.star and index == position) or (

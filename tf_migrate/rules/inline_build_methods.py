@@ -25,7 +25,7 @@ from typing import Dict, List, Set
 
 import libcst as cst
 
-from tf_migrate.analysis.build_methods import BuildCall, build_calls
+from tf_migrate.analysis.build_methods import BuildCall, build_calls, nested_build_calls
 from tf_migrate.analysis.symbols import all_calls, reads, writes
 from tf_migrate.codegen.inline_calls import NotInlinable, inline_call
 from tf_migrate.cst.names import all_names, attribute_names
@@ -61,6 +61,7 @@ class InlineBuildMethods(Rule):
             return any((ctx.names.call_name(call) or "").startswith("tf.") for call in all_calls(method.body))
 
         original = cls
+        cls = _with_nested_inlined(cls, ctx, module_names, builds_graph)
         taken: Set[str] = set(module_names)  # names __init__ uses, and those the inlined bodies bind
         for _ in range(_MAX_LEVELS):
             init = next((m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"),
@@ -85,6 +86,50 @@ class InlineBuildMethods(Rule):
                                                   "each call, where the graph is converted")
             cls = _with_inlined(cls, init, expanded, sites)
         return cls if cls is not original else original
+
+
+def _with_nested_inlined(cls: cst.ClassDef, ctx: RuleContext, module_names: Set[str], builds_graph) -> cst.ClassDef:
+    """``__init__`` and the methods it calls with their nested build functions run in place (``build_layers``
+    defined in ``_build_net`` for the eval and the target network), so that they can be inlined in turn."""
+    init = next((m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"), None)
+    if init is None:
+        return cls
+    called = {call.func.attr.value for call in all_calls(init.body) if isinstance(call.func, cst.Attribute)
+              and isinstance(call.func.value, cst.Name) and call.func.value.value == "self"}
+    members = []
+    for member in cls.body.body:
+        if isinstance(member, cst.FunctionDef) and (member is init or member.name.value in called):
+            member = _nested_inlined(member, ctx, module_names, builds_graph)
+        members.append(member)
+    return cls.with_changes(body=cls.body.with_changes(body=members))
+
+
+def _nested_inlined(method: cst.FunctionDef, ctx: RuleContext, module_names: Set[str],
+                    builds_graph) -> cst.FunctionDef:
+    for _ in range(_MAX_LEVELS):
+        sites = nested_build_calls(method, accept=builds_graph)
+        if not sites:
+            return method
+        inlined = {id(site.method) for site in sites}
+        kept = [s for s in method.body.body if id(s) not in inlined]
+        taken = set(module_names) | {p.name.value for p in method.params.params} | {
+            name for statement in kept for name in all_names(statement)}
+        try:
+            expanded = {id(site.statement): inline_call(site, taken) for site in sites}
+        except NotInlinable as why:
+            ctx.report(method, RULE_ID, INFO, f"nested build functions left as they are: {why}")
+            return method
+        for function in dict.fromkeys(site.method for site in sites):
+            calls = sum(site.method is function for site in sites)
+            ctx.report(function, RULE_ID, INFO, f"`{function.name.value}`, defined in `{method.name.value}`, builds "
+                                                f"graph ({calls} call{'s' if calls > 1 else ''}): its body moves to "
+                                                "each call")
+        body = _expand(kept, expanded)
+        if body and kept[0] is not method.body.body[0]:  # the defs went: no blank line opens the body
+            body[0] = body[0].with_changes(leading_lines=[line for line in body[0].leading_lines
+                                                          if line.comment is not None])
+        method = method.with_changes(body=method.body.with_changes(body=body))
+    return method
 
 
 def _with_inlined(cls: cst.ClassDef, init: cst.FunctionDef, expanded: Dict[int, List[cst.BaseStatement]],

@@ -62,7 +62,9 @@ class SessionToFunctions(Rule):
         body = [visit(node, FinishClasses(graphs)) for node in body] if graphs else body
         if unfinished(graphs):
             raise pm.ScopeBlocked(unfinished(graphs))
-        body = drop_session_params(body, rewriter.sessions)
+        tree = ctx.names.tree_helpers
+        body, dropped = drop_session_params(body, rewriter.sessions, tree.sessions_given)
+        tree.sessions_dropped.update(dropped)
         module = module.with_changes(body=body)
         # A run written back where it stood calls no helper: the names still used decide (read only when needed).
         used = _all_names(module) if rewriter.compiled_any or rewriter.concrete_any else set()
