@@ -59,7 +59,7 @@ def children(node: cst.CSTNode) -> list:
 def visit(node: cst.CSTNode, visitor: Union[cst.CSTVisitor, cst.CSTTransformer]):
     """``node.visit(visitor)``, faster: see the module docstring."""
     plan = _plan(type(visitor))
-    if isinstance(visitor, cst.CSTTransformer):
+    if plan.transforms:
         return _transform(node, visitor, plan)
     _walk(node, visitor, plan)
     return node
@@ -105,7 +105,10 @@ class _Plan:
     """How to dispatch one visitor class: its visit_X / leave_X per node type, cached."""
 
     def __init__(self, cls: type) -> None:
-        base = cst.CSTTransformer if issubclass(cls, cst.CSTTransformer) else cst.CSTVisitor
+        # The MRO, not issubclass: LibCST's bases are ABCs, whose subclass check of a new class (local visitor
+        # classes are made at each call) walks every subclass ever made.
+        self.transforms = cst.CSTTransformer in cls.__mro__
+        base = cst.CSTTransformer if self.transforms else cst.CSTVisitor
         self.generic = cls.on_visit is not base.on_visit or cls.on_leave is not base.on_leave
         # Only methods the project defines: LibCST's own visit_X / leave_X are empty stubs.
         self.methods: Dict[str, object] = {}

@@ -44,8 +44,9 @@ def test_table_printed_as_slim_did(imports, slim):
     assert "    analyze_vars(model_vars, print_info=True)\n" in result.new_source
     assert "def analyze_vars(variables, print_info=False):" in result.new_source
     assert not [f for f in result.findings if f.severity == "error"]
-    # In this process the compat run keeps resource variables (tests.twins.run_compat), whose dtypes lack _ref.
-    assert run_compat(result.new_source) == TABLE.replace("_ref", "")
+    # The compat run shares this process (tests.twins.run_compat): its variables are resource variables, whose
+    # dtypes lack _ref, unless a test this worker ran before turned TF1's ref variables on. The table is the same.
+    assert run_compat(result.new_source).replace("_ref", "") == TABLE.replace("_ref", "")
 
 
 def test_table_in_its_own_process_has_ref_dtypes(tmp_path):

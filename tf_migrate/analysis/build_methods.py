@@ -24,6 +24,7 @@ import libcst as cst
 
 from tf_migrate.analysis.statement_facts import call_statement
 from tf_migrate.cst.arguments import bind_with_defaults
+from tf_migrate.traversal import visit
 
 
 @dataclass
@@ -115,7 +116,7 @@ def _name_mentions(node: cst.CSTNode, name: str) -> int:
             nonlocal count
             count += found.value == name
 
-    node.visit(Count())
+    visit(node, Count())
     return count
 
 
@@ -194,7 +195,7 @@ def _scope_switches(method: cst.FunctionDef) -> Set[str]:
                     and isinstance(arg.value, cst.Name)):
                 switches.add(arg.value.value)
 
-    method.body.visit(_Keywords())
+    visit(method.body, _Keywords())
     return switches
 
 
@@ -215,7 +216,7 @@ def _attribute_mentions(cls: cst.ClassDef) -> Dict[str, int]:
         def visit_Attribute(self, node: cst.Attribute) -> None:
             counts[node.attr.value] = counts.get(node.attr.value, 0) + 1
 
-    cls.visit(Count())
+    visit(cls, Count())
     return counts
 
 
@@ -236,7 +237,7 @@ class _Forbidden(cst.CSTVisitor):
     def found(cls, statements: List[cst.BaseStatement], allowed: Optional[cst.Return] = None) -> bool:
         finder = cls(allowed)
         for statement in statements:
-            statement.visit(finder)
+            visit(statement, finder)
         return finder.hit
 
     def visit_Return(self, node) -> None:

@@ -19,6 +19,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.traversal import visit
 
 
 def named_feed_keys(scope: "pm.Scope", site: "RunSite", limit: int) -> Optional[List[str]]:
@@ -40,7 +41,7 @@ def named_feed_keys(scope: "pm.Scope", site: "RunSite", limit: int) -> Optional[
     finder = _Uses(feed.value, feed)
     for index, body in bodies:
         finder.statement = index
-        body.visit(finder)
+        visit(body, finder)
     if finder.other or not finder.literals:
         return None
     key_lists = [[symbol_key(element.key) for element in literal.elements] for literal, _ in finder.literals]
@@ -79,7 +80,7 @@ def site_feed_literals(scope: "pm.Scope", site: "RunSite",
     bodies = [site.home.body] if site.home is not None else [st.node for st in scope.statements]
     bodies = bodies if statements is None else list(statements)
     for body in bodies:
-        body.visit(finder)
+        visit(body, finder)
     return [] if finder.other else [literal for literal, _ in finder.literals]
 
 
@@ -89,7 +90,7 @@ def feeds_tensors(scope: "pm.Scope", site: "RunSite") -> bool:
         return False
     finder = _Uses(site.feed.value, site.feed)
     for st in scope.statements:
-        st.node.visit(finder)
+        visit(st.node, finder)
     return any(id(literal) in scope.feed_literals for literal, _ in finder.literals)
 
 
@@ -97,7 +98,7 @@ def only_fed(statements: Sequence[cst.CSTNode], name: str) -> bool:
     """Whether ``name`` is only ever bound to dict literals and passed as a ``feed_dict`` in ``statements``."""
     finder = _Uses(name, None)
     for statement in statements:
-        statement.visit(finder)
+        visit(statement, finder)
     return not finder.other and bool(finder.literals)
 
 

@@ -21,6 +21,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.cst.names import fresh
+from tf_migrate.traversal import visit
 
 
 def rename_earlier_binding(scope: "pm.Scope", key: str, earlier: "pm.Symbol", later: "pm.Symbol", taken: Set[str],
@@ -103,7 +104,7 @@ def _deferred_bodies(node: cst.CSTNode) -> List[cst.CSTNode]:
             found.append(n)
             return False
 
-    node.visit(_Finder())
+    visit(node, _Finder())
     return found
 
 

@@ -32,6 +32,7 @@ import libcst as cst
 from tf_migrate.analysis.symbols import target_keys, value_reads, writes
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.cst.names import fresh
+from tf_migrate.traversal import visit
 
 
 def _plain(keys) -> Set[str]:
@@ -49,7 +50,7 @@ def _loop_names(node: cst.CSTNode) -> Set[str]:
         def visit_For(self, loop: cst.For) -> None:
             found.update(name.value for name in _names_in(loop.target))
 
-    node.visit(_LoopTargets())
+    visit(node, _LoopTargets())
     return found
 
 

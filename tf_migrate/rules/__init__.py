@@ -18,6 +18,7 @@ import libcst as cst
 from tf_migrate.positions import node_positions
 from tf_migrate.report import Finding
 from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import remember
 
 EAGER = "eager"
 COMPAT = "compat"
@@ -115,8 +116,9 @@ class Rule:
 
 
 def _resolve_positions(module: cst.Module) -> Dict[int, object]:
-    """Code range of every node of ``module``, by ``id`` (the caller keeps ``module`` alive)."""
-    return {id(n): p for n, p in node_positions(module).items()}
+    """Code range of every node of ``module``, by ``id``; computed once per module object for the file (the
+    eager pass and the decision report on the same input)."""
+    return remember(("positions", id(module)), module, lambda: {id(n): p for n, p in node_positions(module).items()})
 
 
 def original_lines(original: str, rewritten: str) -> Dict[int, int]:

@@ -7,6 +7,7 @@ one pass of :class:`Edits`, which swaps nodes by identity.
 """
 from __future__ import annotations
 
+import functools
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
@@ -228,6 +229,12 @@ def pep8_spaced(body: List[cst.BaseStatement], generated: Set[int], blank: int) 
     return out
 
 
+@functools.lru_cache(maxsize=256)
+def _parsed_definitions(source: str) -> Tuple[cst.BaseStatement, ...]:
+    """The statements of a helper's source, parsed once per text (nodes are immutable: modules may share them)."""
+    return tuple(cst.parse_module(source).body)
+
+
 def with_module_helper(module: cst.Module, source: str, stdlib: Sequence[str] = ()) -> cst.Module:
     """``source`` (definitions) after the tensorflow import and the imports right after it, PEP 8 spaced;
     ``stdlib``: standard-library modules the definitions use, imported before the module's first import
@@ -240,7 +247,7 @@ def with_module_helper(module: cst.Module, source: str, stdlib: Sequence[str] = 
     position = next((i + 1 for i, stmt in enumerate(body) if imports(stmt, imports_tensorflow)), 0)
     while position < len(body) and imports(body[position], lambda s: isinstance(s, (cst.Import, cst.ImportFrom))):
         position += 1
-    helpers = list(cst.parse_module(source.lstrip("\n")).body)
+    helpers = list(_parsed_definitions(source.lstrip("\n")))
     body = pep8_spaced(body[:position] + helpers + body[position:], {id(helper) for helper in helpers}, blank=2)
     module = module.with_changes(body=body)
     for name in stdlib:

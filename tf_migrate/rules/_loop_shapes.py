@@ -30,6 +30,7 @@ import libcst as cst
 
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import visit
 
 _SAME_SHAPE = {"tf.nn.tanh", "tf.tanh", "tf.nn.relu", "tf.nn.sigmoid", "tf.sigmoid", "tf.nn.elu", "tf.nn.softplus",
                "tf.nn.relu6", "tf.nn.leaky_relu", "tf.nn.selu", "tf.identity", "tf.nn.softmax", "tf.math.tanh",
@@ -52,7 +53,7 @@ def static_shape_reads(node: cst.CSTNode) -> Set[str]:
             if attribute.attr.value in _STATIC_ATTRIBUTES and isinstance(attribute.value, cst.Name):
                 found.add(attribute.value.value)
 
-    node.visit(_Finder())
+    visit(node, _Finder())
     return found
 
 
@@ -72,7 +73,7 @@ def value_reads_besides_shapes(node: cst.CSTNode) -> Set[str]:
         def visit_Name(self, name: cst.Name) -> None:
             found.add(name.value)
 
-    node.visit(_Finder())
+    visit(node, _Finder())
     return found
 
 

@@ -16,6 +16,7 @@ import libcst as cst
 
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import visit
 
 RULE_ID = "dead-parameters"
 PARAMETER = "reuse"
@@ -39,7 +40,7 @@ class DeadParameters(Rule):
         if not positions:
             return module
         collector = _Calls(set(positions))
-        module.visit(collector)
+        visit(module, collector)
         droppable = {name: position for name, position in positions.items()
                      if name not in collector.blocked
                      and all(_argument_index(call, position) != -1 for call in collector.calls.get(name, []))}
@@ -58,7 +59,7 @@ def _reads_parameter(function: cst.FunctionDef) -> bool:
             if node.value == PARAMETER:
                 found.append(node)
 
-    function.body.visit(_Finder())
+    visit(function.body, _Finder())
     return bool(found)
 
 

@@ -149,7 +149,7 @@ def _count_returns(function: cst.FunctionDef) -> int:
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return node is function
 
-    function.visit(_Returns())
+    visit(function, _Returns())
     return count[0]
 
 
@@ -209,7 +209,7 @@ def _has_summary(node: cst.CSTNode, ctx: RuleContext) -> bool:
             if (ctx.names.call_name(call) or "").startswith("tf.summary."):
                 found[0] = True
 
-    node.visit(_Calls())
+    visit(node, _Calls())
     return found[0]
 
 
@@ -238,7 +238,7 @@ def _sites(module: cst.Module, function: cst.FunctionDef) -> Optional[List[Tuple
                 sites.append((statement, statement.body[0].value))
 
     walk(list(module.body))
-    module.visit(_Uses())
+    visit(module, _Uses())
     # every use: the def's own name, and each call site's function name
     if not sites or uses[0] != 1 + len(sites):  # a rebinding or another use is one more name
         return None

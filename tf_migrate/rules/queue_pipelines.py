@@ -219,7 +219,7 @@ def _coordination_names(body, ctx: RuleContext) -> Set[str]:
                 names.update(k for t in node.targets if (k := symbol_key(t.target)))
 
     for statement in body:
-        statement.visit(_Find())
+        visit(statement, _Find())
     return names
 
 

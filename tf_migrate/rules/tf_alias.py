@@ -30,7 +30,7 @@ class TFAlias(Rule):
         if alias is None or alias == TF:
             return module
         names = _Names(alias)
-        module.visit(names)
+        visit(module, names)
         if names.other_uses or names.tf_bound:
             return module
         ctx.report(None, RULE_ID, INFO, f"`import tensorflow as {alias}` -> `import tensorflow as {TF}`")
@@ -49,7 +49,7 @@ def _only_alias(module: cst.Module) -> Optional[str]:
                     found.append(asname.value if isinstance(asname, cst.Name) and dotted_name(alias.name) == "tensorflow"
                                  else "")
 
-    module.visit(_Imports())
+    visit(module, _Imports())
     return (found[0] or None) if len(found) == 1 else None
 
 
