@@ -14,6 +14,7 @@ from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.feed_dicts import only_fed
 from tf_migrate.analysis.instance_runs import mark_runs, writes_member_variable
 from tf_migrate.analysis.escapes import escaped_reads
+from tf_migrate.analysis.outside_state import kept_for_outside_state, outside_keys
 from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name, check_feed_objects,
@@ -34,6 +35,8 @@ class Classifier:
         self.statements = statements  # every statement of the scope, the ones not classified yet included
         self.variable_functions = scope.variable_functions  # user functions that create variables
         self.tensor_functions = scope.tensor_functions  # user functions whose every return is a TF op's result
+        # State outside the object that a class's __init__ changes (analysis/outside_state).
+        self.outside = outside_keys(statements, scope.params, set(names.aliases)) if scope.is_class else set()
 
     # -- queries used by run-site matching -------------------------------------------------
     def is_session(self, expr: cst.BaseExpression) -> bool:
@@ -120,6 +123,8 @@ class Classifier:
         if classify_built_object(self, st, targets, value):
             return st
         if isinstance(value, cst.Call) and targets is not None and self._classify_definition(st, value):
+            return st
+        if self.scope.is_class and kept_for_outside_state(self, st, self.outside):
             return st
         self._classify_generic(st, calls, qualnames)
         if st.defines and st.role == pm.KEEP and any(id(c) in self.scope.lazy_collections for c in calls):
