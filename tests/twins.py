@@ -67,6 +67,8 @@ def run_migrated(source: str) -> str:
     import tensorflow as tf
 
     assert tf.executing_eagerly()
+    # A compat output would switch eager execution off for every later test of this process: run_compat runs it.
+    assert "disable_v2_behavior" not in source, "a compat-mode output: run it with run_compat"
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(source, "<migrated>", "exec"), {"__name__": "__main__"})
