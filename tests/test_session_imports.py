@@ -7,11 +7,10 @@ both compat when either must stay compat.
 """
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tf_migrate.cli import EXIT_OK, main
+from tf_migrate.cli import EXIT_OK
+from tests.trees import migrate, output
 
 AGENT = '''import numpy as np
 import tensorflow as tf
@@ -47,22 +46,6 @@ for step in range(3):
     print(step, agent.update(x, np.zeros((4, 2))))
 print(agent.predict(x))
 '''
-
-
-def migrate(tmp_path, files, *extra):
-    (tmp_path / "src").mkdir()
-    for name, text in files.items():
-        (tmp_path / "src" / name).write_text(text)
-    report = tmp_path / "report.json"
-    code = main([str(tmp_path / "src"), "-q", "--report", str(report), "-o", str(tmp_path / "out"), *extra])
-    result = json.loads(report.read_text())
-    outcomes = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
-    reasons = {name.rsplit("/", 1)[1]: why for name, why in result["compat_reasons"].items()}
-    return code, outcomes, reasons
-
-
-def output(tmp_path, name):
-    return (tmp_path / "out" / name).read_text()
 
 
 def test_the_importer_stops_passing_the_session_and_prints_the_legacy_numbers(tmp_path, capsys):

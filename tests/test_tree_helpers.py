@@ -6,14 +6,14 @@ the call stood, and calls it on the fed tensors (rules/_tree_helpers, tf_migrate
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import pytest
 
-from tf_migrate.cli import EXIT_OK, main
+from tf_migrate.cli import EXIT_OK
 from tf_migrate.project import plan
 from tf_migrate.tfnames import HelperClass
 from tf_migrate.tree_helpers import disagreement
+from tests.trees import migrate, output
 
 OPS = '''import tensorflow as tf
 
@@ -48,22 +48,6 @@ with tf.Session() as sess:
         _, value = sess.run([train, loss], {x: np.linspace(0, 1, 6).reshape(2, 3), y: np.ones((2, 2))})
         print(step, value)
 '''
-
-
-def migrate(tmp_path, files, *extra):
-    (tmp_path / "src").mkdir()
-    for name, text in files.items():
-        (tmp_path / "src" / name).write_text(text)
-    report = tmp_path / "report.json"
-    code = main([str(tmp_path / "src"), "-q", "--report", str(report), "-o", str(tmp_path / "out"), *extra])
-    result = json.loads(report.read_text())
-    outcomes = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
-    reasons = {name.rsplit("/", 1)[1]: why for name, why in result["compat_reasons"].items()}
-    return code, outcomes, reasons
-
-
-def output(tmp_path, name):
-    return (tmp_path / "out" / name).read_text()
 
 
 def test_the_provider_defines_the_class_and_the_importer_builds_one_per_call(tmp_path):

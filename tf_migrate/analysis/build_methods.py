@@ -24,6 +24,7 @@ import libcst as cst
 
 from tf_migrate.analysis.statement_facts import call_statement
 from tf_migrate.cst.arguments import bind_with_defaults
+from tf_migrate.cst.names import name_mentions
 from tf_migrate.traversal import visit
 
 
@@ -96,7 +97,7 @@ def nested_build_calls(method: cst.FunctionDef, accept: Callable[[cst.FunctionDe
                 sites = []
                 break
             sites.append(site)
-        if sites and _name_mentions(method.body, name) == len(sites) + 1:  # the calls and the def's own name
+        if sites and name_mentions(method.body, name) == len(sites) + 1:  # the calls and the def's own name
             found.extend(sites)
     return found
 
@@ -106,18 +107,6 @@ def _plain(function: cst.FunctionDef) -> bool:
     return not (function.decorators or function.asynchronous or isinstance(params.star_arg, (cst.Param, cst.ParamStar))
                 or params.kwonly_params or params.star_kwarg is not None or params.posonly_params) \
         and inlinable(function)
-
-
-def _name_mentions(node: cst.CSTNode, name: str) -> int:
-    count = 0
-
-    class Count(cst.CSTVisitor):
-        def visit_Name(self, found: cst.Name) -> None:
-            nonlocal count
-            count += found.value == name
-
-    visit(node, Count())
-    return count
 
 
 def tail_return(statements) -> Optional[cst.Return]:

@@ -1,4 +1,4 @@
-"""New names that do not clash with the ones a module already uses."""
+"""New names that do not clash with the ones a module already uses, and the names a module mentions."""
 from __future__ import annotations
 
 from typing import Set
@@ -20,7 +20,16 @@ def fresh(stem: str, taken: Set[str]) -> str:
 
 def all_names(module: cst.CSTNode) -> Set[str]:
     """Every variable name the module mentions (not attributes or keywords): what a new name must avoid."""
-    found: Set[str] = set()
+    return set(_mentions(module))
+
+
+def name_mentions(node: cst.CSTNode, name: str) -> int:
+    """How often ``node`` mentions the variable ``name`` (not as an attribute or a keyword), its binding included."""
+    return _mentions(node).count(name)
+
+
+def _mentions(node: cst.CSTNode) -> list:
+    found: list = []
 
     class _Names(cst.CSTVisitor):
         def visit_Attribute(self, node: cst.Attribute) -> bool:
@@ -32,9 +41,9 @@ def all_names(module: cst.CSTNode) -> Set[str]:
             return False
 
         def visit_Name(self, node: cst.Name) -> None:
-            found.add(node.value)
+            found.append(node.value)
 
-    visit(module, _Names())
+    visit(node, _Names())
     return found
 
 
