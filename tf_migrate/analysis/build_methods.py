@@ -46,7 +46,7 @@ def build_calls(cls: cst.ClassDef, init: cst.FunctionDef,
     ``accept`` says which otherwise eligible methods to take (the rule: those that build graph);
     ``named_outside``: the attribute names the module's code outside the class reads (None: not known,
     so only private methods qualify)."""
-    if any(not (isinstance(base.value, cst.Name) and base.value.value == "object") for base in cls.bases):
+    if not plain_class(cls):
         return []
     methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m is not init}
     mentions = _attribute_mentions(cls)
@@ -69,6 +69,11 @@ def build_calls(cls: cst.ClassDef, init: cst.FunctionDef,
         by_method.setdefault(name, []).append(site)
     return [site for name, sites in by_method.items()
             if name not in refused and mentions.get(name) == len(sites) for site in sites]
+
+
+def plain_class(cls: cst.ClassDef) -> bool:
+    """A class with no base but ``object``: no base class calls its methods (nor is it an eager ``tf.Module``)."""
+    return all(isinstance(base.value, cst.Name) and base.value.value == "object" for base in cls.bases)
 
 
 def nested_build_calls(method: cst.FunctionDef, accept: Callable[[cst.FunctionDef], bool]) -> List[BuildCall]:
