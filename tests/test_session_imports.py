@@ -97,3 +97,27 @@ def test_a_variable_list_read_after_building_the_class_stays_compat(tmp_path):
     _, outcomes, reasons = migrate(tmp_path, {"agent.py": AGENT, "train.py": train})
     assert outcomes == {"agent.py": "compat", "train.py": "compat"}
     assert reasons["train.py"].startswith("`Agent` is built before this read: TF1's list also holds the variables")
+
+
+OPS = '''import tensorflow as tf
+
+
+def fc_layer(x, num_units, name):
+    in_dim = x.get_shape()[1]
+    W = tf.get_variable("W_" + name, shape=[in_dim, num_units], initializer=tf.constant_initializer(0.1))
+    return tf.matmul(x, W)
+'''
+
+
+def test_an_importer_that_goes_eager_only_once_its_session_drops_gets_its_helpers_too(tmp_path, capsys):
+    # The importer first stays compat on the session it passes, so it asks for no helper class; asked again with
+    # the session dropped, it does, and the helpers are agreed on after that (project.migrate_tree).
+    train = TRAIN.replace("from agent import Agent\n",
+                          "from agent import Agent\nfrom ops import fc_layer\n\n"
+                          "z = tf.placeholder(tf.float32, [None, 3])\nh = fc_layer(z, 2, 'FC1')\n")
+    train = train.replace("print(agent.predict(x))\n", "print(agent.predict(x), sess.run(h, {z: x}))\n")
+    code, outcomes, _ = migrate(tmp_path, {"agent.py": AGENT, "ops.py": OPS, "train.py": train},
+                                "--verify-entry", "train.py")
+    assert outcomes == {"agent.py": "eager", "ops.py": "eager", "train.py": "eager"}
+    assert "from ops import FcLayer" in output(tmp_path, "train.py")
+    assert code == EXIT_OK and ": equivalent" in capsys.readouterr().err

@@ -160,13 +160,14 @@ def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Pat
     writes = options.write or options.output_dir is not None
     dry = dataclasses.replace(options, write=False, output_dir=None)
     first = dict(zip([p for p in paths if p in tied], run_all([p for p in paths if p in tied], dry)))
-    exports, refusals, first = tree_helpers.agree(project, first, run_all, dry)
     sessions = session_imports(project, first)
-    options = dataclasses.replace(options, helper_exports=exports, helper_refusals=refusals, session_imports=sessions)
-    if sessions:  # the importers again, knowing which sessions they pass need not be passed any more
+    if sessions:  # the importers again, knowing which sessions they pass need not be passed any more (before the
+        # helpers are agreed on: an importer that goes eager only now asks for its helpers then)
+        dry = dataclasses.replace(dry, session_imports=sessions)
         importers = [path for path in first if str(path) in sessions]
-        first.update(zip(importers, run_all(importers, dataclasses.replace(
-            dry, helper_exports=exports, helper_refusals=refusals, session_imports=sessions))))
+        first.update(zip(importers, run_all(importers, dry)))
+    exports, refusals, first = tree_helpers.agree(project, first, run_all, dry)
+    options = dataclasses.replace(options, helper_exports=exports, helper_refusals=refusals, session_imports=sessions)
     forced = _forced_with_neutral(project, first)
     forced_paths = [p for p in paths if p in forced]
     kept_paths = [p for p in paths if p in tied and p not in forced] if writes else []
