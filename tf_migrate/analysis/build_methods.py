@@ -57,7 +57,7 @@ def build_calls(cls: cst.ClassDef, init: cst.FunctionDef,
         if found is None:
             continue
         target, call = found
-        name = _self_method(call)
+        name = self_method(call)
         method = methods.get(name) if name is not None else None
         if method is None or name in refused:
             continue
@@ -142,7 +142,8 @@ def _statements(body) -> List[cst.BaseStatement]:
     return found
 
 
-def _self_method(call: cst.Call) -> Optional[str]:
+def self_method(call: cst.Call) -> Optional[str]:
+    """``m`` of a call ``self.m(...)``, else None."""
     func = call.func
     if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
         return func.attr.value

@@ -25,7 +25,7 @@ from typing import Dict, List, Set
 
 import libcst as cst
 
-from tf_migrate.analysis.build_methods import BuildCall, build_calls, nested_build_calls, plain_class
+from tf_migrate.analysis.build_methods import BuildCall, build_calls, nested_build_calls, plain_class, self_method
 from tf_migrate.analysis.symbols import all_calls, reads, writes
 from tf_migrate.codegen.inline_calls import NotInlinable, inline_call
 from tf_migrate.cst.names import all_names, attribute_names
@@ -94,8 +94,7 @@ def _with_nested_inlined(cls: cst.ClassDef, ctx: RuleContext, module_names: Set[
     init = next((m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"), None)
     if init is None or not plain_class(cls):  # a base class (tf.Module: an eager output) may call the methods
         return cls
-    called = {call.func.attr.value for call in all_calls(init.body) if isinstance(call.func, cst.Attribute)
-              and isinstance(call.func.value, cst.Name) and call.func.value.value == "self"}
+    called = {self_method(call) for call in all_calls(init.body)} - {None}
     members = []
     for member in cls.body.body:
         if isinstance(member, cst.FunctionDef) and (member is init or member.name.value in called):
