@@ -99,6 +99,14 @@ def test_a_variable_list_read_after_building_the_class_stays_compat(tmp_path):
     assert reasons["train.py"].startswith("`Agent` is built before this read: TF1's list also holds the variables")
 
 
+def test_a_saver_of_the_variables_the_class_makes_stays_compat(tmp_path):
+    # Its default var_list holds the class's variables, whose TF1 names only the class's module knows.
+    train = TRAIN.replace("print(agent.predict(x))", "saver = tf.train.Saver()\nsaver.save(sess, 'agent.ckpt')")
+    _, outcomes, reasons = migrate(tmp_path, {"agent.py": AGENT, "train.py": train})
+    assert outcomes == {"agent.py": "compat", "train.py": "compat"}
+    assert "tf.train.Saver" in reasons["train.py"]
+
+
 OPS = '''import tensorflow as tf
 
 

@@ -26,6 +26,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.imported_helpers import summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
+from tf_migrate.analysis.imported_runs import asked_sites, importer_blockers, unanswerable
 from tf_migrate.analysis.instance_runs import external_runs, module_classes
 from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.project_index import scan_module, single_instance_classes
@@ -60,6 +61,10 @@ class MigrationResult:
     # The module's classes and functions whose eager form no longer takes the session parameter (name ->
     # (position after ``self``, parameter name)): its importers may drop the argument too (project.session_imports).
     session_params: Mapping[str, Tuple[int, str]] = field(default_factory=dict)
+    # Runs of a class's graph across modules (analysis/imported_runs): those this module asks of other modules'
+    # classes (local class name -> {key -> ClassRun}, whatever the outcome), and its answers (eager output only).
+    runs_requested: Mapping[str, Mapping[tuple, object]] = field(default_factory=dict)
+    runs_answered: Mapping[str, Mapping[tuple, str]] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -123,12 +128,17 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
 
     visit_scope(list(module.body))
     external = external_runs(scopes)  # runs of a class's graph from outside it are planned in the class
+    found.extend(importer_blockers(external, names))  # ... in another module's class: asked of it
+    defined = [n.name.value for n in module_classes(module)]
     for name, sites in external.items():
-        if sum(isinstance(n, cst.ClassDef) and n.name.value == name for n in module_classes(module)) != 1:
+        if name not in names.tree_helpers.graph_classes and defined.count(name) != 1:
             found.extend((site.call, f"sess.run of the graph of a `{name}`: more than one class has that name")
                          for site, _ in sites)
+    found.extend(unanswerable(defined, [cls.name.value for cls in classes], names))
     for cls in classes:
-        found.extend(analyze_class(cls, names, layer_scopes, [s for s, _ in external.get(cls.name.value, [])]).blockers)
+        asked = [site for _, site in asked_sites(cls.name.value, names)]
+        found.extend(analyze_class(cls, names, layer_scopes,
+                                   [s for s, _ in external.get(cls.name.value, [])] + asked).blockers)
     return found
 
 
@@ -168,13 +178,16 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
             single_instances = single_instance_classes(scan_module("", path, source)) if "class" in source else ()
         given = tree_helpers or TreeHelpers()  # a copy: the rules fill in what they did
         asked = TreeHelpers(exports=dict(given.exports), refused=dict(given.refused),
-                            sessions_given=dict(given.sessions_given))
+                            sessions_given=dict(given.sessions_given), graph_classes=dict(given.graph_classes),
+                            runs_given=dict(given.runs_given), runs_refused=dict(given.runs_refused),
+                            runs_asked=dict(given.runs_asked))
         facts = _TreeFacts(_imported(providers or {}), set(single_instances), asked)
-        result = _migrate(source, path, mode, select, ignore, functions, facts)
+        result = dataclasses.replace(_migrate(source, path, mode, select, ignore, functions, facts),
+                                     runs_requested=dict(asked.runs_requested))
         if result.outcome != report.EAGER:
             return result
         return dataclasses.replace(result, helper_requests=dict(asked.requested), helper_exports=dict(asked.exported),
-                                   session_params=dict(asked.sessions_dropped))
+                                   session_params=dict(asked.sessions_dropped), runs_answered=dict(asked.runs_answered))
 
 
 def _imported(providers: Providers) -> Dict[str, ImportedFunction]:

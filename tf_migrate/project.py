@@ -34,7 +34,7 @@ from collections import deque
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from tf_migrate import engine, files, report, tree_helpers
+from tf_migrate import engine, files, project_class_runs, report, tree_helpers
 from tf_migrate.analysis.project_index import ImportEdge, ProjectIndex, build_index
 from tf_migrate.runner import FileOutcome, Options
 from tf_migrate.tfnames import HelperClass
@@ -153,7 +153,8 @@ def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Pat
         return run_all(paths, options)
     project = plan(root, paths)
     options = dataclasses.replace(options, tree_imports=tree_imports(project),
-                                  single_instances=single_instances(project))
+                                  single_instances=single_instances(project),
+                                  class_runs=project_class_runs.graph_classes(project))
     tied = project.tied()
     if not tied:
         return run_all(paths, options)
@@ -168,6 +169,9 @@ def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Pat
         first.update(zip(importers, run_all(importers, dry)))
     exports, refusals, first = tree_helpers.agree(project, first, run_all, dry)
     options = dataclasses.replace(options, helper_exports=exports, helper_refusals=refusals, session_imports=sessions)
+    class_runs, first = project_class_runs.agree(  # runs of a class's graph from other modules (after the helpers:
+        project, first, run_all, dataclasses.replace(options, write=False, output_dir=None), options.class_runs)
+    options = dataclasses.replace(options, class_runs=class_runs)  # an importer may build them in its runs)
     forced = _forced_with_neutral(project, first)
     forced_paths = [p for p in paths if p in forced]
     kept_paths = [p for p in paths if p in tied and p not in forced] if writes else []
@@ -190,9 +194,8 @@ def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Pat
 def cross_module_graphs(project: ProjectPlan, path: Path) -> List[report.Finding]:
     """For a compat module: each import of graph-building names from another module of the tree.
 
-    The per-file analysis cannot see into them, so a graph built there and run here keeps both
-    modules compat; the finding says where the graph comes from (cross-module conversion is not
-    done yet)."""
+    Except for runs of a class's graph (``project_class_runs``), a graph built there and run here keeps both
+    modules compat; the finding says where the graph comes from."""
     modules = project.index.modules
     name = next((n for n, info in modules.items() if info.path == path), None)
     found = []
@@ -205,8 +208,8 @@ def cross_module_graphs(project: ProjectPlan, path: Path) -> List[report.Finding
             shown = ", ".join(f"`{b}`" for b in builders[:4]) + (" ..." if len(builders) > 4 else "")
             found.append(report.Finding(str(path), edge.line, 0, RULE, report.INFO,
                                         f"graph built across modules: {shown} of {provider.path} build TF graph "
-                                        "code used here; a graph built in one module and run in another is not "
-                                        "converted yet, so both stay compat"))
+                                        "code used here, so both modules keep one mode (only runs of a class's "
+                                        "graph built in its __init__ convert across modules yet)"))
     return found
 
 

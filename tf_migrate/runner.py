@@ -34,6 +34,9 @@ class Options:
     # In a tree (project.session_imports): importer path -> {local name -> (position, parameter)} of the classes and
     # functions of other modules whose eager form no longer takes the session the importer passes them.
     session_imports: Optional[Mapping[str, Mapping[str, Tuple[int, str]]]] = field(default=None, compare=False)
+    # In a tree (project_class_runs.py): module path -> {TreeHelpers field -> value} of the runs of a class's graph
+    # across modules: ``graph_classes``, ``runs_given`` and ``runs_refused`` of an importer, ``runs_asked`` of a provider.
+    class_runs: Optional[Mapping[str, Mapping[str, object]]] = field(default=None, compare=False)
 
 
 @dataclass
@@ -50,6 +53,8 @@ class FileOutcome:
     helper_requests: Mapping[str, object] = field(default_factory=dict)  # engine.MigrationResult's
     helper_exports: Mapping[str, object] = field(default_factory=dict)
     session_params: Mapping[str, Tuple[int, str]] = field(default_factory=dict)
+    runs_requested: Mapping[str, Mapping[tuple, object]] = field(default_factory=dict)
+    runs_answered: Mapping[str, Mapping[tuple, str]] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -112,7 +117,9 @@ def process(path: Path, options: Options) -> FileOutcome:
                           result.source, result.new_source, kind,
                           helper_requests=getattr(result, "helper_requests", {}),  # notebooks have none
                           helper_exports=getattr(result, "helper_exports", {}),
-                          session_params=getattr(result, "session_params", {}))
+                          session_params=getattr(result, "session_params", {}),
+                          runs_requested=getattr(result, "runs_requested", {}),
+                          runs_answered=getattr(result, "runs_answered", {}))
     destination = _destination(path, options)
     if destination is None or result.outcome == report.FAILED:
         return outcome
@@ -145,9 +152,11 @@ def _tree_helpers(label: str, options: Options) -> Optional[TreeHelpers]:
     exports = (options.helper_exports or {}).get(label)
     refused = (options.helper_refusals or {}).get(label)
     sessions = (options.session_imports or {}).get(label)
-    if not exports and not refused and not sessions:
+    class_runs = (options.class_runs or {}).get(label) or {}
+    if not exports and not refused and not sessions and not class_runs:
         return None
-    return TreeHelpers(exports=dict(exports or {}), refused=dict(refused or {}), sessions_given=dict(sessions or {}))
+    return TreeHelpers(exports=dict(exports or {}), refused=dict(refused or {}), sessions_given=dict(sessions or {}),
+                       **{name: dict(value) for name, value in class_runs.items()})
 
 
 def _without_tensorflow(text: str, label: str) -> Optional[engine.MigrationResult]:

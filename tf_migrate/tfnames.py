@@ -98,6 +98,34 @@ class HelperClass:
     members: Tuple[Tuple[str, bool, int], ...]  # its variables (analysis.modules.Members)
 
 
+@dataclass(frozen=True)
+class ClassRun:
+    """A run of the graph of a class of another module of the tree, as the class would write it (``self`` for the
+    object): ``sess.run([model.loss, model.train_op], {model.x: xs})`` in ``train.py`` asks ``model.py`` for
+    ``run(fetch="[self.loss, self.train_op]", feed_keys=("self.x",))``. The provider answers with the call of the
+    method it generated, a template over ``ANSWER_OBJECT``, ``feed_value(i)`` and the helper markers."""
+
+    fetch: str
+    feed_keys: Tuple[str, ...]
+    style: str  # RunSite.style: "run", "op_run", "eval"
+    named_feed: bool = False  # the feed dict is bound to a name (its literals' keys are ``feed_keys``)
+
+    @property
+    def key(self) -> Tuple[str, Tuple[str, ...], str, bool]:
+        return self.fetch, self.feed_keys, self.style, self.named_feed
+
+
+ANSWER_OBJECT = "__object__"  # the object a class run's answer is called on
+ANSWER_FEED = "__feed__"  # the importer's feed dict, where it is bound to a name
+ANSWER_TO_NUMPY = "__to_numpy__"  # the importer's helper turning fetched tensors into numpy values
+ANSWER_CALL_COMPILED = "__call_compiled__"  # the importer's helper calling a concrete function
+
+
+def feed_value(index: int) -> str:
+    """The name that stands for the ``index``-th fed value in a class run's answer."""
+    return f"__feed_{index}__"
+
+
 @dataclass
 class TreeHelpers:
     """What the project pass tells one module of a tree, and what its rules did for the tree: helpers shared as
@@ -113,6 +141,17 @@ class TreeHelpers:
     # longer takes its session parameter -> (position after ``self``, name).
     sessions_given: Dict[str, Tuple[int, str]] = field(default_factory=dict)  # importer: local name -> parameter
     sessions_dropped: Dict[str, Tuple[int, str]] = field(default_factory=dict)  # provider: class or function -> it
+    # Runs of a class's graph across modules (``project_class_runs``). Importer: local name of a class of a TF
+    # module of the tree -> (provider path, class name, its methods and class attributes); the runs it asks for
+    # (local class name -> {ClassRun.key -> ClassRun}); the answers (local class name -> {key -> call template})
+    # and why a class answers none (local class name -> why).
+    graph_classes: Dict[str, Tuple[str, str, Tuple[str, ...]]] = field(default_factory=dict)
+    runs_requested: Dict[str, Dict[tuple, ClassRun]] = field(default_factory=dict)
+    runs_given: Dict[str, Dict[tuple, str]] = field(default_factory=dict)
+    runs_refused: Dict[str, str] = field(default_factory=dict)
+    # Provider: class name -> the runs its importers ask for; what it answers (class -> {key -> template}).
+    runs_asked: Dict[str, Tuple[ClassRun, ...]] = field(default_factory=dict)
+    runs_answered: Dict[str, Dict[tuple, str]] = field(default_factory=dict)
 
 
 @dataclass

@@ -145,7 +145,7 @@ def unknown_fetch(leaf: cst.BaseExpression, scope: "pm.Scope", kind_of, names: T
         return None  # fetch by name: blocked with its own reason
     if isinstance(leaf, cst.Attribute) and isinstance(leaf.value, cst.Name):
         owner = scope.instances.get(leaf.value.value)
-        if owner is not None and scope.kind(leaf.value.value) is not None:
+        if owner is not None and owner in scope.class_defs and scope.kind(leaf.value.value) is not None:
             if leaf.attr.value in variable_members(scope.class_defs[owner], names):
                 return None
             return f"`{code(leaf)}` is a per-run member of a `{owner}`, local to its generated methods"
@@ -188,9 +188,11 @@ def record_callables(st: "pm.Statement", targets, value, scope: "pm.Scope", name
         scope.local_callables.update(st.defines)
     for key in st.defines:
         scope.instances.pop(key, None)
-    if (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in scope.class_defs
-            and targets is not None and len(st.defines) == 1):
-        scope.instances[st.defines[0]] = value.func.value
+    if isinstance(value, cst.Call) and targets is not None and len(st.defines) == 1:
+        if isinstance(value.func, cst.Name) and value.func.value in scope.class_defs:
+            scope.instances[st.defines[0]] = value.func.value  # an object of a local class
+        elif dotted_name(value.func) in names.tree_helpers.graph_classes and "." not in st.defines[0]:
+            scope.instances[st.defines[0]] = dotted_name(value.func)  # ... of another module's (imported_runs)
 
 
 def check_knowledge(st: "pm.Statement", calls, scope: "pm.Scope", names: TFNames, kind_of, block) -> None:

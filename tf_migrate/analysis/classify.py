@@ -137,6 +137,8 @@ class Classifier:
                 and value.func.attr.value in ("build", "set_weights") and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
 
     def kept_members(self, owner: str):
+        if owner not in self.scope.class_defs:  # another module's class: its runs ask it (analysis/imported_runs)
+            return frozenset()
         return variable_members(self.scope.class_defs[owner], self.names)
 
     def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:

@@ -19,7 +19,7 @@ left as they were, these calls would read nothing and drop the term silently.
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from typing import List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -268,7 +268,7 @@ def _unlisted_class(scope: "pm.Scope", names: TFNames, before: int) -> Optional[
     no name here: one of the program's classes, or one of another module of the tree whose session parameter the
     project pass dropped (``TreeHelpers.sessions_given``). A tf.Module helper's instance (a LAYER with its members)
     is listed by its members."""
-    makers = scope.variable_classes | set(names.tree_helpers.sessions_given)
+    makers = scope.variable_classes | tree_variable_classes(names)
     if not makers:
         return None
     for st in scope.statements[:before]:
@@ -278,6 +278,21 @@ def _unlisted_class(scope: "pm.Scope", names: TFNames, before: int) -> Optional[
             if dotted_name(call.func) in makers:
                 return dotted_name(call.func)
     return None
+
+
+def tree_variable_classes(names: TFNames) -> Set[str]:
+    """Classes of other modules of the tree that may make variables, by their local names: those whose session
+    parameter the project pass dropped (``TreeHelpers.sessions_given``) and those whose graph the module runs
+    (``TreeHelpers.graph_classes``)."""
+    return set(names.tree_helpers.sessions_given) | set(names.tree_helpers.graph_classes)
+
+
+def imported_variable_class(module: cst.Module, names: TFNames) -> Optional[str]:
+    """The first class of another module of the tree that ``module`` builds and that may make variables whose TF1
+    names are not known here (:func:`tree_variable_classes`)."""
+    makers = tree_variable_classes(names)
+    return next((dotted_name(call.func) for call in all_calls(module) if dotted_name(call.func) in makers), None) \
+        if makers else None
 
 
 def unbuilt_layer_read(scope: "pm.Scope", plan) -> Optional[str]:

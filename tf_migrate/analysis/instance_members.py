@@ -14,6 +14,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
+from tf_migrate.analysis.imported_runs import is_imported, outside_member_blockers, passed_on_blockers
 from tf_migrate.analysis.instance_runs import feed_literals
 from tf_migrate.traversal import visit
 
@@ -25,18 +26,24 @@ def member_blockers(scope: "pm.Scope", names, layer_scopes=None) -> List[Tuple[c
         return found
     gone_by_class: Dict[str, Dict[str, str]] = {}
     in_class_runs = _class_runs(scope)
+    imported_reads = []  # of objects of another module's class
+    run_here = {site.instance_class for st in scope.statements for site in st.run_sites if site.instance is not None}
     for st in scope.statements:
         if st.role not in (pm.KEEP, pm.RUN) or isinstance(st.node, cst.ClassDef):
             continue
         for instance, attribute in _instance_attributes(st.node, scope.instances, in_class_runs):
             owner = scope.instances[instance]
+            if is_imported(owner, scope):  # asked of its module where its graph runs here (imported_runs)
+                if owner in run_here:
+                    imported_reads.append((st.node, instance, attribute))
+                continue
             if owner not in gone_by_class:
                 gone_by_class[owner] = _gone_members(scope.class_defs[owner], names, layer_scopes)
             why = gone_by_class[owner].get(attribute)
             if why is not None:
                 found.append((st.node, f"`{instance}.{attribute}` is read outside the class, and the converted "
                                        f"`{owner}` has no `{attribute}`: {why}"))
-    return found
+    return found + outside_member_blockers(scope, names, imported_reads) + passed_on_blockers(scope, run_here)
 
 
 def _class_runs(scope: "pm.Scope") -> Set[int]:

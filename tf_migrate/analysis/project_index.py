@@ -56,6 +56,7 @@ class ModuleInfo:
     top_level_names: Set[str] = field(default_factory=set)
     functions: Set[str] = field(default_factory=set)  # top-level ``def`` names
     classes: Set[str] = field(default_factory=set)  # top-level ``class`` names
+    class_members: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # class -> its methods, class attributes
     local_names: Dict[Tuple[int, str], str] = field(default_factory=dict)  # (line, name) -> name bound: ``as``
     definitions_only: bool = False  # importing it runs no TF: imports, defs, constants and a main guard
     # name -> how often the module calls it by name (2 for a call in a loop, comprehension or `with` block)
@@ -104,6 +105,7 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
             info.functions.add(node.name)
         elif isinstance(node, ast.ClassDef):
             info.classes.add(node.name)
+            info.class_members[node.name] = _class_members(node)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             info.top_level_names.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
@@ -117,6 +119,18 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
     if info.imports_tensorflow:
         info.graph_builders = _graph_builders(tree, set(info.tf_aliases))
     return info
+
+
+def _class_members(node: ast.ClassDef) -> Tuple[str, ...]:
+    """The names a class's own body binds: its methods and class attributes."""
+    found = set()
+    for child in node.body:
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(child.name)
+        elif isinstance(child, (ast.Assign, ast.AnnAssign)):
+            for target in (child.targets if isinstance(child, ast.Assign) else [child.target]):
+                found.update(leaf.id for leaf in ast.walk(target) if isinstance(leaf, ast.Name))
+    return tuple(sorted(found))
 
 
 _REPEATING = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)

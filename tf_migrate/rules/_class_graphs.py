@@ -18,13 +18,20 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class, run_blockers
 from tf_migrate.analysis.classify import Classifier
-from tf_migrate.analysis.instance_runs import external_run_blockers
+from tf_migrate.analysis.imported_runs import asked_sites, fed_values, request_of
+from tf_migrate.analysis.instance_runs import as_class_run, external_run_blockers
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.slicing import RunPlan, plan_run
 from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
 from tf_migrate.codegen.function_builder import FunctionBuilder
+from tf_migrate.cst.text import code
+from tf_migrate.report import INFO
 from tf_migrate.rules._site_replacer import SiteReplacer
+from tf_migrate.tfnames import ANSWER_CALL_COMPILED, ANSWER_TO_NUMPY
 from tf_migrate.traversal import visit
+
+RULE_ID = "session-to-functions"  # the rule these parts belong to (rules/session_to_functions)
 
 
 class Generated:
@@ -130,3 +137,33 @@ def unfinished(graphs: List[ClassGraph]) -> List:
     """Blockers for classes whose runs were generated but which the module no longer holds as analysed."""
     return [(graph.cls, f"internal: the class `{graph.cls.name.value}` changed after its runs were planned")
             for graph in graphs if not graph.finished]
+
+
+def answered_run(rewriter, site: RunSite, scope: "pm.Scope") -> cst.BaseExpression:
+    """A run of the graph of another module's class, through an object of it: the call that module answered
+    with (``analysis/imported_runs``)."""
+    request, _ = request_of(as_class_run(site, scope))
+    template = rewriter.ctx.names.tree_helpers.runs_given[site.instance_class][request.key]
+    call, used = filled_answer(template, site.instance, site.feed, fed_values(site), rewriter.to_numpy,
+                               rewriter.call_compiled)
+    rewriter.compiled_any |= ANSWER_TO_NUMPY in used
+    rewriter.concrete_any |= ANSWER_CALL_COMPILED in used
+    method = call.args[0].value if ANSWER_TO_NUMPY in used else call
+    rewriter.ctx.report(site.call, RULE_ID, INFO, f"sess.run of `{site.instance}`'s graph -> {code(method)}, "
+                                                  "a method its class generated in its own module")
+    return call
+
+
+def answer_asked_runs(rewriter, graphs: List[ClassGraph]) -> None:
+    """Plan the runs other modules of the tree ask of this module's classes, and answer each with the call of
+    the generated method."""
+    tree = rewriter.ctx.names.tree_helpers
+    by_name = {graph.cls.name.value: graph for graph in graphs}
+    for class_name in tree.runs_asked:
+        graph = by_name.get(class_name)
+        if graph is None:
+            raise pm.ScopeBlocked([(None, f"other modules run the graph of `{class_name}`, which builds none here")])
+        for request, site in asked_sites(class_name, rewriter.ctx.names):
+            call = graph.run_outside(site)
+            tree.runs_answered.setdefault(class_name, {})[request.key] = answer_template(
+                call, rewriter.to_numpy, rewriter.call_compiled)

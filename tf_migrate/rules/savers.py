@@ -32,6 +32,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.collections import imported_variable_class
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
 from tf_migrate.cst.arguments import find_argument, keyword
@@ -96,7 +97,7 @@ def _plan_savers(scope: "pm.Scope", module: cst.Module, ctx: RuleContext) -> Lis
         if why:
             plan.problem = why
             continue
-        hidden = _hidden_variables(module, ctx)
+        hidden = _hidden_variables(module, ctx) or imported_variable_class(module, ctx.names)
         if hidden:
             plan.problem = f"`{hidden}` creates variables whose TF1 names are not known here"
             continue

@@ -21,6 +21,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import traced_plan
 from tf_migrate.analysis.function_locals import eager_locals
+from tf_migrate.analysis.imported_runs import is_imported
 from tf_migrate.analysis.instance_runs import as_class_run, feed_literals
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.scope_analysis import analyze_scope
@@ -39,7 +40,8 @@ from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._class_graphs import ClassGraph, FinishClasses, Generated, unfinished
+from tf_migrate.rules._class_graphs import (ClassGraph, FinishClasses, Generated, answer_asked_runs, answered_run,
+                                            unfinished)
 from tf_migrate.rules._edits import pep8_spaced, with_module_helper
 from tf_migrate.rules._site_replacer import SiteReplacer
 from tf_migrate.traversal import visit
@@ -59,6 +61,7 @@ class SessionToFunctions(Rule):
         rewriter = _ScopeRewriter(ctx, _all_names(module), keras_owned_variables(module, ctx.names) is not None)
         body = rewriter.rewrite(list(module.body), ())
         graphs = list(rewriter.class_graphs.values())
+        answer_asked_runs(rewriter, graphs)
         body = [visit(node, FinishClasses(graphs)) for node in body] if graphs else body
         if unfinished(graphs):
             raise pm.ScopeBlocked(unfinished(graphs))
@@ -131,8 +134,9 @@ class _ScopeRewriter:
             local_eager = eager_locals(st.node, scope) if isinstance(st.node, cst.FunctionDef) else set()
             for site in st.run_sites:
                 if site.instance is not None:  # a run of a class's graph, through an object of it
-                    graph = self._class_graph(scope.class_defs[site.instance_class])
-                    generated.replacements[id(site.call)] = graph.run_outside(as_class_run(site, scope))
+                    generated.replacements[id(site.call)] = answered_run(self, site, scope) \
+                        if is_imported(site.instance_class, scope) else \
+                        self._class_graph(scope.class_defs[site.instance_class]).run_outside(as_class_run(site, scope))
                     if not isinstance(site.feed, cst.Dict):  # its literals' keys become parameter names
                         self.outside_feeds.update(map(id, feed_literals(site, scope)))
                     continue
