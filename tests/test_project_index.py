@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from tf_migrate.analysis.project_index import build_index, scan_module
+from tf_migrate.analysis.project_index import build_index, one_session_classes, scan_module
 
 
 def write_tree(root: Path, files: dict) -> list:
@@ -77,3 +77,17 @@ def test_a_module_without_tensorflow_never_reaches_libcst(tmp_path, monkeypatch)
     path = tmp_path / "helpers.py"
     path.write_text("import numpy as np\n\n\ndef scale(values):\n    return np.asarray(values) * 2\n")
     assert runner.process(path, runner.Options()).outcome == report.SKIPPED
+
+
+def test_the_session_each_call_passes_is_read_when_the_module_binds_it_once(tmp_path):
+    text = ("import tensorflow as tf\n\nclass Agent:\n    pass\n\nsess = tf.Session()\n"
+            "with tf.variable_scope('a'):\n    one = Agent(3, sess=sess)\ntwo = Agent(3, sess=sess)\n"
+            "other = tf.Session()\nBrain(1, other)\n\ndef build(sess):\n    return Agent(sess=sess)\n")
+    info = scan_module("driver", tmp_path / "driver.py", text)
+    assert info.session_arguments["Agent"] == {("sess", "sess"), None}  # the call in a function: not known
+    assert info.session_arguments["Brain"] == {("other", "#1")}
+    assert one_session_classes(info) == {}  # Agent is also built in a function
+    text = text[:text.index("\ndef build")]
+    assert one_session_classes(scan_module("d", tmp_path / "d.py", text)) == {"Agent": "sess"}
+    rebound = text + "sess = None\n"
+    assert scan_module("d", tmp_path / "d.py", rebound).session_arguments["Agent"] == {None}

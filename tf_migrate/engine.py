@@ -29,7 +29,7 @@ from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.imported_runs import asked_sites, importer_blockers, unanswerable
 from tf_migrate.analysis.instance_runs import external_runs, module_classes
 from tf_migrate.analysis.program import ScopeBlocked
-from tf_migrate.analysis.project_index import scan_module, single_instance_classes
+from tf_migrate.analysis.project_index import one_session_classes, scan_module, single_instance_classes
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.codegen.compiled import COMPILED, FUNCTION_MODES
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
@@ -174,13 +174,13 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
     # LibCST's transforms and code generation recurse once or more per level of nesting; Python's
     # compiler (which parse() runs first) accepts sums of a few thousand terms, so make room for them.
     with _recursion_limit(max(sys.getrecursionlimit(), _RECURSION_ROOM)):
-        if single_instances is None:  # one file: the classes it builds once itself
-            single_instances = single_instance_classes(scan_module("", path, source)) if "class" in source else ()
-        given = tree_helpers or TreeHelpers()  # a copy: the rules fill in what they did
-        asked = TreeHelpers(exports=dict(given.exports), refused=dict(given.refused),
-                            sessions_given=dict(given.sessions_given), graph_classes=dict(given.graph_classes),
-                            runs_given=dict(given.runs_given), runs_refused=dict(given.runs_refused),
-                            runs_asked=dict(given.runs_asked))
+        given = tree_helpers or TreeHelpers()
+        asked = TreeHelpers(**{f.name: dict(getattr(given, f.name)) for f in dataclasses.fields(TreeHelpers)})  # a
+        # copy: the rules fill in what they did
+        if single_instances is None:  # one file: the classes it builds once, or always in one session, itself
+            info = scan_module("", path, source) if "class" in source else None
+            single_instances = single_instance_classes(info) if info else ()
+            asked.shared_sessions.update(one_session_classes(info) if info and tree_helpers is None else {})
         facts = _TreeFacts(_imported(providers or {}), set(single_instances), asked)
         result = dataclasses.replace(_migrate(source, path, mode, select, ignore, functions, facts),
                                      runs_requested=dict(asked.runs_requested))

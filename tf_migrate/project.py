@@ -152,9 +152,9 @@ def migrate_tree(paths: List[Path], options: Options, run_all: RunAll, root: Pat
     if options.mode != engine.AUTO:
         return run_all(paths, options)
     project = plan(root, paths)
-    options = dataclasses.replace(options, tree_imports=tree_imports(project),
-                                  single_instances=single_instances(project),
-                                  class_runs=project_class_runs.graph_classes(project))
+    single = single_instances(project)
+    options = dataclasses.replace(options, tree_imports=tree_imports(project), single_instances=single,
+                                  class_runs=project_class_runs.class_facts(project, single))
     tied = project.tied()
     if not tied:
         return run_all(paths, options)

@@ -17,13 +17,22 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Callable, Dict, List, Mapping, Tuple
+from typing import Callable, Dict, List, Mapping, Set, Tuple
 
 from tf_migrate import report
 from tf_migrate.runner import FileOutcome, Options
 
 ClassRunFacts = Dict[str, Dict[str, object]]  # module path -> {TreeHelpers field -> value} (Options.class_runs)
 RunAll = Callable[[List[Path], Options], List[FileOutcome]]
+
+
+def class_facts(project, single: Mapping[str, Set[str]]) -> ClassRunFacts:
+    """What each module is told of the tree's classes before the first pass: :func:`graph_classes` and
+    :func:`shared_sessions`."""
+    found = graph_classes(project)
+    for path, facts in shared_sessions(project, single).items():
+        found.setdefault(path, {}).update(facts)
+    return found
 
 
 def graph_classes(project) -> ClassRunFacts:
@@ -44,6 +53,38 @@ def graph_classes(project) -> ClassRunFacts:
         for local, name in wanted.items():
             facts = (str(provider.path), name, provider.class_members.get(name, ()))
             found.setdefault(str(importer.path), {}).setdefault("graph_classes", {})[local] = facts
+    return found
+
+
+def shared_sessions(project, single: Mapping[str, Set[str]]) -> ClassRunFacts:
+    """provider path -> {"shared_sessions": {class -> parameter}}: the classes a program of the tree builds more
+    than once (not in ``single``, ``project.single_instances``), always passing one session, a name its module binds
+    once to a new session, at the same parameter (a keyword, or ``#position``). Such objects run in that one
+    session, so state TF1 kept in the graph for all of them (a collection of their variables) can be kept on the
+    class (``rules/user_collections``). A module that imports the class's module whole, or builds it in a function,
+    or two such modules in one process, leave it out."""
+    modules = project.index.modules
+    found: ClassRunFacts = {}
+    for name, info in modules.items():
+        for cls in info.classes - set(single.get(str(info.path), ())):
+            callers = {name: info.session_arguments.get(cls, {None})} if info.calls.get(cls) else {}
+            whole = False
+            for edge in project.index.edges:
+                if edge.target != name:
+                    continue
+                importer = modules[edge.importer]
+                whole |= not edge.names
+                local = cls if edge.star else importer.local_names.get((edge.line, cls), cls) \
+                    if cls in edge.names else None
+                if local is not None and importer.calls.get(local):
+                    callers.setdefault(edge.importer, set()).update(importer.session_arguments.get(local, {None}))
+            passed = {spec for specs in callers.values() for spec in specs}
+            if whole or not callers or None in passed or any(len(specs) != 1 for specs in callers.values()) \
+                    or len({parameter for _, parameter in passed}) != 1:
+                continue
+            if any(other in project.same_process(caller) for caller in callers for other in callers if other != caller):
+                continue
+            found.setdefault(str(info.path), {}).setdefault("shared_sessions", {})[cls] = passed.pop()[1]
     return found
 
 

@@ -34,8 +34,9 @@ class Options:
     # In a tree (project.session_imports): importer path -> {local name -> (position, parameter)} of the classes and
     # functions of other modules whose eager form no longer takes the session the importer passes them.
     session_imports: Optional[Mapping[str, Mapping[str, Tuple[int, str]]]] = field(default=None, compare=False)
-    # In a tree (project_class_runs.py): module path -> {TreeHelpers field -> value} of the runs of a class's graph
-    # across modules: ``graph_classes``, ``runs_given`` and ``runs_refused`` of an importer, ``runs_asked`` of a provider.
+    # In a tree (project_class_runs.py): module path -> {TreeHelpers field -> value} of the classes of the tree: runs
+    # of a class's graph across modules (``graph_classes``, ``runs_given`` and ``runs_refused`` of an importer,
+    # ``runs_asked`` of a provider), and classes built in one session (``shared_sessions`` of a provider).
     class_runs: Optional[Mapping[str, Mapping[str, object]]] = field(default=None, compare=False)
 
 

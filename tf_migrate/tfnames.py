@@ -149,6 +149,8 @@ class TreeHelpers:
     runs_requested: Dict[str, Dict[tuple, ClassRun]] = field(default_factory=dict)
     runs_given: Dict[str, Dict[tuple, str]] = field(default_factory=dict)
     runs_refused: Dict[str, str] = field(default_factory=dict)
+    # Provider: classes every program builds passing one session, at this parameter (keyword or ``#position``).
+    shared_sessions: Dict[str, str] = field(default_factory=dict)
     # Provider: class name -> the runs its importers ask for; what it answers (class -> {key -> template}).
     runs_asked: Dict[str, Tuple[ClassRun, ...]] = field(default_factory=dict)
     runs_answered: Dict[str, Dict[tuple, str]] = field(default_factory=dict)

@@ -1,10 +1,12 @@
 """user-collections: tf.get_collection of the program's own key -> the variables made into it."""
 import libcst as cst
 
+from tf_migrate.cli import EXIT_OK
 from tf_migrate.engine import migrate_source
 from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.user_collections import UserCollections
 from tf_migrate.tfnames import TFNames
+from tests.trees import migrate, output
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
 # Morvan's DQN: the eval and the target network's weights in collections of their own, under the same local
@@ -121,3 +123,56 @@ def test_a_class_a_program_builds_twice_keeps_compat():
                          "with tf.variable_scope('a'):\n    one = DQN()\n"
                          "with tf.variable_scope('b'):\n    two = DQN()\n")
     assert "which a program may build twice" in _compat_reason(source, "dqn.py")
+
+
+# The agent as a driver can share one session between two of them (MorvanZhou's double-DQN comparison).
+SHARED_DQN = DQN.replace("    def __init__(self):", "    def __init__(self, sess=None):").replace(
+    "        self.sess = tf.Session()\n        self.sess.run(tf.global_variables_initializer())\n",
+    "        if sess is None:\n            self.sess = tf.Session()\n"
+    "            self.sess.run(tf.global_variables_initializer())\n"
+    "        else:\n            self.sess = sess\n").replace("DQN().learn(np.array([[1.0, 2.0], [0.5, -1.0]]))\n", "")
+TWO_AGENTS = '''
+sess = tf.Session()
+with tf.variable_scope('natural'):
+    one = DQN(sess=sess)
+with tf.variable_scope('double'):
+    two = DQN(sess=sess)
+sess.run(tf.global_variables_initializer())
+s = np.array([[1.0, 2.0], [0.5, -1.0]])
+one.learn(s)
+two.learn(s)  # its copy ops are over both agents' collections: they write the first agent's target network too
+print(np.round(sess.run(one.q_next, {one.s: s}), 5))
+'''
+
+
+def test_two_objects_built_in_one_session_share_the_collections_kept_on_the_class():
+    source = SHARED_DQN + TWO_AGENTS.replace("print(np.round(sess.run(one.q_next, {one.s: s}), 5))",
+                                             "one.learn(s)")
+    result = migrate_source(source, "dqn.py")
+    assert result.outcome == "eager", result.findings
+    assert "    target_net_params = []  # TF1's collection 'target_net_params'" in result.new_source
+    assert "DQN.target_net_params += [w1, b1, w2]\n        t_params = list(DQN.target_net_params)" in \
+        result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_two_objects_in_one_session_across_modules_print_the_legacy_numbers(tmp_path, capsys):
+    driver = "import numpy as np\nimport tensorflow as tf\nfrom agent import DQN\n" + TWO_AGENTS
+    code, outcomes, _ = migrate(tmp_path, {"agent.py": SHARED_DQN, "driver.py": driver}, "--verify-entry", "driver.py")
+    assert outcomes == {"agent.py": "eager", "driver.py": "eager"}
+    assert code == EXIT_OK and ": equivalent" in capsys.readouterr().err
+    assert "one = DQN()\n" in output(tmp_path, "driver.py")
+
+
+def test_objects_in_sessions_of_their_own_keep_compat():
+    """Each agent makes its own session: TF1's second copy op writes the first agent's variables in the second
+    session only, which eager code (one value per variable) cannot keep apart."""
+    source = SHARED_DQN + "one = DQN()\ntwo = DQN()\n"
+    assert "not always in one session" in _compat_reason(source, "dqn.py")
+
+
+def test_a_class_that_does_not_run_in_the_session_passed_keeps_compat():
+    source = SHARED_DQN.replace("            self.sess = sess\n", "            self.sess = tf.Session()\n"
+                                "            self.sess.run(tf.global_variables_initializer())\n")
+    source += TWO_AGENTS.replace("print(np.round(sess.run(one.q_next, {one.s: s}), 5))", "")
+    assert "not always in one session" in _compat_reason(source, "dqn.py")

@@ -92,5 +92,9 @@ def kept_for_outside_state(classifier, st: "pm.Statement", outside: Set[str]) ->
     holds_variables = any(scope.kind(k) in (pm.VARIABLE, pm.VARIABLES) for k in st.reads)
     st.role = pm.KEEP
     classifier.define(st, pm.VARIABLES if holds_variables and binds_local else pm.PYTHON)
+    if holds_variables and not binds_local and isinstance(st.node, cst.SimpleStatementLine) \
+            and isinstance(st.node.body[0], cst.AugAssign):  # `Agent.made += [w1]`: a list of variables on the class
+        for key in st.defines:
+            scope.bind(pm.Symbol(key, pm.VARIABLES, st.index))
     return True
 

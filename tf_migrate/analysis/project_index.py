@@ -61,6 +61,9 @@ class ModuleInfo:
     definitions_only: bool = False  # importing it runs no TF: imports, defs, constants and a main guard
     # name -> how often the module calls it by name (2 for a call in a loop, comprehension or `with` block)
     calls: Dict[str, int] = field(default_factory=dict)
+    # name -> the (session, parameter) each call of it passes: a module-level name bound once to a new session, and
+    # the keyword (or ``#position``) it fills; None for a call that passes none, or stands in a function or class
+    session_arguments: Dict[str, Set[Optional[Tuple[str, str]]]] = field(default_factory=dict)
     explicit_all: Optional[Tuple[str, ...]] = None  # __all__ when it is a literal
     syntax_error: str = ""
 
@@ -100,6 +103,7 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
     _read_imports(tree, info)
     info.definitions_only = all(_defines_only(node) for node in tree.body)
     _count_calls(tree, info.calls)
+    _session_arguments(tree, _module_sessions(tree), info.session_arguments)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
             info.functions.add(node.name)
@@ -119,6 +123,40 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
     if info.imports_tensorflow:
         info.graph_builders = _graph_builders(tree, set(info.tf_aliases))
     return info
+
+
+def _module_sessions(tree: ast.Module) -> Set[str]:
+    """Names the module binds once, at its top level, to a new session (``sess = tf.Session()``), and nowhere else."""
+    made = {node.targets[0].id for node in tree.body
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call) and _called_name(node.value).endswith("Session")}
+    if not made:
+        return set()
+    bound: Dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound[node.id] = bound.get(node.id, 0) + 1
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound.update((name, 2) for name in node.names)
+    return {name for name in made if bound.get(name) == 1}
+
+
+def _called_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def _session_arguments(tree: ast.AST, sessions: Set[str], found, top: bool = True) -> None:
+    """ModuleInfo.session_arguments of ``tree``'s calls by name."""
+    for child in ast.iter_child_nodes(tree):
+        inside = top and not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
+        if isinstance(child, ast.Call) and isinstance(child.func, ast.Name):
+            passed = {(arg.id, f"#{index}") for index, arg in enumerate(child.args)
+                      if isinstance(arg, ast.Name) and arg.id in sessions}
+            passed |= {(keyword.value.id, keyword.arg) for keyword in child.keywords
+                       if keyword.arg and isinstance(keyword.value, ast.Name) and keyword.value.id in sessions}
+            found.setdefault(child.func.id, set()).add(passed.pop() if top and len(passed) == 1 else None)
+        _session_arguments(child, sessions, found, inside)
 
 
 def _class_members(node: ast.ClassDef) -> Tuple[str, ...]:
@@ -154,6 +192,17 @@ def _count_calls(tree: ast.AST, counts: Dict[str, int], repeated: bool = False) 
 def single_instance_classes(info: ModuleInfo) -> Set[str]:
     """The classes a module defines and calls exactly once itself, outside loops and variable-sharing scopes."""
     return {name for name in info.classes if info.calls.get(name) == 1}
+
+
+def one_session_classes(info: ModuleInfo) -> Dict[str, str]:
+    """The classes a module defines and calls more than once itself, every call passing the same module-level
+    session at the same parameter: class -> that parameter (a keyword, or ``#position``)."""
+    found = {}
+    for name in info.classes:
+        passed = info.session_arguments.get(name, set())
+        if info.calls.get(name, 0) > 1 and len(passed) == 1 and None not in passed:
+            found[name] = next(iter(passed))[1]
+    return found
 
 
 def _defines_only(node: ast.stmt) -> bool:

@@ -40,6 +40,9 @@ class RuleContext:
     layer_scopes: Dict[str, str] = field(default_factory=dict)
     # Keras rnn layers whose weights a Saver keeps under TF1's names (codegen.rnn_weights.RNNCheckpoint).
     rnn_checkpoints: List[object] = field(default_factory=list)
+    # Classes whose objects run their graph in the session their caller passes, when it passes one (optional-sessions):
+    # class name -> (the parameter of __init__, ``#position`` after self).
+    given_sessions: Dict[str, Tuple[str, str]] = field(default_factory=dict)
     # The parsed input: its nodes that survive the rules (unchanged subtrees keep their identity) are
     # reported at their position in the user's file, computed once.
     original_module: Optional[cst.Module] = None

@@ -28,11 +28,13 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.statement_facts import call_statement
+from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.tfnames import dotted_name
 
 RULE_ID = "optional-sessions"
+_SESSION_PARAMETERS = ("sess", "session")  # what the session analysis takes a parameter to be a session by
 
 
 class OptionalSessions(Rule):
@@ -40,7 +42,7 @@ class OptionalSessions(Rule):
     DESCRIPTION = ("`if sess is None: self.sess = tf.Session(); <init runs> else: self.sess = sess` in __init__ -> "
                    "the branch that makes the session (eager code has none to pass)")
     ORDER = 3  # before the rules that convert what __init__ builds
-    TRIGGERS = ("None", "not ")
+    TRIGGERS = ("None", "not ", "sess")
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         body, changed = [], False
@@ -57,13 +59,20 @@ def _class(cls: cst.ClassDef, ctx: RuleContext) -> cst.ClassDef:
     init = next((m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"), None)
     if init is None or not isinstance(init.body, cst.IndentedBlock):
         return cls
-    params = {p.name.value for p in init.params.params[1:]}
+    positions = {p.name.value: f"#{index}" for index, p in enumerate(init.params.params[1:])}
+    params = set(positions)
     statements: List[cst.BaseStatement] = []
+    makes_sessions = any(ctx.names.call_name(call) in api.SESSIONS for call in all_calls(init))
     for statement in init.body.body:
+        given = _assignment(statement)
+        if given is not None and given[1] in params and given[1] in _SESSION_PARAMETERS and not makes_sessions:
+            ctx.given_sessions[cls.name.value] = (given[1], positions[given[1]])  # self.sess = sess: always given
         made = _session_made(statement, params, ctx) if isinstance(statement, cst.If) else None
         if made is None:
             statements.append(statement)
             continue
+        param = _missing_test(statement.test)[0]
+        ctx.given_sessions[cls.name.value] = (param, positions[param])
         made[0] = made[0].with_changes(leading_lines=[*statement.leading_lines, *made[0].leading_lines])
         statements.extend(made)
         ctx.report(statement, RULE_ID, INFO, "the session the class makes when none is passed: eager code has no "

@@ -29,6 +29,7 @@ from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._class_registries import ClassRegistries, built_in_one_session
 from tf_migrate.rules._program_scopes import graph_and_class_scopes
 
 RULE_ID = "user-collections"
@@ -57,6 +58,7 @@ class UserCollections(Rule):
     def _pass(self, module: cst.Module, ctx: RuleContext, rename: bool) -> cst.Module:
         replacements: Dict[int, cst.CSTNode] = {}
         taken = all_names(module)
+        registries = ClassRegistries()  # collections of classes built more than once, in one session
         for scope, cls in graph_and_class_scopes(module, ctx):
             for st in scope.statements:
                 if st.kind == "nested-scope" or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
@@ -73,9 +75,11 @@ class UserCollections(Rule):
                             or argument(call, "scope", 1) is not None or id(call) in replacements:
                         continue
                     members, why = user_collection_members(key.evaluated_value, scope, ctx.names, st.index)
-                    if cls is not None and cls not in ctx.names.single_instances:
+                    shared = cls is not None and cls not in ctx.names.single_instances
+                    if shared and not built_in_one_session(cls, ctx):
                         members, why = None, (f"collection {key.evaluated_value!r} is read in class `{cls}`, which a "
-                                              "program may build twice (each instance adds its variables)")
+                                              "program may build twice (each instance adds its variables), and not "
+                                              "always in one session")
                     if members is None:
                         if not rename:
                             ctx.block(call, why)
@@ -90,10 +94,17 @@ class UserCollections(Rule):
                                         "bound again before the read, and cannot be given a name of its own")
                         continue
                     listed = "[" + ", ".join(target for target, _ in members) + "]"
+                    if shared:  # every object's variables, kept on the class
+                        registries.read(cls, key.evaluated_value, call, st.node, [target for target, _ in members])
+                        ctx.report(call, RULE_ID, INFO, f"`{code(call)}` -> the variables every `{cls}` made into it, "
+                                                        "kept on the class in creation order (all are built in one "
+                                                        "session)")
+                        continue
                     replacements[id(call)] = cst.parse_expression(listed)
                     ctx.report(call, RULE_ID, INFO, f"`{code(call)}` -> {listed}: the variables made into it, "
                                                     "in creation order")
-        return replace_nodes(module, replacements) if replacements else module
+        module = replace_nodes(module, replacements) if replacements else module
+        return registries.write(module)
 
 
 def _hidden(scope, target: str, index: int, before: int) -> bool:
