@@ -231,3 +231,55 @@ def test_twin_save_train_restore():
     migrated = migrate_source(program, "29_saver_restore.py")
     assert migrated.outcome == "eager", migrated.findings
     assert_same_output(run_legacy(program), run_migrated(migrated.new_source))
+
+
+CLASS_MADE = '''\
+import os
+import numpy as np
+import tensorflow as tf
+
+
+class Model(object):
+    def __init__(self, lr):
+        self.x = tf.placeholder(tf.float32, [None, 2], name="x")
+        with tf.variable_scope("hidden"):
+            w = tf.get_variable("w", [2, 3], initializer=tf.constant_initializer(0.1))
+            b = tf.Variable(tf.zeros([3]), name="b")
+        self.w_out = tf.Variable(tf.ones([3, 1]) * 0.2, name="w_out")
+        self.step = tf.Variable(0, trainable=False, name="step")
+        unused = tf.Variable(tf.ones([2]) * 3.0, name="unused")  # no run reads it; the Saver does
+        self.pred = tf.matmul(tf.nn.relu(tf.matmul(self.x, w) + b), self.w_out)
+        self.loss = tf.reduce_mean(tf.square(self.pred - 1.0))
+        self.train = tf.train.AdamOptimizer(lr).minimize(self.loss, global_step=self.step)
+
+
+ckpt = os.path.join(os.environ["CKPT_DIR"], "model.ckpt")
+model = Model(0.05)
+x, train = model.x, model.train
+saver = tf.train.Saver()
+''' + _SAVE_OR_RESTORE.format(fetch="[model.pred, model.step]").replace(
+    "sess.run(train, {x: data})", "sess.run(model.train, {model.x: data})").replace(
+    "{x: data}))", "{model.x: data}))")
+
+
+def test_the_variables_an_object_made_are_saved_under_their_tf1_names(tmp_path, monkeypatch):
+    source = CLASS_MADE.replace("x, train = model.x, model.train\n", "")
+    migrated = migrate_source(source, "case.py")
+    assert 'var_list={"hidden/w": model.w, "hidden/b": model.b, "w_out": model.w_out, "step": model.step, ' \
+        '"unused": model.unused}' in migrated.new_source
+    assert "        self.unused = unused\n" in migrated.new_source  # kept on the object, for the Saver
+    assert any(f.severity == "warning" and "slots" in f.message for f in migrated.findings)  # Adam's, in the class
+    _restores_the_legacy_checkpoint(source, tmp_path, monkeypatch)
+
+
+@pytest.mark.parametrize("change, why", [
+    (("model = Model(0.05)\n", "with tf.variable_scope('net'):\n    model = Model(0.05)\n"),
+     "the `Model` object is built in a name or variable scope"),
+    (("model = Model(0.05)\n", "model = Model(0.05)\nother = Model(0.1)\n"),
+     "`Model`, which makes variables, may be built more than once"),
+])
+def test_objects_whose_variables_are_not_known_keep_the_saver(change, why):
+    source = CLASS_MADE.replace("x, train = model.x, model.train\n", "").replace(*change)
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert any(why in f.message for f in result.findings), [f.message for f in result.findings]

@@ -43,6 +43,9 @@ class RuleContext:
     # Classes whose objects run their graph in the session their caller passes, when it passes one (optional-sessions):
     # class name -> (the parameter of __init__, ``#position`` after self).
     given_sessions: Dict[str, Tuple[str, str]] = field(default_factory=dict)
+    # Locals of a class's __init__ that a Saver outside the class reaches through its object (saver-var-list): the
+    # converted class keeps them on the object. Class name -> locals.
+    kept_for_savers: Dict[str, Set[str]] = field(default_factory=dict)
     # The parsed input: its nodes that survive the rules (unchanged subtrees keep their identity) are
     # reported at their position in the user's file, computed once.
     original_module: Optional[cst.Module] = None

@@ -100,6 +100,11 @@ class ClassGraph:
         """The converted class: ``current`` (the class as the module holds it now) with ``__init__``
         keeping what it builds once, and the generated methods after it."""
         rewriter, init = self.rewriter, self.analysis.init
+        for local in sorted(rewriter.ctx.kept_for_savers.get(self.cls.name.value, ())):  # a Saver reaches them
+            if local not in self.analysis.init_locals:
+                raise pm.ScopeBlocked([(self.cls, f"`{local}`, a variable a Saver keeps, is no longer a local of "
+                                                  "__init__")])
+            self.promoted.setdefault(local, self.analysis.attribute_for(local))
         saved = rewriter.enter_scope(self.outer)
         init_body = rewriter.assemble(self.scope, Generated())
         rewriter.enter_scope(saved)

@@ -33,6 +33,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.collections import imported_variable_class
+from tf_migrate.analysis.object_variables import object_variables
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
 from tf_migrate.cst.arguments import find_argument, keyword
@@ -58,8 +59,10 @@ class SaverVarList(Rule):
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         plans: Dict[cst.Call, "_SaverPlan"] = {}
+        module_scope = None
         for scope in graph_scopes(module, ctx):
-            for plan in _plan_savers(scope, module, ctx):
+            module_scope = module_scope or scope  # the first: the module's own
+            for plan in _plan_savers(scope, module_scope, module, ctx):
                 if plan.problem:
                     ctx.report(plan.call, RULE_ID, WARNING, f"tf.train.Saver kept: {plan.problem}")
                     continue
@@ -80,7 +83,8 @@ class _SaverPlan:
     slots_warning: str = ""
 
 
-def _plan_savers(scope: "pm.Scope", module: cst.Module, ctx: RuleContext) -> List[_SaverPlan]:
+def _plan_savers(scope: "pm.Scope", module_scope: "pm.Scope", module: cst.Module,
+                 ctx: RuleContext) -> List[_SaverPlan]:
     plans = []
     for st in scope.statements:
         value = statement_value(st.node)
@@ -101,13 +105,24 @@ def _plan_savers(scope: "pm.Scope", module: cst.Module, ctx: RuleContext) -> Lis
         if hidden:
             plan.problem = f"`{hidden}` creates variables whose TF1 names are not known here"
             continue
-        if constructor_count(module, ctx.names) != names.constructors_seen:
+        objects = object_variables(scope, module_scope, ctx.names, st.index, ctx.layer_scopes)  # of local classes
+        taken = {v.tf_name for v in variables}
+        clash = next((v.tf_name for v in objects.variables if v.tf_name in taken), None)
+        plan.problem = objects.why or (f"two variables named {clash!r}" if clash else "")
+        if plan.problem:
+            continue
+        variables = variables + objects.variables
+        if constructor_count(module, ctx.names) != names.constructors_seen + objects.constructors:
             plan.problem = "variables are created outside the block that builds the Saver (helpers, other scopes)"
             continue
         plan.entries, plan.problem = _entries(value, variables, ctx)
         if not plan.problem:
             plan.problem = _other_uses(scope, plan.name)
-        plan.slots_warning = _slots_warning(scope, ctx) if find_argument(value, "var_list", 0) is None else ""
+        if not plan.problem:  # the converted classes keep these locals of __init__ on the object
+            for cls, kept in objects.kept_locals.items():
+                ctx.kept_for_savers.setdefault(cls, set()).update(kept)
+        plan.slots_warning = _slots_warning(scope, ctx, objects.classes) \
+            if find_argument(value, "var_list", 0) is None else ""
     return plans
 
 
@@ -162,13 +177,14 @@ class _SaverUses(cst.CSTVisitor):
         self.other = self.other or node.value == self.name
 
 
-def _slots_warning(scope: "pm.Scope", ctx: RuleContext) -> str:
-    for symbol in scope.symbols.values():
-        if symbol.kind == pm.OPTIMIZER and symbol.call is not None:
-            qualname = ctx.names.call_name(symbol.call) or ""
-            if not qualname.endswith(_SLOTLESS):
-                return ("the checkpoint holds the model's variables, not the optimizer's slots that TF1's Saver() "
-                        "also saved: after a restore they keep their current values")
+def _slots_warning(scope: "pm.Scope", ctx: RuleContext, classes=()) -> str:
+    """A warning where an optimizer with slots is built in the scope, or in the classes whose objects it builds."""
+    made = [symbol.call for symbol in scope.symbols.values() if symbol.kind == pm.OPTIMIZER and symbol.call is not None]
+    made += [call for cls in classes for call in all_calls(cls) if (ctx.names.call_name(call) or "").startswith(
+        "tf.train.") and (ctx.names.call_name(call) or "").endswith("Optimizer")]
+    if any(not (ctx.names.call_name(call) or "").endswith(_SLOTLESS) for call in made):
+        return ("the checkpoint holds the model's variables, not the optimizer's slots that TF1's Saver() also "
+                "saved: after a restore they keep their current values")
     return ""
 
 

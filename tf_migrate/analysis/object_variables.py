@@ -1,0 +1,86 @@
+"""The variables an object of a class of the module made, with their TF1 names, as code outside it reaches them.
+
+    class Model:                                          model = Model(config)
+        def __init__(self, config):                       saver = tf.train.Saver()
+            with tf.variable_scope("hidden"):
+                w = tf.get_variable("w", [4, 16])    ->   {"hidden/w": model.w, "global_step": model.global_step}
+            self.global_step = tf.Variable(0, name="global_step")
+
+A Saver's default list holds every variable made before it, those the object's ``__init__`` made too. Their TF1
+names come from the class's text as for the module's own variables (``analysis/variable_names``); code outside the
+class reaches them through the object: an attribute ``__init__`` binds (``model.global_step``), or the attribute
+the converted class keeps a local of ``__init__`` in (``model.w``; the class keeps it there even where no generated
+method reads it: :attr:`ObjectVariables.kept_locals`).
+
+Only objects of a class every program builds once, built outside any name or variable scope (their names would
+carry its prefix), are listed; any other object of a class that makes variables leaves the list unknown.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Set
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.class_scope import analyze_class
+from tf_migrate.analysis.statement_facts import single
+from tf_migrate.analysis.variable_names import TF1Names, Variable
+
+
+@dataclass
+class ObjectVariables:
+    """What :func:`object_variables` found (``why``: why the list is not known; "" when it is)."""
+
+    variables: List[Variable] = field(default_factory=list)
+    constructors: int = 0  # variable constructor calls of the classes' __init__ (TF1Names.constructors_seen)
+    kept_locals: Dict[str, Set[str]] = field(default_factory=dict)  # class -> locals of __init__ reached outside
+    classes: List[cst.ClassDef] = field(default_factory=list)  # the classes of those objects
+    why: str = ""
+
+
+def object_variables(scope: "pm.Scope", module_scope: "pm.Scope", names, before: int,
+                     layer_scopes=None) -> ObjectVariables:
+    """The variables the objects of the module's classes (those ``module_scope``, the module's model, defines)
+    built in ``scope`` before statement ``before`` made."""
+    found = ObjectVariables()
+    for st in scope.statements[:before]:
+        targets, value = single(st.node)
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+                and value.func.value in module_scope.variable_classes and value.func.value not in scope.params):
+            continue
+        cls = value.func.value
+        if len(st.defines) != 1 or "." in st.defines[0] or targets is None:
+            return ObjectVariables(why=f"an object of `{cls}`, which makes variables, is not bound to a plain name")
+        if cls not in names.single_instances:
+            return ObjectVariables(why=f"`{cls}`, which makes variables, may be built more than once")
+        stack, var_scopes = TF1Names(names)._stacks(st)
+        if stack or var_scopes or stack is None:
+            return ObjectVariables(why=f"the `{cls}` object is built in a name or variable scope")
+        why = _add_class(found, module_scope.class_defs[cls], st.defines[0], names, layer_scopes)
+        if why:
+            return ObjectVariables(why=why)
+    return found
+
+
+def _add_class(found: ObjectVariables, cls: cst.ClassDef, instance: str, names, layer_scopes) -> str:
+    found.classes.append(cls)
+    analysis = analyze_class(cls, names, layer_scopes)  # (what keeps the class from converting is reported later)
+    tf1 = TF1Names(names)
+    made, why = tf1.variables(analysis.scope, len(analysis.scope.statements))
+    if why:
+        return f"the variables of `{cls.name.value}`: {why}"
+    found.constructors += tf1.constructors_seen
+    exprs = [variable.expr for variable in made]
+    for variable in made:
+        if exprs.count(variable.expr) > 1:
+            return f"`{variable.expr}` of `{cls.name.value}` names two variables"
+        if variable.expr.startswith("self.") and variable.expr.count(".") == 1:
+            reached = variable.expr[len("self."):]
+        elif variable.expr in analysis.init_locals:
+            reached = analysis.attribute_for(variable.expr)[len("self."):]
+            found.kept_locals.setdefault(cls.name.value, set()).add(variable.expr)
+        else:
+            return f"`{variable.expr}` of `{cls.name.value}` is not reached through the object"
+        found.variables.append(Variable(f"{instance}.{reached}", variable.tf_name, variable.trainable))
+    return ""
