@@ -6,6 +6,10 @@ call, and the importer calls it: both modules go eager, and the entry prints the
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import libcst as cst
 import pytest
 
@@ -131,8 +135,9 @@ def test_two_programs_asking_for_runs_get_one_method_each_run(tmp_path):
                   ("    with tf.Session", "    feed = {model.x: xs, model.y: ys}\n    with tf.Session")],
                  "feed dict built otherwise than as dict literals", id="a feed dict built by a call"),
     pytest.param([("    with tf.Session() as sess:", "    saver = tf.train.Saver()\n    with tf.Session() as sess:"),
-                  ("print(sess.run(model.pred, {model.x: xs[:2]}))", "saver.save(sess, 'model.ckpt')")],
-                 "tf.train.Saver", id="a Saver of the variables the class makes (their TF1 names are not known)"),
+                  ("print(sess.run(model.pred, {model.x: xs[:2]}))", "saver.save(sess, 'model.ckpt')"),
+                  ("    model = Model(3, 2)\n", "    model = Model(3, 2)\n    other = Model(3, 2)\n")],
+                 "tf.train.Saver", id="a Saver of two objects' variables"),
     pytest.param([("sess.run([model.loss, model.train_op]", "sess.run([model.loss, model.train_op, ys.sum()]")],
                  "mixes members of `model`", id="a run mixing members with other values"),
 ])
@@ -176,3 +181,47 @@ def test_an_answer_is_written_with_the_importer_s_object_values_and_helpers():
                                  "call_compiled")
     assert cst.Module([]).code_for_node(filled) == "to_numpy(net.run_pred(x=batch[0]))"
     assert used == {ANSWER_TO_NUMPY}
+
+
+SAVING = '''import os
+import sys
+
+import numpy as np
+import tensorflow as tf
+from model import Model
+
+model = Model(3, 2)
+xs = np.arange(12, dtype=np.float32).reshape(4, 3) / 10.0
+saver = tf.train.Saver()
+ckpt = os.path.join(os.environ["CKPT_DIR"], "model.ckpt")
+with tf.Session() as sess:
+    if os.environ.get("RESTORE"):
+        saver.restore(sess, ckpt)
+        print(sess.run(model.pred, {model.x: xs[:2]}))
+        sys.exit(0)
+    sess.run(tf.global_variables_initializer())
+    for step in range(4):
+        sess.run(model.train_op, feed_dict={model.x: xs, model.y: np.ones((4, 2))})
+    saver.save(sess, ckpt)
+    print(sess.run(model.pred, {model.x: xs[:2]}))
+'''
+
+
+def test_the_importer_s_saver_keeps_the_class_s_variables_under_their_tf1_names(tmp_path):
+    """The legacy program trains and saves; the migrated one restores that checkpoint and predicts the same."""
+    _, outcomes, _ = migrate(tmp_path, {"model.py": MODEL, "train.py": SAVING})
+    assert outcomes == {"model.py": "eager", "train.py": "eager"}
+    assert 'Saver(var_list={"Variable": model.w, "Variable_1": model.b})' in output(tmp_path, "train.py")
+    assert "        self.w = w\n" in output(tmp_path, "model.py")
+    env = dict(os.environ, CKPT_DIR=str(tmp_path))
+    legacy = subprocess.run([sys.executable, "-c", _LEGACY_RUN], cwd=tmp_path / "src", env=env, capture_output=True,
+                            text=True, timeout=300)
+    assert legacy.returncode == 0, legacy.stderr[-2000:]
+    restored = subprocess.run([sys.executable, "train.py"], cwd=tmp_path / "out", env=dict(env, RESTORE="1"),
+                              capture_output=True, text=True, timeout=300)
+    assert restored.returncode == 0, restored.stderr[-2000:]
+    assert restored.stdout.strip() and restored.stdout.strip() == legacy.stdout.strip()
+
+
+_LEGACY_RUN = ("import runpy, sys\nimport tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n"
+               "sys.modules['tensorflow'] = tf\nrunpy.run_path('train.py', run_name='__main__')\n")

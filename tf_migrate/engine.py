@@ -387,7 +387,8 @@ def _apply(module: cst.Module, ctx: RuleContext, select, ignore, which, steps: L
     for rule in all_rules():
         if ctx.mode not in rule.MODES or not _selected(rule, select, ignore) or not which(rule):
             continue
-        tree_work = rule.TREE_WORK and (ctx.names.imported or ctx.names.tree_helpers.exports)
+        tree = ctx.names.tree_helpers
+        tree_work = rule.TREE_WORK and (ctx.names.imported or tree.exports or tree.runs_asked)
         triggered = tree_work or any(t in ctx.original_source for t in rule.TRIGGERS)
         if USE_TRIGGERS and rule.TRIGGERS and not triggered:
             continue  # nothing for it in this file

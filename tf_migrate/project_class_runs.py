@@ -21,6 +21,7 @@ from typing import Callable, Dict, List, Mapping, Set, Tuple
 
 from tf_migrate import report
 from tf_migrate.runner import FileOutcome, Options
+from tf_migrate.tfnames import VARIABLES_REQUEST
 
 ClassRunFacts = Dict[str, Dict[str, object]]  # module path -> {TreeHelpers field -> value} (Options.class_runs)
 RunAll = Callable[[List[Path], Options], List[FileOutcome]]
@@ -134,4 +135,7 @@ def _refusal(result, provider: str, name: str, runs: Mapping[tuple, object]) -> 
     if result.outcome != report.EAGER:
         return f"stays compat ({result.compat_reason or result.outcome})"
     missing = set(runs) - set(result.runs_answered.get(name, {}))
+    if VARIABLES_REQUEST.key in missing:
+        return ("does not list the variables its objects make (a program builds it more than once, or their TF1 "
+                "names are not known)")
     return f"answers {len(missing)} of the runs asked of it with no method" if missing else ""

@@ -115,6 +115,9 @@ class ClassRun:
         return self.fetch, self.feed_keys, self.style, self.named_feed
 
 
+# The request for the variables an object of the class makes, by TF1 name (a Saver's default list, saver-var-list):
+# answered with the JSON list of [TF1 name, the attribute the object keeps it in, trainable].
+VARIABLES_REQUEST = ClassRun("", (), "variables")
 ANSWER_OBJECT = "__object__"  # the object a class run's answer is called on
 ANSWER_FEED = "__feed__"  # the importer's feed dict, where it is bound to a name
 ANSWER_TO_NUMPY = "__to_numpy__"  # the importer's helper turning fetched tensors into numpy values

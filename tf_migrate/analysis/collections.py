@@ -287,10 +287,10 @@ def tree_variable_classes(names: TFNames) -> Set[str]:
     return set(names.tree_helpers.sessions_given) | set(names.tree_helpers.graph_classes)
 
 
-def imported_variable_class(module: cst.Module, names: TFNames) -> Optional[str]:
+def imported_variable_class(module: cst.Module, names: TFNames, listed=frozenset()) -> Optional[str]:
     """The first class of another module of the tree that ``module`` builds and that may make variables whose TF1
-    names are not known here (:func:`tree_variable_classes`)."""
-    makers = tree_variable_classes(names)
+    names are not known here (:func:`tree_variable_classes`), but those in ``listed`` (whose modules are asked)."""
+    makers = tree_variable_classes(names) - set(listed)
     return next((dotted_name(call.func) for call in all_calls(module) if dotted_name(call.func) in makers), None) \
         if makers else None
 

@@ -26,6 +26,7 @@ per-run tensor is a local of the generated methods), so code that reads one outs
 """
 from __future__ import annotations
 
+import json
 from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -34,8 +35,8 @@ from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.cst.names import all_names
 from tf_migrate.cst.text import code
-from tf_migrate.tfnames import (ANSWER_CALL_COMPILED, ANSWER_FEED, ANSWER_OBJECT, ANSWER_TO_NUMPY, ClassRun, TFNames,
-                                feed_value)
+from tf_migrate.tfnames import (ANSWER_CALL_COMPILED, ANSWER_FEED, ANSWER_OBJECT, ANSWER_TO_NUMPY, VARIABLES_REQUEST,
+                                ClassRun, TFNames, feed_value)
 
 
 def is_imported(owner: str, scope) -> bool:
@@ -109,7 +110,9 @@ def outside_member_blockers(scope, names: TFNames, reads) -> List[Tuple[cst.CSTN
     found = []
     for node, instance, attribute in reads:
         owner = scope.instances[instance]
-        if owner in tree_classes and attribute not in tree_classes[owner][2]:
+        listed = names.tree_helpers.runs_given.get(owner, {}).get(VARIABLES_REQUEST.key)  # variables it keeps on it
+        kept = {entry[1].split(".")[0].split("[")[0] for entry in json.loads(listed)} if listed else set()
+        if owner in tree_classes and attribute not in set(tree_classes[owner][2]) | kept:
             provider, name, _ = tree_classes[owner]
             found.append((node, f"`{instance}.{attribute}` is read outside a run of its graph: `{name}` of {provider} "
                                 "converts to a class whose per-run members are locals of its generated methods"))
@@ -142,6 +145,8 @@ def asked_sites(class_name: str, names: TFNames) -> List[Tuple[ClassRun, RunSite
     run on :data:`ANSWER_OBJECT` with :func:`feed_value` names for the fed values."""
     found = []
     for request in names.tree_helpers.runs_asked.get(class_name, ()):
+        if request == VARIABLES_REQUEST:
+            continue  # answered by saver-var-list
         fetch = cst.parse_expression(request.fetch)
         feed = cst.Dict([cst.DictElement(cst.parse_expression(key), cst.Name(feed_value(index)))
                          for index, key in enumerate(request.feed_keys)]) if request.feed_keys else None

@@ -17,6 +17,7 @@ carry its prefix), are listed; any other object of a class that makes variables 
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Dict, List, Set
 
@@ -26,6 +27,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class
 from tf_migrate.analysis.statement_facts import single
 from tf_migrate.analysis.variable_names import TF1Names, Variable
+from tf_migrate.tfnames import ANSWER_OBJECT, VARIABLES_REQUEST, dotted_name
 
 
 @dataclass
@@ -44,23 +46,58 @@ def object_variables(scope: "pm.Scope", module_scope: "pm.Scope", names, before:
     """The variables the objects of the module's classes (those ``module_scope``, the module's model, defines)
     built in ``scope`` before statement ``before`` made."""
     found = ObjectVariables()
+    tree = names.tree_helpers
     for st in scope.statements[:before]:
         targets, value = single(st.node)
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
-                and value.func.value in module_scope.variable_classes and value.func.value not in scope.params):
+        cls = dotted_name(value.func) if isinstance(value, cst.Call) else None
+        local = isinstance(value.func, cst.Name) and cls in module_scope.variable_classes and cls not in scope.params \
+            if cls else False
+        if not local and cls not in tree.graph_classes:
             continue
-        cls = value.func.value
         if len(st.defines) != 1 or "." in st.defines[0] or targets is None:
             return ObjectVariables(why=f"an object of `{cls}`, which makes variables, is not bound to a plain name")
-        if cls not in names.single_instances:
+        if local and cls not in names.single_instances:
             return ObjectVariables(why=f"`{cls}`, which makes variables, may be built more than once")
         stack, var_scopes = TF1Names(names)._stacks(st)
         if stack or var_scopes or stack is None:
             return ObjectVariables(why=f"the `{cls}` object is built in a name or variable scope")
-        why = _add_class(found, module_scope.class_defs[cls], st.defines[0], names, layer_scopes)
+        why = _add_class(found, module_scope.class_defs[cls], st.defines[0], names, layer_scopes) if local else \
+            _add_imported(found, cls, st.defines[0], tree)
         if why:
             return ObjectVariables(why=why)
     return found
+
+
+def _add_imported(found: ObjectVariables, cls: str, instance: str, tree) -> str:
+    """The variables of an object of another module's class, as that module listed them (asked here, answered by
+    :func:`answer_variables` there, through the project pass)."""
+    tree.runs_requested.setdefault(cls, {})[VARIABLES_REQUEST.key] = VARIABLES_REQUEST
+    provider, name, _ = tree.graph_classes[cls]
+    listed = tree.runs_given.get(cls, {}).get(VARIABLES_REQUEST.key)
+    if listed is None:
+        why = tree.runs_refused.get(cls, "has not listed them (the project pass asks it when migrating a tree)")
+        return f"the variables of `{name}` of {provider}: it {why}"
+    found.variables.extend(Variable(f"{instance}.{attribute}", tf_name, trainable)
+                           for tf_name, attribute, trainable in json.loads(listed))
+    return ""
+
+
+def answer_variables(module_scope: "pm.Scope", names, layer_scopes=None) -> ObjectVariables:
+    """The answers to other modules' requests for the variables of this module's classes: each class every program
+    builds once answers with the JSON list of [TF1 name, attribute of the object, trainable]
+    (``TreeHelpers.runs_answered``); ``kept_locals`` of the result: the locals of ``__init__`` those attributes
+    keep."""
+    tree, kept = names.tree_helpers, ObjectVariables()
+    for cls, requests in tree.runs_asked.items():
+        if VARIABLES_REQUEST not in requests or cls not in names.single_instances or cls not in module_scope.class_defs:
+            continue
+        found = ObjectVariables()
+        if _add_class(found, module_scope.class_defs[cls], ANSWER_OBJECT, names, layer_scopes):
+            continue  # no answer: its importers stay compat
+        tree.runs_answered.setdefault(cls, {})[VARIABLES_REQUEST.key] = json.dumps(
+            [[v.tf_name, v.expr.split(".", 1)[1], v.trainable] for v in found.variables])
+        kept.kept_locals.update(found.kept_locals)
+    return kept
 
 
 def _add_class(found: ObjectVariables, cls: cst.ClassDef, instance: str, names, layer_scopes) -> str:

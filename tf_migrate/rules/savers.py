@@ -33,7 +33,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.collections import imported_variable_class
-from tf_migrate.analysis.object_variables import object_variables
+from tf_migrate.analysis.object_variables import answer_variables, object_variables
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
 from tf_migrate.cst.arguments import find_argument, keyword
@@ -56,12 +56,16 @@ class SaverVarList(Rule):
                    "sess=None read and write the legacy program's checkpoint keys")
     ORDER = 4  # before get-variable and variable-store: TF1's own calls say how TF1 named the variables
     TRIGGERS = ("Saver",)
+    TREE_WORK = True  # the variables of this module's classes, listed for other modules' Savers
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         plans: Dict[cst.Call, "_SaverPlan"] = {}
         module_scope = None
         for scope in graph_scopes(module, ctx):
-            module_scope = module_scope or scope  # the first: the module's own
+            if module_scope is None:  # the first: the module's own
+                module_scope = scope
+                for cls, kept in answer_variables(scope, ctx.names, ctx.layer_scopes).kept_locals.items():
+                    ctx.kept_for_savers.setdefault(cls, set()).update(kept)  # for other modules' Savers
             for plan in _plan_savers(scope, module_scope, module, ctx):
                 if plan.problem:
                     ctx.report(plan.call, RULE_ID, WARNING, f"tf.train.Saver kept: {plan.problem}")
@@ -101,7 +105,8 @@ def _plan_savers(scope: "pm.Scope", module_scope: "pm.Scope", module: cst.Module
         if why:
             plan.problem = why
             continue
-        hidden = _hidden_variables(module, ctx) or imported_variable_class(module, ctx.names)
+        hidden = _hidden_variables(module, ctx) or imported_variable_class(module, ctx.names,
+                                                                           set(ctx.names.tree_helpers.graph_classes))
         if hidden:
             plan.problem = f"`{hidden}` creates variables whose TF1 names are not known here"
             continue
