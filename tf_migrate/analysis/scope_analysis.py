@@ -10,6 +10,7 @@ from typing import Dict, Optional, Tuple
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis import scope_passes
+from tf_migrate.analysis.branch_variables import check_branch_variables
 from tf_migrate.analysis.build_blocks import check_build_blocks
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.flatten import unwrap
@@ -70,5 +71,6 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.check_session_escapes(classifier)
     scope_passes.check_tensor_equality(classifier)
     scope_passes.check_global_bindings(classifier)
+    check_branch_variables(classifier)
     check_build_blocks(classifier)
     return scope

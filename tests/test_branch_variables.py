@@ -1,0 +1,86 @@
+"""Variables made in some branches of an `if` only (analysis/branch_variables): the scope stays compat.
+
+The eager rewrite names every variable the model knows in the run functions and in the lists an optimizer trains;
+a variable a branch that did not run never made is a NameError there (it was, before this check: the converted
+programs below crashed)."""
+from __future__ import annotations
+
+import pytest
+
+from tf_migrate.engine import migrate_source
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+BIAS = '''
+import numpy as np
+import tensorflow as tf
+
+use_bias = False
+x = tf.placeholder(tf.float32, [None, 2])
+w = tf.Variable(tf.ones([2, 1]))
+if use_bias:
+    b = tf.Variable(tf.ones([1]))
+y = tf.matmul(x, w)
+if use_bias:
+    y = y + b
+loss = tf.reduce_mean(tf.square(y - 1.0))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(3):
+        print(sess.run([loss, train], {x: np.ones((1, 2))})[0])
+'''
+
+HEADS = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Net(object):
+    def __init__(self, dueling):
+        self.s = tf.placeholder(tf.float32, [None, 3])
+        w1 = tf.Variable(tf.ones([3, 4]) * 0.1)
+        l1 = tf.nn.relu(tf.matmul(self.s, w1))
+        if dueling:
+            wv = tf.Variable(tf.ones([4, 1]) * 0.2)
+            wa = tf.Variable(tf.ones([4, 2]) * 0.3)
+        else:
+            wq = tf.Variable(tf.ones([4, 2]) * 0.4)
+        if dueling:
+            a = tf.matmul(l1, wa)
+            out = tf.matmul(l1, wv) + (a - tf.reduce_mean(a, axis=1, keep_dims=True))
+        else:
+            out = tf.matmul(l1, wq)
+        self.q = out
+        self.loss = tf.reduce_mean(tf.square(self.q - 1.0))
+        self.train = tf.train.GradientDescentOptimizer(0.1).minimize(self.loss)
+
+
+net = Net(True)
+s = np.array([[1.0, 2.0, 3.0]], np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(3):
+        print(sess.run([net.loss, net.train], {net.s: s})[0])
+'''
+
+
+@pytest.mark.parametrize("source, name", [
+    pytest.param(BIAS, "b", id="a bias made only when a flag is set"),
+    pytest.param(HEADS, "wa", id="dueling and plain heads in a class"),
+    pytest.param(BIAS.replace("if use_bias:\n    b = tf.Variable(tf.ones([1]))\n",
+                              "if use_bias:\n    b = tf.Variable(tf.ones([1]))\nelif w is None:\n"
+                              "    b = tf.Variable(tf.zeros([1]))\n"), "b", id="an elif chain without else"),
+])
+def test_a_variable_only_some_branches_make_keeps_compat(source, name):
+    result = migrate_source(source, "branches.py")
+    assert result.outcome == "compat"
+    assert result.compat_reason.startswith(f"`{name}` is a variable made in only some branches of an `if`")
+    run_legacy(source)  # the program itself runs
+
+
+def test_a_variable_every_branch_makes_under_one_name_converts():
+    source = BIAS.replace("if use_bias:\n    b = tf.Variable(tf.ones([1]))\n",
+                          "if use_bias:\n    b = tf.Variable(tf.ones([1]))\nelse:\n    b = tf.Variable(tf.zeros([1]))\n")
+    result = migrate_source(source, "branches.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
