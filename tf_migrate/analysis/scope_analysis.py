@@ -10,13 +10,13 @@ from typing import Dict, Optional, Tuple
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis import scope_passes
-from tf_migrate.analysis.branch_variables import check_branch_variables
 from tf_migrate.analysis.build_blocks import check_build_blocks
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.flatten import unwrap
 from tf_migrate.analysis.imported_helpers import add_imported
 from tf_migrate.analysis.instance_runs import mark_function_runs, parameter_instances
 from tf_migrate.analysis.main_guard import main_guard_scopes
+from tf_migrate.analysis.variable_places import check_variable_places
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import remember
 
@@ -71,6 +71,6 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.check_session_escapes(classifier)
     scope_passes.check_tensor_equality(classifier)
     scope_passes.check_global_bindings(classifier)
-    check_branch_variables(classifier)
+    check_variable_places(classifier)
     check_build_blocks(classifier)
     return scope

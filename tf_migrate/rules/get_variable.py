@@ -2,11 +2,13 @@
 
 TF1's default initializer for get_variable is glorot_uniform (zeros for
 non-float dtypes); it is written out. Variable reuse through scopes is the
-variable-scope rule's job: files that use it stay in compat mode.
+variable-store rule's job; a ``get_variable`` it left under a scope that may reuse variables (``reuse=True``,
+``AUTO_REUSE``, after ``scope.reuse_variables()``: in a class's ``__init__``, which that rule does not resolve)
+is left as it was, and the file stays compat: made a new ``tf.Variable``, a lookup would train a second variable.
 """
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, List
 
 import libcst as cst
 
@@ -36,9 +38,25 @@ class GetVariableToVariable(Rule):
 class _GetVariable(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext) -> None:
         self.ctx = ctx
+        self.reusing: List[bool] = []  # per enclosing `with` item: a variable scope that may reuse variables
+
+    def visit_With(self, node: cst.With) -> None:
+        self.reusing.extend(_may_reuse(item.item, self.ctx) for item in node.items)
+
+    def leave_With(self, original: cst.With, updated: cst.With) -> cst.With:
+        del self.reusing[len(self.reusing) - len(original.items):]
+        return updated
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "reuse_variables" and self.reusing:
+            self.reusing[-1] = True  # `scope.reuse_variables()`: later lookups in the scope reuse
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if self.ctx.names.call_name(original) != "tf.get_variable":
+            return updated
+        if any(self.reusing):  # a lookup of a variable made before, or a new one: variable-store resolves those
+            self.ctx.block(original, "tf.get_variable under a variable scope that may reuse variables, which the "
+                                     "variable-store rule did not resolve here")
             return updated
         bound: Dict[str, cst.BaseExpression] = {}
         for index, arg in enumerate(updated.args):
@@ -70,3 +88,14 @@ class _GetVariable(cst.CSTTransformer):
             extra += f", dtype={dtype_code}"
         self.ctx.report(original, RULE_ID, INFO, "tf.get_variable -> tf.Variable with the same initializer")
         return cst.parse_expression(f"{tf}.Variable({value}{extra})")
+
+
+def _may_reuse(item: cst.BaseExpression, ctx: RuleContext) -> bool:
+    """``tf.variable_scope(..., reuse=...)`` with a reuse other than False or None."""
+    if not (isinstance(item, cst.Call) and ctx.names.call_name(item) == "tf.variable_scope"):
+        return False
+    given = next((arg.value for arg in item.args if arg.keyword is not None and arg.keyword.value == "reuse"), None)
+    positional = [arg.value for arg in item.args if arg.keyword is None]
+    if given is None and len(positional) > 8:  # reuse is the ninth parameter of variable_scope
+        return True
+    return given is not None and not (isinstance(given, cst.Name) and given.value in ("False", "None"))

@@ -1,4 +1,5 @@
-"""Variables made in some branches of an `if` only (analysis/branch_variables): the scope stays compat.
+"""Variables made where the model cannot say whether, or under which name, they exist (analysis/variable_places):
+the scope stays compat.
 
 The eager rewrite names every variable the model knows in the run functions and in the lists an optimizer trains;
 a variable a branch that did not run never made is a NameError there (it was, before this check: the converted
@@ -84,3 +85,34 @@ def test_a_variable_every_branch_makes_under_one_name_converts():
     result = migrate_source(source, "branches.py")
     assert result.outcome == "eager", result.compat_reason
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+_LINEAR = ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\n{body}"
+           "loss = tf.reduce_mean(tf.square(y - 1.0))\n"
+           "train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\nwith tf.Session() as sess:\n"
+           "    sess.run(tf.global_variables_initializer())\n    for _ in range(3):\n"
+           "        print(sess.run([loss, train], {{x: np.ones((1, 2))}})[0])\n")
+
+
+@pytest.mark.parametrize("body, why", [
+    pytest.param("try:\n    w = tf.Variable(tf.ones([2, 1]))\nexcept ValueError:\n    w = None\ny = tf.matmul(x, w)\n",
+                 "variables made in a `try` block", id="try"),
+    pytest.param("use_bias = False\nw = tf.Variable(tf.ones([2, 1]))\n"
+                 "b = tf.Variable(tf.ones([1])) if use_bias else None\ny = tf.matmul(x, w)\n"
+                 "y = y + b if use_bias else y\n", "a variable made in one arm of a conditional expression",
+                 id="conditional expression"),
+    pytest.param("make = lambda n: tf.Variable(tf.ones([n, 1]))\nw = make(2)\ny = tf.matmul(x, w)\n",
+                 "a lambda that makes variables", id="lambda"),
+    pytest.param("d = {}\nd['w'] = tf.Variable(tf.ones([2, 1]))\ny = tf.matmul(x, d['w'])\n",
+                 "a variable stored into `d['w']`", id="dict item"),
+    pytest.param("class H:\n    pass\n\n\nh = H()\nh.w = tf.Variable(tf.ones([2, 1]))\ny = tf.matmul(x, h.w)\n",
+                 "a variable stored into `h.w`", id="attribute of a plain object"),
+])
+def test_variables_made_where_the_model_cannot_name_them_keep_compat(body, why):
+    """Each of these converted before, and the converted program crashed (its trained-variable list named a
+    function, a dict, a plain object, or None)."""
+    source = _LINEAR.format(body=body)
+    result = migrate_source(source, "places.py")
+    assert result.outcome == "compat"
+    assert why in result.compat_reason
+    run_legacy(source)
