@@ -58,6 +58,9 @@ COVERED_BY = {
                            "writer = tf.summary.FileWriter('logs')\n"
                            "s = sess.run(merged, {x: [1.0]})\nwriter.add_summary(s, 0)\n"),
     "cast-shorthands": "tests/golden/cast_shorthands_numpy_function.py",
+    "while-loops": ("import tensorflow as tf\nn = tf.placeholder(tf.int32, [])\n"
+                    "r = tf.while_loop(lambda i: i < n, lambda i: i + 1, [tf.constant(0)])\n"
+                    "with tf.Session() as sess:\n    print(sess.run(r, {n: 5}))\n"),
     "numpy-function": "tests/golden/cast_shorthands_numpy_function.py",
     "contrib-layers": "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\nh = tf.contrib.layers.flatten(x)\n",
     "contrib-batch-norm": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n"

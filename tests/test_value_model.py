@@ -347,3 +347,13 @@ print(step(np.ones(2, np.float32)))
         assert_same_output(run_legacy(source), run(result.new_source))
     else:
         assert result.outcome == "compat"
+
+
+def test_a_variable_s_initializer_run_under_an_interactive_session_is_its_initialization():
+    """`x.initializer.run()` was left as it stood (an eager variable has no initializer op: the migration crashed)."""
+    source = ("import tensorflow as tf\nsess = tf.InteractiveSession()\nx = tf.Variable([1.0, 2.0])\n"
+              "x.initializer.run()\nprint(x.eval())\nprint(tf.subtract(x, [0.5, 0.5]).eval())\nsess.close()\n")
+    result = migrate_source(source, "interactive.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "initializer" not in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

@@ -84,6 +84,9 @@ def match_run_site(call: cst.Call, is_session: Callable[[cst.BaseExpression], bo
         return RunSite(call, RUN, bound["fetches"], bound.get("feed_dict"), extra)
     if method in ("eval", "run") and not is_session(receiver):
         kind = kind_of(receiver)
+        if method == "run" and isinstance(receiver, cst.Attribute) \
+                and receiver.attr.value == "initializer" and kind_of(receiver.value) == "tensor":
+            kind = "init"  # `w.initializer.run()` (InteractiveSession): the variable's initialization
         if kind is None:
             return None
         if method == "eval" and kind in ("op", "init", "session", "optimizer", "python"):
