@@ -14,31 +14,17 @@ from typing import Dict, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from tf_migrate.codegen.replace import NameSubstitution
 from tf_migrate.cst.names import all_names
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import ANSWER_CALL_COMPILED, ANSWER_FEED, ANSWER_OBJECT, ANSWER_TO_NUMPY, feed_value
 from tf_migrate.traversal import visit
 
 
-class _Names(cst.CSTTransformer):
-    """Variable names replaced by expressions (never an attribute's name or a keyword)."""
-
-    def __init__(self, mapping: Dict[str, cst.BaseExpression]) -> None:
-        self.mapping = mapping
-
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
-        return updated.with_changes(attr=original.attr)
-
-    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
-        return updated.with_changes(keyword=original.keyword)
-
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        return self.mapping.get(original.value, updated)
-
 
 def answer_template(call: cst.BaseExpression, to_numpy: str, call_compiled: str) -> str:
     """The provider's call for an asked run, its helper names ``to_numpy`` and ``call_compiled`` as markers."""
-    return code(visit(call, _Names({to_numpy: cst.Name(ANSWER_TO_NUMPY),
+    return code(visit(call, NameSubstitution({to_numpy: cst.Name(ANSWER_TO_NUMPY),
                                     call_compiled: cst.Name(ANSWER_CALL_COMPILED)})))
 
 
@@ -53,4 +39,4 @@ def filled_answer(template: str, instance: str, feed: Optional[cst.BaseExpressio
     if feed is not None:
         mapping[ANSWER_FEED] = feed
     mapping.update((feed_value(index), value) for index, value in enumerate(values))
-    return visit(expression, _Names(mapping)), used
+    return visit(expression, NameSubstitution(mapping)), used

@@ -22,6 +22,7 @@ import libcst as cst
 
 from tf_migrate.analysis.build_methods import BuildCall, tail_return
 from tf_migrate.analysis.symbols import reads, symbol_key, target_keys, writes
+from tf_migrate.codegen.replace import NameSubstitution
 from tf_migrate.cst.names import fresh
 from tf_migrate.traversal import visit
 
@@ -64,7 +65,7 @@ def inline_call(site: BuildCall, taken: Set[str]) -> List[cst.BaseStatement]:
             taken.add(local)
     if _Shadowed.names(statements) & set(mapping):
         raise NotInlinable(f"a comprehension or lambda in `{method.name.value}` binds a name the inline renames")
-    substitute = _Substitute(mapping)
+    substitute = NameSubstitution(mapping)
     # The targets are the caller's names: only the returned values are the method's.
     tail = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], visit(value, substitute))])
             for target, value in assignments]
@@ -197,23 +198,3 @@ class _Shadowed(cst.CSTVisitor):
     def visit_Lambda(self, node: cst.Lambda) -> None:
         self.found |= {p.name.value for p in node.params.params}
 
-
-class _Substitute(cst.CSTTransformer):
-    """Names (never attribute names or keywords) replaced by expressions."""
-
-    def __init__(self, mapping: Dict[str, cst.BaseExpression]) -> None:
-        self.mapping = mapping
-        self.skip: Set[int] = set()  # statements already in the caller's names
-
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
-        return id(node) not in self.skip
-
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
-        return updated.with_changes(attr=original.attr)
-
-    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
-        return updated.with_changes(keyword=original.keyword)
-
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        replacement = self.mapping.get(original.value)
-        return updated if replacement is None else replacement.deep_clone()  # one node per place it stands

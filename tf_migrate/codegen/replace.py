@@ -1,7 +1,7 @@
 """Swap nodes by identity, and rename symbol keys, inside generated or moved code."""
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, Optional, Set
 
 import libcst as cst
 
@@ -53,3 +53,25 @@ class _Renamer(cst.CSTTransformer):
 def rename_keys(node: cst.CSTNode, mapping: Dict[str, str]) -> cst.CSTNode:
     """Rename symbol keys (``w`` -> ``self.w``, ``self.inputs`` -> ``inputs``) in ``node``."""
     return visit(node, _Renamer(mapping)) if mapping else node
+
+
+class NameSubstitution(cst.CSTTransformer):
+    """Variable names replaced by expressions (never an attribute's name or a keyword), each place by a copy of
+    its own; statements whose ids are in ``skip`` are left as they are."""
+
+    def __init__(self, mapping: Dict[str, cst.BaseExpression], skip: Optional[Set[int]] = None) -> None:
+        self.mapping = mapping
+        self.skip: Set[int] = set() if skip is None else skip
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        return id(node) not in self.skip
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        replacement = self.mapping.get(original.value)
+        return updated if replacement is None else replacement.deep_clone()  # one node per place it stands

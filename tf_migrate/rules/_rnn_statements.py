@@ -287,18 +287,3 @@ def unhoistable(setup: List[cst.BaseStatement], func: cst.FunctionDef, function_
                 "they cannot be built once before it")
     return None
 
-
-class Substitute(cst.CSTTransformer):
-    """Names replaced by the expressions ``values`` gives them (attributes' and keywords' names kept)."""
-
-    def __init__(self, values: Dict[str, cst.BaseExpression]) -> None:
-        self.values = values
-
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
-        return updated.with_changes(attr=original.attr)
-
-    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
-        return updated.with_changes(keyword=original.keyword)
-
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        return self.values.get(original.value, updated)

@@ -30,6 +30,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, target_keys, writes
+from tf_migrate.codegen.replace import NameSubstitution
 from tf_migrate.codegen.rnn_weights import CELLS, RNNCheckpoint, layer_setup, tf1_variables
 from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import fresh
@@ -39,7 +40,7 @@ from tf_migrate.rules._hoisting import call_counts
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes, \
     zero_state_source
-from tf_migrate.rules._rnn_statements import (RNN_CALLS, StateTuples, Substitute, Widths, call_arguments,
+from tf_migrate.rules._rnn_statements import (RNN_CALLS, StateTuples, Widths, call_arguments,
                                               calls_by_name, rewrite_state_fields, settled_arguments, top_lines,
                                               unhoistable, with_cell_helpers)
 from tf_migrate.traversal import visit
@@ -272,7 +273,7 @@ class _Converter:
         setup = [cst.parse_statement(line + "\n") for line in self.setup]
         new = [cst.parse_statement(line + "\n") for line in lines]
         if self.function is not None:  # the layers are built once, before the function
-            setup = [visit(line, Substitute(self.settled)) for line in setup]
+            setup = [visit(line, NameSubstitution(self.settled)) for line in setup]
             why = unhoistable(setup, self.function_node, self.function_locals, self.module)
             if why:
                 raise _Refused(stmt, why)
