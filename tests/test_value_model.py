@@ -357,3 +357,12 @@ def test_a_variable_s_initializer_run_under_an_interactive_session_is_its_initia
     assert result.outcome == "eager", result.compat_reason
     assert "initializer" not in result.new_source
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_tf_print_is_the_tensor_it_prints_with():
+    """`tf.Print(x, [x])` returns `x` (it prints as a side effect): fetched, it was taken for an op and printed None."""
+    source = ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\ny = tf.Print(x * 2.0, [x], message='x=')\n"
+              "with tf.Session() as sess:\n    print(sess.run(y, {x: [1.0, 2.0]}))\n")
+    result = migrate_source(source, "printed.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

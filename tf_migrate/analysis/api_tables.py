@@ -80,7 +80,7 @@ HESSIANS = {"tf.hessians"}
 GRADIENTS = {"tf.gradients", PFOR_JACOBIAN, PFOR_BATCH_JACOBIAN} | HESSIANS
 
 # Calls whose result is an Operation: fetching one gives None.
-OP_CONSTRUCTORS = {"tf.group", "tf.no_op", "tf.Print", "tf.print", "tf.debugging.assert_equal",
+OP_CONSTRUCTORS = {"tf.group", "tf.no_op", "tf.print", "tf.debugging.assert_equal",
                    "tf.assert_equal", "tf.debugging.Assert", "tf.Assert"}
 
 # Ops that draw new values every time they run: never hoisted out of a run.
