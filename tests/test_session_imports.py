@@ -96,12 +96,22 @@ def test_a_variable_list_read_after_building_the_class_stays_compat(tmp_path):
     train = TRAIN.replace("print(agent.predict(x))", "print(len(tf.trainable_variables()))")
     _, outcomes, reasons = migrate(tmp_path, {"agent.py": AGENT, "train.py": train})
     assert outcomes == {"agent.py": "compat", "train.py": "compat"}
-    assert reasons["train.py"].startswith("`Agent` is built before this read: TF1's list also holds the variables")
+    assert reasons["train.py"].startswith("`Agent` is built or called before this read: TF1's list also holds the variables")
 
 
-def test_a_saver_of_the_variables_the_class_makes_stays_compat(tmp_path):
-    # Its default var_list holds the class's variables, whose TF1 names only the class's module knows.
+def test_a_saver_of_the_variables_the_class_makes_asks_the_class_s_module_for_their_names(tmp_path):
+    # Its default var_list holds the class's variables, whose TF1 names only the class's module knows: it lists
+    # them for the importer (project_class_runs, analysis/object_variables).
     train = TRAIN.replace("print(agent.predict(x))", "saver = tf.train.Saver()\nsaver.save(sess, 'agent.ckpt')")
+    _, outcomes, _ = migrate(tmp_path, {"agent.py": AGENT, "train.py": train})
+    assert outcomes == {"agent.py": "eager", "train.py": "eager"}
+    assert 'Saver(var_list={"Variable": agent.w})' in output(tmp_path, "train.py")
+    assert "        self.w = w\n" in output(tmp_path, "agent.py")
+
+
+def test_a_saver_of_two_objects_variables_stays_compat(tmp_path):
+    train = TRAIN.replace("print(agent.predict(x))", "other = Agent(sess, 3, 2)\nsaver = tf.train.Saver()\n"
+                                                    "saver.save(sess, 'agent.ckpt')")
     _, outcomes, reasons = migrate(tmp_path, {"agent.py": AGENT, "train.py": train})
     assert outcomes == {"agent.py": "compat", "train.py": "compat"}
     assert "tf.train.Saver" in reasons["train.py"]

@@ -111,8 +111,8 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
         return "[]", ""
     maker = _unlisted_class(scope, names, before)
     if maker is not None:
-        return None, (f"`{maker}` is built before this read: TF1's list also holds the variables it made, "
-                      "which the analysis does not list here")
+        return None, (f"`{maker}` is built or called before this read: TF1's list also holds the variables it "
+                      "made, which the analysis does not list here")
     pattern = None
     if filter_arg is not None:
         if not isinstance(filter_arg, cst.SimpleString):
@@ -264,16 +264,16 @@ def resolve_statement(st, calls, scope, names, block) -> None:
 
 
 def _unlisted_class(scope: "pm.Scope", names: TFNames, before: int) -> Optional[str]:
-    """A class that makes variables, built in the scope before statement ``before`` where the variables it made have
-    no name here: one of the program's classes, or one of another module of the tree whose session parameter the
-    project pass dropped (``TreeHelpers.sessions_given``). A tf.Module helper's instance (a LAYER with its members)
-    is listed by its members."""
-    makers = scope.variable_classes | tree_variable_classes(names)
+    """A class or function that makes variables, built or called in the scope before statement ``before`` where the
+    variables it made have no name here: one of the program's classes or functions, or a class of another module of
+    the tree (:func:`tree_variable_classes`). A tf.Module helper's instance (a LAYER with its members) is listed by its
+    members, a helper's variable bound to a name by that name."""
+    makers = scope.variable_classes | scope.variable_functions | tree_variable_classes(names)
     if not makers:
         return None
     for st in scope.statements[:before]:
-        if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) or st.kind == pm.LAYER:
-            continue
+        if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) or st.kind in (pm.LAYER, pm.VARIABLE, pm.VARIABLES):
+            continue  # (a helper's variable bound here is listed by its name)
         for call in all_calls(st.node):
             if dotted_name(call.func) in makers:
                 return dotted_name(call.func)
