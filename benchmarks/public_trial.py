@@ -40,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 import tokenize
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -417,8 +418,9 @@ def _harness_failure(task: dict, why: str) -> dict:
 
 
 def _meta(args: argparse.Namespace, wall: float) -> Dict[str, str]:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", "tf_migrate"], cwd=ROOT, capture_output=True,
+    tree = _migrating_tree()  # the checkout whose tf_migrate the runs imported (PYTHONPATH may name another)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "tf_migrate"], cwd=tree, capture_output=True,
                            text=True)
     command = "python benchmarks/public_trial.py export && python benchmarks/public_trial.py run" + (
         f" --only '{args.only}'" if args.only else "") + f" -j {args.jobs} --timeout {args.timeout:g}"
@@ -430,6 +432,13 @@ def _meta(args: argparse.Namespace, wall: float) -> Dict[str, str]:
         "timeout": f"{args.timeout:g}", "jobs": str(args.jobs), "wall": f"{wall / 60:.1f} min",
         "date": time.strftime("%Y-%m-%d"),
     }
+
+
+def _migrating_tree() -> Path:
+    """The folder holding the ``tf_migrate`` package a migration subprocess imports here (``PYTHONPATH`` first)."""
+    found = subprocess.run([sys.executable, "-c", "import tf_migrate; print(tf_migrate.__file__)"],
+                           capture_output=True, text=True, cwd=tempfile.gettempdir())
+    return Path(found.stdout.strip()).parent.parent if found.returncode == 0 and found.stdout.strip() else ROOT
 
 
 def write_report(json_path: Path, md_path: Path) -> None:
