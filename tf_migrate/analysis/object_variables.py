@@ -58,7 +58,7 @@ def object_variables(scope: "pm.Scope", module_scope: "pm.Scope", names, before:
             return ObjectVariables(why=f"an object of `{cls}`, which makes variables, is not bound to a plain name")
         if local and cls not in names.single_instances:
             return ObjectVariables(why=f"`{cls}`, which makes variables, may be built more than once")
-        stack, var_scopes = TF1Names(names)._stacks(st)
+        stack, var_scopes = TF1Names(names).stacks(st)
         if stack or var_scopes or stack is None:
             return ObjectVariables(why=f"the `{cls}` object is built in a name or variable scope")
         why = _add_class(found, module_scope.class_defs[cls], st.defines[0], names, layer_scopes) if local else \

@@ -110,7 +110,7 @@ class TF1Names:
         self.in_use[key] = 1
         return f"{name}_{i - 1}"
 
-    def _stacks(self, st: "pm.Statement") -> Tuple[Optional[List[str]], List[str]]:
+    def stacks(self, st: "pm.Statement") -> Tuple[Optional[List[str]], List[str]]:
         """(name stack, variable-scope stack) around a statement; name stack None when not literal."""
         names: Optional[List[str]] = []
         var_scopes: List[str] = []
@@ -163,7 +163,7 @@ class TF1Names:
                 return [], "a variable made by a helper function: its TF1 name is not known here"
             if not calls and not isinstance(st.node, cst.SimpleStatementLine):
                 continue
-            names, var_scopes = self._stacks(st)
+            names, var_scopes = self.stacks(st)
             if calls and not isinstance(st.node, cst.SimpleStatementLine):
                 return [], "variables made in a loop or another compound statement"
             targets = _bound_expressions(st.node, calls)

@@ -47,9 +47,9 @@ def _mentions(node: cst.CSTNode) -> list:
     return found
 
 
-def attribute_names(node: cst.CSTNode) -> Set[str]:
-    """Every attribute name ``node`` mentions (``run`` of ``obj.run()``), and every string a ``getattr``-style
-    call could use as one (``"run"``): what code there may reach on an object."""
+def attribute_names(node: cst.CSTNode, strings: bool = True) -> Set[str]:
+    """Every attribute name ``node`` mentions (``run`` of ``obj.run()``), and (``strings``) every string a
+    ``getattr``-style call could use as one (``"run"``): what code there may reach on an object."""
     found: Set[str] = set()
 
     class _Attributes(cst.CSTVisitor):
@@ -58,7 +58,7 @@ def attribute_names(node: cst.CSTNode) -> Set[str]:
 
         def visit_SimpleString(self, string: cst.SimpleString) -> None:
             value = string.evaluated_value
-            if isinstance(value, str) and value.isidentifier():
+            if strings and isinstance(value, str) and value.isidentifier():
                 found.add(value)
 
     visit(node, _Attributes())

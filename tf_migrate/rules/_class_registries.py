@@ -24,7 +24,7 @@ from typing import Dict, List, Set, Tuple
 import libcst as cst
 
 from tf_migrate.codegen.replace import replace_nodes
-from tf_migrate.cst.names import all_names, fresh
+from tf_migrate.cst.names import all_names, attribute_names, fresh
 from tf_migrate.rules import RuleContext
 from tf_migrate.traversal import visit
 
@@ -63,7 +63,7 @@ class ClassRegistries:
             definition = definitions[cls]
             stem = re.sub(r"\W", "_", key)
             stem = stem if stem.isidentifier() and not stem.startswith("_") else f"collection_{stem}".strip("_")
-            self.attributes[(cls, key)] = fresh(stem, all_names(definition) | _attributes(definition))
+            self.attributes[(cls, key)] = fresh(stem, all_names(definition) | attribute_names(definition, strings=False))
         replacements: Dict[int, cst.CSTNode] = {}
         for statement, reads in self.statements.values():
             added = [cst.parse_statement(f"{cls}.{self.attributes[(cls, key)]} += [{', '.join(new)}]")
@@ -73,18 +73,6 @@ class ClassRegistries:
             replacements[id(statement)] = cst.FlattenSentinel([*added, replace_nodes(statement, copies)])
         module = replace_nodes(module, replacements)
         return visit(module, _Declare(self.attributes))
-
-
-def _attributes(node: cst.CSTNode) -> Set[str]:
-    """The attribute names ``node`` mentions (``x`` of ``self.x``)."""
-    found: Set[str] = set()
-
-    class _Attributes(cst.CSTVisitor):
-        def visit_Attribute(self, attribute: cst.Attribute) -> None:
-            found.add(attribute.attr.value)
-
-    visit(node, _Attributes())
-    return found
 
 
 def _class_definitions(module: cst.Module, names: Set[str]) -> Dict[str, cst.ClassDef]:
