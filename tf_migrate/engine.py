@@ -129,7 +129,7 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
     visit_scope(list(module.body))
     external = external_runs(scopes)  # runs of a class's graph from outside it are planned in the class
     found.extend(importer_blockers(external, names))  # ... in another module's class: asked of it
-    defined = [n.name.value for n in module_classes(module)]
+    defined = [n.name.value for n in module_classes(module)] if external or names.tree_helpers.runs_asked else []
     for name, sites in external.items():
         if name not in names.tree_helpers.graph_classes and defined.count(name) != 1:
             found.extend((site.call, f"sess.run of the graph of a `{name}`: more than one class has that name")

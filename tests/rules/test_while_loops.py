@@ -32,3 +32,10 @@ def test_a_body_that_is_not_a_lambda_keeps_compat():
     result = migrate_source(source, "count.py")
     assert result.outcome == "compat"
     assert "tf.while_loop over a one-element list whose body is not a lambda" in result.compat_reason
+
+
+def test_its_own_output_migrated_again_is_left_as_it_is():
+    first = migrate_source(COUNT, "count.py")
+    again = migrate_source(first.new_source, "count.py")
+    assert again.outcome in ("eager", "unchanged"), again.compat_reason
+    assert again.new_source == first.new_source

@@ -35,6 +35,8 @@ def check_variable_places(c) -> None:
     """Block each statement of the classifier's scope that makes variables in one of the places of the module
     docstring."""
     for st in c.scope.statements:
+        if not _makes_variables(st.node, c):
+            continue  # (most statements: one walk of their calls)
         target = _stored_into(st.node, c)
         if target is not None:
             c.block(st.node, f"a variable stored into `{target}`: the analysis knows variables bound to names and "

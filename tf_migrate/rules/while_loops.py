@@ -12,6 +12,8 @@ returned. Only where the body is a lambda whose result is not a list or tuple; a
 """
 from __future__ import annotations
 
+from typing import Set
+
 import libcst as cst
 
 from tf_migrate.cst.arguments import bind_known
@@ -37,9 +39,17 @@ class WhileLoops(Rule):
 class _Loops(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext) -> None:
         self.ctx = ctx
+        self.written: Set[int] = set()  # ids of loops already in this rule's form (its own output, migrated again)
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        index = node.slice[0].slice if len(node.slice) == 1 else None
+        body = bind_known(node.value, _PARAMETERS).get("body") if isinstance(node.value, cst.Call) else None
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.value == "0" \
+                and isinstance(body, cst.Lambda) and isinstance(body.body, cst.Tuple) and len(body.body.elements) == 1:
+            self.written.add(id(node.value))
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        if self.ctx.names.call_name(original) != "tf.while_loop":
+        if self.ctx.names.call_name(original) != "tf.while_loop" or id(original) in self.written:
             return updated
         bound = bind_known(updated, _PARAMETERS)
         loop_vars, body = bound.get("loop_vars"), bound.get("body")
