@@ -56,3 +56,49 @@ with tf.Session() as sess:
     result = migrate_source(source, "weights.py")
     assert result.outcome == "eager", result.findings
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+STEP_LOOP = '''
+import numpy as np
+import tensorflow as tf
+
+
+def train(xs):
+    with tf.Graph().as_default():
+        sess = tf.Session()
+        with sess.as_default():
+            x = tf.placeholder(tf.float32, [None, 2])
+            w = tf.Variable(tf.ones([2, 1]))
+            loss = tf.reduce_sum(tf.matmul(x, w))
+            global_step = tf.Variable(0, name="global_step", trainable=False)
+            train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=global_step)
+            sess.run(tf.global_variables_initializer())
+
+            def train_step(batch):
+                _, l = sess.run([train_op, loss], {x: batch})
+                print(l)
+
+            for i in range(3):
+                train_step(xs)
+                current_step = tf.train.global_step(sess, global_step)
+                print("step", current_step)
+
+
+train([[1.0, 2.0]])
+'''
+
+
+def test_the_global_step_read_through_the_session_is_a_run():
+    # tf.train.global_step(sess, step) is int(sess.run(step)): the loop calling train_step is the program's, not
+    # graph code (it was dropped, as an op no run fetched, before this was a run)
+    result = migrate_source(STEP_LOOP, "train.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "current_step = int(global_step.numpy())" in result.new_source
+    assert_same_output(run_legacy(STEP_LOOP), run_migrated(result.new_source))
+
+
+def test_graph_code_calling_a_function_that_runs_the_graph_stays_compat():
+    source = STEP_LOOP.replace("tf.train.global_step(sess, global_step)", "tf.add(global_step, 1)")
+    result = migrate_source(source, "train.py")
+    assert result.outcome == "compat"
+    assert "graph code here also calls `train_step`, which runs the graph" in result.compat_reason

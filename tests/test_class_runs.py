@@ -128,7 +128,7 @@ def test_two_programs_asking_for_runs_get_one_method_each_run(tmp_path):
 
 @pytest.mark.parametrize("changes, reason", [
     pytest.param([("print(model.describe(), Model.kind)", "print(model.pred)")],
-                 "`model.pred` is read outside a run of its graph", id="a per-run member read outside a run"),
+                 "`model.pred` (tensor) is used outside sess.run", id="a per-run member read outside a run"),
     pytest.param([("print(model.describe(), Model.kind)", "summarize(model)")],
                  "`model` is passed to `summarize`", id="the object passed to code of another module"),
     pytest.param([("feed_dict={model.x: xs, model.y: ys}", "feed_dict=dict(feed)"),
@@ -139,7 +139,8 @@ def test_two_programs_asking_for_runs_get_one_method_each_run(tmp_path):
                   ("    model = Model(3, 2)\n", "    model = Model(3, 2)\n    other = Model(3, 2)\n")],
                  "tf.train.Saver", id="a Saver of two objects' variables"),
     pytest.param([("sess.run([model.loss, model.train_op]", "sess.run([model.loss, model.train_op, ys.sum()]")],
-                 "mixes members of `model`", id="a run mixing members with other values"),
+                 "`model.train_op` is a member of a `Model` that only a run of the object's own members runs",
+                 id="a run mixing an object's op with other values"),
 ])
 def test_what_the_importer_cannot_ask_for_keeps_both_compat(tmp_path, changes, reason):
     train = TRAIN

@@ -28,6 +28,8 @@ from tf_migrate.analysis.imported_helpers import summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.imported_runs import asked_sites, importer_blockers, unanswerable
 from tf_migrate.analysis.instance_runs import external_runs, module_classes
+from tf_migrate.analysis.object_members import member_requests, mixed_objects
+from tf_migrate.analysis.symbols import member_objects
 from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.project_index import one_session_classes, scan_module, single_instance_classes
 from tf_migrate.analysis.scope_analysis import analyze_scope
@@ -120,6 +122,7 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
         if scope.is_graph_program:
             found.extend(scope.blockers)
         found.extend(member_blockers(scope, names, layer_scopes))  # a converted class's dropped members read here
+        found.extend(member_requests(scope, names))  # members of another module's object computed in its runs
         for st in scope.statements:
             if st.kind == "nested-scope" and isinstance(st.node, (cst.FunctionDef, cst.If)):
                 visit_scope(*pm.nested_scope_body(st.node), scope)
@@ -239,6 +242,12 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str,
              facts: _TreeFacts) -> MigrationResult:
     traversal.forget()
     module = parse(source, path)
+    with member_objects(mixed_objects(module, facts.tree_helpers.graph_classes)):  # their attributes are keys
+        return _migrate_module(module, source, path, mode, select, ignore, functions, facts)
+
+
+def _migrate_module(module: cst.Module, source: str, path: str, mode: str, select, ignore, functions: str,
+                    facts: _TreeFacts) -> MigrationResult:
     names = _scan(module, facts)
     if not names.imports_tensorflow:
         return MigrationResult(path, source, source, report.SKIPPED)

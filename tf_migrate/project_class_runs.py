@@ -92,10 +92,50 @@ def shared_sessions(project, single: Mapping[str, Set[str]]) -> ClassRunFacts:
 def agree(project, first: Dict[Path, FileOutcome], run_all: RunAll, dry: Options,
           facts: ClassRunFacts) -> Tuple[ClassRunFacts, Dict[Path, FileOutcome]]:
     """The class-run facts of every module once providers have answered, and the first pass's outcomes updated
-    with the files migrated again."""
-    asked: Dict[str, Dict[str, Dict[tuple, object]]] = {}  # provider path -> class -> {key -> ClassRun}
-    askers: Dict[Tuple[str, str], List[Tuple[Path, str]]] = {}  # (provider, class) -> [(importer, local name)]
-    for path, outcome in first.items():
+    with the files migrated again. An answer may lead to new requests (an importer told what an object's members
+    are asks for methods computing those its runs need, analysis/object_members): the rounds go on while they
+    do, at most :data:`ROUNDS` of them."""
+    updated = dict(first)
+    asked_so_far: Dict[str, Dict[str, Dict[tuple, object]]] = {}  # provider path -> class -> {key -> ClassRun}
+    for _ in range(ROUNDS):
+        asked, askers = _requests(updated, facts)
+        if all(set(runs) <= set(asked_so_far.get(provider, {}).get(name, {}))
+               for provider, classes in asked.items() for name, runs in classes.items()):
+            break
+        for provider, classes in asked.items():
+            for name, runs in classes.items():
+                asked_so_far.setdefault(provider, {}).setdefault(name, {}).update(runs)
+        facts = {path: dict(values) for path, values in facts.items()}
+        path_of = {str(info.path): info.path for info in project.index.modules.values()}
+        providers = [path_of[provider] for provider in asked_so_far if provider in path_of]
+        for provider in providers:
+            facts.setdefault(str(provider), {})["runs_asked"] = {
+                name: tuple(runs.values()) for name, runs in asked_so_far[str(provider)].items()}
+        answered = dict(zip(providers, run_all(providers, dataclasses.replace(dry, class_runs=facts))))
+        updated.update(answered)
+        for (provider, name), importers in askers.items():
+            result = answered.get(path_of.get(provider))
+            why = _refusal(result, provider, name, asked_so_far[provider][name])
+            for importer, local in importers:
+                given = facts.setdefault(str(importer), {})
+                if why:
+                    given.setdefault("runs_refused", {})[local] = why
+                else:
+                    given.setdefault("runs_given", {})[local] = dict(result.runs_answered[name])
+        importers = sorted({importer for pairs in askers.values() for importer, _ in pairs}, key=str)
+        updated.update(zip(importers, run_all(importers, dataclasses.replace(dry, class_runs=facts))))
+    return facts, updated
+
+
+ROUNDS = 3  # runs of an object's graph: 1; an importer's own graph on an object's members: 2 (members, methods)
+
+
+def _requests(outcomes: Dict[Path, FileOutcome], facts: ClassRunFacts):
+    """What the importers among ``outcomes`` ask of each provider's classes: provider path -> class -> {key ->
+    ClassRun}, and (provider, class) -> [(importer, the class's local name there)]."""
+    asked: Dict[str, Dict[str, Dict[tuple, object]]] = {}
+    askers: Dict[Tuple[str, str], List[Tuple[Path, str]]] = {}
+    for path, outcome in outcomes.items():
         known = facts.get(str(path), {}).get("graph_classes", {})
         for local, runs in outcome.runs_requested.items():
             if local not in known:
@@ -103,29 +143,7 @@ def agree(project, first: Dict[Path, FileOutcome], run_all: RunAll, dry: Options
             provider, name, _ = known[local]
             asked.setdefault(provider, {}).setdefault(name, {}).update(runs)
             askers.setdefault((provider, name), []).append((path, local))
-    if not asked:
-        return facts, first
-    facts = {path: dict(values) for path, values in facts.items()}
-    path_of = {str(info.path): info.path for info in project.index.modules.values()}
-    providers = [path_of[provider] for provider in asked if provider in path_of]
-    for provider in providers:
-        facts.setdefault(str(provider), {})["runs_asked"] = {
-            name: tuple(runs.values()) for name, runs in asked[str(provider)].items()}
-    answered = dict(zip(providers, run_all(providers, dataclasses.replace(dry, class_runs=facts))))
-    updated = dict(first)
-    updated.update(answered)
-    for (provider, name), importers in askers.items():
-        result = answered.get(path_of.get(provider))
-        why = _refusal(result, provider, name, asked[provider][name])
-        for importer, local in importers:
-            given = facts.setdefault(str(importer), {})
-            if why:
-                given.setdefault("runs_refused", {})[local] = why
-            else:
-                given.setdefault("runs_given", {})[local] = dict(result.runs_answered[name])
-    importers = sorted({importer for pairs in askers.values() for importer, _ in pairs}, key=str)
-    updated.update(zip(importers, run_all(importers, dataclasses.replace(dry, class_runs=facts))))
-    return facts, updated
+    return asked, askers
 
 
 def _refusal(result, provider: str, name: str, runs: Mapping[tuple, object]) -> str:

@@ -107,7 +107,7 @@ class ClassRun:
 
     fetch: str
     feed_keys: Tuple[str, ...]
-    style: str  # RunSite.style: "run", "op_run", "eval"
+    style: str  # RunSite.style: "run", "op_run", "eval"; or PLAIN, or a request above
     named_feed: bool = False  # the feed dict is bound to a name (its literals' keys are ``feed_keys``)
 
     @property
@@ -118,6 +118,12 @@ class ClassRun:
 # The request for the variables an object of the class makes, by TF1 name (a Saver's default list, saver-var-list):
 # answered with the JSON list of [TF1 name, the attribute the object keeps it in, trainable].
 VARIABLES_REQUEST = ClassRun("", (), "variables")
+# The request for what an object of the class holds, by attribute (analysis/object_members), for code outside the
+# class that builds its own graph on the object's members: answered with the JSON of ``ObjectGraph`` (or ``null``).
+MEMBERS_REQUEST = ClassRun("", (), "members")
+# A request for a method computing per-run members as tensors (``fetch`` their list, ``feed_keys`` the placeholders
+# they need), which the importer's own run functions call: answered as a run is.
+PLAIN = "plain"
 ANSWER_OBJECT = "__object__"  # the object a class run's answer is called on
 ANSWER_FEED = "__feed__"  # the importer's feed dict, where it is bound to a name
 ANSWER_TO_NUMPY = "__to_numpy__"  # the importer's helper turning fetched tensors into numpy values

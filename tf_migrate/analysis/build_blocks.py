@@ -46,3 +46,19 @@ def check_build_blocks(c: Classifier) -> None:
 def _per_run(scope: "pm.Scope", key: str, index: int) -> bool:
     symbol = scope.symbol_at(key, index)
     return symbol is not None and symbol.kind in pm.DEFERRED_KINDS
+
+
+def check_deferred_calls(c: Classifier) -> None:
+    """Graph code (moved into the functions of the runs that need it, or dropped where none does) must not call a
+    function of the scope that runs the graph: ``for i in range(n): train_step(x); s = tf.add(s, 1)`` would call
+    ``train_step`` at each run of ``s``, or never."""
+    runners = {st.node.name.value for st in c.scope.statements
+               if isinstance(st.node, cst.FunctionDef) and st.run_sites}
+    for st in c.scope.statements:
+        if st.role != pm.DEFER or not runners:
+            continue
+        called = sorted({call.func.value for call in all_calls(st.node)
+                         if isinstance(call.func, cst.Name) and call.func.value in runners})
+        if called:
+            c.block(st.node, f"graph code here also calls `{called[0]}`, which runs the graph: moved into the "
+                             "functions of the runs that need it, the call would happen at each of those runs")

@@ -143,8 +143,11 @@ def unknown_fetch(leaf: cst.BaseExpression, scope: "pm.Scope", kind_of, names: T
     """Why the model does not know what the fetch ``leaf`` is (None: it does)."""
     if isinstance(leaf, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
         return None  # fetch by name: blocked with its own reason
-    if isinstance(leaf, cst.Attribute) and isinstance(leaf.value, cst.Name):
+    if isinstance(leaf, cst.Attribute) and isinstance(leaf.value, cst.Name) and not _bound_member(leaf, scope):
         owner = scope.instances.get(leaf.value.value)
+        if leaf.value.value in scope.object_graphs:
+            return (f"`{code(leaf)}` is a member of a `{owner}` that only a run of the object's own members runs (an "
+                    "op, or a value its class has no method for)")
         if owner is not None and owner in scope.class_defs and scope.kind(leaf.value.value) is not None:
             if leaf.attr.value in variable_members(scope.class_defs[owner], names):
                 return None
@@ -164,6 +167,12 @@ def unknown_fetch(leaf: cst.BaseExpression, scope: "pm.Scope", kind_of, names: T
                     for inner in fetch_leaves(arg.value)]
         return next((p for p in problems if p), None) if leaf.args else f"`{code(leaf)}` is not a graph value"
     return f"`{code(leaf)}` is not a graph value the analysis knows"
+
+
+def _bound_member(leaf: cst.Attribute, scope: "pm.Scope") -> bool:
+    """``model.loss``, a member the scope knows as its own value (analysis/object_members)."""
+    symbol = scope.symbols.get(f"{leaf.value.value}.{leaf.attr.value}")
+    return symbol is not None and leaf.value.value in scope.object_graphs
 
 
 def unknown_feed_key(key_expr: cst.BaseExpression, scope: "pm.Scope") -> Optional[str]:

@@ -29,8 +29,12 @@ _TENSORISH = {pm.LAYER, pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRA
 
 
 class Classifier:
-    def __init__(self, scope: "pm.Scope", names: TFNames, statements: Sequence[cst.CSTNode] = ()) -> None:
+    def __init__(self, scope: "pm.Scope", names: TFNames, statements: Sequence[cst.CSTNode] = (),
+                 bind_members=None) -> None:
+        """``bind_members(statement)``: binds the members of an object of a graph class the statement builds
+        (analysis/object_members; given by scope_analysis, which may import it)."""
         self.scope = scope
+        self.bind_members = bind_members
         self.names = names
         self.statements = statements  # every statement of the scope, the ones not classified yet included
         self.variable_functions = scope.variable_functions  # user functions that create variables
@@ -68,6 +72,8 @@ class Classifier:
 
     def classify(self, index: int, flat) -> "pm.Statement":
         st = self._classify(index, flat)
+        if self.bind_members is not None:
+            self.bind_members(st)  # after the statement's own bindings, which name the object
         for key, kind in element_kinds(st.node, self.scope, _TENSORISH).items():
             if key in st.defines:  # the loop's target: an element of what it iterates over
                 self.scope.bind(pm.Symbol(key, kind, index))
@@ -327,8 +333,8 @@ class Classifier:
             if deferred_reads - {k for k in deferred_reads if self.scope.kind(k) in (pm.VARIABLE, pm.VARIABLES)}:
                 self.block(st.node, "variables created from per-run tensors")
             return
-        if calls_variable_fn and not deferred_reads and st.defines:
-            st.role = pm.KEEP  # W = weight_variable(shape): a variable built by a helper
+        if calls_variable_fn and not deferred_reads and st.defines and isinstance(st.node, cst.SimpleStatementLine):
+            st.role = pm.KEEP  # W = weight_variable(shape): a variable built by a helper (not a block calling one)
             self.define(st, pm.VARIABLE)
             self.scope.add_trainable(st.defines)
             return

@@ -48,11 +48,12 @@ def member_blockers(scope: "pm.Scope", names, layer_scopes=None) -> List[Tuple[c
 
 def _class_runs(scope: "pm.Scope") -> Set[int]:
     """The fetches and feed keys of the scope's runs of a class's graph (the class's generated methods
-    read those members; analysis/instance_runs)."""
+    read those members; analysis/instance_runs), and of its own runs where it knows objects' members."""
     parts: Set[int] = set()
     for st in scope.statements:
         for site in st.run_sites:
-            if site.instance is not None:
+            if site.instance is not None or scope.object_graphs:  # or runs of the scope's own, on its objects'
+                # members (analysis/object_members: planned here, they read each member they name as a value)
                 parts.add(id(site.fetch))
                 parts.update(id(e.key) for literal in feed_literals(site, scope) for e in literal.elements
                              if isinstance(e, cst.DictElement))

@@ -80,6 +80,9 @@ def instance_of_run(site: RunSite, scope: "pm.Scope", kept_members, statements,
         return None, ""  # no member, or variables only: values of the run's own scope
     instances = sorted({instance for instance, _ in named})
     owner = objects[instances[0]]
+    if keys is None or len(named) != len(leaves) + len(keys) or len(instances) > 1:
+        if all(instance in scope.object_graphs for instance in instances):
+            return None, ""  # the scope knows the objects' members as its own values (analysis/object_members)
     if len(instances) > 1:
         return None, f"one run of the members of two objects ({', '.join(f'`{i}`' for i in instances)})"
     if keys is None:

@@ -61,6 +61,10 @@ class Symbol:
     dtype: Optional[str] = None  # "float32"..., where the program text settles it (analysis.dtypes)
     weightless: bool = False  # a Keras layer without variables (Dropout, Flatten, pooling)
     members: Tuple[Tuple[str, bool], ...] = ()  # a tf.Module's variables: (attribute, trainable), creation order
+    # A member of an object of a local graph class (``model.loss``): the object (analysis/object_members), and for a
+    # per-run value the object's placeholders the class's slice of it needs.
+    member_of: str = ""
+    member_feeds: Tuple[str, ...] = ()
 
 
 @dataclass
@@ -118,6 +122,7 @@ class Scope:
     class_defs: Dict[str, cst.ClassDef] = field(default_factory=dict)  # classes defined here or around
     own_scope_blocks: Set[int] = field(default_factory=set)  # ids of main-guard blocks analysed as scopes
     instances: Dict[str, str] = field(default_factory=dict)  # key -> the local class it was built from
+    object_graphs: Dict[str, object] = field(default_factory=dict)  # object key -> its members (object_members)
 
     @property
     def is_graph_program(self) -> bool:

@@ -16,6 +16,7 @@ from tf_migrate.traversal import visit
 RUN = "run"  # sess.run(fetches, feed_dict)
 EVAL = "eval"  # tensor.eval(feed_dict) -> value
 OP_RUN = "op_run"  # op.run(feed_dict) -> None
+GLOBAL_STEP = "global_step"  # tf.train.global_step(sess, step) -> int(sess.run(step))
 
 
 @dataclass
@@ -76,6 +77,10 @@ def match_run_site(call: cst.Call, is_session: Callable[[cst.BaseExpression], bo
         return None
     method = call.func.attr.value
     receiver = call.func.value
+    if method == "global_step" and isinstance(receiver, cst.Attribute) and receiver.attr.value == "train" \
+            and len(call.args) == 2 and all(arg.keyword is None and not arg.star for arg in call.args) \
+            and is_session(call.args[0].value):
+        return RunSite(call, GLOBAL_STEP, call.args[1].value, None, [])
     if method == "run" and is_session(receiver):
         bound, extra = _split_args(call, ["fetches", "feed_dict", "options", "run_metadata"])
         if "fetches" not in bound:

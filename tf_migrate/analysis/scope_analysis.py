@@ -10,12 +10,13 @@ from typing import Dict, Optional, Tuple
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis import scope_passes
-from tf_migrate.analysis.build_blocks import check_build_blocks
+from tf_migrate.analysis.build_blocks import check_build_blocks, check_deferred_calls
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.flatten import unwrap
 from tf_migrate.analysis.imported_helpers import add_imported
 from tf_migrate.analysis.instance_runs import mark_function_runs, parameter_instances
 from tf_migrate.analysis.main_guard import main_guard_scopes
+from tf_migrate.analysis.object_members import bind_built_object
 from tf_migrate.analysis.variable_places import check_variable_places
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import remember
@@ -60,7 +61,8 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     for param in params:
         if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
             scope.sessions.add(param)
-    classifier = Classifier(scope, names, [f.node for f in flat.statements])
+    classifier = Classifier(scope, names, [f.node for f in flat.statements],
+                            lambda st: bind_built_object(st, scope, names, classifier.block))
     for index, flat_stmt in enumerate(flat.statements):
         scope.statements.append(classifier.classify(index, flat_stmt))
     mark_function_runs(scope, classifier.kept_members, classifier.block)
@@ -73,4 +75,5 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.check_global_bindings(classifier)
     check_variable_places(classifier)
     check_build_blocks(classifier)
+    check_deferred_calls(classifier)
     return scope

@@ -110,8 +110,8 @@ def check_session_escapes(c: Classifier) -> None:
              if isinstance(st.node, (cst.FunctionDef, cst.ClassDef))}
     sessions = {k for k in c.scope.sessions if "." not in k}
     for st in c.scope.statements:
-        if st.role not in (pm.KEEP, pm.RUN) or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
-            continue
+        if st.role == pm.REMOVE or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
+            continue  # graph code (moved into the run functions) may pass one on too
         for call in all_calls(st.node):
             callee = call.func.value if isinstance(call.func, cst.Name) else None
             if callee in local or any(site.call is call for site in st.run_sites):

@@ -8,8 +8,13 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.feed_dicts import bool_literals, feeds_tensors, named_feed_keys, site_feed_literals
+from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import reads, target_keys
+
+
+# The method the statement computing an object's members calls until the class's rewrite names it.
+MEMBERS_MARK = "__tf_migrate_members__"
 
 
 @dataclass
@@ -107,6 +112,10 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
         if not hits:
             continue
         needed.difference_update((key, st.index) for key in hits)
+        members = object_members_needed(scope, st, hits, fed_at, conflicts)
+        if members is not None:
+            chosen.append(members)
+            continue
         if st.role != pm.DEFER:
             continue  # bound by a kept statement: the generated function reads it as it is
         if st.kind == pm.PLACEHOLDER:
@@ -126,6 +135,24 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     return RunPlan(site, chosen, fed, dynamic, placeholders, all_reads, conflicts,
                    {key: symbol for key, symbol in fed_symbols.items() if symbol is not None}, limit,
                    named_keys is not None, rebound, fed_bools)
+
+
+def object_members_needed(scope: "pm.Scope", st: "pm.Statement", hits, fed_at, conflicts: List[str]):
+    """The statement computing the members of the object ``st`` built that the run needs (``hits``), or None
+    (analysis/object_members); unfed placeholders of the object the run needs are conflicts."""
+    symbols = [scope.symbol_at(key, st.index + 1) for key in sorted(hits)]
+    members = [s for s in symbols if s is not None and s.member_of]
+    if not members:
+        return None
+    instance = members[0].member_of
+    graph = scope.object_graphs[instance]
+    wanted = {s.key for s in members if s.kind != pm.PLACEHOLDER}
+    attributes = [a for a in graph.tensors if f"{instance}.{a}" in wanted]
+    feeds = list(dict.fromkeys(f for a in attributes for f in graph.tensors[a]))
+    for attribute in [s.key.split(".", 1)[1] for s in members if s.kind == pm.PLACEHOLDER] + feeds:
+        if f"{instance}.{attribute}" not in fed_at:
+            conflicts.append(f"`{instance}.{attribute}`, a placeholder of `{instance}`'s graph, is needed and not fed")
+    return member_statement(instance, attributes, feeds, st.index) if attributes else None
 
 
 def _deferred_assignment(st: "pm.Statement", key: str) -> bool:
@@ -171,3 +198,27 @@ def _parameter_conflicts(chosen, placeholders, fed) -> List[str]:
     for name in sorted({n for n in names if names.count(n) > 1}):
         conflicts.append(f"two fed values would both be the parameter `{name}`")
     return conflicts
+
+
+def member_statement(instance: str, attributes: List[str], feeds: List[str], index: int) -> "pm.Statement":
+    """The statement a run's generated function computes ``instance``'s per-run ``attributes`` with, from the fed
+    placeholders ``feeds`` (a call the class's rewrite names: :data:`MEMBERS_MARK`)."""
+    targets = ", ".join(f"{instance}.{a}" for a in attributes)
+    arguments = ", ".join(f"{f}={instance}.{f}" for f in feeds)
+    node = cst.parse_statement(f"{targets} = {instance}.{MEMBERS_MARK}({arguments})")
+    st = pm.Statement(index, FlatStatement(node), role=pm.DEFER, kind=pm.TENSOR)
+    st.defines = [f"{instance}.{a}" for a in attributes]
+    st.reads = {f"{instance}.{f}" for f in feeds}
+    return st
+
+
+def member_parts(st: "pm.Statement") -> Optional[Tuple[str, List[str], List[str]]]:
+    """(object, attributes, fed placeholders) of a statement :func:`member_statement` made, else None."""
+    node = st.node
+    if not (isinstance(node, cst.SimpleStatementLine) and isinstance(node.body[0], cst.Assign)):
+        return None
+    call = node.body[0].value
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == MEMBERS_MARK
+            and isinstance(call.func.value, cst.Name)):
+        return None
+    return call.func.value.value, [key.split(".", 1)[1] for key in st.defines], [arg.keyword.value for arg in call.args]

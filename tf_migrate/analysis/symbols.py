@@ -2,12 +2,15 @@
 
 Names are "symbol keys": a plain name (``loss``) or an attribute of ``self``
 (``self.inputs``), so graph code kept on an object is tracked like module
-code. Reads are over-approximated on purpose (an unknown name is harmless;
+code; in a file whose code mixes an object's graph with its own (``member_objects``,
+analysis/object_members), an attribute of that object too (``model.loss``). Reads are over-approximated on purpose (an unknown name is harmless;
 a missed dependency is not).
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional, Set
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set
 
 import libcst as cst
 
@@ -16,14 +19,32 @@ from tf_migrate.traversal import fact, visit
 
 
 _MUTATORS = {"append", "extend", "insert", "update", "add", "setdefault"}
+# Names of objects whose attributes are keys in the file being migrated (analysis/object_members).
+_MEMBER_OBJECTS: ContextVar[FrozenSet[str]] = ContextVar("member_objects", default=frozenset())
+
+
+@contextmanager
+def member_objects(objects: FrozenSet[str]):
+    """Within it, ``obj.attribute`` of each of ``objects`` is a key, as ``self.attribute`` is."""
+    token = _MEMBER_OBJECTS.set(frozenset(objects))
+    try:
+        yield
+    finally:
+        _MEMBER_OBJECTS.reset(token)
+
+
+def is_member_object(name: str) -> bool:
+    """Whether ``name``'s attributes are keys here (:func:`member_objects`)."""
+    return name in _MEMBER_OBJECTS.get()
 
 
 def symbol_key(node: cst.BaseExpression) -> Optional[str]:
     """``x`` for a Name, ``self.x`` for an attribute of self, else None."""
     if isinstance(node, cst.Name):
         return node.value
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
-        return f"self.{node.attr.value}"
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and (
+            node.value.value == "self" or node.value.value in _MEMBER_OBJECTS.get()):
+        return f"{node.value.value}.{node.attr.value}"
     return None
 
 

@@ -255,11 +255,13 @@ class FunctionBuilder:
                         at_start.append(("stop", key))
         return at_start, after, stopped_after
 
-    def build(self, plan: RunPlan, name: str, compile_it: bool = False) -> cst.FunctionDef:
+    def build(self, plan: RunPlan, name: str, compile_it: bool = False, plain: bool = False) -> cst.FunctionDef:
         """The function for ``plan``: eager, returning numpy values; or, with ``compile_it`` (see
-        :func:`tf_migrate.codegen.compiled.why_eager` first), a ``tf.function`` returning tensors."""
+        :func:`tf_migrate.codegen.compiled.why_eager` first), a ``tf.function`` returning tensors; or, ``plain``,
+        a function returning tensors that other generated functions call (an object's members)."""
+        compile_it = compile_it or plain
         spec, python_params, specialized = compiled.signature(plan, self.scope, self.names, self.tf) \
-            if compile_it else (None, [], {})
+            if compile_it and not plain else (None, [], {})
         params, prologue = self._parameters(
             plan, converted=lambda param: not compile_it or (spec is None and param not in python_params),
             constants=specialized)
@@ -319,7 +321,7 @@ class FunctionBuilder:
         body = unshadow(body, param_names, set(self.taken) | local_names | param_names)
         if not body:
             body.append(_stmt("pass"))
-        decorators = [compiled.decorator(spec, self.tf)] if compile_it else []
+        decorators = [compiled.decorator(spec, self.tf)] if compile_it and not plain else []
         return cst.FunctionDef(name=cst.Name(name), params=params, body=cst.IndentedBlock(body),
                                decorators=decorators, leading_lines=[cst.EmptyLine(indent=False)])
 

@@ -20,6 +20,7 @@ from tf_migrate.analysis.class_scope import analyze_class, run_blockers
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.imported_runs import asked_sites, fed_values, request_of
 from tf_migrate.analysis.instance_runs import as_class_run, external_run_blockers
+from tf_migrate.analysis.object_members import object_graph
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.slicing import RunPlan, plan_run
 from tf_migrate.analysis.symbols import reads, writes
@@ -28,7 +29,8 @@ from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules._site_replacer import SiteReplacer
-from tf_migrate.tfnames import ANSWER_CALL_COMPILED, ANSWER_TO_NUMPY
+from tf_migrate.tfnames import (ANSWER_CALL_COMPILED, ANSWER_OBJECT, ANSWER_TO_NUMPY, MEMBERS_REQUEST, PLAIN,
+                                feed_value)
 from tf_migrate.traversal import visit
 
 RULE_ID = "session-to-functions"  # the rule these parts belong to (rules/session_to_functions)
@@ -87,6 +89,25 @@ class ClassGraph:
         plan = plan_run(self.scope, site, len(self.scope.statements))
         return self.rewriter.call_for(plan, self.scope, self.builder, self.classifier, self.generated,
                                       owner=owner, rename=self._rename, position=0)
+
+    def members_call(self, instance: str, attributes, feeds, promoted: Dict[str, str], values=None
+                     ) -> cst.BaseExpression:
+        """The call, on ``instance``, of a method returning its per-run ``attributes`` as tensors, computed from the
+        fed placeholders ``feeds`` (``model.compute_loss(x=model.x)``), for a run of the scope that built the
+        object (analysis/object_members); the locals of ``__init__`` that scope trains are kept on the object.
+        ``values``: the fed values (by default ``instance.f`` for each placeholder ``f``)."""
+        for local, attribute in promoted.items():
+            self.promoted.setdefault(local, f"self.{attribute}")
+        fetch = cst.parse_expression(", ".join(f"self.{a}" for a in attributes) if len(attributes) == 1 else
+                                     "[" + ", ".join(f"self.{a}" for a in attributes) + "]")
+        values = values or [f"{instance}.{f}" for f in feeds]
+        feed = cst.parse_expression("{" + ", ".join(f"self.{f}: {v}" for f, v in zip(feeds, values)) + "}")
+        site = RunSite(cst.Call(cst.Name("members")), "run", fetch, feed)
+        plan = plan_run(self.scope, site, len(self.scope.statements))
+        if plan.conflicts:
+            raise pm.ScopeBlocked([(self.cls, f"`{instance}`'s members {', '.join(attributes)}: {plan.conflicts[0]}")])
+        return self.rewriter.call_for(plan, self.scope, self.builder, self.classifier, self.generated,
+                                      owner=f"{instance}.", rename=self._rename, position=0, plain=True)
 
     def run_outside(self, site: RunSite) -> cst.BaseExpression:
         """``site``, a run from outside the class (as the class writes it), as a call on its object."""
@@ -168,7 +189,18 @@ def answer_asked_runs(rewriter, graphs: List[ClassGraph]) -> None:
         graph = by_name.get(class_name)
         if graph is None:
             raise pm.ScopeBlocked([(None, f"other modules run the graph of `{class_name}`, which builds none here")])
+        answers = tree.runs_answered.setdefault(class_name, {})
         for request, site in asked_sites(class_name, rewriter.ctx.names):
-            call = graph.run_outside(site)
-            tree.runs_answered.setdefault(class_name, {})[request.key] = answer_template(
-                call, rewriter.to_numpy, rewriter.call_compiled)
+            answers[request.key] = answer_template(graph.run_outside(site), rewriter.to_numpy, rewriter.call_compiled)
+        members = object_graph(graph.cls, rewriter.ctx.names, rewriter.ctx.layer_scopes)
+        for request in tree.runs_asked[class_name]:
+            if request == MEMBERS_REQUEST:  # what its objects hold (analysis/object_members)
+                answers[request.key] = members.to_json() if members is not None else "null"
+            elif request.style == PLAIN and members is not None:  # a method computing members as tensors
+                fetch = cst.parse_expression(request.fetch)
+                attributes = [code(e.value)[len("self."):] for e in fetch.elements] if isinstance(fetch, cst.List) \
+                    else [code(fetch)[len("self."):]]
+                feeds = [key[len("self."):] for key in request.feed_keys]
+                call = graph.members_call(ANSWER_OBJECT, attributes, feeds, members.promoted,
+                                          [feed_value(i) for i in range(len(feeds))])
+                answers[request.key] = answer_template(call, rewriter.to_numpy, rewriter.call_compiled)

@@ -22,15 +22,18 @@ from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import traced_plan
 from tf_migrate.analysis.function_locals import eager_locals
 from tf_migrate.analysis.imported_runs import is_imported
+from tf_migrate.analysis.object_members import plain_request
 from tf_migrate.analysis.instance_runs import as_class_run, feed_literals
-from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.analysis.run_sites import GLOBAL_STEP, RunSite
 from tf_migrate.analysis.scope_analysis import analyze_scope
-from tf_migrate.analysis.slicing import RunPlan, plan_run
+from tf_migrate.analysis.slicing import RunPlan, member_parts, plan_run
 from tf_migrate.analysis.variable_owners import keras_owned_variables
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.codegen import compiled
+from tf_migrate.codegen.class_run_calls import filled_answer
 from tf_migrate.codegen.fetches import to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
+from tf_migrate.codegen.object_member_calls import local_members, with_object_members
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.codegen.session_params import drop_session_params
 from tf_migrate.codegen.shared_blocks import share_repeated_blocks
@@ -83,13 +86,13 @@ def _all_names(node: cst.CSTNode) -> Set[str]:
     return {key.split(".")[-1] for key in reads(node)} | set(writes(node))
 
 
-def _function_name(plan: RunPlan, taken: Set[str]) -> str:
+def _function_name(plan: RunPlan, taken: Set[str], prefix: str = "run_") -> str:
     fetch = plan.site.fetch
     elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) else [fetch]
     if isinstance(fetch, cst.Dict):
         elements = [e.value for e in fetch.elements if isinstance(e, cst.DictElement)]
     parts = [symbol_key(e).split(".")[-1] for e in elements if symbol_key(e) is not None]
-    return fresh("run_" + "_".join(parts[:3]) if parts and len(parts) == len(elements) else "run_fetches", taken)
+    return fresh(prefix + "_".join(parts[:3]) if parts and len(parts) == len(elements) else prefix + "fetches", taken)
 
 
 class _ScopeRewriter:
@@ -229,7 +232,18 @@ class _ScopeRewriter:
         return out, {id(f) for f in functions} | {id(h) for hs in helpers.values() for h in hs}
 
     def call_for(self, plan, scope, builder, classifier, generated: Generated, owner: str = "",
-                 rename=None, position=None, limit=None, local_eager=frozenset()) -> cst.BaseExpression:
+                 rename=None, position=None, limit=None, local_eager=frozenset(), plain: bool = False
+                 ) -> cst.BaseExpression:
+        """The call that replaces the run of ``plan`` (``plain``: of a function returning tensors, which other
+        generated functions call: analysis/object_members)."""
+        call = self._call_for(plan, scope, builder, classifier, generated, owner, rename, position, limit,
+                              local_eager, plain)
+        if plan.site.style == GLOBAL_STEP:  # tf.train.global_step(sess, step): int(sess.run(step))
+            return cst.Call(cst.Name("int"), args=[cst.Arg(call)])
+        return call
+
+    def _call_for(self, plan, scope, builder, classifier, generated: Generated, owner, rename, position, limit,
+                  local_eager, plain) -> cst.BaseExpression:
         site = plan.site
         view = scope.at(plan.limit)  # the values bound where the run stands
         if not plan.needs_function and not any(view.deferred(k) for k in reads(site.fetch)):
@@ -238,7 +252,7 @@ class _ScopeRewriter:
         if plan.feeds_unread and all(k in local_eager or view.kind(k) == pm.EAGER for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values, with feeds they do not read -> .numpy()")
             return _on(owner, site, to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf))
-        name = self._function_for(plan, scope, builder, generated, owner, rename, position, limit)
+        name = self._function_for(plan, scope, builder, generated, owner, rename, position, limit, plain=plain)
         if plan.dynamic_feed:
             args = [cst.Arg(site.feed, star="**")] if site.feed is not None else []
         else:
@@ -256,28 +270,34 @@ class _ScopeRewriter:
         return call
 
     def _function_for(self, plan, scope, builder, generated: Generated, owner: str = "", rename=None,
-                      position=None, limit=None, traced: bool = False) -> str:
+                      position=None, limit=None, traced: bool = False, plain: bool = False) -> str:
         """The name of the generated function of ``plan`` (made and placed on first use). ``traced``: one
         whose trace is read (a ``tf.function`` also under ``--functions eager``)."""
         site = plan.site
         view = scope.at(plan.limit)
         bindings = tuple(sorted((key, view.symbols[key].index) for key in reads(site.fetch) if key in view.symbols))
         compiled_mode = self.ctx.functions == compiled.COMPILED
-        style = "traced" if traced and not compiled_mode else site.style
+        style = "traced" if traced and not compiled_mode else "plain" if plain else site.style
         signature = (code(site.fetch), bindings, tuple(k for k, _ in plan.fed), plan.dynamic_feed, style,
                      tuple(sorted(plan.fed_bools.items())))  # a flag fed one literal: a function specialized on it
         name = generated.signatures.get(signature)
         if name is not None:
             return name
-        name = _function_name(plan, self.taken)
+        name = _function_name(plan, self.taken, "compute_" if plain else "run_")
         generated.signatures[signature] = name
+        if plain:
+            function = builder.build(plan, name, plain=True)
+            function = _as_method(function, rename(plan, function))
+            generated.by_position.setdefault(position, []).append(function)
+            return name
+        plan = with_object_members(plan, self._object_method)
         compile_it = compiled_mode or traced
         if compile_it and not traced:
             why = compiled.why_eager(plan, view)
             compile_it = why is None
             if why is not None:
                 self.ctx.report(site.call, RULE_ID, INFO, f"{name}() stays eager: {why}")
-        function = builder.build(plan, name, compile_it)
+        function = local_members(builder.build(plan, name, compile_it), plan, scope, self.taken)
         if compile_it:
             generated.iterator_args[name] = compiled.iterator_parameters(plan, builder.scope)
         params = {param.name.value for param in function.params.params}
@@ -334,6 +354,19 @@ class _ScopeRewriter:
         if graph is None:
             graph = self.class_graphs[id(cls)] = ClassGraph(self, cls, self._scope)
         return graph
+
+    def _object_method(self, members: "pm.Statement") -> cst.BaseExpression:
+        """The call of the method an object's class generates for the per-run members ``members`` computes, from
+        the placeholders it reads (analysis/object_members)."""
+        instance, attributes, feeds = member_parts(members)
+        scope = self._scope
+        owner = scope.instances[instance]
+        if is_imported(owner, scope):  # its module answered with the call (object_members.member_requests)
+            template = self.ctx.names.tree_helpers.runs_given[owner][plain_request(members).key]
+            return filled_answer(template, instance, None, [cst.parse_expression(f"{instance}.{f}") for f in feeds],
+                                 self.to_numpy, self.call_compiled)[0]
+        graph = self._class_graph(scope.class_defs[owner])
+        return graph.members_call(instance, attributes, feeds, scope.object_graphs[instance].promoted)
 
     def _rewrite_class(self, cls: cst.ClassDef) -> cst.ClassDef:
         """Plan the runs of the class's graph; the class is written at the end (``FinishClasses``)."""

@@ -1,0 +1,180 @@
+"""An object's members as values of the scope that built it (analysis/object_members): graph code outside the class
+built on them (an optimizer on ``model.loss``, summaries, arithmetic), and runs mixing them with the scope's own
+values. The class generates a method computing the members a run needs (``compute_loss``), the run's function calls
+it, and the scope's optimizers train the object's variables in TF1's order."""
+import pytest
+
+from tf_migrate.cli import EXIT_OK
+from tf_migrate.engine import migrate_source
+from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.test_instance_runs import CLASS
+from tests.trees import migrate, output
+
+MODEL = '''import numpy as np
+import tensorflow as tf
+
+
+class Model(object):
+    def __init__(self, n_in, n_out):
+        self.x = tf.placeholder(tf.float32, [None, n_in], name="x")
+        self.y = tf.placeholder(tf.float32, [None, n_out], name="y")
+        self.keep = tf.placeholder(tf.float32, name="keep")
+        w = tf.Variable(tf.ones([n_in, n_out]) * 0.1, name="w")
+        self.b = tf.Variable(tf.zeros([n_out]), name="b")
+        self.pred = tf.nn.dropout(tf.matmul(self.x, w), self.keep) + self.b
+        self.loss = tf.reduce_mean(tf.square(self.pred - self.y))
+        self.error = tf.reduce_mean(tf.abs(self.pred - self.y))
+
+
+xs = np.arange(12, dtype=np.float32).reshape(4, 3) / 10.0
+ys = np.ones([4, 2], np.float32)
+'''
+
+TRAIN_HERE = MODEL + '''model = Model(3, 2)
+global_step = tf.Variable(0, name="global_step", trainable=False)
+optimizer = tf.train.AdamOptimizer(1e-2)
+grads_and_vars = optimizer.compute_gradients(model.loss)
+train_op = optimizer.apply_gradients(grads_and_vars, global_step=global_step)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+for i in range(3):
+    _, loss, error = sess.run([train_op, model.loss, model.error], {model.x: xs, model.y: ys, model.keep: 1.0})
+    print(sess.run(global_step), loss, error)
+print(sess.run(model.pred, {model.x: xs, model.keep: 1.0}))
+'''
+
+TRAIN_IN_FUNCTION = MODEL + '''
+
+def train(x_train, y_train):
+    with tf.Graph().as_default():
+        sess = tf.Session()
+        with sess.as_default():
+            model = Model(x_train.shape[1], y_train.shape[1])
+            global_step = tf.Variable(0, name="global_step", trainable=False)
+            train_op = tf.train.GradientDescentOptimizer(0.1).minimize(model.loss, global_step=global_step)
+            sess.run(tf.global_variables_initializer())
+
+            def train_step(x_batch, y_batch):
+                feed_dict = {model.x: x_batch, model.y: y_batch, model.keep: 1.0}
+                _, loss = sess.run([train_op, model.loss], feed_dict)
+                print("loss {:g}".format(loss))
+
+            for i in range(4):
+                train_step(x_train, y_train)
+                current_step = tf.train.global_step(sess, global_step)
+                if current_step % 2 == 0:
+                    print("error", sess.run(model.error, {model.x: x_train, model.y: y_train, model.keep: 1.0}))
+
+
+train(xs, ys)
+'''
+
+
+@pytest.mark.parametrize("program", [TRAIN_HERE, TRAIN_IN_FUNCTION], ids=["module", "function"])
+def test_an_optimizer_built_on_an_objects_loss_trains_its_variables_with_tf1s_numbers(program):
+    result = migrate_source(program, "train.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "def compute_loss" in result.new_source or "def compute_loss_error" in result.new_source
+    assert "placeholder" not in result.new_source and "Session" not in result.new_source
+    assert_same_output(run_legacy(program), run_migrated(result.new_source))
+
+
+def test_the_members_a_run_needs_are_computed_once_by_one_method():
+    # dropout draws once per run in TF1: loss and error of one run see the same mask
+    result = migrate_source(TRAIN_HERE, "train.py")
+    assert "def compute_loss_error(self, x, y, keep)" in result.new_source
+    assert "model.compute_loss_error(x=x, y=y, keep=keep)" in result.new_source
+    assert "self.w = w" in result.new_source  # a local of __init__ the module's optimizer trains
+
+
+@pytest.mark.parametrize("run", [
+    "sess.run(net.out + z, {net.x: np.ones((1, 2))})",
+    "sess.run([net.out, z], {net.x: np.ones((1, 2))})",
+    "sess.run(net.out, {net.x: np.ones((1, 2)), z: 1.0})",
+])
+def test_runs_mixing_an_objects_members_with_the_scopes_values_convert(run):
+    source = CLASS + "net = Net(1.0)\nz = tf.constant(1.0)\n" + (
+        f"with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n    print({run})\n")
+    result = migrate_source(source, "net.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_an_objects_own_op_in_a_mixed_run_keeps_compat_with_the_reason():
+    source = CLASS + "net = Net(1.0)\nz = tf.constant(1.0)\n" + (
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run([net.step, z], {net.x: np.ones((1, 2))}))\n")
+    result = migrate_source(source, "net.py")
+    assert result.outcome == "compat"
+    assert "`net.step` is a member of a `Net` that only a run of the object's own members runs" in result.compat_reason
+
+
+PROVIDER = '''import tensorflow as tf
+
+
+class Model(object):
+    def __init__(self, n_in, n_out):
+        self.x = tf.placeholder(tf.float32, [None, n_in], name="x")
+        self.y = tf.placeholder(tf.float32, [None, n_out], name="y")
+        self.keep = tf.placeholder(tf.float32, name="keep")
+        with tf.name_scope("output"):
+            w = tf.Variable(tf.ones([n_in, n_out]) * 0.1, name="w")
+            self.b = tf.Variable(tf.zeros([n_out]), name="b")
+            self.pred = tf.nn.dropout(tf.matmul(self.x, w), self.keep) + self.b
+        self.loss = tf.reduce_mean(tf.square(self.pred - self.y))
+        self.error = tf.reduce_mean(tf.abs(self.pred - self.y))
+'''
+
+IMPORTER = '''import numpy as np
+import tensorflow as tf
+from model import Model
+
+
+def train(x_train, y_train):
+    with tf.Graph().as_default():
+        sess = tf.Session()
+        with sess.as_default():
+            model = Model(x_train.shape[1], y_train.shape[1])
+            global_step = tf.Variable(0, name="global_step", trainable=False)
+            optimizer = tf.train.AdamOptimizer(1e-2)
+            grads_and_vars = optimizer.compute_gradients(model.loss)
+            train_op = optimizer.apply_gradients(grads_and_vars, global_step=global_step)
+            sess.run(tf.global_variables_initializer())
+
+            def train_step(x_batch, y_batch):
+                feed_dict = {model.x: x_batch, model.y: y_batch, model.keep: 1.0}
+                _, loss, error = sess.run([train_op, model.loss, model.error], feed_dict)
+                print("loss {:g} error {:g}".format(loss, error))
+
+            for i in range(4):
+                train_step(x_train, y_train)
+                current_step = tf.train.global_step(sess, global_step)
+                if current_step % 2 == 0:
+                    print("pred", sess.run(model.pred, {model.x: x_train, model.keep: 1.0}))
+
+
+if __name__ == "__main__":
+    xs = np.arange(12, dtype=np.float32).reshape(4, 3) / 10.0
+    ys = np.ones([4, 2], np.float32)
+    train(xs, ys)
+'''
+
+
+def test_another_modules_object_trained_by_the_importers_optimizer_prints_the_legacy_numbers(tmp_path, capsys):
+    # the importer asks what a Model holds, then for the methods its runs need; both modules go eager
+    code, outcomes, _ = migrate(tmp_path, {"model.py": PROVIDER, "train.py": IMPORTER}, "--verify-entry", "train.py")
+    assert outcomes == {"model.py": "eager", "train.py": "eager"}
+    assert code == EXIT_OK
+    assert ": equivalent" in capsys.readouterr().err
+    train, model = output(tmp_path, "train.py"), output(tmp_path, "model.py")
+    assert "loss_2, error_2 = model.compute_loss_error(x=x, y=y, keep=keep)" in train
+    assert "tape.gradient(loss_2, [model.w, model.b])" in train  # TF1's order: the object's variables
+    assert "def compute_loss_error(self, x, y, keep):" in model and "self.w = w" in model
+    assert "placeholder" not in model + train and "Session" not in train
+
+
+def test_an_importer_whose_provider_stays_compat_stays_compat_with_the_reason(tmp_path):
+    provider = PROVIDER + "        self.queue = tf.FIFOQueue(3, tf.float32)\n"  # no eager form in tf-migrate
+    _, outcomes, reasons = migrate(tmp_path, {"model.py": provider, "train.py": IMPORTER})
+    assert outcomes == {"model.py": "compat", "train.py": "compat"}
+    assert "FIFOQueue" in reasons["model.py"] and "model.py" in reasons["train.py"]
