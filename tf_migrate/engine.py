@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import io
-import re
 import sys
-import tokenize
 import traceback
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Optional, Set, Tuple
@@ -28,6 +25,7 @@ from tf_migrate.analysis.imported_helpers import summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.imported_runs import asked_sites, importer_blockers, unanswerable
 from tf_migrate.analysis.instance_runs import external_runs, module_classes
+from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.object_members import member_requests, mixed_objects
 from tf_migrate.analysis.symbols import member_objects
 from tf_migrate.analysis.program import ScopeBlocked
@@ -219,6 +217,7 @@ def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
     names.imported = dict(facts.imported)
     names.single_instances = set(facts.single_instances)
     names.tree_helpers = facts.tree_helpers
+    names.object_graph = object_graph
     return names
 
 
@@ -264,7 +263,7 @@ def _migrate_module(module: cst.Module, source: str, path: str, mode: str, selec
             if not blockers:
                 new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER, steps)
                 eager_code = new_module.code
-                leftover = _graph_only_call(eager_code, _tf_names(ctx)) or _unconverted_eval(eager_code)
+                leftover = selfcheck.graph_only_call(eager_code, _tf_names(ctx)) or selfcheck.unconverted_eval(eager_code)
                 faults = [] if leftover else selfcheck.check(path, source, eager_code, steps,
                                                              after=_SELF_CHECK_FALLBACK[mode])
                 if leftover is not None:  # a safety net: eager code must not call what only works in graph mode
@@ -329,17 +328,6 @@ def _internal_failure(path, source, findings, detail) -> MigrationResult:
     return MigrationResult(path, source, source, report.FAILED, tuple(findings), "")
 
 
-# tf.compat.v1 APIs that raise under eager execution: eager output naming one falls back to compat mode
-# (also as tf.<name>: input whose tf name the engine could not resolve, say one missing its import).
-_GRAPH_ONLY_TOP = r"Session|InteractiveSession|placeholder(?:_with_default)?|contrib"
-_GRAPH_ONLY = re.compile(r"\btensorflow\.contrib\b|"  # TF2 has no contrib at all
-                         r"\bcompat\.v1\.(?:Session|InteractiveSession|placeholder(?:_with_default)?|"
-                         r"get_default_graph|summary\.(?:FileWriter|merge_all|merge)|train\.(?:start_queue_runners|"
-                         r"Coordinator|MonitoredSession|MonitoredTrainingSession)|global_variables_initializer|"
-                         r"initialize_all_variables|data\.make_one_shot_iterator|data\.make_initializable_iterator|"
-                         # graph collections: an eager program has none, so these read an empty list
-                         r"trainable_variables|global_variables|all_variables|local_variables|model_variables|"
-                         r"get_collection|get_collection_ref|losses\.get_regularization_loss(?:es)?)\b")
 USE_TRIGGERS = True  # skip a rule whose Rule.TRIGGERS the input lacks (tests turn it off to compare)
 
 
@@ -349,34 +337,6 @@ def _tf_names(ctx: RuleContext) -> List[str]:
     other = ctx.names.aliases.get("tf")
     keep_tf = other is None or other == "tensorflow" or other.startswith("tensorflow.")
     return sorted({ctx.tf} | ({"tf"} if keep_tf else set()))
-
-
-def _graph_only_call(code: str, tf_names: List[str]):
-    """The first graph-only API the code names (comments and strings do not count), or None."""
-    prefixes = "|".join(re.escape(name) for name in tf_names)
-    top = re.compile(rf"\b(?:{prefixes})\.(?:{_GRAPH_ONLY_TOP})\b")
-    if not (_GRAPH_ONLY.search(code) or top.search(code)):
-        return None  # the common case, without tokenizing
-    names = " ".join(t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
-                     if t.type in (tokenize.NAME, tokenize.OP))
-    names = re.sub(r"\s*\.\s*", ".", names)
-    return _GRAPH_ONLY.search(names) or top.search(names)
-
-
-def _unconverted_eval(code: str):
-    """A ``x.eval()`` the session rule left (on a value the analysis did not know: a loop or comprehension
-    variable over tensors): it raises in eager mode. None when the file defines its own ``eval``."""
-    if not _EVAL_CALL.search(code):
-        return None  # the common case, without tokenizing
-    names = " ".join(t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
-                     if t.type in (tokenize.NAME, tokenize.OP))  # comments and strings do not count
-    found = _EVAL_CALL.search(re.sub(r"\s*([.()])\s*", r"\1", names))
-    if found is None or re.search(r"\bdef eval\b", names):
-        return None
-    return found
-
-
-_EVAL_CALL = re.compile(r"\.\s*eval\s*\(\s*\)")
 
 
 SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and later ones finish the job

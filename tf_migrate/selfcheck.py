@@ -4,7 +4,9 @@ The engine compile-checks every output; this check goes one step further, static
 rewrite typically makes and that only show when the program reaches them:
 
 - a name read where nothing binds it, or read in a function before the function binds it (pyflakes);
-- a call of a function the output defines with arguments its signature refuses (tf_migrate/call_check.py).
+- a call of a function the output defines with arguments its signature refuses (tf_migrate/call_check.py);
+- in eager output, a graph-only API still named (:func:`graph_only_call`) or an ``x.eval()`` left
+  (:func:`unconverted_eval`): the engine then keeps the file compat.
 
 A fault the input has too is the user's, not the rewrite's. Faults are matched by kind and name, since
 line numbers move. The common path costs one check of the output; the input is checked only when the
@@ -15,6 +17,9 @@ from __future__ import annotations
 
 import ast
 import difflib
+import io
+import re
+import tokenize
 from dataclasses import dataclass
 from typing import Dict, List, Sequence, Tuple
 
@@ -133,3 +138,44 @@ def _input_line(source: str, output: str, line: int) -> int:
         text = new[line - 1].strip()
         return 1 + max(range(i1, i2), key=lambda i: difflib.SequenceMatcher(None, old[i].strip(), text).ratio())
     return line
+
+
+# tf.compat.v1 APIs that raise under eager execution: eager output naming one falls back to compat mode
+# (also as tf.<name>: input whose tf name the engine could not resolve, say one missing its import).
+_GRAPH_ONLY_TOP = r"Session|InteractiveSession|placeholder(?:_with_default)?|contrib"
+_GRAPH_ONLY = re.compile(r"\btensorflow\.contrib\b|"  # TF2 has no contrib at all
+                         r"\bcompat\.v1\.(?:Session|InteractiveSession|placeholder(?:_with_default)?|"
+                         r"get_default_graph|summary\.(?:FileWriter|merge_all|merge)|train\.(?:start_queue_runners|"
+                         r"Coordinator|MonitoredSession|MonitoredTrainingSession)|global_variables_initializer|"
+                         r"initialize_all_variables|data\.make_one_shot_iterator|data\.make_initializable_iterator|"
+                         # graph collections: an eager program has none, so these read an empty list
+                         r"trainable_variables|global_variables|all_variables|local_variables|model_variables|"
+                         r"get_collection|get_collection_ref|losses\.get_regularization_loss(?:es)?)\b")
+
+
+def graph_only_call(code: str, tf_names: List[str]):
+    """The first graph-only API the code names (comments and strings do not count), or None."""
+    prefixes = "|".join(re.escape(name) for name in tf_names)
+    top = re.compile(rf"\b(?:{prefixes})\.(?:{_GRAPH_ONLY_TOP})\b")
+    if not (_GRAPH_ONLY.search(code) or top.search(code)):
+        return None  # the common case, without tokenizing
+    names = " ".join(t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
+                     if t.type in (tokenize.NAME, tokenize.OP))
+    names = re.sub(r"\s*\.\s*", ".", names)
+    return _GRAPH_ONLY.search(names) or top.search(names)
+
+
+def unconverted_eval(code: str):
+    """A ``x.eval()`` the session rule left (on a value the analysis did not know: a loop or comprehension
+    variable over tensors): it raises in eager mode. None when the file defines its own ``eval``."""
+    if not _EVAL_CALL.search(code):
+        return None  # the common case, without tokenizing
+    names = " ".join(t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
+                     if t.type in (tokenize.NAME, tokenize.OP))  # comments and strings do not count
+    found = _EVAL_CALL.search(re.sub(r"\s*([.()])\s*", r"\1", names))
+    if found is None or re.search(r"\bdef eval\b", names):
+        return None
+    return found
+
+
+_EVAL_CALL = re.compile(r"\.\s*eval\s*\(\s*\)")

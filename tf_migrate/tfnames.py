@@ -13,7 +13,7 @@ ignored, a documented limitation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Optional, Set, Tuple
 
 import libcst as cst
 from tf_migrate.traversal import visit
@@ -174,6 +174,9 @@ class TFNames:
     imported: Dict[str, ImportedFunction] = field(default_factory=dict)  # local name -> summary (trees only)
     single_instances: Set[str] = field(default_factory=set)  # classes of the module every program builds once
     tree_helpers: TreeHelpers = field(default_factory=TreeHelpers)  # helpers shared as classes (trees only)
+    # (class statement, names, layer scopes) -> what its objects hold (analysis/object_graphs), given by the engine:
+    # a module's analysis binds the members of objects of its classes with it.
+    object_graph: Optional[Callable] = None
 
     @classmethod
     def scan(cls, module: cst.Module) -> "TFNames":

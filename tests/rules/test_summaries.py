@@ -212,3 +212,40 @@ def test_summary_helper_not_called_here_stays_compat():
     result = migrate_source(source, "helper.py")
     assert result.outcome == "compat"
     assert any("is not called in this file" in f.message for f in result.findings), result.findings
+
+
+def _in_function(program: str) -> str:
+    """``program`` written as most scripts are: its body in ``def main():``, called once."""
+    head, body = program.split("x = tf.placeholder", 1)
+    lines = ("x = tf.placeholder" + body).strip("\n").split("\n")
+    return head + "\n\ndef main():\n" + "\n".join("    " + line if line else line for line in lines) + "\n\n\nmain()\n"
+
+
+def test_a_program_written_in_one_function_writes_the_legacy_events(tmp_path):
+    program = _in_function(PROGRAM)
+    legacy_dir, migrated_dir = tmp_path / "legacy", tmp_path / "migrated"
+    legacy_dir.mkdir()
+    migrated_dir.mkdir()
+    result = migrate_source(program, "summaries.py")
+    assert result.outcome == "eager", result.compat_reason
+    run_legacy(program.replace("LOGDIR", repr(str(legacy_dir))))
+    run_migrated(result.new_source.replace("LOGDIR", repr(str(migrated_dir))))
+    before, after = _events(legacy_dir), _events(migrated_dir)
+    assert set(before) == set(after) == {(tag, step) for tag in ("train/loss", "inputs") for step in range(3)}
+    for key, (kind, number) in before.items():
+        assert after[key][0] == kind
+        if number is not None:
+            assert after[key][1] == pytest.approx(number, rel=1e-5)
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(lambda p: p + "main()\n", id="the function called twice"),
+    pytest.param(lambda p: p.replace('    tf.summary.histogram("inputs", x)', '    def inputs():\n'
+                                     '        tf.summary.histogram("inputs", x)\n    inputs()'), id="a nested function"),
+    pytest.param(lambda p: p.replace("\n\ndef main():", 'tf.summary.scalar("two", tf.constant(2.0))\n\n\ndef main():'),
+                 id="summaries at module level too"),
+])
+def test_summaries_of_a_program_in_a_function_it_cannot_follow_stay_compat(change):
+    result = migrate_source(change(_in_function(PROGRAM)), "summaries.py")
+    assert result.outcome == "compat"
+    assert "summar" in result.compat_reason

@@ -139,6 +139,12 @@ def variable_members(cls: cst.ClassDef, names: TFNames) -> Set[str]:
     return found
 
 
+def kept_members(scope: "pm.Scope", names: TFNames):
+    """class name -> the members of its objects that stay attributes of the converted class (its variables); none
+    known for another module's class (its runs ask it, analysis/imported_runs)."""
+    return lambda owner: variable_members(scope.class_defs[owner], names) if owner in scope.class_defs else frozenset()
+
+
 def unknown_fetch(leaf: cst.BaseExpression, scope: "pm.Scope", kind_of, names: TFNames) -> Optional[str]:
     """Why the model does not know what the fetch ``leaf`` is (None: it does)."""
     if isinstance(leaf, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):

@@ -9,7 +9,7 @@ from tf_migrate.analysis import api_tables as api, collections, program as pm
 from tf_migrate.analysis.block_variables import classify_variable_block, computed_reads
 from tf_migrate.analysis.built_objects import classify_built_object
 from tf_migrate.analysis.run_sites import find_run_sites
-from tf_migrate.analysis.callables import check_knowledge, record_callables, summarize_definition, variable_members
+from tf_migrate.analysis.callables import check_knowledge, kept_members, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.feed_dicts import only_fed
 from tf_migrate.analysis.instance_runs import mark_runs, writes_member_variable
@@ -31,10 +31,10 @@ _TENSORISH = {pm.LAYER, pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRA
 class Classifier:
     def __init__(self, scope: "pm.Scope", names: TFNames, statements: Sequence[cst.CSTNode] = (),
                  bind_members=None) -> None:
-        """``bind_members(statement)``: binds the members of an object of a graph class the statement builds
-        (analysis/object_members; given by scope_analysis, which may import it)."""
+        """``bind_members(statement)``: binds the members of an object the statement builds (object_members)."""
         self.scope = scope
         self.bind_members = bind_members
+        self.kept_members = kept_members(scope, names)  # class -> the members its conversion keeps (variables)
         self.names = names
         self.statements = statements  # every statement of the scope, the ones not classified yet included
         self.variable_functions = scope.variable_functions  # user functions that create variables
@@ -141,11 +141,6 @@ class Classifier:
     def _is_layer_build(self, value) -> bool:
         return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
                 and value.func.attr.value in ("build", "set_weights") and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
-
-    def kept_members(self, owner: str):
-        if owner not in self.scope.class_defs:  # another module's class: its runs ask it (analysis/imported_runs)
-            return frozenset()
-        return variable_members(self.scope.class_defs[owner], self.names)
 
     def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
         for call in calls:

@@ -34,14 +34,12 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import fetch_leaves
-from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.slicing import member_parts, plan_run
 from tf_migrate.analysis.symbols import is_member_object
 from tf_migrate.cst.names import attribute_names
 from tf_migrate.tfnames import MEMBERS_REQUEST, PLAIN, ClassRun, TFNames, dotted_name
-from tf_migrate.traversal import remember, visit
+from tf_migrate.traversal import visit
 
-_PER_RUN = {pm.TENSOR, pm.TENSORS, pm.STRUCT}
 
 
 @dataclass
@@ -65,48 +63,6 @@ class ObjectGraph:
                    [(a, bool(t)) for a, t in data["variables"]], dict(data["promoted"]))
 
 
-def object_graph(cls: cst.ClassDef, names: TFNames, layer_scopes=None) -> Optional[ObjectGraph]:
-    """The members of an object of ``cls`` (None: the class's graph does not convert, or keeps trainable
-    state the scope could not name)."""
-    key = ("object-graph", id(cls), tuple(sorted((layer_scopes or {}).items())), tuple(sorted(names.aliases.items())))
-    return remember(key, cls, lambda: _object_graph(cls, names, layer_scopes))
-
-
-def _object_graph(cls: cst.ClassDef, names: TFNames, layer_scopes) -> Optional[ObjectGraph]:
-    from tf_migrate.analysis.class_scope import analyze_class  # it analyses scopes, which bind objects' members
-    analysis = analyze_class(cls, names, layer_scopes)
-    if analysis.blockers:
-        return None
-    scope = analysis.scope
-    graph = ObjectGraph(cls.name.value)
-    for key, symbol in scope.symbols.items():
-        if not key.startswith("self.") or key.count(".") != 1:
-            continue
-        attribute = key[len("self."):]
-        if symbol.kind == pm.PLACEHOLDER:
-            graph.placeholders[attribute] = symbol.dtype
-        elif symbol.kind in _PER_RUN and scope.statements[symbol.index].role == pm.DEFER:
-            site = RunSite(cst.Call(cst.Name("members")), "run", cst.parse_expression(key), None)
-            plan = plan_run(scope, site, len(scope.statements))
-            if plan.conflicts or any(not st.defines for st in plan.unfed_placeholders):
-                continue  # no faithful method computes it: reading it leaves the value unknown
-            graph.tensors[attribute] = tuple(st.defines[0][len("self."):] for st in plan.unfed_placeholders
-                                             if st.defines[0].startswith("self."))
-    for key in scope.creation_order:
-        symbol = scope.symbols.get(key)
-        if symbol is None or symbol.kind != pm.VARIABLE:
-            return None  # trainable state in a layer, list or dict: not named one by one here
-        if key.startswith("self.") and key.count(".") == 1:
-            attribute = key[len("self."):]
-        elif key in analysis.init_locals:
-            attribute = analysis.attribute_for(key)[len("self."):]
-            graph.promoted[key] = attribute
-        else:
-            return None
-        graph.variables.append((attribute, key in scope.trainable_order))
-    return graph
-
-
 def bind_built_object(st: "pm.Statement", scope: "pm.Scope", names: TFNames, block) -> None:
     """If ``st`` builds an object whose members this file's code uses as its own graph values
     (:func:`mixed_objects`), bind them in ``scope``: from the class's analysis here, or, for a class of another
@@ -121,7 +77,7 @@ def bind_built_object(st: "pm.Statement", scope: "pm.Scope", names: TFNames, blo
         block(st.node, f"`{instance}` is bound to a second object of `{owner}`, whose members this code also reads")
         return
     if owner in scope.class_defs:
-        graph = object_graph(scope.class_defs[owner], names, scope.layer_scopes)
+        graph = names.object_graph(scope.class_defs[owner], names, scope.layer_scopes) if names.object_graph else None
     else:
         graph, why = imported_object_graph(owner, names)
         if why:

@@ -18,11 +18,12 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class, run_blockers
 from tf_migrate.analysis.classify import Classifier
-from tf_migrate.analysis.imported_runs import asked_sites, fed_values, request_of
+from tf_migrate.analysis.imported_runs import asked_sites, fed_values, is_imported, request_of
+from tf_migrate.analysis.object_members import plain_request
 from tf_migrate.analysis.instance_runs import as_class_run, external_run_blockers
-from tf_migrate.analysis.object_members import object_graph
+from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.analysis.slicing import RunPlan, plan_run
+from tf_migrate.analysis.slicing import RunPlan, member_parts, plan_run
 from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
 from tf_migrate.codegen.function_builder import FunctionBuilder
@@ -204,3 +205,18 @@ def answer_asked_runs(rewriter, graphs: List[ClassGraph]) -> None:
                 call = graph.members_call(ANSWER_OBJECT, attributes, feeds, members.promoted,
                                           [feed_value(i) for i in range(len(feeds))])
                 answers[request.key] = answer_template(call, rewriter.to_numpy, rewriter.call_compiled)
+
+
+def object_members_call(rewriter, members: "pm.Statement") -> cst.BaseExpression:
+    """The call of the method an object's class generates for the per-run members the statement ``members`` computes
+    (``analysis/object_members``), from the placeholders it reads: made by the class here, or answered by the
+    class's module (``object_members.member_requests`` asked it)."""
+    instance, attributes, feeds = member_parts(members)
+    scope = rewriter.scope
+    owner = scope.instances[instance]
+    if is_imported(owner, scope):
+        template = rewriter.ctx.names.tree_helpers.runs_given[owner][plain_request(members).key]
+        return filled_answer(template, instance, None, [cst.parse_expression(f"{instance}.{f}") for f in feeds],
+                             rewriter.to_numpy, rewriter.call_compiled)[0]
+    graph = rewriter.class_graph(scope.class_defs[owner])
+    return graph.members_call(instance, attributes, feeds, scope.object_graphs[instance].promoted)

@@ -241,3 +241,58 @@ class _Calls(cst.CSTVisitor):
 
     def leave_Call(self, node: cst.Call) -> None:
         self.post_order.append(node)
+
+
+_PROGRAM_CALLS = {"tf.summary.merge_all", "tf.summary.merge", "tf.summary.FileWriter"}
+
+
+def program_function(module: cst.Module, names: TFNames) -> Optional[cst.FunctionDef]:
+    """The module-level function that holds every summary of the module, its merges and writers in its own body
+    (not in functions nested in it), called once in the module (``def train(): ...`` then ``train()``): the
+    program, written in a function instead of at module level. None when there is no one such function."""
+    homes = set()
+
+    class _Homes(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.stack: List[cst.FunctionDef] = []
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.stack.append(node)
+
+        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.stack.pop()
+
+        def visit_Call(self, node: cst.Call) -> None:
+            qualname = names.call_name(node)
+            if qualname in KINDS or qualname in _PROGRAM_CALLS:
+                homes.add(self.stack[0] if len(self.stack) == 1 else None if not self.stack else id(node))
+
+    visit(module, _Homes())
+    if len(homes) != 1:
+        return None
+    home = homes.pop()
+    if not isinstance(home, cst.FunctionDef) or not any(node is home for node in module.body):
+        return None
+    mentions = [n for n in _names_in(module) if n == home.name.value]
+    return home if len(mentions) == 1 else None
+
+
+def _names_in(module: cst.Module) -> List[str]:
+    found: List[str] = []
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            found.append(node.value)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            visit(node.body, self)  # not its own name
+            for decorator in node.decorators:
+                visit(decorator, self)
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            visit(node.value, self)  # `x.train` is not the function `train`
+            return False
+
+    visit(module, _Names())
+    return found

@@ -22,15 +22,13 @@ from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import traced_plan
 from tf_migrate.analysis.function_locals import eager_locals
 from tf_migrate.analysis.imported_runs import is_imported
-from tf_migrate.analysis.object_members import plain_request
 from tf_migrate.analysis.instance_runs import as_class_run, feed_literals
 from tf_migrate.analysis.run_sites import GLOBAL_STEP, RunSite
 from tf_migrate.analysis.scope_analysis import analyze_scope
-from tf_migrate.analysis.slicing import RunPlan, member_parts, plan_run
+from tf_migrate.analysis.slicing import RunPlan, plan_run
 from tf_migrate.analysis.variable_owners import keras_owned_variables
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.codegen import compiled
-from tf_migrate.codegen.class_run_calls import filled_answer
 from tf_migrate.codegen.fetches import to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.object_member_calls import local_members, with_object_members
@@ -44,7 +42,7 @@ from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._class_graphs import (ClassGraph, FinishClasses, Generated, answer_asked_runs, answered_run,
-                                            unfinished)
+                                            object_members_call, unfinished)
 from tf_migrate.rules._edits import pep8_spaced, with_module_helper
 from tf_migrate.rules._site_replacer import SiteReplacer
 from tf_migrate.traversal import visit
@@ -139,7 +137,7 @@ class _ScopeRewriter:
                 if site.instance is not None:  # a run of a class's graph, through an object of it
                     generated.replacements[id(site.call)] = answered_run(self, site, scope) \
                         if is_imported(site.instance_class, scope) else \
-                        self._class_graph(scope.class_defs[site.instance_class]).run_outside(as_class_run(site, scope))
+                        self.class_graph(scope.class_defs[site.instance_class]).run_outside(as_class_run(site, scope))
                     if not isinstance(site.feed, cst.Dict):  # its literals' keys become parameter names
                         self.outside_feeds.update(map(id, feed_literals(site, scope)))
                     continue
@@ -242,8 +240,8 @@ class _ScopeRewriter:
             return cst.Call(cst.Name("int"), args=[cst.Arg(call)])
         return call
 
-    def _call_for(self, plan, scope, builder, classifier, generated: Generated, owner, rename, position, limit,
-                  local_eager, plain) -> cst.BaseExpression:
+    def _call_for(self, plan, scope, builder, classifier, generated, owner, rename, position, limit, local_eager,
+                  plain) -> cst.BaseExpression:
         site = plan.site
         view = scope.at(plan.limit)  # the values bound where the run stands
         if not plan.needs_function and not any(view.deferred(k) for k in reads(site.fetch)):
@@ -290,7 +288,7 @@ class _ScopeRewriter:
             function = _as_method(function, rename(plan, function))
             generated.by_position.setdefault(position, []).append(function)
             return name
-        plan = with_object_members(plan, self._object_method)
+        plan = with_object_members(plan, lambda members: object_members_call(self, members))
         compile_it = compiled_mode or traced
         if compile_it and not traced:
             why = compiled.why_eager(plan, view)
@@ -344,33 +342,22 @@ class _ScopeRewriter:
         return node
 
     # -- class scopes ----------------------------------------------------------------------
+    scope = property(lambda self: self._scope, doc="The scope whose statements are being written.")
+
     def enter_scope(self, scope: "pm.Scope") -> "pm.Scope":
         """Make ``scope`` the one whose statements are being written; the one it replaces."""
         previous, self._scope = self._scope, scope
         return previous
 
-    def _class_graph(self, cls: cst.ClassDef) -> ClassGraph:
+    def class_graph(self, cls: cst.ClassDef) -> ClassGraph:
         graph = self.class_graphs.get(id(cls))
         if graph is None:
             graph = self.class_graphs[id(cls)] = ClassGraph(self, cls, self._scope)
         return graph
 
-    def _object_method(self, members: "pm.Statement") -> cst.BaseExpression:
-        """The call of the method an object's class generates for the per-run members ``members`` computes, from
-        the placeholders it reads (analysis/object_members)."""
-        instance, attributes, feeds = member_parts(members)
-        scope = self._scope
-        owner = scope.instances[instance]
-        if is_imported(owner, scope):  # its module answered with the call (object_members.member_requests)
-            template = self.ctx.names.tree_helpers.runs_given[owner][plain_request(members).key]
-            return filled_answer(template, instance, None, [cst.parse_expression(f"{instance}.{f}") for f in feeds],
-                                 self.to_numpy, self.call_compiled)[0]
-        graph = self._class_graph(scope.class_defs[owner])
-        return graph.members_call(instance, attributes, feeds, scope.object_graphs[instance].promoted)
-
     def _rewrite_class(self, cls: cst.ClassDef) -> cst.ClassDef:
         """Plan the runs of the class's graph; the class is written at the end (``FinishClasses``)."""
-        self._class_graph(cls).outer = self._scope
+        self.class_graph(cls).outer = self._scope
         return cls
 
 

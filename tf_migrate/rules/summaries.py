@@ -15,9 +15,10 @@ its values with the kind the TF1 summary had, at the same step (0 when TF1
 passed none). Tags keep their name-scope prefix. The event files are
 TensorBoard's, as before.
 
-The rule is all-or-nothing for a file: a summary it cannot trace to its
-``add_summary`` (merged lists, summaries built in functions other than summary helpers, ``family=``)
-leaves the file as it was, so the TF1 summary APIs keep it in compat mode.
+A program written in one function (``def train():`` building the graph, its summaries, the writer and the
+session) is surveyed as the module is (:func:`program_function`). The rule is all-or-nothing for a file: a
+summary it cannot trace to its ``add_summary`` (merged lists, summaries built in other functions than summary
+helpers or that one, ``family=``) leaves the file as it was, so the TF1 summary APIs keep it in compat mode.
 """
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._edits import with_module_helper
 from tf_migrate.rules._summary_helpers import (
-    KINDS, Helper, NameScopes, SummaryCall, Unsupported as _Unsupported, find_helpers, op_names, replay,
-    scope_name, summary_call,
+    KINDS, Helper, NameScopes, SummaryCall, Unsupported as _Unsupported, find_helpers, op_names, program_function,
+    replay, scope_name, summary_call,
 )
 from tf_migrate.traversal import visit
 
@@ -62,7 +63,7 @@ class SummariesToTF2(Rule):
         if "tf.summary" not in module.code and "summary." not in module.code:
             return module
         try:
-            survey = _Survey(ctx, find_helpers(module, ctx.names))
+            survey = _Survey(ctx, find_helpers(module, ctx.names), program_function(module, ctx.names))
             visit(module, survey)
             if not (survey.registered or survey.merges or survey.writers or survey.graph_writers or survey.helpers):
                 return module
@@ -85,8 +86,10 @@ class SummariesToTF2(Rule):
 class _Survey(cst.CSTVisitor):
     """Where summaries are registered, merged, fetched and written."""
 
-    def __init__(self, ctx: RuleContext, helpers: Dict[str, Helper]) -> None:
+    def __init__(self, ctx: RuleContext, helpers: Dict[str, Helper], program: Optional[cst.FunctionDef] = None) -> None:
+        """``program``: a function holding the whole summary program (``def train():``), surveyed as the module."""
         self.ctx = ctx
+        self.program = program
         self.helpers = helpers
         self.helper_calls: Dict[int, _Summary] = {}  # statement line id -> the summaries its helper call registered
         self.helper_defs: List[cst.FunctionDef] = []
@@ -106,14 +109,14 @@ class _Survey(cst.CSTVisitor):
         self.add_calls: List[cst.Call] = []
 
     def visit_FunctionDef(self, node) -> Optional[bool]:
-        self.depth += 1
+        self.depth += node is not self.program
         if self.depth == 1 and node.name.value in self.helpers:
             self.helper_defs.append(node)
             return False
         return None
 
     def leave_FunctionDef(self, node) -> None:
-        self.depth -= 1
+        self.depth -= node is not self.program
 
     def _writes_tf2(self, node: cst.With) -> bool:
         """``with writer.as_default(step=...)`` of a TF2 writer (not ``graph.as_default()``)."""
