@@ -137,3 +137,51 @@ def test_loops_whose_split_would_change_the_program_are_left_alone():
     }
     for why, source in refused.items():
         assert _rule_alone(source) == source, why
+
+
+NAME_SCOPED_IN_A_CLASS = '''import numpy as np
+import tensorflow as tf
+
+
+class Net(object):
+    def __init__(self, sizes):
+        self.x = tf.placeholder(tf.float32, [None, 4])
+        self.y = tf.placeholder(tf.float32, [None])
+        outs = []
+        for i, size in enumerate(sizes):
+            with tf.name_scope("conv-%s" % size):
+                W = tf.Variable(tf.ones([4, size]) * 0.1, name="W")
+                b = tf.Variable(tf.constant(0.1, shape=[size]), name="b")
+                h = tf.nn.relu(tf.matmul(self.x, W) + b)
+                outs.append(tf.reduce_sum(h, axis=1))
+        self.total = tf.add_n(outs)
+        self.loss = tf.reduce_mean(tf.square(self.total - self.y))
+
+
+net = Net([2, 3])
+opt = tf.train.AdamOptimizer(0.01)
+grads_and_vars = opt.compute_gradients(net.loss)
+train = opt.apply_gradients(grads_and_vars)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+for i in range(3):
+    print(sess.run([train, net.loss], {net.x: np.ones((2, 4)), net.y: [1.0, 2.0]})[1])
+print(sess.run(net.total, {net.x: np.ones((2, 4))}))
+'''
+
+
+def test_a_name_scoped_loop_of_a_class_splits_and_the_modules_optimizer_trains_its_lists():
+    # cnn-text's TextCNN: one conv per filter size, each `with tf.name_scope("conv-%s" % size)`
+    result = migrate_source(NAME_SCOPED_IN_A_CLASS, "net.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert 'with tf.name_scope("conv-%s" % size):\n                W = tf.Variable' in result.new_source
+    assert "variables = [*net.Ws, *net.bs]" in result.new_source
+    assert_same_output(run_legacy(NAME_SCOPED_IN_A_CLASS), run_migrated(result.new_source))
+
+
+def test_a_name_scoped_loop_that_reads_names_is_left_alone():
+    source = NAME_SCOPED_IN_A_CLASS.replace("outs.append(tf.reduce_sum(h, axis=1))",
+                                            "outs.append(tf.reduce_sum(h, axis=1, name=h.name.split(':')[0] + '_sum'))")
+    result = migrate_source(source, "net.py")
+    assert result.outcome == "compat"
+    assert "split-build-loops" not in {f.rule for f in result.findings}

@@ -47,8 +47,9 @@ def _object_graph(cls: cst.ClassDef, names: TFNames, layer_scopes) -> Optional[O
                                              if st.defines[0].startswith("self."))
     for key in scope.creation_order:
         symbol = scope.symbols.get(key)
-        if symbol is None or symbol.kind != pm.VARIABLE:
-            return None  # trainable state in a layer, list or dict: not named one by one here
+        if symbol is None or symbol.kind not in (pm.VARIABLE, pm.VARIABLES) or (
+                symbol.kind == pm.VARIABLES and not _plain_list(scope, scope.bindings[key][0])):
+            return None  # trainable state in a layer or a dict: not named one by one here
         if key.startswith("self.") and key.count(".") == 1:
             attribute = key[len("self."):]
         elif key in analysis.init_locals:
@@ -57,4 +58,13 @@ def _object_graph(cls: cst.ClassDef, names: TFNames, layer_scopes) -> Optional[O
         else:
             return None
         graph.variables.append((attribute, key in scope.trainable_order))
+        if symbol.kind == pm.VARIABLES:
+            graph.lists.append(attribute)
     return graph
+
+
+def _plain_list(scope: "pm.Scope", symbol: "pm.Symbol") -> bool:
+    """A list of variables bound by ``name = []`` (then filled by appends), the form ``split-build-loops`` makes."""
+    node = scope.statements[symbol.index].node if 0 <= symbol.index < len(scope.statements) else None
+    small = node.body[0] if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 else None
+    return isinstance(small, cst.Assign) and isinstance(small.value, cst.List) and not small.value.elements

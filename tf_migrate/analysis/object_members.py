@@ -17,11 +17,11 @@ The scope knows each member by what the class's analysis says it is (:func:`bind
 * a placeholder (``model.x``): fed by the scope's runs, a parameter of their generated functions;
 * a per-run value (``model.loss``): computed in a run by a method the class generates for it, from the
   placeholders the class's slice of it needs (:attr:`ObjectGraph.tensors`);
-* a variable kept on the object (``model.w``, or a local of ``__init__`` the class then keeps): read as it is,
-  trained by the scope's optimizers in TF1's order (the class's variables, then the scope's own).
+* a variable kept on the object (``model.w``, or a local of ``__init__`` the class then keeps, or a list of them):
+  read as it is, trained by the scope's optimizers in the class's order, then the scope's own.
 
 A class whose graph the analysis cannot convert, or that keeps trainable state in other forms (layers,
-lists), binds nothing: its members stay unknown and the reads keep the file compat, as before.
+dicts), binds nothing: its members stay unknown and the reads keep the file compat, as before.
 """
 from __future__ import annotations
 
@@ -50,6 +50,7 @@ class ObjectGraph:
     placeholders: Dict[str, Optional[str]] = field(default_factory=dict)  # attribute -> dtype
     tensors: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # attribute -> placeholders its slice needs
     variables: List[Tuple[str, bool]] = field(default_factory=list)  # (attribute, trainable), creation order
+    lists: List[str] = field(default_factory=list)  # those of ``variables`` that hold lists of variables
     promoted: Dict[str, str] = field(default_factory=dict)  # __init__ local -> the attribute the class keeps it in
 
 
@@ -60,7 +61,7 @@ class ObjectGraph:
     def from_json(cls, text: str) -> "ObjectGraph":
         data = json.loads(text)
         return cls(data["class_name"], dict(data["placeholders"]), {k: tuple(v) for k, v in data["tensors"].items()},
-                   [(a, bool(t)) for a, t in data["variables"]], dict(data["promoted"]))
+                   [(a, bool(t)) for a, t in data["variables"]], list(data["lists"]), dict(data["promoted"]))
 
 
 def bind_built_object(st: "pm.Statement", scope: "pm.Scope", names: TFNames, block) -> None:
@@ -149,7 +150,8 @@ def bind_object_members(st: "pm.Statement", instance: str, graph: ObjectGraph, s
         scope.bind(pm.Symbol(f"{instance}.{attribute}", pm.TENSOR, st.index, member_of=instance,
                              member_feeds=feeds))
     for attribute, trainable in graph.variables:
-        scope.bind(pm.Symbol(f"{instance}.{attribute}", pm.VARIABLE, st.index, trainable=trainable))
+        kind = pm.VARIABLES if attribute in graph.lists else pm.VARIABLE
+        scope.bind(pm.Symbol(f"{instance}.{attribute}", kind, st.index, trainable=trainable))
     keys = [f"{instance}.{attribute}" for attribute, _ in graph.variables]
     scope.add_created(keys)
     scope.add_trainable([f"{instance}.{attribute}" for attribute, trainable in graph.variables if trainable])

@@ -33,12 +33,12 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
 from tf_migrate.codegen.replace import rename_keys
-from tf_migrate.cst.names import all_names, fresh
+from tf_migrate.cst.names import all_names, attribute_names, fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._loop_shapes import carried_shape, is_static_read, static_shape_reads, value_reads_besides_shapes
-from tf_migrate.rules._program_scopes import graph_scopes
+from tf_migrate.rules._program_scopes import graph_and_class_scopes
 from tf_migrate.traversal import visit
 
 RULE_ID = "split-build-loops"
@@ -58,8 +58,8 @@ class SplitBuildLoops(Rule):
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         taken = all_names(module)
         splits: Dict[int, List[cst.BaseStatement]] = {}
-        for scope in graph_scopes(module, ctx):
-            if not scope.is_graph_program:
+        for scope, cls in graph_and_class_scopes(module, ctx):
+            if not scope.is_graph_program and cls is None:
                 continue
             for st in scope.statements:
                 if st.role == pm.KEEP and isinstance(st.node, cst.For):
@@ -109,6 +109,9 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape) -> O
     """The statements replacing ``loop`` (None: it is not a loop this rule splits)."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
         return None
+    scoped = _name_scoped(loop.body.body, ctx)  # `with tf.name_scope(...):` around the whole body
+    if scoped is not None:
+        loop = loop.with_changes(body=scoped.body)
     lines = list(loop.body.body)
     if not lines or not all(isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 for line in lines):
         return None
@@ -158,6 +161,8 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape) -> O
     build_lines += [_line(f"{lists[key]}.append({key})") for key in needed]
     build_lines += [_line(f"{shapes[key]} = {shapes[key]}[:-1].concatenate([{last}])")
                     for key, last in carried.items() if last]
+    if scoped is not None:  # the variables keep their TF1 names; the ops' names are not read (see _name_scoped)
+        build_lines = [scoped.with_changes(body=scoped.body.with_changes(body=build_lines))]
     build_loop = loop.with_changes(body=loop.body.with_changes(body=build_lines))
     forward_lines = [rename_keys(lines[i], items) for i in sorted(set(computing) | set(copied))]
     target = code(loop.target)
@@ -172,6 +177,23 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape) -> O
                for key in tracked]
     starts[0] = starts[0].with_changes(leading_lines=loop.leading_lines)
     return [*starts, build_loop.with_changes(leading_lines=[]), forward_loop]
+
+
+def _name_scoped(body: Sequence[cst.BaseStatement], ctx: RuleContext) -> Optional[cst.With]:
+    """The loop's body when it is one ``with tf.name_scope(name):`` block of lines that read no op's or tensor's
+    name (``.name``, a summary): the first loop makes the variables under it, as TF1 named them; the second
+    computes outside it (op names no code reads)."""
+    if len(body) != 1 or not isinstance(body[0], cst.With) or not isinstance(body[0].body, cst.IndentedBlock):
+        return None
+    block = body[0]
+    if not all(item.asname is None and isinstance(item.item, cst.Call)
+               and ctx.names.call_name(item.item) in ("tf.name_scope", "tf.compat.v1.name_scope")
+               and not reads(item.item) & set(writes(block.body)) for item in block.items):
+        return None
+    if "name" in attribute_names(block.body, strings=False) or any(
+            (ctx.names.call_name(call) or "").startswith("tf.summary.") for call in all_calls(block.body)):
+        return None
+    return block
 
 
 def _build_lines(lines: Sequence[cst.SimpleStatementLine], makers: List[int], ctx: RuleContext) -> Optional[Set[int]]:
