@@ -251,3 +251,78 @@ def test_a_class_with_a_base_keeps_its_nested_functions():
     # An eager output's tf.Module (fuzz seed 1846): migrating it again must change nothing.
     source = NESTED.replace("class Agent(object):", "class Agent(tf.Module):")
     assert "def build_layers" in _rule_alone(source)
+
+
+STAGED_MODEL = '''import numpy as np
+import tensorflow as tf
+
+
+class Model(object):
+    def __init__(self, n_features, n_classes, lr):
+        self.n_features = n_features
+        self.n_classes = n_classes
+        self.lr = lr
+        self.build()
+
+    def add_placeholders(self):
+        self.input_placeholder = tf.placeholder(tf.float32, [None, self.n_features])
+        self.labels_placeholder = tf.placeholder(tf.float32, [None, self.n_classes])
+
+    def create_feed_dict(self, inputs_batch, labels_batch=None):
+        feed_dict = {self.input_placeholder: inputs_batch}
+        if labels_batch is not None:
+            feed_dict[self.labels_placeholder] = labels_batch
+        return feed_dict
+
+    def add_prediction_op(self):
+        W = tf.Variable(tf.ones([self.n_features, self.n_classes]) * 0.1)
+        b = tf.Variable(tf.zeros([self.n_classes]))
+        pred = tf.nn.softmax(tf.matmul(self.input_placeholder, W) + b)
+        return pred
+
+    def add_loss_op(self, pred):
+        loss = -tf.reduce_mean(tf.reduce_sum(self.labels_placeholder * tf.log(pred), axis=1))
+        return loss
+
+    def add_training_op(self, loss):
+        train_op = tf.train.GradientDescentOptimizer(self.lr).minimize(loss)
+        return train_op
+
+    def build(self):
+        self.add_placeholders()
+        self.pred = self.add_prediction_op()
+        self.loss = self.add_loss_op(self.pred)
+        self.train_op = self.add_training_op(self.loss)
+
+    def train_on_batch(self, sess, inputs_batch, labels_batch):
+        feed = self.create_feed_dict(inputs_batch, labels_batch=labels_batch)
+        _, loss = sess.run([self.train_op, self.loss], feed_dict=feed)
+        return loss
+
+
+model = Model(4, 3, 0.5)
+xs = np.arange(20, dtype=np.float32).reshape(5, 4) / 10.0
+ys = np.eye(3, dtype=np.float32)[[0, 1, 2, 1, 0]]
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        print(model.train_on_batch(sess, xs, ys))
+'''
+
+
+def test_a_build_method_that_only_calls_build_methods_runs_in_place_with_them():
+    # the CS224n model: __init__ calls build(), which calls add_placeholders(), add_prediction_op()...; the runs
+    # take the session as a parameter (train_on_batch(self, sess, ...)), which goes with the runs
+    result = migrate_source(STAGED_MODEL, "model.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "def build(" not in result.new_source and "def add_placeholders(" not in result.new_source
+    assert "def train_on_batch(self, inputs_batch, labels_batch):" in result.new_source
+    assert "print(model.train_on_batch(xs, ys))" in result.new_source
+    assert_same_output(run_legacy(STAGED_MODEL), run_migrated(result.new_source))
+
+
+def test_a_session_parameter_used_otherwise_than_to_run_keeps_compat():
+    source = STAGED_MODEL.replace("        return loss\n", "        print(sess.graph is not None)\n        return loss\n")
+    result = migrate_source(source, "model.py")
+    assert result.outcome == "compat"
+    assert "a session passed to code outside this module" in result.compat_reason

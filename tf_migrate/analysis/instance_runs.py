@@ -254,3 +254,38 @@ def mark_runs(sites, scope: "pm.Scope", kept_members, statements, objects: Dict[
             block(site.call, f"sess.run of an object's graph: {why}")
         elif instance is not None:
             site.instance, site.instance_class = instance, objects[instance]
+
+
+def run_session_parameter(cls: cst.ClassDef, method_name: str) -> Optional[Tuple[int, str]]:
+    """(position after ``self``, name) of the session parameter of ``cls``'s method ``method_name`` when the method
+    uses it only to run the graph (``def train_on_batch(self, sess, x): sess.run(...)``): the class's conversion
+    turns those runs into generated methods, and the parameter, unused, goes (codegen/session_params)."""
+    method = next((m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == method_name), None)
+    if method is None or method.decorators or not method.params.params or method.params.params[0].name.value != "self":
+        return None
+    for index, param in enumerate(method.params.params[1:]):
+        name = param.name.value
+        if name in ("sess", "session") or name.endswith(("_sess", "_session")):
+            return (index, name) if _only_runs_through(method.body, name) else None
+    return None
+
+
+def _only_runs_through(body: cst.CSTNode, name: str) -> bool:
+    """Every mention of ``name`` in ``body`` is the receiver of a ``.run(...)`` call."""
+    uses, runs = [0], [0]
+
+    class _Uses(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            uses[0] += node.value == name
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            runs[0] += isinstance(func, cst.Attribute) and func.attr.value == "run" and isinstance(
+                func.value, cst.Name) and func.value.value == name
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            visit(node.value, self)  # not ``x.sess``'s attribute name
+            return False
+
+    visit(body, _Uses())
+    return uses[0] == runs[0] > 0

@@ -17,6 +17,7 @@ from tf_migrate.analysis.imported_helpers import add_imported
 from tf_migrate.analysis.instance_runs import mark_function_runs, parameter_instances
 from tf_migrate.analysis.main_guard import main_guard_scopes
 from tf_migrate.analysis.object_members import bind_built_object
+from tf_migrate.analysis.session_escapes import check_session_escapes
 from tf_migrate.analysis.variable_places import check_variable_places
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import remember
@@ -70,7 +71,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.check_escapes(classifier)
     scope_passes.check_run_plans(classifier)
     scope_passes.check_reinitialization(classifier)
-    scope_passes.check_session_escapes(classifier)
+    check_session_escapes(classifier)
     scope_passes.check_tensor_equality(classifier)
     scope_passes.check_global_bindings(classifier)
     check_variable_places(classifier)

@@ -4,7 +4,7 @@
 :func:`settle_eager` (eager constants a tape must record become per-run
 tensors), then the checks that add blockers: per-run values used outside a run
 (:func:`check_escapes`), a second initialization (:func:`check_reinitialization`),
-a session used beyond running the graph (:func:`check_session_escapes`), tensors compared with
+a session used beyond running the graph (``session_escapes``, run between them), tensors compared with
 ``==`` (:func:`check_tensor_equality`), graph values built into module names by a function
 (:func:`check_global_bindings`).
 """
@@ -19,14 +19,12 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import fetch_leaves
 from tf_migrate.analysis.collections import unbuilt_layer_read
 from tf_migrate.analysis.classify import Classifier
-from tf_migrate.analysis.escapes import (describe_problem, escaped_reads, finder, printed_only, session_uses,
-                                         static_read_problem)
+from tf_migrate.analysis.escapes import describe_problem, escaped_reads, finder, printed_only, static_read_problem
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 from tf_migrate.cst.text import code
 from tf_migrate.analysis.statement_facts import single
 from tf_migrate.cst.arguments import argument
-from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import visit
 
 
@@ -102,38 +100,6 @@ def _tape_inputs(scope: "pm.Scope") -> Set[str]:
 def _read_by_deferred(scope: "pm.Scope", keys) -> bool:
     keys = set(keys)
     return any(st.role in (pm.DEFER, pm.RUN) and st.reads & keys for st in scope.statements)
-
-
-def check_session_escapes(c: Classifier) -> None:
-    """A session handed to code outside this module: that code still needs it."""
-    local = {st.node.name.value for st in c.scope.statements
-             if isinstance(st.node, (cst.FunctionDef, cst.ClassDef))}
-    sessions = {k for k in c.scope.sessions if "." not in k}
-    for st in c.scope.statements:
-        if st.role == pm.REMOVE or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
-            continue  # graph code (moved into the run functions) may pass one on too
-        for call in all_calls(st.node):
-            callee = call.func.value if isinstance(call.func, cst.Name) else None
-            if callee in local or any(site.call is call for site in st.run_sites):
-                continue
-            passed = [(index, arg) for index, arg in enumerate(call.args) if symbol_key(arg.value) in sessions]
-            if passed and not _session_argument_dropped(call, passed, c.names.tree_helpers.sessions_given):
-                c.block(call, "a session passed to code outside this module, which still needs it")
-        used = session_uses(st.node, st.run_sites, sessions)
-        if used:
-            c.block(st.node, f"`{used}` is used beyond running the graph (sess.graph, ...); "
-                             "eager code has no session")
-
-
-def _session_argument_dropped(call: cst.Call, passed, given) -> bool:
-    """Whether every session argument of ``call`` fills the session parameter that the callee's eager form, in
-    another module of the tree, no longer has (``given``: local name -> (position, name), project.session_imports)."""
-    callee = dotted_name(call.func)
-    if callee not in given:
-        return False
-    position, name = given[callee]
-    return all((arg.keyword.value == name) if arg.keyword is not None else (index == position and not arg.star)
-               for index, arg in passed)
 
 
 def check_run_plans(c: Classifier) -> None:

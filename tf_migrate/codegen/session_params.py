@@ -58,10 +58,12 @@ class _NestedScopes(cst.CSTTransformer):
 def _drop_in_scope(body: List[cst.BaseStatement], sessions: Set[str],
                    imported: Dict[str, Tuple[int, str]]) -> Tuple[List[cst.BaseStatement], Dict]:
     dropped: Dict[str, tuple] = {}  # callable name -> (position, keyword)
+    methods: Dict[str, tuple] = {}  # method name -> (position, keyword), for calls on objects passing a session
     new_body = []
     for stmt in body:
         target = stmt
         if isinstance(stmt, cst.ClassDef):
+            stmt = target = _without_method_sessions(stmt, sessions, methods)
             init = next((s for s in stmt.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"),
                         None)
             if init is not None:
@@ -78,9 +80,24 @@ def _drop_in_scope(body: List[cst.BaseStatement], sessions: Set[str],
                 dropped[stmt.name.value] = (position, name)
         new_body.append(target)
     calls = {**imported, **dropped}  # a local definition hides an imported name
-    if not calls:
-        return body, dropped
-    return [visit(stmt, _DropArguments(calls)) for stmt in new_body], dropped
+    if not calls and not methods:
+        return new_body, dropped
+    return [visit(stmt, _DropArguments(calls, methods, sessions)) for stmt in new_body], dropped
+
+
+def _without_method_sessions(cls: cst.ClassDef, sessions: Set[str], methods: Dict[str, tuple]) -> cst.ClassDef:
+    """``cls`` without the session parameters its methods other than ``__init__`` no longer read (``def
+    train_on_batch(self, sess, x)`` whose runs became generated methods); ``methods`` gets each one dropped."""
+    members = []
+    for member in cls.body.body:
+        if isinstance(member, cst.FunctionDef) and member.name.value != "__init__" and member.params.params \
+                and member.params.params[0].name.value == "self" and not member.decorators:
+            position, name = _session_param(member.params, sessions, skip_self=True)
+            if name is not None and name not in reads(member.body):
+                member = member.with_changes(params=_without(member.params, name))
+                methods[member.name.value] = (position, name)
+        members.append(member)
+    return cls.with_changes(body=cls.body.with_changes(body=members)) if methods else cls
 
 
 def _without(params: cst.Parameters, name: str) -> cst.Parameters:
@@ -96,20 +113,40 @@ def _without(params: cst.Parameters, name: str) -> cst.Parameters:
 
 
 class _DropArguments(cst.CSTTransformer):
-    def __init__(self, dropped) -> None:
+    def __init__(self, dropped, methods=None, sessions=frozenset()) -> None:
         self.dropped = dropped
+        self.methods = methods or {}  # method name -> (position, keyword): calls on objects that pass a session
+        self.sessions = sessions
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         callee = dotted_name(original.func)  # ``module.Agent`` for a class of a module of the tree imported whole
         if callee not in self.dropped:
-            return updated
+            return self._method_call(original, updated)
         position, name = self.dropped[callee]
-        args = []
-        for index, arg in enumerate(updated.args):
-            if (arg.keyword is None and not arg.star and index == position) or (
-                    arg.keyword is not None and arg.keyword.value == name):
-                continue
-            args.append(arg)
-        if args:
-            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        return updated.with_changes(args=args)
+        return _without_argument(updated, position, name)
+
+    def _method_call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """``model.train_on_batch(sess, x)`` of a method whose session parameter went, given a session there."""
+        func = original.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in self.methods):
+            return updated
+        position, name = self.methods[func.attr.value]
+        given = [arg.value for index, arg in enumerate(original.args) if (
+            arg.keyword is None and not arg.star and index == position) or (
+            arg.keyword is not None and arg.keyword.value == name)]
+        if len(given) != 1 or not (isinstance(given[0], cst.Name) and _session_param(
+                cst.Parameters([cst.Param(given[0])]), self.sessions, skip_self=False)[1] is not None):
+            return updated
+        return _without_argument(updated, position, name)
+
+
+def _without_argument(updated: cst.Call, position: int, name: str) -> cst.Call:
+    args = []
+    for index, arg in enumerate(updated.args):
+        if (arg.keyword is None and not arg.star and index == position) or (
+                arg.keyword is not None and arg.keyword.value == name):
+            continue
+        args.append(arg)
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return updated.with_changes(args=args)

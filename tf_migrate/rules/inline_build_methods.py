@@ -57,8 +57,15 @@ class InlineBuildMethods(Rule):
         return module.with_changes(body=body) if changed else module
 
     def _class(self, cls: cst.ClassDef, ctx: RuleContext, module_names: Set[str], outside: Set[str]) -> cst.ClassDef:
-        def builds_graph(method: cst.FunctionDef) -> bool:
-            return any((ctx.names.call_name(call) or "").startswith("tf.") for call in all_calls(method.body))
+        methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef)}
+
+        def builds_graph(method: cst.FunctionDef, seen=frozenset()) -> bool:
+            """It calls TensorFlow, or a method of the class that does (``build()`` calling ``add_placeholders()``,
+            ``add_prediction_op()``...: inlined level by level)."""
+            calls = all_calls(method.body)
+            return any((ctx.names.call_name(call) or "").startswith("tf.") for call in calls) or any(
+                self_method(call) in methods and self_method(call) not in seen
+                and builds_graph(methods[self_method(call)], seen | {method.name.value}) for call in calls)
 
         original = cls
         cls = _with_nested_inlined(cls, ctx, module_names, builds_graph)
