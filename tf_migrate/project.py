@@ -278,13 +278,16 @@ def session_imports(project: ProjectPlan, outcomes: Dict[Path, FileOutcome]) -> 
             continue
         importer = modules[edge.importer]
         if edge.star:
-            wanted = {name: name for name in outcome.session_params if name in provider.star_exports()}
+            wanted = {name: name for name in outcome.session_params if name.split("#")[0] in provider.star_exports()}
         elif not edge.names:  # ``import agent`` (``import pkg.agent as a``): ``agent.Agent(sess, ...)``
             prefix = importer.local_names.get((edge.line, edge.target), edge.target)
             wanted = {f"{prefix}.{name}": name for name in outcome.session_params}
         else:
             wanted = {importer.local_names.get((edge.line, name), name): name
                       for name in edge.names if name in outcome.session_params}
+            wanted.update((f"{importer.local_names.get((edge.line, cls), cls)}#{method}", f"{cls}#{method}")
+                          for cls, _, method in (key.partition("#") for key in outcome.session_params)
+                          if method and cls in edge.names)  # a method of an imported class: Model#train_on_batch
         if wanted:
             found.setdefault(str(importer.path), {}).update(
                 (local, outcome.session_params[name]) for local, name in wanted.items())

@@ -149,7 +149,8 @@ class TreeHelpers:
     # Sessions passed to another module of the tree (``project.session_imports``): a callable whose eager form no
     # longer takes its session parameter -> (position after ``self``, name).
     sessions_given: Dict[str, Tuple[int, str]] = field(default_factory=dict)  # importer: local name -> parameter
-    sessions_dropped: Dict[str, Tuple[int, str]] = field(default_factory=dict)  # provider: class or function -> it
+    # provider: class, function or ``Class#method`` -> the session parameter its eager form dropped
+    sessions_dropped: Dict[str, Tuple[int, str]] = field(default_factory=dict)
     # Runs of a class's graph across modules (``project_class_runs``). Importer: local name of a class of a TF
     # module of the tree -> (provider path, class name, its methods and class attributes); the runs it asks for
     # (local class name -> {ClassRun.key -> ClassRun}); the answers (local class name -> {key -> call template})

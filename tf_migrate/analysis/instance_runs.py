@@ -32,6 +32,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import fetch_leaves, unknown_feed_key, unknown_fetch
 from tf_migrate.analysis.feed_dicts import site_feed_literals
+from tf_migrate.analysis.build_methods import self_method
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.cst.arguments import bind
 from tf_migrate.analysis.run_sites import RunSite
@@ -256,22 +257,26 @@ def mark_runs(sites, scope: "pm.Scope", kept_members, statements, objects: Dict[
             site.instance, site.instance_class = instance, objects[instance]
 
 
-def run_session_parameter(cls: cst.ClassDef, method_name: str) -> Optional[Tuple[int, str]]:
+def run_session_parameter(cls: cst.ClassDef, method_name: str, seen=frozenset()) -> Optional[Tuple[int, str]]:
     """(position after ``self``, name) of the session parameter of ``cls``'s method ``method_name`` when the method
-    uses it only to run the graph (``def train_on_batch(self, sess, x): sess.run(...)``): the class's conversion
-    turns those runs into generated methods, and the parameter, unused, goes (codegen/session_params)."""
+    uses it only to run the graph (``def train_on_batch(self, sess, x): sess.run(...)``), itself or by passing it to
+    such a method of the class (``self.train_on_batch(sess, x)`` in ``run_epoch``): the class's conversion turns the
+    runs into generated methods, and the parameter, unused, goes (codegen/session_params)."""
     method = next((m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == method_name), None)
     if method is None or method.decorators or not method.params.params or method.params.params[0].name.value != "self":
         return None
     for index, param in enumerate(method.params.params[1:]):
         name = param.name.value
         if name in ("sess", "session") or name.endswith(("_sess", "_session")):
-            return (index, name) if _only_runs_through(method.body, name) else None
+            passes = lambda callee: run_session_parameter(cls, callee, seen | {method_name})  # noqa: E731
+            return (index, name) if method_name not in seen and _only_runs_through(method.body, name, passes) \
+                else None
     return None
 
 
-def _only_runs_through(body: cst.CSTNode, name: str) -> bool:
-    """Every mention of ``name`` in ``body`` is the receiver of a ``.run(...)`` call."""
+def _only_runs_through(body: cst.CSTNode, name: str, passes) -> bool:
+    """Every mention of ``name`` in ``body`` is the receiver of a ``.run(...)`` call, or the session argument of a
+    call ``self.method(...)`` where ``passes(method)`` gives that method's session parameter."""
     uses, runs = [0], [0]
 
     class _Uses(cst.CSTVisitor):
@@ -282,6 +287,13 @@ def _only_runs_through(body: cst.CSTNode, name: str) -> bool:
             func = node.func
             runs[0] += isinstance(func, cst.Attribute) and func.attr.value == "run" and isinstance(
                 func.value, cst.Name) and func.value.value == name
+            callee = self_method(node)
+            found = passes(callee) if callee is not None and any(
+                isinstance(arg.value, cst.Name) and arg.value.value == name for arg in node.args) else None
+            if found is not None:
+                runs[0] += sum(isinstance(arg.value, cst.Name) and arg.value.value == name and (
+                    arg.keyword.value == found[1] if arg.keyword is not None else index == found[0])
+                    for index, arg in enumerate(node.args))
 
         def visit_Attribute(self, node: cst.Attribute) -> bool:
             visit(node.value, self)  # not ``x.sess``'s attribute name

@@ -26,7 +26,7 @@ def check_session_escapes(c: Classifier) -> None:
                 continue
             passed = [(index, arg) for index, arg in enumerate(call.args) if symbol_key(arg.value) in sessions]
             if passed and not _session_argument_dropped(call, passed, c.names.tree_helpers.sessions_given) \
-                    and not _method_runs_it(c.scope, call, passed):
+                    and not _method_runs_it(c.scope, call, passed, c.names.tree_helpers.sessions_given):
                 c.block(call, "a session passed to code outside this module, which still needs it")
         used = session_uses(st.node, st.run_sites, sessions)
         if used:
@@ -34,12 +34,13 @@ def check_session_escapes(c: Classifier) -> None:
                              "eager code has no session")
 
 
-def _method_runs_it(scope: "pm.Scope", call: cst.Call, passed) -> bool:
+def _method_runs_it(scope: "pm.Scope", call: cst.Call, passed, given) -> bool:
     """``model.train_on_batch(sess, x)`` of an object of a local class whose method only runs the graph with it."""
     func = call.func
     owner = scope.instances.get(func.value.value) if isinstance(func, cst.Attribute) and isinstance(
         func.value, cst.Name) else None
-    found = run_session_parameter(scope.class_defs[owner], func.attr.value) if owner in scope.class_defs else None
+    found = run_session_parameter(scope.class_defs[owner], func.attr.value) if owner in scope.class_defs else \
+        given.get(f"{owner}#{func.attr.value}") if owner is not None else None  # another module's class, told
     return found is not None and all((arg.keyword.value == found[1]) if arg.keyword is not None
                                      else index == found[0] for index, arg in passed)
 

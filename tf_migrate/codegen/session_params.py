@@ -63,7 +63,10 @@ def _drop_in_scope(body: List[cst.BaseStatement], sessions: Set[str],
     for stmt in body:
         target = stmt
         if isinstance(stmt, cst.ClassDef):
-            stmt = target = _without_method_sessions(stmt, sessions, methods)
+            own: Dict[str, tuple] = {}
+            stmt = target = _without_method_sessions(stmt, sessions, own)
+            methods.update(own)
+            dropped.update((f"{stmt.name.value}#{method}", found) for method, found in own.items())  # for importers
             init = next((s for s in stmt.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"),
                         None)
             if init is not None:
@@ -80,6 +83,7 @@ def _drop_in_scope(body: List[cst.BaseStatement], sessions: Set[str],
                 dropped[stmt.name.value] = (position, name)
         new_body.append(target)
     calls = {**imported, **dropped}  # a local definition hides an imported name
+    methods.update((key.split("#")[1], found) for key, found in imported.items() if "#" in key)  # Model#train
     if not calls and not methods:
         return new_body, dropped
     return [visit(stmt, _DropArguments(calls, methods, sessions)) for stmt in new_body], dropped
@@ -87,17 +91,24 @@ def _drop_in_scope(body: List[cst.BaseStatement], sessions: Set[str],
 
 def _without_method_sessions(cls: cst.ClassDef, sessions: Set[str], methods: Dict[str, tuple]) -> cst.ClassDef:
     """``cls`` without the session parameters its methods other than ``__init__`` no longer read (``def
-    train_on_batch(self, sess, x)`` whose runs became generated methods); ``methods`` gets each one dropped."""
-    members = []
-    for member in cls.body.body:
-        if isinstance(member, cst.FunctionDef) and member.name.value != "__init__" and member.params.params \
-                and member.params.params[0].name.value == "self" and not member.decorators:
-            position, name = _session_param(member.params, sessions, skip_self=True)
-            if name is not None and name not in reads(member.body):
-                member = member.with_changes(params=_without(member.params, name))
-                methods[member.name.value] = (position, name)
-        members.append(member)
-    return cls.with_changes(body=cls.body.with_changes(body=members)) if methods else cls
+    train_on_batch(self, sess, x)`` whose runs became generated methods), and without the arguments its own calls
+    passed them (``self.train_on_batch(sess, x)`` in ``run_epoch``, whose parameter then goes in turn); ``methods``
+    gets each one dropped."""
+    while True:
+        found = len(methods)
+        members = []
+        for member in cls.body.body:
+            if isinstance(member, cst.FunctionDef) and member.name.value not in ("__init__", *methods) \
+                    and member.params.params and member.params.params[0].name.value == "self" \
+                    and not member.decorators:
+                position, name = _session_param(member.params, sessions, skip_self=True)
+                if name is not None and name not in reads(member.body):
+                    member = member.with_changes(params=_without(member.params, name))
+                    methods[member.name.value] = (position, name)
+            members.append(member)
+        if len(methods) == found:
+            return cls
+        cls = visit(cls.with_changes(body=cls.body.with_changes(body=members)), _DropArguments({}, methods, sessions))
 
 
 def _without(params: cst.Parameters, name: str) -> cst.Parameters:
