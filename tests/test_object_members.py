@@ -178,3 +178,12 @@ def test_an_importer_whose_provider_stays_compat_stays_compat_with_the_reason(tm
     _, outcomes, reasons = migrate(tmp_path, {"model.py": provider, "train.py": IMPORTER})
     assert outcomes == {"model.py": "compat", "train.py": "compat"}
     assert "FIFOQueue" in reasons["model.py"] and "model.py" in reasons["train.py"]
+
+
+def test_a_static_shape_of_a_value_computed_from_members_keeps_compat_with_the_reason():
+    # its trace would need the object's placeholders, which no run feeds there (it crashed before the check)
+    source = TRAIN_HERE.replace("sess = tf.Session()\n", "doubled = model.loss * 2.0\nprint(doubled.shape)\n"
+                                "sess = tf.Session()\n")
+    result = migrate_source(source, "train.py")
+    assert result.outcome == "compat"
+    assert "a placeholder of `model`'s graph, is needed and not fed" in result.compat_reason

@@ -163,6 +163,8 @@ def static_read_problem(scope, key: str, before: int):
     plan = plan_run(scope, site, before)
     if plan.unfed_placeholders:
         return "its shape depends on fed placeholders"
+    if plan.conflicts:
+        return plan.conflicts[0]  # an object's placeholder it needs (object_members), say
     for st in plan.statements:
         if st.random or st.kind == pm.OP or any(
                 isinstance(c.func, cst.Attribute) and c.func.attr.value.startswith("assign")

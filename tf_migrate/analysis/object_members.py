@@ -34,6 +34,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import fetch_leaves
+from tf_migrate.analysis.escapes import traced_plan
 from tf_migrate.analysis.slicing import member_parts, plan_run
 from tf_migrate.analysis.symbols import is_member_object
 from tf_migrate.cst.names import attribute_names
@@ -102,7 +103,7 @@ def imported_object_graph(owner: str, names: TFNames) -> Tuple[Optional[ObjectGr
         return None, (f"this code uses members of a `{name}` of {provider} as graph values of its own, and that "
                       "module has not said what they are (the project pass asks it when migrating a tree)")
     if answer == "null":
-        return None, (f"`{name}` of {provider} keeps state that code outside it cannot name (layers, lists of "
+        return None, (f"`{name}` of {provider} keeps state that code outside it cannot name (layers, dicts of "
                       "variables) or does not convert")
     return ObjectGraph.from_json(answer), ""
 
@@ -114,20 +115,22 @@ def member_requests(scope: "pm.Scope", names: TFNames) -> List[Tuple[cst.CSTNode
     found: List[Tuple[cst.CSTNode, str]] = []
     if not any(owner not in scope.class_defs for owner in map(scope.instances.get, scope.object_graphs)):
         return found
-    for st in scope.statements:
-        limit = len(scope.statements) if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) else st.index
-        for site in st.run_sites:
-            if site.instance is not None:
+    plans = [(site.call, plan_run(scope, site, len(scope.statements) if isinstance(
+        st.node, (cst.FunctionDef, cst.ClassDef)) else st.index)) for st in scope.statements for site in st.run_sites
+        if site.instance is None]
+    # graph tensors printed or shape-read outside runs are traced by a run of their own (session_to_functions)
+    plans += [(None, traced_plan(scope, key, index)) for key, _, index in scope.static_reads.values()]
+    plans += [(None, traced_plan(scope, key, index)) for key, index, _ in scope.described.values()]
+    for node, plan in plans:
+        for member in plan.statements:
+            request = plain_request(member)
+            owner = scope.instances.get(member.defines[0].split(".")[0]) if request is not None else None
+            if owner is None or owner in scope.class_defs:
                 continue
-            for member in plan_run(scope, site, limit).statements:
-                request = plain_request(member)
-                owner = scope.instances.get(member.defines[0].split(".")[0]) if request is not None else None
-                if owner is None or owner in scope.class_defs:
-                    continue
-                tree.runs_requested.setdefault(owner, {})[request.key] = request
-                if request.key not in tree.runs_given.get(owner, {}):
-                    found.append((site.call, f"the run needs members of `{member.defines[0].split('.')[0]}` that "
-                                             f"`{owner}`'s module has no method for yet (the project pass asks it)"))
+            tree.runs_requested.setdefault(owner, {})[request.key] = request
+            if request.key not in tree.runs_given.get(owner, {}):
+                found.append((node, f"a run needs members of `{member.defines[0].split('.')[0]}` that `{owner}`'s "
+                                    "module has no method for yet (the project pass asks it)"))
     return found
 
 
