@@ -283,3 +283,59 @@ def test_objects_whose_variables_are_not_known_keep_the_saver(change, why):
     result = migrate_source(source, "case.py")
     assert result.outcome == "compat"
     assert any(why in f.message for f in result.findings), [f.message for f in result.findings]
+
+
+CLASS_SAVER = '''\
+import os
+import numpy as np
+import tensorflow as tf
+
+
+class Model(object):
+    def __init__(self):
+        self.x = tf.placeholder(tf.float32, [None, 2])
+        with tf.variable_scope("dense"):
+            w = tf.Variable(tf.ones([2, 1]) * 0.5, name="w")
+            self.b = tf.Variable(tf.zeros([1]), name="b")
+        self.pred = tf.matmul(self.x, w) + self.b
+        self.loss = tf.reduce_mean(tf.square(self.pred - 1.0))
+        self.train = tf.train.GradientDescentOptimizer(0.1).minimize(self.loss)
+        self.saver = tf.train.Saver()
+
+    def fit(self, sess, xs):
+        for _ in range(3):
+            sess.run(self.train, {self.x: xs})
+
+    def save(self, sess, path):
+        self.saver.save(sess, path)
+
+    def load(self, sess, path):
+        self.saver.restore(sess, path)
+
+
+ckpt = os.path.join(os.environ["CKPT_DIR"], "model.ckpt")
+model = Model()
+data = np.ones((2, 2), np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    if os.environ.get("RESTORE"):
+        model.load(sess, ckpt)
+    else:
+        model.fit(sess, data)
+        model.save(sess, ckpt)
+    print(sess.run(model.pred, {model.x: data}))
+'''
+
+
+def test_a_saver_a_class_builds_saves_its_variables_under_their_tf1_names(tmp_path, monkeypatch):
+    migrated = migrate_source(CLASS_SAVER, "case.py").new_source
+    assert 'self.saver = tf.compat.v1.train.Saver(var_list={"dense/w": w, "dense/b": self.b})' in migrated
+    assert "self.saver.save(None, path)" in migrated and "model.save(ckpt)" in migrated
+    _restores_the_legacy_checkpoint(CLASS_SAVER, tmp_path, monkeypatch)
+
+
+def test_a_saver_of_a_class_the_module_does_not_build_keeps_compat():
+    source = CLASS_SAVER.split("ckpt = ")[0]
+    result = migrate_source(source, "case.py")
+    assert result.outcome != "eager"
+    assert any("which this module does not build exactly once" in f.message for f in result.findings)

@@ -275,8 +275,8 @@ def run_session_parameter(cls: cst.ClassDef, method_name: str, seen=frozenset())
 
 
 def _only_runs_through(body: cst.CSTNode, name: str, passes) -> bool:
-    """Every mention of ``name`` in ``body`` is the receiver of a ``.run(...)`` call, or the session argument of a
-    call ``self.method(...)`` where ``passes(method)`` gives that method's session parameter."""
+    """Every mention of ``name`` in ``body`` (if any) is the receiver of a ``.run(...)`` call, or the session
+    argument of a call ``self.method(...)`` where ``passes(method)`` gives that method's session parameter."""
     uses, runs = [0], [0]
 
     class _Uses(cst.CSTVisitor):
@@ -300,4 +300,4 @@ def _only_runs_through(body: cst.CSTNode, name: str, passes) -> bool:
             return False
 
     visit(body, _Uses())
-    return uses[0] == runs[0] > 0
+    return uses[0] == runs[0]  # none at all: a Saver's ``save(sess, ...)`` the savers rule made ``save(None, ...)``

@@ -37,10 +37,11 @@ from tf_migrate.analysis.object_variables import answer_variables, object_variab
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
 from tf_migrate.cst.arguments import find_argument, keyword
+from tf_migrate.cst.names import attribute_names
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._program_scopes import graph_scopes, statement_value
+from tf_migrate.rules._program_scopes import graph_and_class_scopes, statement_value
 from tf_migrate.traversal import visit
 
 RULE_ID = "saver-var-list"
@@ -61,12 +62,14 @@ class SaverVarList(Rule):
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         plans: Dict[cst.Call, "_SaverPlan"] = {}
         module_scope = None
-        for scope in graph_scopes(module, ctx):
+        for scope, cls in graph_and_class_scopes(module, ctx):
             if module_scope is None:  # the first: the module's own
                 module_scope = scope
-                for cls, kept in answer_variables(scope, ctx.names, ctx.layer_scopes).kept_locals.items():
-                    ctx.kept_for_savers.setdefault(cls, set()).update(kept)  # for other modules' Savers
-            for plan in _plan_savers(scope, module_scope, module, ctx):
+                for name, kept in answer_variables(scope, ctx.names, ctx.layer_scopes).kept_locals.items():
+                    ctx.kept_for_savers.setdefault(name, set()).update(kept)  # for other modules' Savers
+            found = _plan_savers(scope, module_scope, module, ctx) if cls is None else \
+                plan_class_savers(scope, cls, module_scope, module, ctx)
+            for plan in found:
                 if plan.problem:
                     ctx.report(plan.call, RULE_ID, WARNING, f"tf.train.Saver kept: {plan.problem}")
                     continue
@@ -82,6 +85,7 @@ class SaverVarList(Rule):
 class _SaverPlan:
     call: cst.Call
     name: str = ""
+    owner: str = ""  # the class whose ``__init__`` builds it (``self.saver``), else ""
     entries: List[Tuple[str, str]] = field(default_factory=list)  # (TF1 name, expression)
     problem: str = ""
     slots_warning: str = ""
@@ -128,6 +132,42 @@ def _plan_savers(scope: "pm.Scope", module_scope: "pm.Scope", module: cst.Module
                 ctx.kept_for_savers.setdefault(cls, set()).update(kept)
         plan.slots_warning = _slots_warning(scope, ctx, objects.classes) \
             if find_argument(value, "var_list", 0) is None else ""
+    return plans
+
+
+def plan_class_savers(scope: "pm.Scope", cls: str, module_scope: "pm.Scope", module: cst.Module,
+                      ctx: RuleContext) -> List[_SaverPlan]:
+    """The Savers a class's ``__init__`` builds (``self.saver = tf.train.Saver()`` after its graph): TF1 listed every
+    variable of the graph made so far, which are the class's own where this module builds its one object and makes
+    no variable elsewhere. Saved and restored through ``self.saver`` in the class's methods."""
+    plans = []
+    for st in scope.statements:
+        value = statement_value(st.node)
+        if not (isinstance(value, cst.Call) and ctx.names.call_name(value) == _SAVER):
+            continue
+        plan = _SaverPlan(value, owner=cls)
+        plans.append(plan)
+        if len(st.defines) != 1 or not st.defines[0].startswith("self.") or st.defines[0].count(".") != 1:
+            plan.problem = "a Saver in __init__ not bound to an attribute of the object"
+            continue
+        plan.name = st.defines[0]
+        if cls not in ctx.names.single_instances or cls not in module_scope.instances.values():
+            plan.problem = (f"a Saver built by `{cls}`, which this module does not build exactly once: TF1's list also "
+                            "held the variables the code around it made")
+            continue
+        names = TF1Names(ctx.names)
+        variables, why = names.variables(scope, before=st.index)
+        hidden = why or _hidden_variables(module, ctx)
+        if hidden or constructor_count(module, ctx.names) != names.constructors_seen:
+            plan.problem = why or (f"`{hidden}` creates variables whose TF1 names are not known here" if hidden else
+                                   f"variables are created outside `{cls}.__init__`, which TF1's list may hold")
+            continue
+        plan.entries, plan.problem = _entries(value, variables, ctx)
+        attribute = plan.name.split(".")[1]
+        if not plan.problem and any(attribute in attribute_names(other, strings=True) for other in module.body
+                                    if not (isinstance(other, cst.ClassDef) and other.name.value == cls)):
+            plan.problem = f"`{attribute}` is read outside `{cls}`"
+        plan.slots_warning = _slots_warning(scope, ctx) if find_argument(value, "var_list", 0) is None else ""
     return plans
 
 
@@ -206,10 +246,18 @@ def _hidden_variables(module: cst.Module, ctx: RuleContext) -> Optional[str]:
 class _Rewrite(cst.CSTTransformer):
     def __init__(self, plans: Dict[cst.Call, _SaverPlan], ctx: RuleContext) -> None:
         self.plans, self.ctx = plans, ctx
-        self.names = {p.name for p in plans.values()}
+        self.names = {p.name for p in plans.values() if not p.owner}
+        self.attributes: Dict[str, set] = {}  # class -> its Saver attributes (``self.saver``)
+        for plan in plans.values():
+            if plan.owner:
+                self.attributes.setdefault(plan.owner, set()).add(plan.name)
+        self.classes: List[str] = []
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         plan = self.plans.get(original)
+        if plan is None and isinstance(original.func, cst.Attribute) and original.func.attr.value in ("save", "restore") \
+                and self.classes and code(original.func.value) in self.attributes.get(self.classes[-1], ()):
+            return _without_session(updated)  # self.saver.save(sess, ...) in the class whose __init__ built it
         if plan is not None:
             self.ctx.report(original, RULE_ID, WARNING, "kept as tf.compat.v1.train.Saver (it runs eagerly with a "
                             "var_list) so checkpoints keep TF1's variable names")
@@ -217,12 +265,14 @@ class _Rewrite(cst.CSTTransformer):
         func = updated.func
         if isinstance(func, cst.Attribute) and func.attr.value in ("save", "restore") \
                 and isinstance(func.value, cst.Name) and func.value.value in self.names:
-            args = list(updated.args)
-            for index, arg in enumerate(args):
-                if (arg.keyword is None and index == 0) or (arg.keyword is not None and arg.keyword.value == "sess"):
-                    args[index] = arg.with_changes(value=cst.Name("None"))
-                    break
-            return updated.with_changes(args=args)
+            return _without_session(updated)
+        return updated
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.append(node.name.value)
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        self.classes.pop()
         return updated
 
     def _saver(self, plan: _SaverPlan, updated: cst.Call) -> cst.Call:
@@ -240,3 +290,13 @@ class _Rewrite(cst.CSTTransformer):
         if rest:
             var_arg = var_arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
         return updated.with_changes(func=func, args=[var_arg] + rest)
+
+
+def _without_session(call: cst.Call) -> cst.Call:
+    """``saver.save(sess, path)`` -> ``saver.save(None, path)``: an eager Saver runs without a session."""
+    args = list(call.args)
+    for index, arg in enumerate(args):
+        if (arg.keyword is None and index == 0) or (arg.keyword is not None and arg.keyword.value == "sess"):
+            args[index] = arg.with_changes(value=cst.Name("None"))
+            break
+    return call.with_changes(args=args)
