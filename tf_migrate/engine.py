@@ -20,7 +20,7 @@ import libcst as cst
 
 from tf_migrate import report, selfcheck, traversal
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.class_scope import analyze_class
+from tf_migrate.analysis.class_scope import analyze_class, per_run_members
 from tf_migrate.analysis.imported_helpers import summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.imported_runs import asked_sites, importer_blockers, unanswerable
@@ -136,10 +136,17 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
             found.extend((site.call, f"sess.run of the graph of a `{name}`: more than one class has that name")
                          for site, _ in sites)
     found.extend(unanswerable(defined, [cls.name.value for cls in classes], names))
+    objects = {scope.instances.get(name) for scope in scopes for name in scope.object_graphs}
     for cls in classes:
         asked = [site for _, site in asked_sites(cls.name.value, names)]
-        found.extend(analyze_class(cls, names, layer_scopes,
-                                   [s for s, _ in external.get(cls.name.value, [])] + asked).blockers)
+        outside = [s for s, _ in external.get(cls.name.value, [])] + asked
+        analysis = analyze_class(cls, names, layer_scopes, outside)
+        found.extend(analysis.blockers)
+        if not (outside or analysis.method_sites or cls.name.value in objects or names.tree_helpers.runs_asked.get(
+                cls.name.value)) and per_run_members(analysis.scope):
+            found.append((cls, f"nothing in this file runs the graph `{cls.name.value}` builds: the code that does "
+                               "is elsewhere, and would lose the placeholders and per-run members the eager class "
+                               "drops (migrate the folder, so that the project pass sees both)"))
     return found
 
 

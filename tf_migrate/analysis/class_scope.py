@@ -112,3 +112,10 @@ def run_blockers(scope: "pm.Scope", site: RunSite) -> List[Tuple[cst.CSTNode, st
     if unbuilt is not None:
         found.append((site.call, unbuilt))
     return found
+
+
+def per_run_members(scope: "pm.Scope") -> List[str]:
+    """The attributes of ``self`` that ``__init__``'s graph binds to placeholders or per-run values: the converted
+    class drops them (they become parameters and locals of its generated methods)."""
+    return sorted({key for st in scope.statements if st.role == pm.DEFER or st.kind == pm.PLACEHOLDER
+                   for key in st.defines if key.startswith("self.")})
