@@ -160,9 +160,16 @@ if __name__ == "__main__":
 '''
 
 
-def test_another_modules_object_trained_by_the_importers_optimizer_prints_the_legacy_numbers(tmp_path, capsys):
+@pytest.mark.parametrize("imports, name", [
+    pytest.param("from model import Model", "Model", id="by name"),
+    pytest.param("from model import *", "Model", id="a star import"),
+    pytest.param("import model as models", "models.Model", id="the module imported whole"),
+])
+def test_another_modules_object_trained_by_the_importers_optimizer_prints_the_legacy_numbers(tmp_path, capsys,
+                                                                                          imports, name):
     # the importer asks what a Model holds, then for the methods its runs need; both modules go eager
-    code, outcomes, _ = migrate(tmp_path, {"model.py": PROVIDER, "train.py": IMPORTER}, "--verify-entry", "train.py")
+    importer = IMPORTER.replace("from model import Model", imports).replace("= Model(", f"= {name}(")
+    code, outcomes, _ = migrate(tmp_path, {"model.py": PROVIDER, "train.py": importer}, "--verify-entry", "train.py")
     assert outcomes == {"model.py": "eager", "train.py": "eager"}
     assert code == EXIT_OK
     assert ": equivalent" in capsys.readouterr().err
