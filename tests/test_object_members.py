@@ -109,21 +109,7 @@ def test_an_objects_own_op_in_a_mixed_run_keeps_compat_with_the_reason():
     assert "`net.step` is a member of a `Net` that only a run of the object's own members runs" in result.compat_reason
 
 
-PROVIDER = '''import tensorflow as tf
-
-
-class Model(object):
-    def __init__(self, n_in, n_out):
-        self.x = tf.placeholder(tf.float32, [None, n_in], name="x")
-        self.y = tf.placeholder(tf.float32, [None, n_out], name="y")
-        self.keep = tf.placeholder(tf.float32, name="keep")
-        with tf.name_scope("output"):
-            w = tf.Variable(tf.ones([n_in, n_out]) * 0.1, name="w")
-            self.b = tf.Variable(tf.zeros([n_out]), name="b")
-            self.pred = tf.nn.dropout(tf.matmul(self.x, w), self.keep) + self.b
-        self.loss = tf.reduce_mean(tf.square(self.pred - self.y))
-        self.error = tf.reduce_mean(tf.abs(self.pred - self.y))
-'''
+PROVIDER = MODEL.split("\n\nxs = ")[0].replace("import numpy as np\n", "")
 
 IMPORTER = '''import numpy as np
 import tensorflow as tf

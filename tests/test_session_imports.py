@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tf_migrate.cli import EXIT_OK
+from tests.rules.test_inline_build_methods import EPOCHS
 from tests.trees import migrate, output
 
 AGENT = '''import numpy as np
@@ -141,77 +142,8 @@ def test_an_importer_that_goes_eager_only_once_its_session_drops_gets_its_helper
     assert code == EXIT_OK and ": equivalent" in capsys.readouterr().err
 
 
-STAGED_MODEL = '''import numpy as np
-import tensorflow as tf
-
-
-class Model(object):
-    def __init__(self, n_features, n_classes, lr):
-        self.n_features = n_features
-        self.n_classes = n_classes
-        self.lr = lr
-        self.build()
-
-    def add_placeholders(self):
-        self.input_placeholder = tf.placeholder(tf.float32, [None, self.n_features])
-        self.labels_placeholder = tf.placeholder(tf.float32, [None, self.n_classes])
-
-    def create_feed_dict(self, inputs_batch, labels_batch=None):
-        feed_dict = {self.input_placeholder: inputs_batch}
-        if labels_batch is not None:
-            feed_dict[self.labels_placeholder] = labels_batch
-        return feed_dict
-
-    def add_prediction_op(self):
-        W = tf.Variable(tf.ones([self.n_features, self.n_classes]) * 0.1)
-        b = tf.Variable(tf.zeros([self.n_classes]))
-        pred = tf.nn.softmax(tf.matmul(self.input_placeholder, W) + b)
-        return pred
-
-    def add_loss_op(self, pred):
-        loss = -tf.reduce_mean(tf.reduce_sum(self.labels_placeholder * tf.log(pred), axis=1))
-        return loss
-
-    def add_training_op(self, loss):
-        train_op = tf.train.GradientDescentOptimizer(self.lr).minimize(loss)
-        return train_op
-
-    def build(self):
-        self.add_placeholders()
-        self.pred = self.add_prediction_op()
-        self.loss = self.add_loss_op(self.pred)
-        self.train_op = self.add_training_op(self.loss)
-
-    def train_on_batch(self, sess, inputs_batch, labels_batch):
-        feed = self.create_feed_dict(inputs_batch, labels_batch=labels_batch)
-        _, loss = sess.run([self.train_op, self.loss], feed_dict=feed)
-        return loss
-
-
-    def run_epoch(self, sess, xs, ys, batch):
-        losses = []
-        for start in range(0, len(xs), batch):
-            losses.append(self.train_on_batch(sess, xs[start:start + batch], ys[start:start + batch]))
-        return np.mean(losses)
-
-    def predict_on_batch(self, sess, inputs_batch):
-        return sess.run(self.pred, feed_dict=self.create_feed_dict(inputs_batch))
-
-'''
-
-STAGED_TRAIN = '''import numpy as np
-import tensorflow as tf
-from model import Model
-
-model = Model(4, 3, 0.5)
-xs = np.arange(20, dtype=np.float32).reshape(5, 4) / 10.0
-ys = np.eye(3, dtype=np.float32)[[0, 1, 2, 1, 0]]
-with tf.Session() as sess:
-    sess.run(tf.global_variables_initializer())
-    for i in range(3):
-        print(model.run_epoch(sess, xs, ys, 2))
-    print(model.predict_on_batch(sess, xs[:2]))
-'''
+STAGED_MODEL, STAGED_RUN = EPOCHS.split("\n\nmodel = Model", 1)
+STAGED_TRAIN = "import numpy as np\nimport tensorflow as tf\nfrom model import Model\n\nmodel = Model" + STAGED_RUN
 
 
 @pytest.mark.parametrize("imports, name", [

@@ -328,53 +328,9 @@ def test_a_session_parameter_used_otherwise_than_to_run_keeps_compat():
     assert "a session passed to code outside this module" in result.compat_reason
 
 
-EPOCHS = '''import numpy as np
-import tensorflow as tf
+EPOCHS = STAGED_MODEL.replace("""
 
-
-class Model(object):
-    def __init__(self, n_features, n_classes, lr):
-        self.n_features = n_features
-        self.n_classes = n_classes
-        self.lr = lr
-        self.build()
-
-    def add_placeholders(self):
-        self.input_placeholder = tf.placeholder(tf.float32, [None, self.n_features])
-        self.labels_placeholder = tf.placeholder(tf.float32, [None, self.n_classes])
-
-    def create_feed_dict(self, inputs_batch, labels_batch=None):
-        feed_dict = {self.input_placeholder: inputs_batch}
-        if labels_batch is not None:
-            feed_dict[self.labels_placeholder] = labels_batch
-        return feed_dict
-
-    def add_prediction_op(self):
-        W = tf.Variable(tf.ones([self.n_features, self.n_classes]) * 0.1)
-        b = tf.Variable(tf.zeros([self.n_classes]))
-        pred = tf.nn.softmax(tf.matmul(self.input_placeholder, W) + b)
-        return pred
-
-    def add_loss_op(self, pred):
-        loss = -tf.reduce_mean(tf.reduce_sum(self.labels_placeholder * tf.log(pred), axis=1))
-        return loss
-
-    def add_training_op(self, loss):
-        train_op = tf.train.GradientDescentOptimizer(self.lr).minimize(loss)
-        return train_op
-
-    def build(self):
-        self.add_placeholders()
-        self.pred = self.add_prediction_op()
-        self.loss = self.add_loss_op(self.pred)
-        self.train_op = self.add_training_op(self.loss)
-
-    def train_on_batch(self, sess, inputs_batch, labels_batch):
-        feed = self.create_feed_dict(inputs_batch, labels_batch=labels_batch)
-        _, loss = sess.run([self.train_op, self.loss], feed_dict=feed)
-        return loss
-
-
+model = Model(4, 3, 0.5)""", """
     def run_epoch(self, sess, xs, ys, batch):
         losses = []
         for start in range(0, len(xs), batch):
@@ -385,15 +341,8 @@ class Model(object):
         return sess.run(self.pred, feed_dict=self.create_feed_dict(inputs_batch))
 
 
-model = Model(4, 3, 0.5)
-xs = np.arange(20, dtype=np.float32).reshape(5, 4) / 10.0
-ys = np.eye(3, dtype=np.float32)[[0, 1, 2, 1, 0]]
-with tf.Session() as sess:
-    sess.run(tf.global_variables_initializer())
-    for i in range(3):
-        print(model.run_epoch(sess, xs, ys, 2))
-    print(model.predict_on_batch(sess, xs[:2]))
-'''
+model = Model(4, 3, 0.5)""").replace("""        print(model.train_on_batch(sess, xs, ys))""", """        print(model.run_epoch(sess, xs, ys, 2))
+    print(model.predict_on_batch(sess, xs[:2]))""")
 
 
 def test_a_method_passing_its_session_to_one_that_runs_loses_it_too():

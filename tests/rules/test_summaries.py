@@ -80,12 +80,12 @@ def test_one_writer_function_per_set_of_writes():
     assert "write_summary(writer, tf.cast(step + 10, tf.int64), summary)" in code
 
 
-def test_events_match_the_legacy_program(tmp_path):
+def _writes_the_legacy_events(program, migrated, tmp_path):
+    """Run both (LOGDIR each its own folder): the same tags, steps, kinds and scalar values."""
     legacy_dir, migrated_dir = tmp_path / "legacy", tmp_path / "migrated"
     legacy_dir.mkdir()
     migrated_dir.mkdir()
-    migrated = migrate_source(PROGRAM, "summaries.py").new_source
-    run_legacy(PROGRAM.replace("LOGDIR", repr(str(legacy_dir))))
+    run_legacy(program.replace("LOGDIR", repr(str(legacy_dir))))
     run_migrated(migrated.replace("LOGDIR", repr(str(migrated_dir))))
     before, after = _events(legacy_dir), _events(migrated_dir)
     assert set(before) == set(after) == {(tag, step) for tag in ("train/loss", "inputs") for step in range(3)}
@@ -93,6 +93,10 @@ def test_events_match_the_legacy_program(tmp_path):
         assert after[key][0] == kind
         if number is not None:
             assert after[key][1] == pytest.approx(number, rel=1e-5)
+
+
+def test_events_match_the_legacy_program(tmp_path):
+    _writes_the_legacy_events(PROGRAM, migrate_source(PROGRAM, "summaries.py").new_source, tmp_path)
 
 
 def test_untraceable_add_summary_stays_compat():
@@ -223,19 +227,9 @@ def _in_function(program: str) -> str:
 
 def test_a_program_written_in_one_function_writes_the_legacy_events(tmp_path):
     program = _in_function(PROGRAM)
-    legacy_dir, migrated_dir = tmp_path / "legacy", tmp_path / "migrated"
-    legacy_dir.mkdir()
-    migrated_dir.mkdir()
     result = migrate_source(program, "summaries.py")
     assert result.outcome == "eager", result.compat_reason
-    run_legacy(program.replace("LOGDIR", repr(str(legacy_dir))))
-    run_migrated(result.new_source.replace("LOGDIR", repr(str(migrated_dir))))
-    before, after = _events(legacy_dir), _events(migrated_dir)
-    assert set(before) == set(after) == {(tag, step) for tag in ("train/loss", "inputs") for step in range(3)}
-    for key, (kind, number) in before.items():
-        assert after[key][0] == kind
-        if number is not None:
-            assert after[key][1] == pytest.approx(number, rel=1e-5)
+    _writes_the_legacy_events(program, result.new_source, tmp_path)
 
 
 @pytest.mark.parametrize("change", [
