@@ -72,9 +72,9 @@ _SHAPE_BUGS = {
                      "fed-scalar-fetched-back-is-a-0d-array",
     ("fed-tensor", "int-feed"): "R1: int-list-fed-to-a-float-tensor, int-list-fed-to-placeholder-with-default",
     ("injected-callable",): "R3: injected-activation, injected-optimizer-class (eager where compat is expected)",
-    ("class-graph",): "runs that mix an object's members with the module's graph values (a graph value passed to "
-                      "the constructor, a module placeholder fed beside a member fetch) stay compat; only runs of "
-                      "the object's own members become its methods (analysis/instance_runs)",
+    ("class-graph",): "objects of a class built on a graph value passed to its constructor, runs mixing an "
+                      "object's own op (its train step) with other values, and two objects whose placeholders share "
+                      "a name in one run stay compat; other mixes convert since analysis/object_members",
 }
 SHAPES = [(feature,) for feature in fs.FEATURES] + [("graph-after-session",), ("rebind", "graph-after-session"),
                                                    ("unpack", "trainable-variables")] + [
