@@ -160,8 +160,8 @@ def test_another_modules_object_trained_by_the_importers_optimizer_prints_the_le
     assert code == EXIT_OK
     assert ": equivalent" in capsys.readouterr().err
     train, model = output(tmp_path, "train.py"), output(tmp_path, "model.py")
-    assert "loss_2, error_2 = model.compute_loss_error(x=x, y=y, keep=keep)" in train
-    assert "tape.gradient(loss_2, [model.w, model.b])" in train  # TF1's order: the object's variables
+    assert "loss, error = model.compute_loss_error(x=x, y=y, keep=keep)" in train
+    assert "tape.gradient(loss, [model.w, model.b])" in train  # TF1's order: the object's variables
     assert "def compute_loss_error(self, x, y, keep):" in model and "self.w = w" in model
     assert "placeholder" not in model + train and "Session" not in train
 

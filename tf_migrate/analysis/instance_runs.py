@@ -35,7 +35,7 @@ from tf_migrate.analysis.feed_dicts import site_feed_literals
 from tf_migrate.analysis.build_methods import self_method
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.cst.arguments import bind
-from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.analysis.run_sites import RunSite, session_named
 from tf_migrate.traversal import visit
 
 
@@ -267,7 +267,7 @@ def run_session_parameter(cls: cst.ClassDef, method_name: str, seen=frozenset())
         return None
     for index, param in enumerate(method.params.params[1:]):
         name = param.name.value
-        if name in ("sess", "session") or name.endswith(("_sess", "_session")):
+        if session_named(name):
             passes = lambda callee: run_session_parameter(cls, callee, seen | {method_name})  # noqa: E731
             return (index, name) if method_name not in seen and _only_runs_through(method.body, name, passes) \
                 else None

@@ -149,9 +149,8 @@ def bind_object_members(st: "pm.Statement", instance: str, graph: ObjectGraph, s
     for attribute, dtype in graph.placeholders.items():
         scope.bind(pm.Symbol(f"{instance}.{attribute}", pm.PLACEHOLDER, st.index, dtype=dtype,
                              member_of=instance))
-    for attribute, feeds in graph.tensors.items():
-        scope.bind(pm.Symbol(f"{instance}.{attribute}", pm.TENSOR, st.index, member_of=instance,
-                             member_feeds=feeds))
+    for attribute in graph.tensors:
+        scope.bind(pm.Symbol(f"{instance}.{attribute}", pm.TENSOR, st.index, member_of=instance))
     for attribute, trainable in graph.variables:
         kind = pm.VARIABLES if attribute in graph.lists else pm.VARIABLE
         scope.bind(pm.Symbol(f"{instance}.{attribute}", kind, st.index, trainable=trainable))

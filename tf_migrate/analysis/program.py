@@ -61,10 +61,8 @@ class Symbol:
     dtype: Optional[str] = None  # "float32"..., where the program text settles it (analysis.dtypes)
     weightless: bool = False  # a Keras layer without variables (Dropout, Flatten, pooling)
     members: Tuple[Tuple[str, bool], ...] = ()  # a tf.Module's variables: (attribute, trainable), creation order
-    # A member of an object of a local graph class (``model.loss``): the object (analysis/object_members), and for a
-    # per-run value the object's placeholders the class's slice of it needs.
+    # A placeholder or per-run member of an object of a graph class (``model.loss``): the object (object_members).
     member_of: str = ""
-    member_feeds: Tuple[str, ...] = ()
 
 
 @dataclass

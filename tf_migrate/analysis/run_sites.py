@@ -66,6 +66,11 @@ def _split_args(call: cst.Call, positional_names: List[str]) -> Tuple[dict, List
     return bound, extra
 
 
+def session_named(name: str) -> bool:
+    """Whether a parameter named ``name`` is taken for a session (``sess``, ``session``, ``train_sess``...)."""
+    return name in ("sess", "session") or name.endswith(("_sess", "_session"))
+
+
 def match_run_site(call: cst.Call, is_session: Callable[[cst.BaseExpression], bool],
                    kind_of: Callable[[cst.BaseExpression], Optional[str]]) -> Optional[RunSite]:
     """A RunSite when ``call`` runs the graph, else None.

@@ -8,7 +8,7 @@ locals and parameters: ``loss = model.compute_loss(x=x)``.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Dict, Set
+from typing import Callable, Dict
 
 import libcst as cst
 
@@ -33,11 +33,12 @@ def with_object_members(plan: RunPlan, method_for: Callable) -> RunPlan:
     return replace(plan, statements=statements)
 
 
-def local_members(function: cst.FunctionDef, plan: RunPlan, scope: "pm.Scope", taken: Set[str]) -> cst.FunctionDef:
+def local_members(function: cst.FunctionDef, plan: RunPlan, scope: "pm.Scope") -> cst.FunctionDef:
     """``function`` with the objects' members it reads as its own names: fed placeholders as the parameters the
-    builder named after them, per-run values as fresh locals."""
+    builder named after them, per-run values as locals of their own names (``loss``) unless the function already
+    reads or binds a plain name of that name."""
     mapping: Dict[str, str] = {}
-    used = {key.split(".")[-1] for key in reads(function)} | set(writes(function.body))
+    used = {key for key in reads(function) | set(writes(function.body)) if "." not in key}
     for key, _ in plan.fed:
         symbol = scope.symbols.get(key)
         if symbol is not None and symbol.member_of:

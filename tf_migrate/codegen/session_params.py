@@ -10,6 +10,7 @@ from typing import Dict, List, Mapping, Set, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis.run_sites import session_named
 from tf_migrate.analysis.symbols import reads
 from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import visit
@@ -21,7 +22,7 @@ def _session_param(params: cst.Parameters, sessions: Set[str], skip_self: bool):
         if skip_self and index == 0:
             continue
         name = param.name.value
-        if name in sessions or name in ("sess", "session") or name.endswith(("_sess", "_session")):
+        if name in sessions or session_named(name):
             return index - (1 if skip_self else 0), name
     return None, None
 
@@ -145,8 +146,8 @@ class _DropArguments(cst.CSTTransformer):
         given = [arg.value for index, arg in enumerate(original.args) if (
             arg.keyword is None and not arg.star and index == position) or (
             arg.keyword is not None and arg.keyword.value == name)]
-        if len(given) != 1 or not (isinstance(given[0], cst.Name) and _session_param(
-                cst.Parameters([cst.Param(given[0])]), self.sessions, skip_self=False)[1] is not None):
+        if len(given) != 1 or not (isinstance(given[0], cst.Name) and (
+                given[0].value in self.sessions or session_named(given[0].value))):
             return updated
         return _without_argument(updated, position, name)
 

@@ -45,6 +45,7 @@ from tf_migrate.rules._class_graphs import (ClassGraph, FinishClasses, Generated
                                             object_members_call, unfinished)
 from tf_migrate.rules._edits import pep8_spaced, with_module_helper
 from tf_migrate.rules._site_replacer import SiteReplacer
+from tf_migrate.tfnames import PLAIN
 from tf_migrate.traversal import visit
 
 RULE_ID = "session-to-functions"
@@ -275,7 +276,7 @@ class _ScopeRewriter:
         view = scope.at(plan.limit)
         bindings = tuple(sorted((key, view.symbols[key].index) for key in reads(site.fetch) if key in view.symbols))
         compiled_mode = self.ctx.functions == compiled.COMPILED
-        style = "traced" if traced and not compiled_mode else "plain" if plain else site.style
+        style = "traced" if traced and not compiled_mode else PLAIN if plain else site.style
         signature = (code(site.fetch), bindings, tuple(k for k, _ in plan.fed), plan.dynamic_feed, style,
                      tuple(sorted(plan.fed_bools.items())))  # a flag fed one literal: a function specialized on it
         name = generated.signatures.get(signature)
@@ -295,7 +296,7 @@ class _ScopeRewriter:
             compile_it = why is None
             if why is not None:
                 self.ctx.report(site.call, RULE_ID, INFO, f"{name}() stays eager: {why}")
-        function = local_members(builder.build(plan, name, compile_it), plan, scope, self.taken)
+        function = local_members(builder.build(plan, name, compile_it), plan, scope)
         if compile_it:
             generated.iterator_args[name] = compiled.iterator_parameters(plan, builder.scope)
         params = {param.name.value for param in function.params.params}
