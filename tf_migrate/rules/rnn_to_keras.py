@@ -384,9 +384,7 @@ class _Converter:
                              f"name={json.dumps(name)})  # TF1's layout, for the Saver")
                 checkpoint.mirrors.append(mirror)
             self.ctx.rnn_checkpoints.append(checkpoint)
-        call_args = [sequence]
-        if mask:
-            call_args.append(f"mask={mask}")
+        call_args = [sequence] + ([f"mask={mask}"] if mask else [])
         if initial is not None:
             call_args.append(f"initial_state=[{initial}[1], {initial}[0]]" if kind == "lstm"
                              else f"initial_state=[{initial}]")
