@@ -339,3 +339,18 @@ def test_a_saver_of_a_class_the_module_does_not_build_keeps_compat():
     result = migrate_source(source, "case.py")
     assert result.outcome != "eager"
     assert any("which this module does not build exactly once" in f.message for f in result.findings)
+
+
+def test_the_object_s_saver_used_by_the_module_saves_without_the_session(tmp_path, monkeypatch):
+    program = CLASS_SAVER.replace("model.load(sess, ckpt)", "model.saver.restore(sess, ckpt)").replace(
+        "model.save(sess, ckpt)", "model.saver.save(sess, ckpt)")
+    migrated = migrate_source(program, "case.py").new_source
+    assert "model.saver.restore(None, ckpt)" in migrated and "model.saver.save(None, ckpt)" in migrated
+    _restores_the_legacy_checkpoint(program, tmp_path, monkeypatch)
+
+
+def test_the_object_s_saver_read_otherwise_outside_its_class_keeps_compat():
+    program = CLASS_SAVER.replace("model.save(sess, ckpt)", "model.save(sess, ckpt)\n        print(model.saver)")
+    result = migrate_source(program, "case.py")
+    assert result.outcome == "compat"
+    assert any("is read outside `Model` other than to save or restore" in f.message for f in result.findings)

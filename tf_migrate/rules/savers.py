@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -86,6 +86,7 @@ class _SaverPlan:
     call: cst.Call
     name: str = ""
     owner: str = ""  # the class whose ``__init__`` builds it (``self.saver``), else ""
+    outside_calls: Set[int] = field(default_factory=set)  # ids of ``model.saver.save(...)`` calls outside its class
     entries: List[Tuple[str, str]] = field(default_factory=list)  # (TF1 name, expression)
     problem: str = ""
     slots_warning: str = ""
@@ -164,9 +165,13 @@ def plan_class_savers(scope: "pm.Scope", cls: str, module_scope: "pm.Scope", mod
             continue
         plan.entries, plan.problem = _entries(value, variables, ctx)
         attribute = plan.name.split(".")[1]
-        if not plan.problem and any(attribute in attribute_names(other, strings=True) for other in module.body
-                                    if not (isinstance(other, cst.ClassDef) and other.name.value == cls)):
-            plan.problem = f"`{attribute}` is read outside `{cls}`"
+        objects = {name for name, owner in module_scope.instances.items() if owner == cls}
+        outside = [other for other in module.body if not (isinstance(other, cst.ClassDef) and other.name.value == cls)]
+        saves = [call for other in outside for call in _object_saves(other, objects, attribute)]
+        if not plan.problem and any(attribute in attribute_names(other, strings=True) for other in outside) and \
+                sum(_attribute_count(other, attribute) for other in outside) != len(saves):
+            plan.problem = f"`{attribute}` is read outside `{cls}` other than to save or restore"
+        plan.outside_calls = {id(call) for call in saves}  # model.saver.save(sess, path): without the session too
         plan.slots_warning = _slots_warning(scope, ctx) if find_argument(value, "var_list", 0) is None else ""
     return plans
 
@@ -252,9 +257,12 @@ class _Rewrite(cst.CSTTransformer):
             if plan.owner:
                 self.attributes.setdefault(plan.owner, set()).add(plan.name)
         self.classes: List[str] = []
+        self.outside_calls = {call for plan in plans.values() for call in plan.outside_calls}
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         plan = self.plans.get(original)
+        if id(original) in self.outside_calls:
+            return _without_session(updated)  # model.saver.save(sess, path), the saver its class built
         if plan is None and isinstance(original.func, cst.Attribute) and original.func.attr.value in ("save", "restore") \
                 and self.classes and code(original.func.value) in self.attributes.get(self.classes[-1], ()):
             return _without_session(updated)  # self.saver.save(sess, ...) in the class whose __init__ built it
@@ -300,3 +308,23 @@ def _without_session(call: cst.Call) -> cst.Call:
             args[index] = arg.with_changes(value=cst.Name("None"))
             break
     return call.with_changes(args=args)
+
+
+def _object_saves(node: cst.CSTNode, objects: Set[str], attribute: str) -> List[cst.Call]:
+    """``model.saver.save(...)`` / ``model.saver.restore(...)`` calls in ``node``, ``model`` one of ``objects``."""
+    return [call for call in all_calls(node) if isinstance(call.func, cst.Attribute)
+            and call.func.attr.value in ("save", "restore") and isinstance(call.func.value, cst.Attribute)
+            and call.func.value.attr.value == attribute and isinstance(call.func.value.value, cst.Name)
+            and call.func.value.value.value in objects]
+
+
+def _attribute_count(node: cst.CSTNode, attribute: str) -> int:
+    """How many ``x.<attribute>`` attributes ``node`` holds."""
+    count = [0]
+
+    class _Count(cst.CSTVisitor):
+        def visit_Attribute(self, found: cst.Attribute) -> None:
+            count[0] += found.attr.value == attribute
+
+    visit(node, _Count())
+    return count[0]
