@@ -24,7 +24,7 @@ import libcst as cst
 
 from tf_migrate.analysis.statement_facts import call_statement
 from tf_migrate.cst.arguments import bind_with_defaults
-from tf_migrate.cst.names import name_mentions
+from tf_migrate.cst.names import attribute_mentions, name_mentions
 from tf_migrate.traversal import visit
 
 
@@ -49,7 +49,7 @@ def build_calls(cls: cst.ClassDef, init: cst.FunctionDef,
     if not plain_class(cls):
         return []
     methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m is not init}
-    mentions = _attribute_mentions(cls)
+    mentions = attribute_mentions(cls)
     by_method: Dict[str, List[BuildCall]] = {}
     refused: Set[str] = set()
     for statement in _statements(init.body.body):
@@ -202,17 +202,6 @@ def _simple_target(target) -> bool:
     if isinstance(target, cst.Tuple):
         return all(isinstance(e, cst.Element) and _simple_target(e.value) for e in target.elements)
     return isinstance(target, cst.Name) or (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name))
-
-
-def _attribute_mentions(cls: cst.ClassDef) -> Dict[str, int]:
-    counts: Dict[str, int] = {}
-
-    class Count(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> None:
-            counts[node.attr.value] = counts.get(node.attr.value, 0) + 1
-
-    visit(cls, Count())
-    return counts
 
 
 def not_straight(statements: List[cst.BaseStatement]) -> bool:

@@ -1,7 +1,7 @@
 """New names that do not clash with the ones a module already uses, and the names a module mentions."""
 from __future__ import annotations
 
-from typing import Set
+from typing import Dict, Set
 
 import libcst as cst
 
@@ -45,6 +45,18 @@ def _mentions(node: cst.CSTNode) -> list:
 
     visit(node, _Names())
     return found
+
+
+def attribute_mentions(node: cst.CSTNode) -> Dict[str, int]:
+    """How many times ``node`` names each attribute (``run`` of ``obj.run``)."""
+    counts: Dict[str, int] = {}
+
+    class _Count(cst.CSTVisitor):
+        def visit_Attribute(self, found: cst.Attribute) -> None:
+            counts[found.attr.value] = counts.get(found.attr.value, 0) + 1
+
+    visit(node, _Count())
+    return counts
 
 
 def attribute_names(node: cst.CSTNode, strings: bool = True) -> Set[str]:

@@ -37,7 +37,7 @@ from tf_migrate.analysis.object_variables import answer_variables, object_variab
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
 from tf_migrate.cst.arguments import find_argument, keyword
-from tf_migrate.cst.names import attribute_names
+from tf_migrate.cst.names import attribute_mentions, attribute_names
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
@@ -169,7 +169,7 @@ def plan_class_savers(scope: "pm.Scope", cls: str, module_scope: "pm.Scope", mod
         outside = [other for other in module.body if not (isinstance(other, cst.ClassDef) and other.name.value == cls)]
         saves = [call for other in outside for call in _object_saves(other, objects, attribute)]
         if not plan.problem and any(attribute in attribute_names(other, strings=True) for other in outside) and \
-                sum(_attribute_count(other, attribute) for other in outside) != len(saves):
+                sum(attribute_mentions(other).get(attribute, 0) for other in outside) != len(saves):
             plan.problem = f"`{attribute}` is read outside `{cls}` other than to save or restore"
         plan.outside_calls = {id(call) for call in saves}  # model.saver.save(sess, path): without the session too
         plan.slots_warning = _slots_warning(scope, ctx) if find_argument(value, "var_list", 0) is None else ""
@@ -316,15 +316,3 @@ def _object_saves(node: cst.CSTNode, objects: Set[str], attribute: str) -> List[
             and call.func.attr.value in ("save", "restore") and isinstance(call.func.value, cst.Attribute)
             and call.func.value.attr.value == attribute and isinstance(call.func.value.value, cst.Name)
             and call.func.value.value.value in objects]
-
-
-def _attribute_count(node: cst.CSTNode, attribute: str) -> int:
-    """How many ``x.<attribute>`` attributes ``node`` holds."""
-    count = [0]
-
-    class _Count(cst.CSTVisitor):
-        def visit_Attribute(self, found: cst.Attribute) -> None:
-            count[0] += found.attr.value == attribute
-
-    visit(node, _Count())
-    return count[0]
