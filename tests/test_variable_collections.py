@@ -4,6 +4,7 @@ a file stays compat with the reason."""
 import pytest
 
 from tf_migrate.engine import migrate_source
+from tf_migrate.verify import verify_program
 from tests.twins import assert_same_output, run_compat, run_legacy, run_migrated
 
 
@@ -190,3 +191,58 @@ def test_a_variable_list_read_after_a_function_made_variables_stays_compat():
     result = migrate_source(source, "experiments.py")
     assert result.outcome == "compat"  # (the module builds no graph of its own: the eager output's check keeps it)
     assert "len(tf.global_variables())" in result.new_source
+
+
+LAYER_SYNC = """
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+with tf.variable_scope('eval_net'):
+    q = tf.layers.dense(x, 3, kernel_initializer=tf.constant_initializer(0.5)EVAL_BIAS)
+with tf.variable_scope('target_net'):
+    q_ = tf.layers.dense(x, 3, kernel_initializer=tf.constant_initializer(0.1)TARGET_BIAS)
+loss = tf.reduce_mean(tf.square(LOSS - 1.0))
+step = tf.train.RMSPropOptimizer(0.1).minimize(loss, VAR_LIST)
+t_params = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope='target_net')
+e_params = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope='eval_net')
+replace = [tf.assign(t, e) for t, e in zip(t_params, e_params)]
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(3):
+        sess.run(step, {x: np.ones((2, 2))})
+    sess.run(replace)
+    print(sess.run(q_, {x: np.ones((1, 2))}))
+"""
+_EVAL_TRAINED = {"EVAL_BIAS": "", "TARGET_BIAS": "", "LOSS": "q",
+                 "VAR_LIST": "var_list=tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, 'eval_net')"}
+
+
+def _layer_sync(**changes):
+    source = LAYER_SYNC
+    for key, value in {**_EVAL_TRAINED, **changes}.items():
+        source = source.replace(key, value)
+    return source
+
+
+@pytest.mark.parametrize("target_bias", ["", ", use_bias=False"])
+def test_a_target_sync_zips_past_no_slot_and_converts(target_bias, tmp_path):
+    # MorvanZhou's Curiosity and RND agents: the eval net's list also held its RMSProp slots (after its kernel and
+    # bias), but zip stops at the target net's list, which has no slots and is no longer: the slots are never read.
+    source = _layer_sync(TARGET_BIAS=target_bias)
+    result = migrate_source(source, "sync.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "zip(t_params, e_params)" in result.new_source
+    verified = verify_program(source, result.new_source, path=tmp_path / "sync.py", timeout=240)
+    assert verified.status == "equivalent", verified.detail
+
+
+@pytest.mark.parametrize("changes", [
+    {"EVAL_BIAS": ", use_bias=False"},  # the target's bias would pair with an eval slot
+    {"VAR_LIST": "", "LOSS": "(q + q_)"},  # both lists hold slots: zip pairs slot with slot
+    {"replace = [": "print(len(e_params))\nreplace = ["},  # the list's length counts its slots
+], ids=["partner-longer", "both-with-slots", "read-otherwise"])
+def test_a_zip_that_may_reach_slots_keeps_compat(changes):
+    result = migrate_source(_layer_sync(**changes), "sync.py")
+    assert result.outcome == "compat"
+    assert "slot variables" in result.compat_reason

@@ -103,7 +103,7 @@ class Classifier:
         check_knowledge(st, calls, self.scope, self.names, self.kind_of, self.block)
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
-        collections.resolve_statement(st, calls, self.scope, self.names, self.block)
+        collections.resolve_statement(st, calls, self.scope, self.names, self.block, self.statements)
         if isinstance(node, cst.If) and not st.run_sites and only_initializer_assignments(node, self.names):
             st.role = pm.REMOVE  # if old TF: init = initialize_all_variables() else: init = global_...()
             self.define(st, pm.INIT)

@@ -19,13 +19,14 @@ left as they were, these calls would read nothing and drop the term silently.
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Set, Tuple
+from typing import List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.modules import member_list
+from tf_migrate.analysis.optimizer_slots import slot_step, zip_stops_before_slots
 from tf_migrate.analysis.statement_facts import reads_names, string_literals
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.analysis.user_collections import left_out_of_global, resolve_user_collection
@@ -34,9 +35,6 @@ from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames, dotted_name
 
 _TRAINABLE_KEYS = {"tf.GraphKeys.TRAINABLE_VARIABLES"}
-# Optimizers that make no variables of their own (SGD only without momentum).
-_SLOTLESS_OPTIMIZERS = {"tf.train.GradientDescentOptimizer", "tf.train.ProximalGradientDescentOptimizer",
-                        "tf.keras.optimizers.SGD"}
 _GLOBAL_KEYS = {"tf.GraphKeys.GLOBAL_VARIABLES", "tf.GraphKeys.VARIABLES"}
 _EMPTY_KEYS = {"tf.GraphKeys.UPDATE_OPS"}
 _STRING_KEYS = {"trainable_variables": "trainable", "variables": "all", "update_ops": "empty",
@@ -84,8 +82,9 @@ def resolve_regularization(call: cst.Call, qualname: str, scope: "pm.Scope", tf:
 
 
 def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
-            before: int) -> Tuple[Optional[str], str]:
-    """(list source code, "") or (None, why not)."""
+            before: int, statements: Sequence[cst.CSTNode] = ()) -> Tuple[Optional[str], str]:
+    """(list source code, "") or (None, why not). ``statements``: the scope's, to follow the list's uses where TF1's
+    also held optimizer slots (:func:`tf_migrate.analysis.optimizer_slots.zip_stops_before_slots`)."""
     if qualname == "tf.get_collection":
         key = argument(call, "key", 0)
         which = None
@@ -118,10 +117,22 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
         if not isinstance(filter_arg, cst.SimpleString):
             return None, "a variable collection filtered by a computed scope"
         pattern = filter_arg.evaluated_value
-    outside = (left_out_of_global(scope, names, before) or _slot_variables(scope, names, before, pattern)) \
-        if which == "all" else None
+    outside = left_out_of_global(scope, names, before) if which == "all" else None
     if outside is not None:
         return None, outside
+    step = slot_step(scope, names, before, pattern) if which == "all" else None
+    listed, why = _listed(scope, before, which, pattern)
+    if step is None or listed is None:
+        return (listed, why) if step is None else (None, step[1])
+    if statements and zip_stops_before_slots(scope, names, before, statements, listed, step[0], lambda c, at: resolve(
+            c, names.call_name(c) or "", scope, names, at)[0]):
+        return listed, ""
+    return None, step[1]
+
+
+def _listed(scope: "pm.Scope", before: int, which: str, pattern: Optional[str]) -> Tuple[Optional[str], str]:
+    """The variables made before statement ``before`` that TF1's collection ``which`` ("trainable" or "all")
+    filtered by ``pattern`` listed, by the names that hold them: (list source code, "") or (None, why not)."""
     if scope.is_class and pattern is None:
         return None, "an unfiltered variable collection inside a class also holds other objects' variables"
     parts = []
@@ -160,65 +171,6 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
     return "[" + ", ".join(dict.fromkeys(parts)) + "]", ""
 
 
-def _slot_variables(scope: "pm.Scope", names: TFNames, before: int, pattern: Optional[str]) -> Optional[str]:
-    """Why ``tf.global_variables()`` read at ``before`` also lists variables no name of the program holds:
-    the slots (and beta powers) of an optimizer step built before it, in TF1's graph collection; an eager
-    Keras optimizer keeps them to itself (None: no such step, plain gradient descent, which has none, or
-    a scope filter ``pattern`` that none of the slots' names can match)."""
-    for st in scope.statements[:before]:
-        for call in all_calls(st.node):
-            func = call.func
-            if not (isinstance(func, cst.Attribute) and func.attr.value in ("minimize", "apply_gradients", "apply")):
-                continue
-            made = func.value
-            if not isinstance(made, cst.Call):
-                key = symbol_key(made)
-                symbol = scope.symbol_at(key, st.index) if key is not None else None
-                made = symbol.call if symbol is not None else None
-            qualname = names.call_name(made) if isinstance(made, cst.Call) else None
-            if func.attr.value == "apply":
-                if qualname == "tf.train.ExponentialMovingAverage":
-                    return ("TF1's list of global variables also holds the shadow variables of the "
-                            "`ExponentialMovingAverage` applied before it, which eager code keeps in the average")
-                continue
-            if qualname in _SLOTLESS_OPTIMIZERS and argument(made, "momentum") is None:
-                continue
-            if pattern is not None and not _slots_may_match(scope, names, st, before, pattern):
-                continue
-            optimizer = f"`{qualname}`" if qualname else f"`{code(func.value)}`"
-            return (f"TF1's list of global variables also holds the slot variables of the step of {optimizer} "
-                    "built before it, which an eager optimizer keeps to itself")
-    return None
-
-
-def _slots_may_match(scope: "pm.Scope", names: TFNames, st: "pm.Statement", before: int, pattern: str) -> bool:
-    """Whether a slot made by an optimizer step in ``st`` may pass the scope filter ``pattern``. TF1 named a
-    slot ``<variable scopes around the step>/<variable's name>/<optimizer>`` and a beta power
-    ``<variable and name scopes around the step>/beta1_power``; a scope named by a computed value may
-    be anything."""
-    variable_path, full_path = [], []
-    for with_node in st.flat.unwrapped_from:
-        for item in with_node.items:
-            if not isinstance(item.item, cst.Call):
-                continue
-            kind = names.qualname(item.item.func)
-            if kind not in ("tf.variable_scope", "tf.name_scope"):
-                continue
-            first = item.item.args[0].value if item.item.args and item.item.args[0].keyword is None else None
-            if not isinstance(first, cst.SimpleString):
-                return True
-            full_path.append(first.evaluated_value)
-            if kind == "tf.variable_scope":
-                variable_path.append(first.evaluated_value)
-    owned = []
-    for key in scope.creation_order:
-        symbol = scope.kept_symbol_at(key, before)
-        if symbol is not None and symbol.tf_name:
-            owned += [symbol.tf_name] if symbol.kind == pm.VARIABLE else [symbol.tf_name + "/kernel"]
-    slots = ["/".join(variable_path + [name]) for name in owned]
-    return any(re.match(pattern, name) for name in slots + ["/".join(full_path + ["beta1_power"])])
-
-
 def _loop_lists(scope: "pm.Scope", symbol: "pm.Symbol", before: int) -> int:
     """How many lists the loop that bound ``symbol`` keeps its variables in (0: not a loop's)."""
     if not (0 <= symbol.index < len(scope.statements)) or \
@@ -237,8 +189,9 @@ def name_filter_breaks(node: cst.CSTNode, code: str, scope: "pm.Scope") -> bool:
     return scoped or any("/" in text for text in string_literals(node))
 
 
-def resolve_statement(st, calls, scope, names, block) -> None:
-    """The variable collections a statement reads become explicit lists (``scope.replacements``), or block."""
+def resolve_statement(st, calls, scope, names, block, statements: Sequence[cst.CSTNode] = ()) -> None:
+    """The variable collections a statement reads become explicit lists (``scope.replacements``), or block.
+    ``statements``: every statement of the scope (see :func:`resolve`)."""
     for call in calls:
         qualname = names.call_name(call)
         if qualname is not None and reads_regularization(call, qualname, names):
@@ -250,7 +203,7 @@ def resolve_statement(st, calls, scope, names, block) -> None:
                 scope.replacements[id(call)] = cst.parse_expression(code)
                 st.reads |= set(layers)  # computed from the layers' weights at each run, as TF1 did
         elif qualname in api.VARIABLE_COLLECTIONS:
-            code, why = resolve(call, qualname, scope, names, st.index)
+            code, why = resolve(call, qualname, scope, names, st.index, statements)
             if code is not None and name_filter_breaks(st.node, code, scope):
                 code, why = None, ("variables filtered by their TF1 names (`.name`): eager variables are "
                                    "named by Keras layers and lose their scopes")
