@@ -246,3 +246,22 @@ def test_a_zip_that_may_reach_slots_keeps_compat(changes):
     result = migrate_source(_layer_sync(**changes), "sync.py")
     assert result.outcome == "compat"
     assert "slot variables" in result.compat_reason
+
+
+def test_a_dict_of_variables_is_listed_by_its_values():
+    # `*weights` would list the dict's keys: tape.gradient of strings (the gradient list of aymericdamien's
+    # tensorboard_advanced, which keeps its variables in dicts).
+    source = ("import tensorflow as tf\n"
+              "weights = {'a': tf.Variable(1.0), 'b': tf.Variable(3.0)}\n"
+              "x = tf.placeholder(tf.float32)\n"
+              "loss = tf.square(weights['a'] * x - weights['b'])\n"
+              "grads = tf.gradients(loss, tf.trainable_variables())\n"
+              "step = tf.train.GradientDescentOptimizer(0.01).apply_gradients(zip(grads, tf.trainable_variables()))\n"
+              "with tf.Session() as sess:\n"
+              "    sess.run(tf.global_variables_initializer())\n"
+              "    for _ in range(3):\n"
+              "        print(sess.run([loss, grads, step], {x: 2.0})[:2])\n")
+    result = migrate_source(source, "dict.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "[*weights.values()]" in result.new_source and "[*weights]" not in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

@@ -67,6 +67,8 @@ class Classifier:
         targets, value = single(st.node)
         single_value = kind in pm.DEFERRED_KINDS | {pm.EAGER} and targets is not None and symbol_key(targets)
         dtype = expression_dtype(call or value, self.scope, st.index, self.names) if single_value else None
+        if kind == pm.VARIABLES and isinstance(value, (cst.Dict, cst.DictComp)):
+            info["mapping"] = True
         for key in st.defines:
             self.scope.bind(pm.Symbol(key, kind, st.index, call, dtype=dtype, **info))
 

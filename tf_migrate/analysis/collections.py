@@ -167,8 +167,14 @@ def _listed(scope: "pm.Scope", before: int, which: str, pattern: Optional[str]) 
             if _loop_lists(scope, symbol, before) > 1:
                 return None, (f"`{key}` is one of the lists a loop keeps its variables in: TF1 listed them "
                               "by iteration, across the lists")
-            parts.append(f"*{key}")
+            parts.append(container_part(key, symbol))
     return "[" + ", ".join(dict.fromkeys(parts)) + "]", ""
+
+
+def container_part(key: str, symbol: "pm.Symbol") -> str:
+    """The variables a list or dict of them (``symbol``, bound to ``key``) holds, starred into a list: ``*key``, or
+    ``*key.values()`` for a dict (its literal made them in the order it lists them)."""
+    return f"*{key}.values()" if symbol.mapping else f"*{key}"
 
 
 def _loop_lists(scope: "pm.Scope", symbol: "pm.Symbol", before: int) -> int:

@@ -63,6 +63,7 @@ class Symbol:
     members: Tuple[Tuple[str, bool], ...] = ()  # a tf.Module's variables: (attribute, trainable), creation order
     # A placeholder or per-run member of an object of a graph class (``model.loss``): the object (object_members).
     member_of: str = ""
+    mapping: bool = False  # VARIABLES held in a dict (``weights = {'h1': tf.Variable(...)}``): listed by its values
 
 
 @dataclass

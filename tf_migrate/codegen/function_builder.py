@@ -27,6 +27,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
+from tf_migrate.analysis.collections import container_part
 from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
@@ -174,9 +175,7 @@ class FunctionBuilder:
             elif symbol.kind == pm.LAYER and not symbol.weightless:
                 parts.append(f"*{key}.trainable_variables")
             elif symbol.kind == pm.VARIABLES:
-                st = self.scope.statements[symbol.index]
-                _, value = _value_of(st.node)
-                parts.append(f"*{key}.values()" if isinstance(value, (cst.Dict, cst.DictComp)) else f"*{key}")
+                parts.append(container_part(key, symbol))
         return "[" + ", ".join(parts) + "]"
 
     def gradient_count(self, st: "pm.Statement") -> int:
