@@ -37,3 +37,27 @@ def test_verify_finds_the_read_before_update_order(tmp_path):
     result = verify_program(legacy, migrate_source(legacy, "case.py").new_source, path=tmp_path / "case.py")
     assert result.status == EQUIVALENT, result.detail
     assert "matches the read-before-update order" in result.detail
+
+
+def test_a_fetched_structure_built_after_the_update_holds_reads_from_before_it(tmp_path):
+    # The summaries rule's merged dict, built where merge_all stood (after the optimizer): its variables and the
+    # values computed from them are read before the step, as TF1 read them in that order.
+    legacy = ("import tensorflow as tf\n"
+              "W = tf.Variable([1.0, 2.0])\n"
+              "weights = {'a': tf.Variable(3.0)}\n"
+              "x = tf.placeholder(tf.float32)\n"
+              "loss = tf.reduce_sum(W * x) + weights['a'] * x\n"
+              "step = tf.train.GradientDescentOptimizer(0.5).minimize(loss)\n"
+              "state = {'w': W, 'mean': tf.reduce_mean(W), 'a': weights['a'], 'loss': loss}\n"
+              "with tf.Session() as sess:\n"
+              "    sess.run(tf.global_variables_initializer())\n"
+              "    for _ in range(2):\n"
+              "        print(sess.run([step, state], {x: 1.0})[1])\n")
+    out = migrate_source(legacy, "case.py")
+    assert out.outcome == "eager", out.compat_reason
+    code = out.new_source
+    assert "state = {'w': W_read, 'mean': tf.reduce_mean(W_read), 'a': weights_a_read, 'loss': loss}" in code
+    assert code.index("W_read = W.read_value()") < code.index("optimizer.apply_gradients")
+    result = verify_program(legacy, code, path=tmp_path / "case.py")
+    assert result.status == EQUIVALENT, result.detail
+    assert "matches the read-before-update order" in result.detail

@@ -51,6 +51,10 @@ COVERED_BY = {
     "rnn-cell-steps": "tests/golden/rnn_cells_stepped_by_hand.py",
     "rnn-checkpoints": "tests/golden/rnn_gru_stacked_sequence_length.py",  # the weight-mapping helpers
     "summaries": "samples/28_summary_file_writer.py",
+    "summary-loops": ("import tensorflow as tf\nw = tf.Variable(1.0, name='w')\nx = tf.placeholder(tf.float32)\n"
+                      "for var in tf.trainable_variables():\n    tf.summary.histogram(var.name, var)\n"
+                      "merged = tf.summary.merge_all()\nsess = tf.Session()\nwriter = tf.summary.FileWriter('logs')\n"
+                      "s = sess.run(merged, {x: 1.0})\nwriter.add_summary(s, 0)\n"),
     "summary-call-sites": ("import tensorflow as tf\n\n\ndef loss(y):\n    total = tf.reduce_sum(y)\n"
                            "    tf.summary.scalar('total', total)\n    return total\n\n\n"
                            "x = tf.placeholder(tf.float32, [None])\nloss = loss(x * 2.0)\n"

@@ -7,6 +7,7 @@ process keeps TensorFlow's import cost to once per test session.
 from __future__ import annotations
 
 import contextlib
+import glob
 import io
 import re
 import sys
@@ -84,3 +85,27 @@ def assert_same_output(legacy: str, migrated: str, rtol: float = 1e-5, atol: flo
     a = np.array([float(n) for n in _NUMBER.findall(legacy)])
     b = np.array([float(n) for n in _NUMBER.findall(migrated)])
     np.testing.assert_allclose(b, a, rtol=rtol, atol=atol)
+
+
+def summary_events(logdir) -> dict:
+    """{(tag, step): (kind, number)} of the event files in ``logdir``, read back as TensorBoard does: a scalar's
+    value, a TF1 histogram's (min, max, sum, count), else None."""
+    import tensorflow as tf
+
+    found = {}
+    for path in glob.glob(f"{logdir}/events.out*"):
+        for event in tf.compat.v1.train.summary_iterator(path):
+            for value in event.summary.value:
+                if value.HasField("tensor"):
+                    array = tf.make_ndarray(value.tensor)
+                    number = float(array) if array.ndim == 0 else None
+                elif value.HasField("simple_value"):
+                    number = value.simple_value
+                elif value.HasField("histo"):
+                    number = (value.histo.min, value.histo.max, value.histo.sum, value.histo.num)
+                else:
+                    number = None
+                kind = "histogram" if value.HasField("histo") or (value.HasField("tensor") and number is None) \
+                    else "scalar"
+                found[(value.tag, event.step)] = (kind, number)
+    return found

@@ -1,11 +1,8 @@
 """Summaries: the migrated program writes the events the legacy one wrote (read back like TensorBoard)."""
-import glob
-
-import numpy as np
 import pytest
 
 from tf_migrate.engine import migrate_source
-from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.twins import assert_same_output, run_legacy, run_migrated, summary_events
 
 PROGRAM = '''
 import numpy as np
@@ -29,26 +26,6 @@ with tf.Session() as sess:
         print(step, l)
     writer.close()
 '''
-
-
-def _events(logdir):
-    import tensorflow as tf
-
-    found = {}
-    for path in glob.glob(f"{logdir}/events.out*"):
-        for event in tf.compat.v1.train.summary_iterator(path):
-            for value in event.summary.value:
-                if value.HasField("tensor"):
-                    array = tf.make_ndarray(value.tensor)
-                    number = float(array) if array.ndim == 0 else None
-                elif value.HasField("simple_value"):
-                    number = value.simple_value
-                else:
-                    number = None
-                kind = "histogram" if value.HasField("histo") or (value.HasField("tensor") and number is None) \
-                    else "scalar"
-                found[(value.tag, event.step)] = (kind, number)
-    return found
 
 
 def test_rewrite_writes_with_tf2_summary_api():
@@ -80,14 +57,14 @@ def test_one_writer_function_per_set_of_writes():
     assert "write_summary(writer, tf.cast(step + 10, tf.int64), summary)" in code
 
 
-def _writes_the_legacy_events(program, migrated, tmp_path):
+def _writes_the_legacysummary_events(program, migrated, tmp_path):
     """Run both (LOGDIR each its own folder): the same tags, steps, kinds and scalar values."""
     legacy_dir, migrated_dir = tmp_path / "legacy", tmp_path / "migrated"
     legacy_dir.mkdir()
     migrated_dir.mkdir()
     run_legacy(program.replace("LOGDIR", repr(str(legacy_dir))))
     run_migrated(migrated.replace("LOGDIR", repr(str(migrated_dir))))
-    before, after = _events(legacy_dir), _events(migrated_dir)
+    before, after = summary_events(legacy_dir), summary_events(migrated_dir)
     assert set(before) == set(after) == {(tag, step) for tag in ("train/loss", "inputs") for step in range(3)}
     for key, (kind, number) in before.items():
         assert after[key][0] == kind
@@ -96,7 +73,7 @@ def _writes_the_legacy_events(program, migrated, tmp_path):
 
 
 def test_events_match_the_legacy_program(tmp_path):
-    _writes_the_legacy_events(PROGRAM, migrate_source(PROGRAM, "summaries.py").new_source, tmp_path)
+    _writes_the_legacysummary_events(PROGRAM, migrate_source(PROGRAM, "summaries.py").new_source, tmp_path)
 
 
 def test_untraceable_add_summary_stays_compat():
@@ -184,7 +161,7 @@ def test_summary_helper_events_match_the_legacy_program(tmp_path):
     migrated = migrate_source(HELPER_PROGRAM, "helper.py").new_source
     assert_same_output(run_legacy(HELPER_PROGRAM.replace("LOGDIR", repr(str(legacy_dir)))),
                        run_migrated(migrated.replace("LOGDIR", repr(str(migrated_dir)))))
-    before, after = _events(legacy_dir), _events(migrated_dir)
+    before, after = summary_events(legacy_dir), summary_events(migrated_dir)
     assert len(before) == 3 * 10 and set(before) == set(after)
     for key, (kind, number) in before.items():
         assert after[key][0] == kind
@@ -225,11 +202,11 @@ def _in_function(program: str) -> str:
     return head + "\n\ndef main():\n" + "\n".join("    " + line if line else line for line in lines) + "\n\n\nmain()\n"
 
 
-def test_a_program_written_in_one_function_writes_the_legacy_events(tmp_path):
+def test_a_program_written_in_one_function_writes_the_legacysummary_events(tmp_path):
     program = _in_function(PROGRAM)
     result = migrate_source(program, "summaries.py")
     assert result.outcome == "eager", result.compat_reason
-    _writes_the_legacy_events(program, result.new_source, tmp_path)
+    _writes_the_legacysummary_events(program, result.new_source, tmp_path)
 
 
 @pytest.mark.parametrize("change", [

@@ -278,8 +278,8 @@ class FunctionBuilder:
 
         fetch = plan.site.fetch
         view = self.scope.at(plan.limit)  # the fetch names the values bound before the run site
-        reads_at_start, reads_after, read_names = plan_reads(
-            statements, fetch, view, self.names, fresh) if plan.site.style != "op_run" else ([], {}, {})
+        reads_at_start, reads_after, read_names, leaf_reads = plan_reads(
+            statements, fetch, view, self.names, fresh) if plan.site.style != "op_run" else ([], {}, {}, {})
         body.extend(_stmt(line) for line in reads_at_start)
         gradient_positions = [i for i, s in enumerate(statements) if s.gradient]
         if not gradient_positions:
@@ -315,6 +315,8 @@ class FunctionBuilder:
             value = rename_keys(value, read_names)
             if not (isinstance(value, cst.Name) and value.value == "None"):
                 body.append(cst.SimpleStatementLine([cst.Return(value)]))
+        leaves = {leaf: cst.Name(target) for reads_of in leaf_reads.values() for leaf, target in reads_of.items()}
+        body = [replace_nodes(statement, leaves) for statement in body] if leaves else body
         body = _without_unread_no_ops(body, self.names)
         param_names = {param.name.value for param in params.params}
         body = unshadow(body, param_names, set(self.taken) | local_names | param_names)
