@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tf_migrate.engine import migrate_source
 from tf_migrate.verify import EQUIVALENT, verify_program
+from tests.twins import assert_same_output, run_legacy, run_migrated
 
 GOLDEN = Path(__file__).parent / "golden" / "fetch_variable_with_its_update.py"
 
@@ -61,3 +62,35 @@ def test_a_fetched_structure_built_after_the_update_holds_reads_from_before_it(t
     result = verify_program(legacy, code, path=tmp_path / "case.py")
     assert result.status == EQUIVALENT, result.detail
     assert "matches the read-before-update order" in result.detail
+
+
+def test_a_fetched_list_of_updates_updates_the_variables_themselves():
+    # hunkim's lab-09-5: `step = [tf.assign(W, W - lr * d_w), tf.assign(b, ...)]` fetched with the cost.
+    legacy = ("import tensorflow as tf\n"
+              "W = tf.Variable(1.0)\nb = tf.Variable(2.0)\n"
+              "x = tf.placeholder(tf.float32)\n"
+              "cost = tf.square(W * x + b)\n"
+              "first = tf.assign(W, W - 0.1)\n"
+              "step = [tf.assign(W, W - 0.1 * x), tf.assign(b, b - 0.1)]\n"
+              "with tf.Session() as sess:\n"
+              "    sess.run(tf.global_variables_initializer())\n"
+              "    for _ in range(2):\n"
+              "        print(sess.run([first, step, cost], {x: 1.0})[1:])\n")
+    code = migrate_source(legacy, "case.py").new_source
+    assert "W_read.assign" not in code and "b_read.assign" not in code
+
+
+def test_a_structure_that_waits_for_the_update_reads_after_it():
+    legacy = ("import tensorflow as tf\n"
+              "W = tf.Variable(1.0)\n"
+              "x = tf.placeholder(tf.float32)\n"
+              "step = tf.train.GradientDescentOptimizer(0.1).minimize(tf.square(W * x))\n"
+              "with tf.control_dependencies([step]):\n"
+              "    after = {'w': tf.identity(W)}\n"
+              "with tf.Session() as sess:\n"
+              "    sess.run(tf.global_variables_initializer())\n"
+              "    print(sess.run([step, after], {x: 1.0})[1])\n")
+    out = migrate_source(legacy, "case.py")
+    assert out.outcome == "eager", out.compat_reason
+    assert "W_read" not in out.new_source
+    assert_same_output(run_legacy(legacy), run_migrated(out.new_source))

@@ -152,14 +152,22 @@ def plan_reads(statements: List["pm.Statement"], fetch: cst.BaseExpression, view
     read_of: Dict[str, str] = {}  # one read of each variable
     for index, leaf, key in _struct_leaves(fetch, view, statements):
         where = defined_at.get(key)
-        if positions[index] < update or (where is not None and positions[where] >= update):
-            continue  # built before the update, or of variables bound after it
+        built = statements[positions[index]]
+        if positions[index] <= update or (where is not None and positions[where] >= update) or \
+                first_update([built], names) is not None or _waits(built, names):
+            continue  # built before the update, by one (``[tf.assign(W, ...)]``) or after it, or of variables bound after it
         text = code(leaf)
         if text not in read_of:
             read_of[text] = fresh(f"{code_stem(leaf)}_read")
             (at_start if where is None else after.setdefault(where, [])).append(f"{read_of[text]} = {text}.read_value()")
         leaves.setdefault(index, {})[id(leaf)] = read_of[text]
     return at_start, after, renamed, leaves
+
+
+def _waits(st: "pm.Statement", names) -> bool:
+    """Whether ``st`` stands in a ``with tf.control_dependencies(...)`` block: TF1 ran it after what it waits for."""
+    return any(isinstance(item.item, cst.Call) and names.call_name(item.item) == "tf.control_dependencies"
+               for with_node in st.flat.unwrapped_from for item in with_node.items)
 
 
 def code_stem(leaf: cst.BaseExpression) -> str:
