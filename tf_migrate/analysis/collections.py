@@ -191,8 +191,16 @@ def name_filter_breaks(node: cst.CSTNode, code: str, scope: "pm.Scope") -> bool:
     names ("generator/w:0") are not kept (scopes are unwrapped; Keras names a layer's variables "kernel")."""
     if not reads_names(node):
         return False
-    scoped = any(scope.symbols[k].tf_name.count("/") for k in re.findall(r"[\w.]+", code) if k in scope.symbols)
+    scoped = any(scope.symbols[k].tf_name.count("/") and not _named_in_full(scope.symbols[k])
+                 for k in re.findall(r"[\w.]+", code) if k in scope.symbols)
     return scoped or any("/" in text for text in string_literals(node))
+
+
+def _named_in_full(symbol: "pm.Symbol") -> bool:
+    """A ``tf.Variable`` given its whole TF1 name (``name='siamese/w'``, as variable-store builds a scoped
+    ``get_variable`` outside its scope): eager code names it so too."""
+    name = argument(symbol.call, "name") if symbol.kind == pm.VARIABLE and symbol.call is not None else None
+    return isinstance(name, cst.SimpleString) and name.evaluated_value == symbol.tf_name
 
 
 def resolve_statement(st, calls, scope, names, block, statements: Sequence[cst.CSTNode] = ()) -> None:

@@ -1,0 +1,48 @@
+"""variable-store: variables a function makes under a reusing variable scope are built once, shared by scoped name."""
+from tf_migrate.engine import migrate_source
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+SIAMESE = """
+import numpy as np
+import tensorflow as tf
+
+
+def net(x, reuse=False):
+    with tf.variable_scope('siamese', reuse=reuse):
+        w = tf.get_variable('w', [3, 2], initializer=tf.constant_initializer(0.3))
+        b = tf.get_variable('b', [2], initializer=tf.constant_initializer(0.1))
+        return tf.nn.tanh(tf.matmul(x, w) + b)
+
+
+a = tf.placeholder(tf.float32, [None, 3])
+b = tf.placeholder(tf.float32, [None, 3])
+oa = net(a)
+ob = net(b, reuse=True)
+loss = tf.reduce_mean(tf.reduce_sum(tf.square(oa - ob), 1))
+train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+print([v.name for v in tf.trainable_variables()])
+A = np.array([[1., 2., 3.], [0., 1., 0.]], np.float32)
+B = np.array([[1., 0., 3.], [2., 1., 0.]], np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(5):
+        print(sess.run([train, loss], {a: A, b: B})[1])
+"""
+
+
+def test_shared_variables_are_built_once_with_the_names_tf1_gave():
+    # Built at module level, outside the scope: named in full ('siamese/w'), as TF1's store named them (the printed
+    # names were 'w:0', 'b:0' before: a silent difference).
+    result = migrate_source(SIAMESE, "siamese.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert "siamese_w = tf.Variable(tf.constant_initializer(0.3)([3, 2]), name='siamese/w')" in code
+    assert "    w = siamese_w\n" in code and "get_variable" not in code
+    assert_same_output(run_legacy(SIAMESE), run_migrated(code))
+
+
+def test_a_function_called_twice_without_reuse_is_left_alone():
+    source = SIAMESE.replace("ob = net(b, reuse=True)", "ob = net(b)")
+    result = migrate_source(source, "siamese.py")
+    assert result.outcome == "compat"
+    assert any(f.rule == "variable-store" and "without reuse" in f.message for f in result.findings)
