@@ -92,3 +92,17 @@ print(sess2.run(W.assign_sub(2)))
     result = migrate_source(source, "init.py")
     assert result.outcome == "compat"
     assert result.compat_reason.startswith("variables are initialized again")
+
+
+def test_initializers_grouped_into_one_op_are_an_initialization():
+    # `init = tf.group(tf.global_variables_initializer(), tf.local_variables_initializer())`, run once: the
+    # eager variables are initialized where they are made (it kept the file compat: a graph-only call).
+    source = HEAD + ("w = tf.Variable([[1.0], [2.0]])\n"
+                     "y = tf.matmul(x, w)\n"
+                     "step = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(y))\n"
+                     "init = tf.group(tf.global_variables_initializer(), tf.local_variables_initializer())\n"
+                     "with tf.Session() as sess:\n"
+                     "    sess.run(init)\n"
+                     "    for _ in range(2):\n"
+                     "        print(sess.run([step, y], {x: [[1.0, 1.0]]})[1])\n")
+    _eager_and_same(source)

@@ -18,8 +18,8 @@ from tf_migrate.analysis.outside_state import kept_for_outside_state, outside_ke
 from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name, check_feed_objects,
-                                                 element_kinds, mutates_variable_list, only_initializer_assignments,
-                                                 only_initializers, single, targets_single)
+                                                 element_kinds, initializes, mutates_variable_list,
+                                                 only_initializer_assignments, only_initializers, single, targets_single)
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
@@ -166,13 +166,10 @@ class Classifier:
 
     def _classify_plumbing(self, st, value, qualnames) -> bool:
         """Session, graph and initializer plumbing, and graph-mode configuration."""
-        if isinstance(value, cst.Call) and st.defines == [] and value is not None:
+        if isinstance(value, cst.Call) and st.defines == []:
             qualname = self.names.call_name(value)
-            if qualname in api.GRAPH_MODE_CONFIG_CALLS:
-                st.role = pm.REMOVE
-                return True
-            if qualname in api.EAGER_CONFIG_CALLS:
-                st.role = pm.KEEP
+            if qualname in api.GRAPH_MODE_CONFIG_CALLS or qualname in api.EAGER_CONFIG_CALLS:
+                st.role = pm.REMOVE if qualname in api.GRAPH_MODE_CONFIG_CALLS else pm.KEEP
                 return True
             func = value.func
             if isinstance(func, cst.Attribute) and func.attr.value == "close" and self.is_session(func.value):
@@ -196,7 +193,7 @@ class Classifier:
                 st.role = pm.REMOVE
                 self.define(st, pm.GRAPH)
                 return True
-            if qualname in api.INITIALIZER_OPS:
+            if initializes(value, self.names, self.scope):
                 st.role = pm.REMOVE
                 self.define(st, pm.INIT)
                 return True

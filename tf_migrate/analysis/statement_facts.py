@@ -210,3 +210,13 @@ def only_initializers(fetch: cst.BaseExpression, kind_of) -> bool:
     if isinstance(fetch, cst.Attribute) and fetch.attr.value == "initializer":
         return True
     return kind_of(fetch) == "init"
+
+
+def initializes(call: cst.Call, names: TFNames, scope: "pm.Scope") -> bool:
+    """An initializer op (``tf.global_variables_initializer()``), or ``tf.group`` of such ops or of names bound to
+    them (``tf.group(tf.global_variables_initializer(), tf.local_variables_initializer())``)."""
+    qualname = names.call_name(call)
+    return qualname in api.INITIALIZER_OPS or (qualname == "tf.group" and bool(call.args) and all(
+        not a.star and a.keyword is None and (
+            (isinstance(a.value, cst.Call) and names.call_name(a.value) in api.INITIALIZER_OPS)
+            or scope.kind(symbol_key(a.value) or "") == pm.INIT) for a in call.args))
