@@ -12,6 +12,7 @@ from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, kept_members, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.feed_dicts import only_fed
+from tf_migrate.analysis.fed_rates import fed_rate, step_reads
 from tf_migrate.analysis.instance_runs import mark_runs, writes_member_variable
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.outside_state import kept_for_outside_state, outside_keys
@@ -273,9 +274,8 @@ class Classifier:
             return True
         if qualname is not None and api.is_optimizer_constructor(qualname):
             st.role = pm.KEEP
-            self.define(st, pm.OPTIMIZER, call, keras=api.is_keras_optimizer(qualname))
-            if deferred_reads:
-                self.block(call, "the optimizer's hyper-parameters depend on per-run tensors")
+            rate = fed_rate(call, st, self.scope, self.names, self.statements, self.block) if deferred_reads else None
+            self.define(st, pm.OPTIMIZER, call, keras=api.is_keras_optimizer(qualname), rate=rate)
             return True
         if qualname in api.GRADIENTS:
             st.role, st.gradient = pm.DEFER, True
@@ -288,6 +288,7 @@ class Classifier:
         if isinstance(call.func, cst.Attribute) and self.kind_of(call.func.value) == "optimizer":
             method = call.func.attr.value
             if method in ("minimize", "compute_gradients", "apply_gradients"):
+                st.reads |= step_reads(self.scope, call)  # a learning rate fed per run
                 st.role = pm.DEFER
                 st.gradient = method != "apply_gradients"
                 self.define(st, pm.GRADS_AND_VARS if method == "compute_gradients" else pm.OP, call)

@@ -64,6 +64,8 @@ class Symbol:
     # A placeholder or per-run member of an object of a graph class (``model.loss``): the object (object_members).
     member_of: str = ""
     mapping: bool = False  # VARIABLES held in a dict (``weights = {'h1': tf.Variable(...)}``): listed by its values
+    # An optimizer whose learning rate runs feed: (the expression, the variable its runs assign it to) (fed_rates).
+    rate: Optional[Tuple[cst.BaseExpression, str]] = None
 
 
 @dataclass
@@ -105,6 +107,7 @@ class Scope:
     # Dict literals keyed by tensors a run replaces (``replace = {a: 15}``), bound to a name only passed as a
     # feed_dict: their keys name values to feed, not values read (node ids).
     feed_literals: Set[int] = field(default_factory=set)
+    fed_rates: Dict[int, str] = field(default_factory=dict)  # optimizer statement id -> its fed-rate variable
     is_class: bool = False
     # The value model: every binding of every key, in program order. ``symbols`` holds the last one;
     # what a statement reads is the binding visible where it stands (see :meth:`at`).

@@ -28,6 +28,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.collections import container_part
+from tf_migrate.analysis.fed_rates import rate_assignment
 from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
@@ -142,6 +143,8 @@ class FunctionBuilder:
                 for s in self.scope.symbols.values()))
             lines = lower_optimizer_call(call, target, keras, self._default_var_list(st.index), self.tape, fresh,
                                          dense, self.tf if layers else None)
+            assignment = rate_assignment(self.scope, call)  # this run's fed learning rate, before the step
+            lines = [assignment, *lines] if assignment is not None else lines
             out = [_stmt(line) for line in lines]
             return [out[0].with_changes(leading_lines=_tidy(node.leading_lines))] + out[1:]
         if grads.gradient_calls(node, self.names):

@@ -183,14 +183,11 @@ class _ScopeRewriter:
                     lead += list(with_node.leading_lines)
             pending_lines = []
             if st.role in (pm.REMOVE, pm.DEFER):
+                pending_lines = [line for line in lead if line.comment]  # (the statement's own comments go with it)
                 if st.role == pm.REMOVE:
-                    # The statement's own comments described it and go with it.
                     self.ctx.report(node, RULE_ID, INFO, "removed TF1 session/graph plumbing")
-                    pending_lines = [line for line in lead if line.comment]
-                else:
-                    pending_lines = [line for line in lead if line.comment]
-                    if not st.defines:
-                        self.ctx.report(node, RULE_ID, INFO, "dropped an op that no sess.run ever runs")
+                elif not st.defines:
+                    self.ctx.report(node, RULE_ID, INFO, "dropped an op that no sess.run ever runs")
             else:
                 node = self._rewrite_statement(node, replacements, placeholder_keys, st)
                 if node is None:
@@ -198,6 +195,9 @@ class _ScopeRewriter:
                     continue
                 if lead:
                     node = node.with_changes(leading_lines=lead + list(node.leading_lines))
+                if id(st.node) in scope.fed_rates:  # the variable its callable learning rate reads (fed_rates)
+                    out.append(cst.parse_statement(f"{scope.fed_rates[id(st.node)]} = {self.ctx.tf}.Variable(0.0, "
+                                                   "trainable=False)  # the learning rate each run feeds"))
                 out.append(node)
             out.extend(generated.by_position.get(st.index, []))
         out.extend(generated.by_position.get(-1, []))
