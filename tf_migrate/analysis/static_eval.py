@@ -8,7 +8,7 @@ values and no builtins. Anything else (another name, a call it does not allow, a
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, Optional
+from typing import Callable, Collection, Dict, Optional
 
 import libcst as cst
 
@@ -38,3 +38,24 @@ def value_of(tree: ast.Expression, values: Dict[str, object]) -> Optional[object
         return eval(compile(tree, "<static value>", "eval"), {"__builtins__": {}}, dict(values))
     except Exception:  # noqa: BLE001 - an expression that fails on these values has no value here
         return None
+
+
+class Named:
+    """A stand-in for a variable whose only attribute a test reads is its TF1 ``name``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def name_expression(expression: cst.BaseExpression, variables: Collection[str], nodes: tuple,
+                    methods: Collection[str]) -> Optional[ast.Expression]:
+    """``expression`` as Python when it reads only ``v.name`` of the ``variables`` (evaluated on :class:`Named`
+    values), through the ``nodes`` and string ``methods`` a rule allows (None: it reads more)."""
+    def allowed(node: ast.AST) -> bool:
+        if not isinstance(node, nodes) or isinstance(node, ast.Name) and node.id not in variables:
+            return False
+        if isinstance(node, ast.Attribute):
+            return node.attr == "name" if isinstance(node.value, ast.Name) else node.attr in methods
+        return not isinstance(node, ast.Call) or (isinstance(node.func, ast.Attribute) and node.func.attr in methods)
+
+    return parse_test(expression, allowed)

@@ -27,7 +27,7 @@ from typing import Dict, List, Optional
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.static_eval import parse_test, value_of
+from tf_migrate.analysis.static_eval import Named, name_expression, value_of
 from tf_migrate.analysis.symbols import all_calls, reads
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, constructor_count
 from tf_migrate.codegen.replace import NameSubstitution
@@ -97,7 +97,7 @@ def _unrolled(st: "pm.Statement", scope: "pm.Scope", total: int, ctx: RuleContex
     for position, variable in enumerate(trainable):
         bound = items(position, variable)
         for line, (tag, value) in zip(loop.body.body, summaries):
-            text = value_of(tag, {bound["name_of"]: _Named(variable.tf_name + ":0")})
+            text = value_of(tag, {bound["name_of"]: Named(variable.tf_name + ":0")})
             if not isinstance(text, str):
                 return None
             call = statement_value(line)
@@ -203,20 +203,7 @@ def _summary(line: cst.BaseStatement, loop_names: List[str], ctx: RuleContext):
 
 def _tag(expression: cst.BaseExpression, loop_names: List[str]) -> Optional[ast.Expression]:
     """The tag as a Python expression that reads only a loop name's ``.name`` and string operations."""
-    def allowed(node: ast.AST) -> bool:
-        if not isinstance(node, _NODES) or isinstance(node, ast.Name) and node.id not in loop_names:
-            return False
-        if isinstance(node, ast.Attribute):
-            return node.attr == "name" if isinstance(node.value, ast.Name) else node.attr in _STRING_METHODS
-        return not isinstance(node, ast.Call) or (isinstance(node.func, ast.Attribute)
-                                                  and node.func.attr in _STRING_METHODS)
-
-    return parse_test(expression, allowed)
-
-
-class _Named:
-    def __init__(self, name: str) -> None:
-        self.name = name
+    return name_expression(expression, loop_names, _NODES, _STRING_METHODS)
 
 
 class _WriteOut(cst.CSTTransformer):

@@ -29,7 +29,7 @@ from typing import Dict, List, Optional
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.static_eval import evaluate, parse_test
+from tf_migrate.analysis.static_eval import Named, evaluate, name_expression
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
 from tf_migrate.cst.text import code
@@ -109,24 +109,11 @@ class VariableNameFilters(Rule):
 
 def _condition(test: cst.BaseExpression, variable: str) -> Optional[ast.Expression]:
     """The test as a Python expression that reads only ``variable.name`` and string operations (None: more)."""
-    def allowed(node: ast.AST) -> bool:
-        if not isinstance(node, _NODES) or isinstance(node, ast.Name) and node.id != variable:
-            return False
-        if isinstance(node, ast.Attribute):
-            return node.attr == "name" if isinstance(node.value, ast.Name) else node.attr in _STRING_METHODS
-        return not isinstance(node, ast.Call) or (isinstance(node.func, ast.Attribute)
-                                                  and node.func.attr in _STRING_METHODS)
-
-    return parse_test(test, allowed)
-
-
-class _Named:
-    def __init__(self, name: str) -> None:
-        self.name = name
+    return name_expression(test, [variable], _NODES, _STRING_METHODS)
 
 
 def _passes(test: ast.Expression, variable: str, name: str) -> Optional[bool]:
-    return evaluate(test, {variable: _Named(name)})
+    return evaluate(test, {variable: Named(name)})
 
 
 class _Replace(cst.CSTTransformer):
