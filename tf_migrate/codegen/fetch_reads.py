@@ -16,7 +16,7 @@ names that read:
 
 The same holds for the variables a fetched structure built after the update holds (the summaries rule's merged
 dict, ``merged = {'w': W, 'h1': weights['h1']}``): they are read before the update, and the structure holds the
-reads (:func:`struct_leaf_reads`).
+reads (:func:`plan_reads`).
 """
 from __future__ import annotations
 
@@ -107,7 +107,8 @@ def _variable_reads(expression: cst.BaseExpression, view: "pm.Scope") -> List[Tu
         def visit_Subscript(self, node: cst.Subscript) -> bool:
             key = symbol_key(node.value)
             index = getattr(node.slice[0].slice, "value", None) if len(node.slice) == 1 else None
-            if key is not None and view.kind(key) == pm.VARIABLES and isinstance(index, (cst.SimpleString, cst.Integer)):
+            literal = isinstance(index, (cst.SimpleString, cst.Integer))
+            if key is not None and view.kind(key) == pm.VARIABLES and literal:
                 found.append((node, key))
                 return False
             return True
@@ -155,11 +156,12 @@ def plan_reads(statements: List["pm.Statement"], fetch: cst.BaseExpression, view
         built = statements[positions[index]]
         if positions[index] <= update or (where is not None and positions[where] >= update) or \
                 first_update([built], names) is not None or _waits(built, names):
-            continue  # built before the update, by one (``[tf.assign(W, ...)]``) or after it, or of variables bound after it
+            continue  # built before the update, by one ([tf.assign(W, ...)]), waiting for it, or of later variables
         text = code(leaf)
         if text not in read_of:
-            read_of[text] = fresh(f"{code_stem(leaf)}_read")
-            (at_start if where is None else after.setdefault(where, [])).append(f"{read_of[text]} = {text}.read_value()")
+            read_of[text] = fresh(f"{_code_stem(leaf)}_read")
+            line = f"{read_of[text]} = {text}.read_value()"
+            (at_start if where is None else after.setdefault(where, [])).append(line)
         leaves.setdefault(index, {})[id(leaf)] = read_of[text]
     return at_start, after, renamed, leaves
 
@@ -170,6 +172,6 @@ def _waits(st: "pm.Statement", names) -> bool:
                for with_node in st.flat.unwrapped_from for item in with_node.items)
 
 
-def code_stem(leaf: cst.BaseExpression) -> str:
+def _code_stem(leaf: cst.BaseExpression) -> str:
     """A name stem for a read of ``leaf``: ``weights_h1`` for ``weights['h1']``."""
     return re.sub(r"\W+", "_", code(leaf)).strip("_") or "value"
