@@ -74,6 +74,8 @@ def test_a_variable_tf1_named_twice_gets_its_unique_name():
     ("scale = tf.layers.dense(x, 1)", 'scale = tf.Variable(0.3, name="B")'),  # a layer names its variables
     ("for var in tf.global_variables():", "for var in tf.trainable_variables():"),
     ('tf.summary.histogram(grad.name, grad)', 'tf.summary.histogram(var.name + "/gradient", grad)'),
+    # a variable made between the gradients and the zip: the pairs list it, the gradients do not
+    ('extra = tf.Variable(1.0, name="extra")\ngrads = list(zip(', "grads = list(zip("),
 ])
 def test_loops_it_cannot_write_out_keep_compat(change, old):
     source = PROGRAM.replace(old, change)

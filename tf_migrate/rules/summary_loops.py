@@ -29,7 +29,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.static_eval import Named, name_expression, value_of
 from tf_migrate.analysis.symbols import all_calls, reads
-from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, constructor_count
+from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
 from tf_migrate.codegen.replace import NameSubstitution
 from tf_migrate.cst.arguments import find_argument
 from tf_migrate.cst.names import name_mentions
@@ -79,14 +79,13 @@ def _unrolled(st: "pm.Statement", scope: "pm.Scope", total: int, ctx: RuleContex
     loop: cst.For = st.node
     if loop.orelse is not None or loop.asynchronous is not None:
         return None
-    items = _items(loop, scope, st, ctx)
-    if items is None:
+    found = _items(loop, scope, st, ctx)
+    if found is None:
         return None
-    names = TF1Names(ctx.names)
-    variables, why = names.variables(scope, before=st.index)
-    if why or names.constructors_seen != total:
-        return None  # a variable whose TF1 name the text does not give, or one made elsewhere
-    trainable = [v for v in variables if v.trainable]
+    items, as_of, gradients_at = found
+    trainable = _trainable(scope, as_of, total, ctx)  # the list the loop iterates was made at `as_of`
+    if trainable is None or (gradients_at is not None and _trainable(scope, gradients_at, total, ctx) != trainable):
+        return None  # a name the text does not give, or variables made between the gradients and their list
     loop_names = [e.value.value for e in loop.target.elements] if isinstance(loop.target, cst.Tuple) \
         else [loop.target.value]
     summaries = [_summary(line, loop_names, ctx) for line in loop.body.body]
@@ -110,6 +109,16 @@ def _unrolled(st: "pm.Statement", scope: "pm.Scope", total: int, ctx: RuleContex
     return out
 
 
+def _trainable(scope: "pm.Scope", before: int, total: int, ctx: RuleContext) -> Optional[List[Variable]]:
+    """The trainable variables made before statement ``before``, with their TF1 names (None: one has no name the
+    text gives, or the module makes variables elsewhere)."""
+    names = TF1Names(ctx.names)
+    variables, why = names.variables(scope, before=before)
+    if why or names.constructors_seen != total:
+        return None
+    return [v for v in variables if v.trainable]
+
+
 def _read_after(name: str, statements: List["pm.Statement"]) -> bool:
     """Whether the statements read ``name`` (which Python leaves bound to the loop's last item) before another
     loop binds it again."""
@@ -123,12 +132,15 @@ def _read_after(name: str, statements: List["pm.Statement"]) -> bool:
 
 
 def _items(loop: cst.For, scope: "pm.Scope", st: "pm.Statement", ctx: RuleContext):
-    """``items(position, variable)`` -> {"name_of": the loop name whose ``.name`` is the variable's, "values": loop
-    name -> its value at that position}; None when the loop iterates something else."""
+    """(``items(position, variable)`` -> {"name_of": the loop name whose ``.name`` is the variable's, "values": loop
+    name -> its value at that position}, the index of the statement that made the list it iterates, that of the
+    gradients zipped into it or None); None when the loop iterates something else."""
     source = loop.iter
     if _lists_trainable(source, scope, st.index, ctx) and isinstance(loop.target, cst.Name):
         target = loop.target.value
-        return lambda position, variable: {"name_of": target, "values": {target: cst.parse_expression(variable.expr)}}
+        as_of = _binding_index(source.value, scope, st.index) if isinstance(source, cst.Name) else st.index
+        return (lambda position, variable: {"name_of": target, "values": {
+            target: cst.parse_expression(variable.expr)}}), as_of, None
     if not (isinstance(source, cst.Name) and isinstance(loop.target, cst.Tuple) and len(loop.target.elements) == 2
             and all(isinstance(e.value, cst.Name) for e in loop.target.elements)):
         return None
@@ -136,15 +148,18 @@ def _items(loop: cst.For, scope: "pm.Scope", st: "pm.Statement", ctx: RuleContex
     if not (isinstance(pairs, cst.Call) and isinstance(pairs.func, cst.Name) and pairs.func.value == "list"
             and len(pairs.args) == 1 and isinstance(pairs.args[0].value, cst.Call)):
         return None
-    zipped = pairs.args[0].value
+    zipped, as_of = pairs.args[0].value, _binding_index(source.value, scope, st.index)
+    gradients = zipped.args[0].value if len(zipped.args) == 2 else None
     if not (isinstance(zipped.func, cst.Name) and zipped.func.value == "zip" and len(zipped.args) == 2
-            and _lists_gradients(zipped.args[0].value, scope, _binding_index(source.value, scope, st.index), ctx)
-            and _lists_trainable(zipped.args[1].value, scope, st.index, ctx)):
+            and _lists_gradients(gradients, scope, as_of, ctx)
+            and _lists_trainable(zipped.args[1].value, scope, as_of, ctx)):
         return None
     grad, var = (e.value.value for e in loop.target.elements)
     pairs_name = source.value
-    return lambda position, variable: {"name_of": var, "values": {
-        grad: cst.parse_expression(f"{pairs_name}[{position}][0]"), var: cst.parse_expression(variable.expr)}}
+    gradients_at = _binding_index(gradients.value, scope, as_of) if isinstance(gradients, cst.Name) else as_of
+    return (lambda position, variable: {"name_of": var, "values": {
+        grad: cst.parse_expression(f"{pairs_name}[{position}][0]"), var: cst.parse_expression(variable.expr)}}), \
+        as_of, gradients_at
 
 
 def _binding_index(key: str, scope: "pm.Scope", before: int) -> int:
