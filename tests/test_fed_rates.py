@@ -53,3 +53,38 @@ def test_other_per_run_hyper_parameters_keep_compat(optimizer, why):
     result = migrate_source(source.replace("lr: 0.2", "fed: 0.9, lr: 0.2"), "fed_rate.py")
     assert result.outcome == "compat"
     assert why in result.compat_reason
+
+
+CLASS_PROGRAM = """
+import numpy as np
+import tensorflow as tf
+
+
+class Model:
+    def __init__(self):
+        self.x = tf.placeholder(tf.float32, [None, 2])
+        self.lr = tf.placeholder(tf.float32, [])
+        w = tf.Variable([[1.0], [2.0]])
+        self.loss = tf.reduce_mean(tf.square(tf.matmul(self.x, w) - 1.0))
+        self.train_op = tf.train.AdamOptimizer(self.lr).minimize(self.loss)
+
+    def step(self, sess, X, lr):
+        return sess.run([self.train_op, self.loss], {self.x: X, self.lr: lr})[1]
+
+
+m = Model()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(4):
+        print(m.step(sess, [[1., 1.]], 0.1 / (i + 1)))
+"""
+
+
+def test_a_class_keeps_its_fed_learning_rate_on_the_object():
+    result = migrate_source(CLASS_PROGRAM, "fed_rate_class.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert "self.optimizer_learning_rate = tf.Variable(0.0, trainable=False)" in code
+    assert "(lambda: self.optimizer_learning_rate)" in code
+    assert "        self.optimizer_learning_rate.assign(lr)\n" in code
+    assert_same_output(run_legacy(CLASS_PROGRAM), run_migrated(code))

@@ -10,8 +10,8 @@ Schedules computed in Python and fed each step are common in TF1 scripts. An eag
 cannot hold a placeholder; Keras and ``tf.compat.v1.train`` optimizers both take a callable learning rate, read at
 each step. The optimizer reads a variable through one (``lambda: optimizer_learning_rate``), and each run that
 steps it (``minimize``, ``apply_gradients``) first assigns what TF1 computed from the feeds, so the step uses this
-run's rate as TF1's did. Only the learning rate may be per-run, a float32 one, and not in a class (whose converted
-form keeps its optimizers as attributes): elsewhere the file stays compat with the reason.
+run's rate as TF1's did; in a class the variable is the object's (``self.optimizer_learning_rate``). Only the
+learning rate may be per-run, and a float32 one: elsewhere the file stays compat with the reason.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from typing import Callable, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.dtypes import expression_dtype
+from tf_migrate.analysis.dtypes import expression_dtype, value_dtype
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.symbols import reads, symbol_key
 from tf_migrate.cst.arguments import find_argument
@@ -47,15 +47,17 @@ def _fed_rate(call, st, scope, names, statements) -> Tuple[Optional[Tuple[cst.Ba
     rate = find_argument(call, "learning_rate", 0)
     if rate is None or any(escaped_reads(arg.value, [], scope) for arg in call.args if arg is not rate):
         return None, why
-    if scope.is_class:
-        return None, why + " (a learning rate fed per run, in a class)"
-    if expression_dtype(rate.value, scope, st.index, names) != "float32":
+    key = symbol_key(rate.value)  # (``self.lr``: its placeholder's dtype)
+    dtype = value_dtype(scope, key, st.index, names) if key is not None else expression_dtype(
+        rate.value, scope, st.index, names)
+    if dtype != "float32":
         return None, why + " (a learning rate fed per run whose dtype is not known to be float32)"
     key = st.defines[0] if len(st.defines) == 1 else None
     if key is None:
         return None, why
     taken = set(scope.symbols) | {name for node in statements for name in all_names(node)}
-    variable = fresh(f"{key.replace('.', '_')}_learning_rate", taken)
+    variable = fresh(f"{key.split('.')[-1]}_learning_rate", taken)
+    variable = f"self.{variable}" if scope.is_class else variable  # (its methods' runs assign it)
     scope.fed_rates[id(st.node)] = variable
     reader = cst.parse_expression(f"lambda: {variable}")  # the optimizer call, its rate read through the variable
     scope.replacements[id(call)] = call.with_changes(args=[a.with_changes(value=reader) if a is rate else a
