@@ -65,7 +65,7 @@ def to_numpy(fetched):
     return None if fetched is None else fetched.numpy()
 
 
-tower_w = tf.Variable(tf.constant_initializer(0.5)([3, 2]), name="w")
+tower_w = tf.Variable(tf.constant_initializer(0.5)([3, 2]), name="tower/w")
 
 
 def tower(inputs):

@@ -11,8 +11,9 @@ from tf_migrate.analysis.built_objects import classify_built_object
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, kept_members, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
-from tf_migrate.analysis.feed_dicts import only_fed
+from tf_migrate.analysis.feed_dicts import feed_dict_literal
 from tf_migrate.analysis.fed_rates import fed_rate, step_reads
+from tf_migrate.analysis.session_functions import own_session_runs
 from tf_migrate.analysis.instance_runs import mark_runs, writes_member_variable
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.outside_state import kept_for_outside_state, outside_keys
@@ -21,7 +22,7 @@ from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name, check_feed_objects,
                                                  element_kinds, initializes, mutates_variable_list,
                                                  only_initializer_assignments, only_initializers, single, targets_single)
-from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
+from tf_migrate.analysis.symbols import all_calls, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
@@ -200,24 +201,6 @@ class Classifier:
                 return True
         return False
 
-    def _feed_dict_literal(self, targets, value) -> bool:
-        """``{x: batch}`` keyed by placeholders, or ``replace = {a: 15}`` by tensors a run replaces, only fed."""
-        if not (isinstance(value, cst.Dict) and value.elements
-                and all(isinstance(e, cst.DictElement) for e in value.elements)):
-            return False
-        kinds = [self.scope.kind(symbol_key(e.key) or "") for e in value.elements]
-        if all(kind == pm.PLACEHOLDER for kind in kinds):
-            return True
-        if not all(kind in (pm.PLACEHOLDER, pm.TENSOR, pm.EAGER) for kind in kinds):
-            return False
-        if not (isinstance(targets, cst.Name) and only_fed(self.statements, targets.value)) or any(
-                self.scope.kind(key) in _TENSORISH for e in value.elements for key in reads(e.value)):
-            self.block(value, "a dict keyed by tensors that are not placeholders, used other than as a feed dict "
-                              "of Python values: which runs it replaces them in is not known")
-            return False
-        self.scope.feed_literals.add(id(value))
-        return True
-
     def _classify_definition(self, st, call: cst.Call) -> bool:
         qualname = self.names.call_name(call)
         deferred_reads = escaped_reads(call, [], self.scope)
@@ -355,7 +338,7 @@ class Classifier:
             st.role = pm.KEEP
             self.define(st, pm.VARIABLES if reordered else pm.PYTHON)
             return
-        if self._feed_dict_literal(targets, value):
+        if feed_dict_literal(self.scope, self.statements, targets, value, _TENSORISH, self.block):
             st.role = pm.KEEP  # a feed dict: its keys become strings
             self.define(st, pm.PYTHON)
             return
@@ -392,8 +375,10 @@ class Classifier:
         body_calls = all_calls(node)
         qualnames = {self.names.call_name(c) for c in body_calls}
         summarize_definition(node, body_calls, self.scope, self.names)
-        if qualnames & (api.PLACEHOLDERS | api.SESSIONS):
-            st.kind = "nested-scope"  # analysed as a scope of its own
+        if qualnames & (api.PLACEHOLDERS | api.SESSIONS):  # a scope of its own, or a main() on this graph
+            st.run_sites = own_session_runs(node, self.scope, self.names, self.statements, self.is_session, self.kind_of)
+            if st.run_sites is None:
+                st.run_sites, st.kind = [], "nested-scope"  # analysed as a scope of its own
             return st
         self._check_api(node, body_calls)
         st.run_sites = find_run_sites(node, self.is_session, self.kind_of)

@@ -82,3 +82,8 @@ def rate_assignment(scope: "pm.Scope", call: cst.Call) -> Optional[str]:
         return None
     expression, variable = symbol.rate
     return f"{variable}.assign({code(expression)})"
+
+
+def rate_variable(variable: str, tf: str) -> str:
+    """The statement that makes the variable a fed learning rate is read from, before its optimizer."""
+    return f"{variable} = {tf}.Variable(0.0, trainable=False)  # the learning rate each run feeds"

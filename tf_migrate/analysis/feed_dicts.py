@@ -18,7 +18,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.analysis.symbols import reads, symbol_key
 from tf_migrate.traversal import visit
 
 
@@ -170,3 +170,24 @@ def _is_key_literal(value: cst.BaseExpression, member_keys: bool = False) -> boo
 
     return isinstance(value, cst.Dict) and bool(value.elements) and all(
         isinstance(element, cst.DictElement) and is_key(element.key) for element in value.elements)
+
+
+def feed_dict_literal(scope: "pm.Scope", statements: Sequence[cst.CSTNode], targets, value, tensor_kinds,
+                      block) -> bool:
+    """``{x: batch}`` keyed by placeholders, or ``replace = {a: 15}`` by tensors a run replaces, only fed (then
+    recorded in ``scope.feed_literals``); a dict keyed by other tensors, or used otherwise, blocks."""
+    if not (isinstance(value, cst.Dict) and value.elements
+            and all(isinstance(e, cst.DictElement) for e in value.elements)):
+        return False
+    kinds = [scope.kind(symbol_key(e.key) or "") for e in value.elements]
+    if all(kind == pm.PLACEHOLDER for kind in kinds):
+        return True
+    if not all(kind in (pm.PLACEHOLDER, pm.TENSOR, pm.EAGER) for kind in kinds):
+        return False
+    if not (isinstance(targets, cst.Name) and only_fed(statements, targets.value)) or any(
+            scope.kind(key) in tensor_kinds for e in value.elements for key in reads(e.value)):
+        block(value, "a dict keyed by tensors that are not placeholders, used other than as a feed dict "
+                     "of Python values: which runs it replaces them in is not known")
+        return False
+    scope.feed_literals.add(id(value))
+    return True

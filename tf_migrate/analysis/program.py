@@ -108,6 +108,8 @@ class Scope:
     # feed_dict: their keys name values to feed, not values read (node ids).
     feed_literals: Set[int] = field(default_factory=set)
     fed_rates: Dict[int, str] = field(default_factory=dict)  # optimizer statement id -> its fed-rate variable
+    # Functions that only open a session on this scope's graph (session_functions): def id -> their session names.
+    session_functions: Dict[int, Set[str]] = field(default_factory=dict)
     is_class: bool = False
     # The value model: every binding of every key, in program order. ``symbols`` holds the last one;
     # what a statement reads is the binding visible where it stands (see :meth:`at`).

@@ -220,3 +220,19 @@ def initializes(call: cst.Call, names: TFNames, scope: "pm.Scope") -> bool:
         not a.star and a.keyword is None and (
             (isinstance(a.value, cst.Call) and names.call_name(a.value) in api.INITIALIZER_OPS)
             or scope.kind(symbol_key(a.value) or "") == pm.INIT) for a in call.args))
+
+
+def header_end(scope: "pm.Scope") -> int:
+    """The index of the last statement of the scope's header: the imports at its top and a docstring before
+    them (-1: none)."""
+    index = -1
+    for st in scope.statements:
+        if isinstance(st.node, cst.SimpleStatementLine) and all(
+                isinstance(s, (cst.Import, cst.ImportFrom)) for s in st.node.body):
+            index = st.index
+        elif isinstance(st.node, cst.SimpleStatementLine) and st.index == 0 and isinstance(
+                st.node.body[0], cst.Expr) and isinstance(st.node.body[0].value, cst.SimpleString):
+            index = st.index
+        else:
+            break
+    return index

@@ -20,12 +20,14 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import traced_plan
+from tf_migrate.analysis.fed_rates import rate_variable
 from tf_migrate.analysis.function_locals import eager_locals
 from tf_migrate.analysis.imported_runs import is_imported
 from tf_migrate.analysis.instance_runs import as_class_run, feed_literals
 from tf_migrate.analysis.run_sites import GLOBAL_STEP, RunSite
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.slicing import RunPlan, plan_run
+from tf_migrate.analysis.statement_facts import header_end
 from tf_migrate.analysis.variable_owners import keras_owned_variables
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.codegen import compiled
@@ -34,6 +36,7 @@ from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.object_member_calls import local_members, with_object_members
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.codegen.session_params import drop_session_params
+from tf_migrate.codegen.session_plumbing import without_sessions
 from tf_migrate.codegen.shared_blocks import share_repeated_blocks
 from tf_migrate.codegen.variable_updates import inline_variable_updates
 from tf_migrate.cst.arguments import keyword
@@ -122,8 +125,7 @@ class _ScopeRewriter:
         self.sessions |= {k for k in scope.sessions if "." not in k}
         if not scope.is_graph_program:
             kept = [self._rewrite_statement(st.node, scope.replacements, set(), st) for st in scope.statements]
-            return [node for node in kept if node is not None] \
-                if not scope.withs else body
+            return [node for node in kept if node is not None] if not scope.withs else body
         if scope.blockers:
             raise pm.ScopeBlocked(scope.blockers)
         classifier = Classifier(scope, names)
@@ -195,9 +197,8 @@ class _ScopeRewriter:
                     continue
                 if lead:
                     node = node.with_changes(leading_lines=lead + list(node.leading_lines))
-                if id(st.node) in scope.fed_rates:  # the variable its callable learning rate reads (fed_rates)
-                    out.append(cst.parse_statement(f"{scope.fed_rates[id(st.node)]} = {self.ctx.tf}.Variable(0.0, "
-                                                   "trainable=False)  # the learning rate each run feeds"))
+                if id(st.node) in scope.fed_rates:  # the variable its callable learning rate reads
+                    out.append(cst.parse_statement(rate_variable(scope.fed_rates[id(st.node)], self.ctx.tf)))
                 out.append(node)
             out.extend(generated.by_position.get(st.index, []))
         out.extend(generated.by_position.get(-1, []))
@@ -319,7 +320,7 @@ class _ScopeRewriter:
             position = max((st.index for st in scope.statements[:limit]
                             if st.role != pm.REMOVE and set(st.defines) & plan.reads), default=-1)
             if position == -1:
-                position = _first_non_import(scope)
+                position = header_end(scope)
         generated.by_position.setdefault(position, []).append(function)
         if not traced:
             self._site_of.setdefault(name, site.call)
@@ -330,6 +331,8 @@ class _ScopeRewriter:
         """The statement rewritten (None: a main guard left with nothing to do, removed)."""
         node = visit(node, SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf,
                                          self._feed_literals, self._scope.sessions))
+        if id(st.node) in self._scope.session_functions:  # a main() on this graph: its session goes
+            node = without_sessions(node, self._scope.session_functions[id(st.node)], self._scope, self.ctx.names)
         if isinstance(node, (cst.FunctionDef, cst.If)) and st.kind == "nested-scope":
             outer, outer_placeholders, outer_feeds = self._scope, self._placeholder_calls, self._feed_literals
             new_body = self.rewrite(*pm.nested_scope_body(node), parent=outer)
@@ -384,17 +387,3 @@ def _only_pass(body: List[cst.BaseStatement]) -> bool:
 def _returns_value(function: cst.FunctionDef) -> bool:
     last = function.body.body[-1]
     return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return)
-
-
-def _first_non_import(scope: "pm.Scope") -> int:
-    index = -1
-    for st in scope.statements:
-        if isinstance(st.node, cst.SimpleStatementLine) and all(
-                isinstance(s, (cst.Import, cst.ImportFrom)) for s in st.node.body):
-            index = st.index
-        elif isinstance(st.node, cst.SimpleStatementLine) and st.index == 0 and isinstance(
-                st.node.body[0], cst.Expr) and isinstance(st.node.body[0].value, cst.SimpleString):
-            index = st.index
-        else:
-            break
-    return index

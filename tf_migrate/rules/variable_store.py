@@ -221,8 +221,10 @@ class _Walker(cst.CSTTransformer):
         var = self.store.fresh(scoped)
         self.store.created[scoped] = var
         if scoped != name_arg.evaluated_value:  # built outside its scopes: the name TF1 gave it, in full
-            updated = updated.with_changes(args=[updated.args[0].with_changes(value=cst.SimpleString(repr(scoped))),
-                                                 *updated.args[1:]])
+            quote = name_arg.quote  # (the text's quotes, where the name needs no escape)
+            plain = quote in ('"', "'") and quote not in scoped and "\\" not in scoped
+            literal = cst.SimpleString(f"{quote}{scoped}{quote}" if plain else repr(scoped))
+            updated = updated.with_changes(args=[updated.args[0].with_changes(value=literal), *updated.args[1:]])
         statement = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(var))], updated)])
         (self.hoist_to if self.hoist_to is not None else self.pending[-1]).append(statement)
         self.store.ctx.report(original, RULE_ID, INFO, f"variable {scoped!r} built once as `{var}`")
