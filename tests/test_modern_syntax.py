@@ -215,7 +215,8 @@ def test_modern_syntax_round_trips(source, probes, mode):
 def test_session_in_a_function_running_the_module_graph_is_the_modules():
     """A function that only opens a session on the module's graph runs it through the module's run functions
     (analysis/session_functions); this was an internal error once, then compat."""
-    source = GRAPH + "\n\ndef main():\n    with tf.Session() as sess:\n        print(sess.run(y, {x: [1.0, 2.0]}))\n\n\nmain()\n"
+    source = GRAPH + ("\n\ndef main():\n    with tf.Session() as sess:\n"
+                      "        print(sess.run(y, {x: [1.0, 2.0]}))\n\n\nmain()\n")
     result = migrate_source(source, "modern.py")
     assert result.outcome == "eager", [f.format() for f in result.findings]
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
@@ -224,8 +225,8 @@ def test_session_in_a_function_running_the_module_graph_is_the_modules():
 def test_session_in_a_function_that_builds_ops_stays_compat():
     """The function builds an op of its own (``tf.constant``): it is a scope of its own, whose session cannot run the
     module's graph, which moves into the module's run functions."""
-    source = GRAPH + "\n\ndef main():\n    with tf.Session() as sess:\n        print(sess.run(tf.constant(1.0), {x: [1.0]}))" \
-        "\n\n\nmain()\n"
+    source = GRAPH + ("\n\ndef main():\n    with tf.Session() as sess:\n"
+                      "        print(sess.run(tf.constant(1.0), {x: [1.0]}))\n\n\nmain()\n")
     result = migrate_source(source, "modern.py")
     assert result.outcome == "compat", [f.format() for f in result.findings]
     assert any(f.rule == "eager-blocker" and "`main` (a scope of its own" in f.message and "uses `x`" in f.message
