@@ -53,7 +53,8 @@ if __name__ == '__main__':
 """
 
 
-@pytest.mark.parametrize("source", [APP_RUN, HELPERS], ids=["app-run", "helpers-given-the-session"])
+@pytest.mark.parametrize("source", [APP_RUN, HELPERS, APP_RUN.replace("as sess", "as s").replace("sess.", "s.")],
+                         ids=["app-run", "helpers-given-the-session", "a-session-named-s"])
 def test_a_main_that_opens_a_session_on_the_module_graph_converts(source, tmp_path):
     result = migrate_source(source, "main_session.py")
     assert result.outcome == "eager", result.compat_reason

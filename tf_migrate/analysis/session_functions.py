@@ -28,7 +28,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.statement_facts import only_initializers
-from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.cst.names import name_mentions
 from tf_migrate.tfnames import TFNames
 
@@ -135,9 +135,10 @@ def own_session_runs(function: cst.FunctionDef, scope: "pm.Scope", names: TFName
                      is_session, kind_of) -> Optional[list]:
     """The runs of ``function`` on ``scope``'s graph when it is a session-only function of it (its sessions
     registered in ``scope.session_functions``); None when it is a scope of its own."""
-    sites = find_run_sites(function, is_session, kind_of)
+    sessions = local_sessions(function, names)  # (``with tf.Session() as s``: any name)
+    sites = find_run_sites(function, lambda e: is_session(e) or symbol_key(e) in sessions, kind_of)
     if scope.is_class or not session_only(function, names, statements, scope) or \
             not first_run_initializes(sites, kind_of):
         return None
-    scope.session_functions[id(function)] = local_sessions(function, names)
+    scope.session_functions[id(function)] = sessions
     return [site for site in sites if not only_initializers(site.fetch, kind_of)]
