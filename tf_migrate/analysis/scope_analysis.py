@@ -13,6 +13,7 @@ from tf_migrate.analysis import scope_passes
 from tf_migrate.analysis.build_blocks import check_build_blocks, check_deferred_calls
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.flatten import unwrap
+from tf_migrate.analysis.function_initializers import check_function_initializers
 from tf_migrate.analysis.imported_helpers import add_imported
 from tf_migrate.analysis.instance_runs import mark_function_runs, parameter_instances
 from tf_migrate.analysis.main_guard import main_guard_scopes
@@ -71,6 +72,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.check_escapes(classifier)
     scope_passes.check_run_plans(classifier)
     scope_passes.check_reinitialization(classifier)
+    check_function_initializers(classifier)
     check_session_escapes(classifier)
     scope_passes.check_tensor_equality(classifier)
     scope_passes.check_global_bindings(classifier)

@@ -1,0 +1,41 @@
+"""Initializer runs inside functions (analysis/function_initializers): dropped only where TF1 ran them once, first."""
+import pytest
+
+from tf_migrate.engine import migrate_source
+from tests.test_session_functions import GRAPH
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+RESET = "def reset(sess):\n    sess.run(tf.global_variables_initializer())\n\n\n"
+_TRAIN = ("for i in range(3):\n    print(sess.run([train, loss], {x: [[1., 2.]], y: [[1.]]})[1])\n")
+
+
+def _indented(text: str) -> str:
+    return "".join("    " + line + "\n" for line in text.splitlines())
+
+
+@pytest.mark.parametrize("program", [
+    RESET + "sess = tf.Session()\nreset(sess)\n" + _TRAIN,
+    RESET + "def main():\n    sess = tf.Session()\n    reset(sess)\n" + _indented(_TRAIN) + "\n\nmain()\n",
+], ids=["module-session", "main-session"])
+def test_one_initializer_run_in_a_function_called_first_is_dropped(program):
+    source = GRAPH + program
+    result = migrate_source(source, "init_fn.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "global_variables_initializer" not in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("program", [
+    # called again after training: TF1 reset the trained variables (it became `reset()` doing nothing: 0.0 for 0.25)
+    RESET + "sess = tf.Session()\nreset(sess)\n" + _TRAIN + "reset(sess)\nprint(sess.run(loss, {x: [[1., 2.]], "
+    "y: [[1.]]}))\n",
+    RESET + "def main():\n    sess = tf.Session()\n    reset(sess)\n" + _indented(_TRAIN) + "    reset(sess)\n"
+    "    print(sess.run(loss, {x: [[1., 2.]], y: [[1.]]}))\n\n\nmain()\n",
+    # called once, but after a run
+    RESET + "sess = tf.Session()\nsess.run(tf.global_variables_initializer())\n" + _TRAIN + "reset(sess)\n"
+    "print(sess.run(loss, {x: [[1., 2.]], y: [[1.]]}))\n",
+], ids=["called-twice", "called-twice-from-main", "after-training"])
+def test_initializer_runs_tf1_ran_on_trained_variables_keep_compat(program):
+    result = migrate_source(GRAPH + program, "init_fn.py")
+    assert result.outcome == "compat"
+    assert "an initializer run in a function" in result.compat_reason
