@@ -39,3 +39,49 @@ def test_initializer_runs_tf1_ran_on_trained_variables_keep_compat(program):
     result = migrate_source(GRAPH + program, "init_fn.py")
     assert result.outcome == "compat"
     assert "an initializer run in a function" in result.compat_reason
+
+
+AGENT = """import numpy as np
+import tensorflow as tf
+
+
+class Agent:
+    def __init__(self):
+        self.x = tf.placeholder(tf.float32, [None, 2])
+        self.w = tf.Variable([[0.1], [0.2]])
+        self.loss = tf.reduce_mean(tf.square(tf.matmul(self.x, self.w) - 1.0))
+        self.train = tf.train.GradientDescentOptimizer(0.1).minimize(self.loss)
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def learn(self):
+        return self.sess.run([self.train, self.loss], {self.x: [[1., 2.]]})[1]
+
+    def reset(self):
+        self.sess.run(tf.global_variables_initializer())
+
+    def value(self):
+        return self.sess.run(self.loss, {self.x: [[1., 2.]]})
+
+
+a = Agent()
+for i in range(3):
+    print(a.learn())
+a.reset()
+print(a.value())
+"""
+
+
+def test_an_initializer_run_in_a_method_keeps_compat():
+    # It became a reset() that did nothing: 0.0 printed for TF1's 0.25.
+    result = migrate_source(AGENT, "agent.py")
+    assert result.outcome == "compat"
+    assert "an initializer run in method `reset`" in result.compat_reason
+
+
+def test_the_same_agent_without_the_reset_converts():
+    source = AGENT.replace("a.reset()\n", "").replace(
+        "    def reset(self):\n        self.sess.run(tf.global_variables_initializer())\n\n", "")
+    result = migrate_source(source, "agent.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

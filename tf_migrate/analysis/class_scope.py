@@ -20,6 +20,7 @@ from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
 from tf_migrate.analysis.instance_runs import external_run_blockers
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.collections import unbuilt_layer_read
+from tf_migrate.analysis.statement_facts import only_initializers
 from tf_migrate.analysis.run_sites import RunSite, find_run_sites
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.scope_analysis import analyze_scope
@@ -88,6 +89,10 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
                                               "(only __init__, and private methods it calls once, are converted)"))
             continue
         sites = find_run_sites(method, classifier.is_session, classifier.kind_of)
+        for site in sites:  # (a reset() method: TF1 initialized the trained variables again at each call)
+            if only_initializers(site.fetch, classifier.kind_of):
+                analysis.blockers.append((site.call, f"an initializer run in method `{method.name.value}`, which "
+                                                     "TF1 ran at each call: eager variables would keep their values"))
         for key in sorted(_escaped_reads(method, sites, scope)):
             analysis.blockers.append((method, f"`{key}` is used outside sess.run in `{method.name.value}`"))
         for site in sites:
