@@ -135,10 +135,11 @@ def own_session_runs(function: cst.FunctionDef, scope: "pm.Scope", names: TFName
                      is_session, kind_of) -> Optional[list]:
     """The runs of ``function`` on ``scope``'s graph when it is a session-only function of it (its sessions
     registered in ``scope.session_functions``); None when it is a scope of its own."""
+    if scope.is_class or not session_only(function, names, statements, scope):
+        return None  # (a function with placeholders or ops of its own: its runs are not looked for here)
     sessions = local_sessions(function, names)  # (``with tf.Session() as s``: any name)
     sites = find_run_sites(function, lambda e: is_session(e) or symbol_key(e) in sessions, kind_of)
-    if scope.is_class or not session_only(function, names, statements, scope) or \
-            not first_run_initializes(sites, kind_of):
+    if not first_run_initializes(sites, kind_of):
         return None
     scope.session_functions[id(function)] = sessions
     return [site for site in sites if not only_initializers(site.fetch, kind_of)]
