@@ -113,6 +113,7 @@ def run_blockers(scope: "pm.Scope", site: RunSite) -> List[Tuple[cst.CSTNode, st
     for key, _ in sorted(plan.rebound):
         found.append((site.call, f"`{key}` is bound again in __init__ after graph code read "
                                  "it; the generated method would read the new value"))
+    found += [(site.call, conflict) for conflict in plan.unrenamed_conflicts]
     unbuilt = unbuilt_layer_read(scope, plan)
     if unbuilt is not None:
         found.append((site.call, unbuilt))

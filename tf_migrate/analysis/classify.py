@@ -6,12 +6,14 @@ from typing import List, Optional, Sequence
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api, collections, program as pm
+from tf_migrate.analysis.branch_placeholders import branch_placeholders
 from tf_migrate.analysis.block_variables import classify_variable_block, computed_reads
 from tf_migrate.analysis.built_objects import classify_built_object
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, kept_members, record_callables, summarize_definition
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.feed_dicts import feed_dict_literal
+from tf_migrate.analysis.fed_gradients import record_targets
 from tf_migrate.analysis.fed_rates import fed_rate, step_reads
 from tf_migrate.analysis.session_functions import own_session_runs
 from tf_migrate.analysis.instance_runs import mark_runs, writes_member_variable
@@ -71,8 +73,12 @@ class Classifier:
         dtype = expression_dtype(call or value, self.scope, st.index, self.names) if single_value else None
         if kind == pm.VARIABLES and isinstance(value, (cst.Dict, cst.DictComp)):
             info["mapping"] = True
+        declared = branch_placeholders(st.node, self.names)  # `if flag: self.w = tf.placeholder(...)`: fed, its dtype
+        if declared:
+            self.scope.branch_placeholders[st.index] = declared
         for key in st.defines:
-            self.scope.bind(pm.Symbol(key, kind, st.index, call, dtype=dtype, **info))
+            key_dtype = expression_dtype(declared[key], self.scope, st.index, self.names) if key in declared else dtype
+            self.scope.bind(pm.Symbol(key, kind, st.index, call, dtype=key_dtype, **info))
 
     def classify(self, index: int, flat) -> "pm.Statement":
         st = self._classify(index, flat)
@@ -107,6 +113,8 @@ class Classifier:
         check_knowledge(st, calls, self.scope, self.names, self.kind_of, self.block)
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
+        if st.gradient:
+            record_targets(st, [c for c in calls if self.names.call_name(c) in api.GRADIENTS], self.scope, self.names)
         collections.resolve_statement(st, calls, self.scope, self.names, self.block, self.statements)
         if isinstance(node, cst.If) and not st.run_sites and only_initializer_assignments(node, self.names):
             st.role = pm.REMOVE  # if old TF: init = initialize_all_variables() else: init = global_...()
@@ -274,6 +282,8 @@ class Classifier:
                 st.reads |= step_reads(self.scope, call)  # a learning rate fed per run
                 st.role = pm.DEFER
                 st.gradient = method != "apply_gradients"
+                if st.gradient:
+                    record_targets(st, [call], self.scope, self.names)
                 self.define(st, pm.GRADS_AND_VARS if method == "compute_gradients" else pm.OP, call)
                 return True
         return False

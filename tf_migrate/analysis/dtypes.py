@@ -13,6 +13,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.statement_facts import single
+from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 
@@ -50,7 +51,7 @@ def value_dtype(scope: "pm.Scope", key: str, index: int, names: TFNames, depth: 
     value = symbol.call
     if value is None and 0 <= symbol.index < len(scope.statements):
         targets, value = single(scope.statements[symbol.index].node)
-        if not isinstance(targets, cst.Name):
+        if targets is None or symbol_key(targets) != key:
             return None
     return expression_dtype(value, scope, symbol.index, names, depth + 1)
 
@@ -67,6 +68,8 @@ def expression_dtype(expr, scope: "pm.Scope", index: int, names: TFNames, depth:
         if expr.value in ("True", "False"):
             return "bool"
         return value_dtype(scope, expr.value, index, names, depth)
+    if isinstance(expr, cst.Attribute) and symbol_key(expr) is not None:
+        return value_dtype(scope, symbol_key(expr), index, names, depth)  # self.h: a member of the graph
     if isinstance(expr, cst.UnaryOperation):
         return expression_dtype(expr.expression, scope, index, names, depth + 1)
     if isinstance(expr, (cst.List, cst.Tuple)):
@@ -104,6 +107,11 @@ def _call_dtype(call: cst.Call, scope, index, names: TFNames, depth: int) -> Opt
     if qualname in ("tf.constant", "tf.convert_to_tensor", "tf.Variable", "tf.placeholder_with_default"):
         first = call.args[0].value if call.args and call.args[0].keyword is None else None
         return expression_dtype(first, scope, index, names, depth + 1)
+    layer = scope.symbol_at(symbol_key(call.func) or "", index)
+    if layer is not None and layer.kind == pm.LAYER and call.args and call.args[0].keyword is None:
+        if layer.call is not None and argument(layer.call, "dtype") is not None:
+            return dtype_name(argument(layer.call, "dtype"), names)
+        return expression_dtype(call.args[0].value, scope, index, names, depth + 1)  # TF1 layers take their input's
     if qualname in _FLOAT_DEFAULT:
         return "float32"
     if qualname in _SAME_AS_INPUTS:

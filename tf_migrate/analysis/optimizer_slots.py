@@ -90,7 +90,7 @@ def _slots_may_match(scope: "pm.Scope", names: TFNames, st: "pm.Statement", step
             full_path.append(first.evaluated_value)
             if kind == "tf.variable_scope":
                 variable_path.append(first.evaluated_value)
-    trained = _trained_filter(scope, names, st, step)
+    trained = trained_filter(scope, names, st, step)
     owned = []
     for key in scope.creation_order:
         symbol = scope.kept_symbol_at(key, st.index)
@@ -104,10 +104,13 @@ def _slots_may_match(scope: "pm.Scope", names: TFNames, st: "pm.Statement", step
     return any(re.match(pattern, name) for name in slots + ["/".join(full_path + ["beta1_power"])])
 
 
-def _trained_filter(scope: "pm.Scope", names: TFNames, st: "pm.Statement", step: cst.Call) -> Optional[str]:
-    """The scope filter that selects the variables ``step`` trains ("" for all trainable ones), or None when the
-    text does not say (any variable may have slots)."""
-    if step.func.attr.value != "minimize":
+def trained_filter(scope: "pm.Scope", names: TFNames, st: "pm.Statement", step: cst.Call,
+                   collections=frozenset(_TRAINABLE_KEYS)) -> Optional[str]:
+    """The scope filter that selects the variables ``step`` (a ``minimize`` or ``compute_gradients`` call) trains
+    ("" for all trainable ones), or None when the text does not say. Its ``var_list`` is the default, or
+    ``tf.trainable_variables(scope)``, or a ``get_collection`` of one of ``collections`` filtered by a literal
+    scope. (The slot question asks of ``minimize`` alone: ``compute_gradients`` makes no slots.)"""
+    if step.func.attr.value not in ("minimize", "compute_gradients"):
         return None
     var_list = argument(step, "var_list")
     if var_list is None:
@@ -116,10 +119,15 @@ def _trained_filter(scope: "pm.Scope", names: TFNames, st: "pm.Statement", step:
         key = symbol_key(var_list)
         symbol = scope.symbol_at(key, st.index) if key is not None else None
         var_list = symbol.call if symbol is not None else None
+        if symbol is not None and var_list is None and 0 <= symbol.index < len(scope.statements):
+            node = scope.statements[symbol.index].node  # params = tf.get_collection(...)
+            small = node.body[0] if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 else None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and symbol_key(small.targets[0].target) == key:
+                var_list = small.value
     qualname = names.call_name(var_list) if isinstance(var_list, cst.Call) else None
     if qualname == "tf.trainable_variables":
         filter_arg = argument(var_list, "scope", 0)
-    elif qualname == "tf.get_collection" and names.qualname(argument(var_list, "key", 0)) in _TRAINABLE_KEYS:
+    elif qualname == "tf.get_collection" and names.qualname(argument(var_list, "key", 0)) in collections:
         filter_arg = argument(var_list, "scope", 1)
     else:
         return None

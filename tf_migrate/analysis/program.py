@@ -108,6 +108,11 @@ class Scope:
     # feed_dict: their keys name values to feed, not values read (node ids).
     feed_literals: Set[int] = field(default_factory=set)
     fed_rates: Dict[int, str] = field(default_factory=dict)  # optimizer statement id -> its fed-rate variable
+    # Placeholders declared in a build-time branch (analysis/branch_placeholders): statement index -> {key: call}.
+    branch_placeholders: Dict[int, Dict[str, cst.Call]] = field(default_factory=dict)
+    # What each gradient statement differentiates with respect to, where the text says (analysis/fed_gradients):
+    # statement index -> its Targets.
+    gradient_targets: Dict[int, object] = field(default_factory=dict)
     # Functions that only open a session on this scope's graph (session_functions): def id -> their session names.
     session_functions: Dict[int, Set[str]] = field(default_factory=dict)
     is_class: bool = False

@@ -7,6 +7,8 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.branch_placeholders import computed_from
+from tf_migrate.analysis.fed_gradients import gradient_through_feeds
 from tf_migrate.analysis.feed_dicts import bool_literals, feeds_tensors, named_feed_keys, site_feed_literals
 from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.run_sites import RunSite
@@ -35,6 +37,12 @@ class RunPlan:
     rebound: Set[Tuple[str, int]] = field(default_factory=set)
     # fed key -> the Python bool (``"True"`` / ``"False"``) every run of the site feeds it (a training flag)
     fed_bools: Dict[str, str] = field(default_factory=dict)
+    rebound_conflicts: List[str] = field(default_factory=list)  # the conflicts of ``rebound``
+
+    @property
+    def unrenamed_conflicts(self) -> List[str]:
+        """The conflicts other than a name bound again (rebound-names gives those values names of their own)."""
+        return [conflict for conflict in self.conflicts if conflict not in self.rebound_conflicts]
 
     @property
     def open_feed(self) -> bool:
@@ -74,6 +82,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     fed_at = {key: symbol.index if symbol is not None else -2 for key, symbol in fed_symbols.items()}
     needed: Set[Tuple[str, int]] = set()
     rebound: Set[Tuple[str, int]] = set()
+    rebound_conflicts: List[str] = []
     conflicts: List[str] = [f"`{key}` is fed, but the analysis cannot tell its dtype (TF1 converts a feed to it)"
                             for key, symbol in fed_symbols.items()
                             if symbol is not None and symbol.kind != pm.PLACEHOLDER and symbol.dtype is None]
@@ -94,8 +103,9 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
                 later = scope.symbol_at(key, limit)
                 if later is not None and later.index != symbol.index and at < limit \
                         and not _deferred_assignment(scope.statements[later.index], key):
-                    conflicts.append(f"`{key}` is bound again after graph code reads it and before the run; "
-                                     "the generated function would read the new value")
+                    rebound_conflicts.append(f"`{key}` is bound again after graph code reads it and before the "
+                                             "run; the generated function would read the new value")
+                    conflicts.append(rebound_conflicts[-1])
                     rebound.add((key, symbol.index))
                 continue
             if key in fed_at:
@@ -122,10 +132,12 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
             placeholders.append(st)
             continue
         chosen.append(st)
+        conflicts += _unfed_in_branch(scope, st, hits, fed_at)
         need(st.reads, st.index)
     chosen.reverse()
     placeholders.reverse()
-    conflicts += _parameter_conflicts(chosen, placeholders, fed)
+    conflicts += _parameter_conflicts(scope, chosen, placeholders, fed)
+    conflicts += gradient_through_feeds(scope, chosen, {key: symbol for key, symbol in fed_symbols.items() if symbol})
     all_reads = set(reads(site.fetch))
     for st in chosen + placeholders:
         all_reads |= st.reads
@@ -134,7 +146,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
                  if key in fed_keys} if fed_keys else {}
     return RunPlan(site, chosen, fed, dynamic, placeholders, all_reads, conflicts,
                    {key: symbol for key, symbol in fed_symbols.items() if symbol is not None}, limit,
-                   named_keys is not None, rebound, fed_bools)
+                   named_keys is not None, rebound, fed_bools, rebound_conflicts)
 
 
 def object_members_needed(scope: "pm.Scope", st: "pm.Statement", hits, fed_at, conflicts: List[str]):
@@ -187,12 +199,26 @@ def _assigned_in(loop: cst.For) -> Set[str]:
     return found
 
 
-def _parameter_conflicts(chosen, placeholders, fed) -> List[str]:
-    """A parameter (fed value or placeholder) whose name a statement of the same run binds again."""
+def _unfed_in_branch(scope: "pm.Scope", st: "pm.Statement", needed: Set[str], fed_at) -> List[str]:
+    """A placeholder declared in a branch of ``st`` that the run does not feed, from which the branch computes
+    what the run does not need: TF1's run succeeded without it, the generated function would fail (module doc of
+    ``branch_placeholders``)."""
+    conflicts = []
+    for key in sorted(set(scope.branch_placeholders.get(st.index, ())) - set(fed_at)):
+        unneeded = sorted(computed_from(st.node, key) - needed)
+        if unneeded:
+            conflicts.append(f"`{key}`, a placeholder declared in a branch, is not fed here, and the branch "
+                             f"computes `{unneeded[0]}` from it, which this run does not need")
+    return conflicts
+
+
+def _parameter_conflicts(scope: "pm.Scope", chosen, placeholders, fed) -> List[str]:
+    """A parameter (fed value or placeholder) whose name a statement of the same run binds again (a placeholder
+    declared in a branch of that statement aside: the generated function drops its line)."""
     params = [key for key, _ in fed] + [st.defines[0] for st in placeholders if st.defines]
     conflicts = []
     for key in dict.fromkeys(params):
-        if any(key in st.defines for st in chosen):
+        if any(key in st.defines and key not in scope.branch_placeholders.get(st.index, ()) for st in chosen):
             conflicts.append(f"`{key}` names two graph values that one run needs (a parameter and a rebinding)")
     names = [key.split(".")[-1] for key in dict.fromkeys(params)]
     for name in sorted({n for n in names if names.count(n) > 1}):

@@ -28,12 +28,14 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.collections import container_part
+from tf_migrate.analysis.derivatives import bind_derivative, source_keys
 from tf_migrate.analysis.fed_rates import rate_assignment
 from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
 from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen import compiled
+from tf_migrate.codegen.branch_lines import lower_branch_placeholders
 from tf_migrate.codegen.fetch_reads import plan_reads
 from tf_migrate.codegen.fetches import to_numpy, to_tensors
 from tf_migrate.codegen.local_bindings import OUTER, unshadow
@@ -63,6 +65,7 @@ class FunctionBuilder:
         self.taken = taken
         self.keras_variables = keras_variables
         self.tape = self._unused("tape")
+        self.fed_keys: Set[str] = set()  # the keys the run being built feeds (its parameters)
         self._gathers: Optional[bool] = None  # whether the scope gathers rows (sparse gradients); asked once
 
     def _unused(self, stem: str) -> str:
@@ -131,6 +134,8 @@ class FunctionBuilder:
     # -- body ------------------------------------------------------------------------------
     def lower(self, st: "pm.Statement", fresh) -> List[cst.BaseStatement]:
         node = replace_nodes(st.node, self.scope.replacements)
+        if st.index in self.scope.branch_placeholders:
+            node = lower_branch_placeholders(node, self.scope.branch_placeholders[st.index], self.fed_keys, self.names)
         call = _optimizer_call(st, self.kind_of)
         if call is not None:
             call = replace_nodes(call, self.scope.replacements)
@@ -208,7 +213,7 @@ class FunctionBuilder:
             qualname = self.names.call_name(call)
             if qualname in grads.IN_CONTEXT:
                 return True
-            ys = grads.bind_derivative(call, qualname).get("ys")
+            ys = bind_derivative(call, qualname).get("ys")
             elements = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
             if any(symbol_key(e) is None for e in elements):
                 return True
@@ -223,10 +228,10 @@ class FunctionBuilder:
             keys.add(symbol_key(_loss_of(call)))
         for call in grads.gradient_calls(st.node, self.names):
             qualname = self.names.call_name(call)
-            ys = grads.bind_derivative(call, qualname).get("ys")
+            ys = bind_derivative(call, qualname).get("ys")
             elements = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
             keys.update(key for key in map(symbol_key, elements) if key is not None)
-            keys.update(grads.source_keys(call, qualname))
+            keys.update(source_keys(call, qualname))
         return keys
 
     def watches(self, statements: List["pm.Statement"], plan: RunPlan, only: Optional["pm.Statement"] = None):
@@ -241,7 +246,7 @@ class FunctionBuilder:
                           if any(id(c) in self.scope.lazy_collections for c in all_calls(st.node))}
         for st in statements if only is None else [only]:
             for call in grads.gradient_calls(st.node, self.names):
-                for key in grads.source_keys(call, self.names.call_name(call)):
+                for key in source_keys(call, self.names.call_name(call)):
                     kind = self.scope.kind(key)
                     symbol = self.scope.symbols.get(key)
                     watch_later = after.setdefault(defined_at[key], []) if key in defined_at else at_start
@@ -262,6 +267,7 @@ class FunctionBuilder:
         :func:`tf_migrate.codegen.compiled.why_eager` first), a ``tf.function`` returning tensors; or, ``plain``,
         a function returning tensors that other generated functions call (an object's members)."""
         compile_it = compile_it or plain
+        self.fed_keys = {key for key, _ in plan.fed}
         spec, python_params, specialized = compiled.signature(plan, self.scope, self.names, self.tf) \
             if compile_it and not plain else (None, [], {})
         params, prologue = self._parameters(

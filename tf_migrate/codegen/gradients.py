@@ -20,33 +20,21 @@ gradient is only lowered where the run that needs it becomes a function.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.derivatives import bind_arguments, bind_derivative
 from tf_migrate.analysis.symbols import symbol_key
-from tf_migrate.cst.arguments import bind_known, keyword
+from tf_migrate.cst.arguments import keyword
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
-_POSITIONAL = ["ys", "xs", "grad_ys", "name", "colocate_gradients_with_ops", "gate_gradients",
-               "aggregation_method", "stop_gradients", "unconnected_gradients"]
-_PFOR_POSITIONAL = ["ys", "xs", "use_pfor", "parallel_iterations"]
-_HESSIANS_POSITIONAL = ["ys", "xs", "gate_gradients", "aggregation_method", "name"]
-_KEYWORD_ALIASES = {"output": "ys", "inputs": "xs", "inp": "xs"}
 # Derivatives whose inner gradient must itself be recorded: computed inside the tape's context.
 IN_CONTEXT = api.HESSIANS
-
-
-def bind_arguments(call: cst.Call, positional: List[str] = _POSITIONAL) -> Dict[str, cst.BaseExpression]:
-    """tf.gradients' arguments by name; the other derivatives' ``output``/``inputs`` keywords as ys/xs."""
-    bound = bind_known(call, positional)
-    if positional is _POSITIONAL:
-        return bound
-    return {_KEYWORD_ALIASES.get(name, name): value for name, value in bound.items()}
 
 
 def as_list(expr: cst.BaseExpression, scope: "pm.Scope", tf: str) -> cst.BaseExpression:
@@ -59,24 +47,6 @@ def as_list(expr: cst.BaseExpression, scope: "pm.Scope", tf: str) -> cst.BaseExp
     if key is not None and scope.kind(key) in (pm.VARIABLES, pm.TENSORS, pm.STRUCT):
         return expr
     return cst.parse_expression(f"{tf}.nest.flatten({code(expr)})")
-
-
-def bind_derivative(call: cst.Call, qualname: str) -> Dict[str, cst.BaseExpression]:
-    """Arguments of any derivative call, with ys/xs named as tf.gradients names them."""
-    if qualname in (api.PFOR_JACOBIAN, api.PFOR_BATCH_JACOBIAN):
-        return bind_arguments(call, _PFOR_POSITIONAL)
-    if qualname in api.HESSIANS:
-        return bind_arguments(call, _HESSIANS_POSITIONAL)
-    return bind_arguments(call)
-
-
-def source_keys(call: cst.Call, qualname: str = "tf.gradients") -> List[str]:
-    """Symbol keys among a derivative call's xs (what the tape may have to watch)."""
-    xs = bind_derivative(call, qualname).get("xs")
-    if xs is None:
-        return []
-    elements = [el.value for el in xs.elements] if isinstance(xs, (cst.List, cst.Tuple)) else [xs]
-    return [key for key in (symbol_key(e) for e in elements) if key is not None]
 
 
 def stopped_keys(call: cst.Call) -> Optional[List[str]]:

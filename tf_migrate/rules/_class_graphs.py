@@ -74,9 +74,11 @@ class ClassGraph:
     def _rename(self, plan: RunPlan, function: cst.FunctionDef) -> Dict[str, str]:
         # What the generated body reads and does not bind: the plan's reads, and names that rewritten
         # statements brought in (a collection resolved to the layers that own its variables).
-        free = reads(function.body) - set(writes(function.body)) - {p.name.value for p in function.params.params}
+        bound = set(writes(function.body))
+        free = reads(function.body) - bound - {p.name.value for p in function.params.params}
+        members = {key for key in bound if key.startswith("self.")}  # a per-run member a kept branch also binds
         mapping = {}
-        for key in sorted(set(plan.reads) | free):
+        for key in sorted(set(plan.reads) | free | members):
             if key.startswith("self.") and self.scope.deferred(key):
                 mapping[key] = key.split(".", 1)[1]
             elif key in self.analysis.init_locals:

@@ -22,7 +22,7 @@ from typing import List, Tuple
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
-from tf_migrate.codegen import gradients as grads
+from tf_migrate.analysis.derivatives import bind_derivative
 from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
@@ -82,7 +82,7 @@ def _statements(module: cst.Module, ctx: RuleContext) -> List[Tuple[cst.SimpleSt
                     if isinstance(node, cst.Call):
                         qualname = ctx.names.call_name(node)
                         if qualname in api.GRADIENTS and qualname not in api.HESSIANS:
-                            ys = grads.bind_derivative(node, qualname).get("ys")
+                            ys = bind_derivative(node, qualname).get("ys")
                             if isinstance(ys, _COMPUTED) and not _derivative_inside(ys, ctx):
                                 calls.append((node, ys))
                     return True
