@@ -62,6 +62,9 @@ COVERED_BY = {
                            "writer = tf.summary.FileWriter('logs')\n"
                            "s = sess.run(merged, {x: [1.0]})\nwriter.add_summary(s, 0)\n"),
     "cast-shorthands": "tests/golden/cast_shorthands_numpy_function.py",
+    "initialized-values": ("import tensorflow as tf\nw1 = tf.Variable(1.0)\nw2 = tf.Variable(w1.initialized_value())\n"
+                           "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                           "    print(sess.run(w2))\n"),
     "while-loops": ("import tensorflow as tf\nn = tf.placeholder(tf.int32, [])\n"
                     "r = tf.while_loop(lambda i: i < n, lambda i: i + 1, [tf.constant(0)])\n"
                     "with tf.Session() as sess:\n    print(sess.run(r, {n: 5}))\n"),
