@@ -9,6 +9,8 @@ import sys
 
 # Checkpoint writers: kept where they are built (they hold variables, they are not graph ops).
 SAVERS = {"tf.train.Saver"}
+# The Keras metrics the streaming-metrics rule makes of TF1 ones (built once; updated and read per run).
+KERAS_METRICS = {"tf.keras.metrics.Accuracy", "tf.keras.metrics.Mean"}
 
 # Collections of variables: resolved to explicit lists (tf_migrate.analysis.collections).
 VARIABLE_COLLECTIONS = {"tf.trainable_variables", "tf.global_variables", "tf.get_collection"}
@@ -137,7 +139,7 @@ COMPAT_ONLY_PREFIXES = (
     "tf.foldl", "tf.foldr", "tf.sparse_placeholder",
     "tf.scatter_update", "tf.scatter_add", "tf.scatter_sub",
     "tf.train.import_meta_graph", "tf.import_graph_def", "tf.train.write_graph",
-    "tf.saved_model.", "tf.python.",
+    "tf.saved_model.", "tf.python.", "tf.metrics.", "tf.metric_variables",
 )
 
 

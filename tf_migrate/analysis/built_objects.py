@@ -1,4 +1,4 @@
-"""Objects TF1 built once whose methods add ops that run in each run: dataset iterators, moving averages.
+"""Objects TF1 built once whose methods add ops that run in each run: dataset iterators, moving averages, metrics.
 
 * ``it = iter(dataset)`` is built once; ``x = it.get_next()`` runs in each run that needs it.
 * ``ema = tf.train.ExponentialMovingAverage(decay, num_updates)`` is built once. ``op = ema.apply(vars)``
@@ -6,6 +6,10 @@
   updates them, run by the runs that fetch ``op``: the statement is deferred, and the ``moving-averages``
   rule puts a bare ``ema.apply(vars)`` before it, which makes the shadows where TF1 did (its update changes
   nothing then: each shadow equals its variable). ``ema.average(var)`` is the shadow variable.
+
+* ``m = tf.keras.metrics.Accuracy()`` (what the ``streaming-metrics`` rule makes of a TF1 ``tf.metrics`` call) is
+  built once; ``value = m.result()`` and ``update = m(labels, predictions)`` (the update, then the value) run in
+  each run that needs them; ``m.reset_state()`` is Python, run where it stands.
 
 Moving averages of tensors (batch statistics) started at zero with TF1's bias correction, and the names
 TF1 gave the shadows (``average_name``, ``variables_to_restore``) are graph names an eager program does
@@ -37,7 +41,27 @@ def classify_built_object(classifier, st: "pm.Statement", targets, value) -> boo
         return False
     if targets is not None and _classify_iterator(classifier, st, value):
         return True
+    if targets is not None and _classify_metric(classifier, st, value):
+        return True
     return _classify_moving_average(classifier, st, targets, value)
+
+
+def _classify_metric(classifier, st, value: cst.Call) -> bool:
+    scope = classifier.scope
+    if classifier.names.call_name(value) in api.KERAS_METRICS:
+        st.role = pm.KEEP
+        classifier.define(st, pm.METRIC, value)
+        if escaped_reads(value, [], scope):
+            classifier.block(value, "a metric built from per-run tensors")
+        return True
+    func = value.func
+    receiver = func.value if isinstance(func, cst.Attribute) and func.attr.value == "result" and not value.args \
+        else func
+    if scope.kind(symbol_key(receiver) or "") != pm.METRIC:
+        return False
+    st.role = pm.DEFER  # the metric's value (result), or its update and then its value (a call)
+    classifier.define(st, pm.TENSOR)
+    return True
 
 
 def _classify_iterator(classifier, st, value: cst.Call) -> bool:

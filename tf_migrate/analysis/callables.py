@@ -26,12 +26,13 @@ from tf_migrate.traversal import visit
 _BUILTINS = frozenset(dir(builtins))
 # Kinds of values whose methods the model knows (tensor methods, layer calls, optimizer methods...).
 _KNOWN_RECEIVERS = {pm.PLACEHOLDER, pm.VARIABLE, pm.VARIABLES, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.OP,
-                    pm.INIT, pm.OPTIMIZER, pm.EAGER, pm.ITERATOR, pm.SAVER, pm.LAYER, pm.STRUCT, pm.AVERAGER}
+                    pm.INIT, pm.OPTIMIZER, pm.EAGER, pm.ITERATOR, pm.SAVER, pm.LAYER, pm.STRUCT, pm.AVERAGER,
+                    pm.METRIC}
 # Methods of Python lists, dicts and sets: they hold what they are given.
 _CONTAINER_METHODS = {"append", "extend", "insert", "update", "add", "setdefault", "pop", "get", "items", "keys",
                       "values", "index", "count", "copy"}
 # Kinds a fetch may name: values a run can compute or read.
-_FETCHABLE = _KNOWN_RECEIVERS - {pm.OPTIMIZER, pm.ITERATOR, pm.SAVER, pm.LAYER, pm.AVERAGER}
+_FETCHABLE = _KNOWN_RECEIVERS - {pm.OPTIMIZER, pm.ITERATOR, pm.SAVER, pm.LAYER, pm.AVERAGER, pm.METRIC}
 
 
 def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional[str]:
@@ -46,7 +47,7 @@ def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optiona
         module = names.aliases.get(name)
         if module is not None:
             return None if module.split(".")[0] in api.HOST_MODULES else f"`{name}` is imported from `{module}`"
-        if scope.kind(name) == pm.LAYER or (name in _BUILTINS and name not in scope.symbols):
+        if scope.kind(name) in (pm.LAYER, pm.METRIC) or (name in _BUILTINS and name not in scope.symbols):
             return None
         if name in scope.params:
             return f"`{name}` is a parameter: a callable passed in"

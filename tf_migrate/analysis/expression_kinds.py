@@ -17,7 +17,7 @@ from tf_migrate.tfnames import TFNames
 
 _KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
                pm.PYTHON: "python", pm.GRAPH: "python", pm.ITERATOR: "python", pm.SAVER: "python",
-               pm.LAYER: "layer", pm.AVERAGER: "averager"}
+               pm.LAYER: "layer", pm.AVERAGER: "averager", pm.METRIC: "metric"}
 
 
 def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames) -> Optional[str]:
