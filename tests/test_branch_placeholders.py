@@ -127,3 +127,13 @@ def test_a_class_run_feeding_a_tensor_of_unknown_dtype_keeps_compat():
     result = migrate_source(source, "agent.py")
     assert result.outcome == "compat"
     assert "`self.q` is fed, but the analysis cannot tell its dtype" in result.compat_reason
+
+
+def test_an_unfed_branch_placeholder_used_by_a_line_that_binds_nothing_keeps_compat():
+    # TF1 never ran the unbound assert (nothing fetched it); None would fail at the line in the copied branch.
+    source = CLASS_PROGRAM.replace("FLAG", "True").replace(
+        "            self.errors = tf.reduce_sum(", "            tf.assert_positive(self.weights)\n"
+                                                 "            self.errors = tf.reduce_sum(")
+    result = migrate_source(source, "agent.py")
+    assert result.outcome == "compat"
+    assert "`self.weights`, a placeholder declared in a branch, is not fed here" in result.compat_reason

@@ -48,12 +48,16 @@ def placeholder_lines(node: cst.If, keys: Set[str], names: TFNames) -> Dict[int,
     return found
 
 
-def computed_from(node: cst.If, key: str) -> Set[str]:
-    """The keys the lines of ``node`` bind from ``key``, directly or through one another, in their order."""
+def computed_from(node: cst.If, key: str) -> Optional[Set[str]]:
+    """The keys the lines of ``node`` bind from ``key``, directly or through one another, in their order; None
+    where a line uses one of them and binds nothing (``tf.summary.scalar('w', w)``: an effect of its own)."""
     tainted = {key}
     for line in _lines(node) or []:
         if reads(line) & tainted:
-            tainted |= set(writes(line))
+            bound = set(writes(line))
+            if not bound:
+                return None
+            tainted |= bound
     return tainted - {key}
 
 

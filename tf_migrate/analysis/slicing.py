@@ -205,7 +205,8 @@ def _unfed_in_branch(scope: "pm.Scope", st: "pm.Statement", needed: Set[str], fe
     ``branch_placeholders``)."""
     conflicts = []
     for key in sorted(set(scope.branch_placeholders.get(st.index, ())) - set(fed_at)):
-        unneeded = sorted(computed_from(st.node, key) - needed)
+        computed = computed_from(st.node, key)
+        unneeded = sorted(computed - needed) if computed is not None else ["a statement"]
         if unneeded:
             conflicts.append(f"`{key}`, a placeholder declared in a branch, is not fed here, and the branch "
                              f"computes `{unneeded[0]}` from it, which this run does not need")
