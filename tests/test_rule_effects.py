@@ -64,7 +64,8 @@ COVERED_BY = {
     "cast-shorthands": "tests/golden/cast_shorthands_numpy_function.py",
     "streaming-metrics": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\n"
                           "m, m_op = tf.metrics.mean(x)\nwith tf.Session() as sess:\n"
-                          "    sess.run(tf.local_variables_initializer())\n    print(sess.run(m_op, {x: [1.0, 2.0]}))\n"),
+                          "    sess.run(tf.local_variables_initializer())\n"
+                          "    print(sess.run(m_op, {x: [1.0, 2.0]}))\n"),
     "initialized-values": ("import tensorflow as tf\nw1 = tf.Variable(1.0)\nw2 = tf.Variable(w1.initialized_value())\n"
                            "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
                            "    print(sess.run(w2))\n"),
