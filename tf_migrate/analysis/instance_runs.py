@@ -33,9 +33,10 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import fetch_leaves, unknown_feed_key, unknown_fetch
 from tf_migrate.analysis.feed_dicts import site_feed_literals
 from tf_migrate.analysis.build_methods import self_method
-from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.analysis.symbols import all_calls, binding_counts
 from tf_migrate.cst.arguments import bind
 from tf_migrate.analysis.run_sites import RunSite, session_named
+from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import visit
 
 
@@ -180,43 +181,90 @@ def writes_member_variable(value: cst.BaseExpression, scope: "pm.Scope", kept_me
     return member is not None and member[1] in kept_members(scope.instances[member[0]])
 
 
-def parameter_instances(body, params, parent: "pm.Scope") -> Dict[str, str]:
+def parameter_instances(body, params, parent: "pm.Scope", graph_classes=frozenset()) -> Dict[str, str]:
     """Parameters of the function whose body is ``body`` that every call of it, in ``parent``'s own code,
-    passes an object of the same local class (``def train(sess, model)`` called as ``train(sess, net)``):
-    parameter -> class. None of them when the function is called from another function or class, or used
-    otherwise than by calling it (passed along, stored): the objects it gets are not known there."""
+    passes an object of the same local class (``def train(sess, model)`` called as ``train(sess, net)``), or of
+    a class of the tree (``graph_classes``), also where another function calls it with an object it built
+    (:func:`function_parameter_instances`): parameter -> class. None of them when the function is called from a
+    class, or used otherwise than by calling it (passed along, stored): the objects it gets are not known there."""
     body = list(body)
     function = next((st.node for st in parent.statements if isinstance(st.node, cst.FunctionDef)
                      and body and st.node.body.body and st.node.body.body[0] is body[0]), None)
-    return function_parameter_instances(function, params, parent) if function is not None else {}
+    return function_parameter_instances(function, params, parent, graph_classes) if function is not None else {}
 
 
-def function_parameter_instances(function: cst.FunctionDef, params, parent: "pm.Scope") -> Dict[str, str]:
-    """:func:`parameter_instances` of ``function``, a statement of ``parent``."""
-    if not parent.instances:
-        return {}
+def function_parameter_instances(function: cst.FunctionDef, params, parent: "pm.Scope",
+                                 graph_classes=frozenset()) -> Dict[str, str]:
+    """:func:`parameter_instances` of ``function``, a statement of ``parent``. Its calls may also stand in other
+    functions of ``parent`` (``def evaluate(sess, model)`` called by ``main()``, which builds ``model = Model()``):
+    there the argument must be a name the calling function binds once, to an object of a class of ``parent``
+    or of another module of the tree (``graph_classes``), and not a parameter of it."""
     name = function.name.value
     own_calls, uses = [], 0
-    elsewhere = False
+    callers: List[Tuple[cst.Call, Dict[str, str]]] = []  # (call, the objects its caller's names hold)
     for st in parent.statements:
         if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
-            elsewhere |= st.node is not function and _name_count(st.node, name) > 0
+            if st.node is function or _name_count(st.node, name) == 0:
+                continue
+            calls = [c for c in all_calls(st.node) if isinstance(c.func, cst.Name) and c.func.value == name]
+            if not isinstance(st.node, cst.FunctionDef) or len(calls) != _name_count(st.node, name):
+                return {}
+            objects = _built_objects(st.node, parent, graph_classes)
+            callers += [(call, objects) for call in calls]
             continue
         own_calls += [c for c in all_calls(st.node) if isinstance(c.func, cst.Name) and c.func.value == name]
         uses += _name_count(st.node, name)
-    if elsewhere or not own_calls or uses != len(own_calls):
+    if uses != len(own_calls) or not (own_calls or callers):
         return {}
+    callers += [(call, {key: owner for key, owner in parent.instances.items()
+                        if len(parent.bindings.get(key, ())) == 1}) for call in own_calls]
     positional = [p.name.value for p in function.params.params]
     found: Dict[str, str] = {}
     for param in params:
         owners = set()
-        for call in own_calls:
+        for call, objects in callers:
             bound = bind(call, positional)
             value = bound.get(param) if bound is not None else None
-            owners.add(parent.instances.get(value.value) if isinstance(value, cst.Name)
-                       and len(parent.bindings.get(value.value, ())) == 1 else None)
+            owners.add(objects.get(value.value) if isinstance(value, cst.Name) else None)
         if len(owners) == 1 and None not in owners:
             found[param] = owners.pop()
+    return found
+
+
+def _built_objects(caller: cst.FunctionDef, parent: "pm.Scope", graph_classes) -> Dict[str, str]:
+    """Names ``caller`` binds once, to an object of a class of ``parent`` or of the tree: name -> class."""
+    counts = binding_counts(caller.body.body)
+    own = {p.name.value for p in caller.params.params}
+    found: Dict[str, str] = {}
+    for statement in _simple_lines(caller.body):
+        small = statement.body[0] if len(statement.body) == 1 else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, cst.Call)
+                and isinstance(small.targets[0].target, cst.Name)):
+            continue
+        target, func = small.targets[0].target.value, small.value.func
+        owner = func.value if isinstance(func, cst.Name) and func.value in parent.class_defs else dotted_name(func)
+        if owner is not None and (owner in parent.class_defs or owner in graph_classes) \
+                and counts.get(target) == 1 and target not in own:
+            found[target] = owner
+    return found
+
+
+def _simple_lines(block: cst.CSTNode) -> List[cst.SimpleStatementLine]:
+    """The simple statement lines of a function body, through its compound statements (not nested defs)."""
+    found: List[cst.SimpleStatementLine] = []
+
+    class _Lines(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, line: cst.SimpleStatementLine) -> bool:
+            found.append(line)
+            return False
+
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_ClassDef(self, node) -> bool:
+            return False
+
+    visit(block, _Lines())
     return found
 
 
@@ -235,15 +283,34 @@ def _name_count(node: cst.CSTNode, name: str) -> int:
     return count[0]
 
 
-def mark_function_runs(scope: "pm.Scope", kept_members, block) -> None:
+def mark_function_runs(scope: "pm.Scope", kept_members, block, graph_classes=frozenset()) -> None:
     """The runs in functions of ``scope`` that run their graph through a session passed in (planned in this
     scope), on an object of a local class every call passes them (``def train(sess, model)``)."""
     for st in scope.statements:
         if not (isinstance(st.node, cst.FunctionDef) and st.run_sites):
             continue
         params = [p.name.value for p in st.node.params.params]
-        mark_runs(st.run_sites, scope, kept_members, [st.node], function_parameter_instances(st.node, params, scope),
-                  block)
+        mark_runs(st.run_sites, scope, kept_members, [st.node],
+                  function_parameter_instances(st.node, params, scope, graph_classes), block)
+
+
+def check_parameter_objects(function: cst.FunctionDef, sites, block) -> None:
+    """Block the runs of ``function`` (given a session, planned in the scope around it) that read a member of a
+    parameter no object of a known class fills (``sess.run(model.loss)`` in ``def evaluate(sess, model)`` called
+    with objects the analysis cannot follow): what the run computes is not known."""
+    params = {p.name.value for p in function.params.params}
+    for site in sites:
+        if site.instance is not None:
+            continue
+        keys = [e.key for e in site.feed.elements if isinstance(e, cst.DictElement)] \
+            if isinstance(site.feed, cst.Dict) else []
+        leaves = list(fetch_leaves(site.fetch)) + keys  # (not the fed values: `{x: data.images}`, a dataset's)
+        owner = next((leaf.value.value for leaf in leaves if isinstance(leaf, cst.Attribute)
+                      and isinstance(leaf.value, cst.Name) and leaf.value.value in params), None)
+        if owner is not None:
+            block(site.call, f"sess.run reads `{owner}`'s members, and `{owner}` is a parameter of "
+                             f"`{function.name.value}` whose object the analysis does not know (an object of one "
+                             "class, built by each caller, is)")
 
 
 def mark_runs(sites, scope: "pm.Scope", kept_members, statements, objects: Dict[str, str], block) -> None:

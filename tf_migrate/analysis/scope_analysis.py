@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Dict, Optional, Tuple
 
+import libcst as cst
+
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis import scope_passes
 from tf_migrate.analysis.build_blocks import check_build_blocks, check_deferred_calls
@@ -15,7 +17,7 @@ from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.flatten import unwrap
 from tf_migrate.analysis.function_initializers import check_function_initializers
 from tf_migrate.analysis.imported_helpers import add_imported
-from tf_migrate.analysis.instance_runs import mark_function_runs, parameter_instances
+from tf_migrate.analysis.instance_runs import check_parameter_objects, mark_function_runs, parameter_instances
 from tf_migrate.analysis.main_guard import main_guard_scopes
 from tf_migrate.analysis.object_members import bind_built_object
 from tf_migrate.analysis.session_escapes import check_session_escapes
@@ -54,8 +56,12 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
         scope.opaque_functions.update((k, v) for k, v in parent.opaque_functions.items() if k not in params)
         scope.variable_classes |= parent.variable_classes - set(params)
         scope.local_callables |= parent.local_callables - set(params)
+        scope.outer_functions |= parent.outer_functions | {
+            st.node.name.value for st in parent.statements if isinstance(st.node, cst.FunctionDef)}
+        scope.outer_functions -= set(params)
         scope.class_defs.update((k, v) for k, v in parent.class_defs.items() if k not in params)
-        scope.instances.update(parameter_instances(body, params, parent))  # def train(sess, model): train(sess, net)
+        scope.instances.update(parameter_instances(  # def train(sess, model): train(sess, net)
+            body, params, parent, names.tree_helpers.graph_classes))
     else:
         add_imported(scope, names, set(params))
     scope.params = set(params)
@@ -67,7 +73,10 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
                             lambda st: bind_built_object(st, scope, names, classifier.block))
     for index, flat_stmt in enumerate(flat.statements):
         scope.statements.append(classifier.classify(index, flat_stmt))
-    mark_function_runs(scope, classifier.kept_members, classifier.block)
+    mark_function_runs(scope, classifier.kept_members, classifier.block, names.tree_helpers.graph_classes)
+    for st in scope.statements:  # the runs of functions given a session, planned here (`def evaluate(sess, model)`)
+        if isinstance(st.node, cst.FunctionDef) and st.kind != "nested-scope":
+            check_parameter_objects(st.node, st.run_sites, classifier.block)
     scope_passes.settle_eager(classifier)
     scope_passes.check_escapes(classifier)
     scope_passes.check_run_plans(classifier)

@@ -16,6 +16,7 @@ def check_session_escapes(c: Classifier) -> None:
     """A session handed to code outside this module: that code still needs it."""
     local = {st.node.name.value for st in c.scope.statements
              if isinstance(st.node, (cst.FunctionDef, cst.ClassDef))}
+    local |= c.scope.outer_functions  # (in a function: the module's functions too, whose runs the module plans)
     sessions = {k for k in c.scope.sessions if "." not in k}
     for st in c.scope.statements:
         if st.role == pm.REMOVE or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
