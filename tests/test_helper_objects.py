@@ -61,8 +61,7 @@ def test_a_helper_main_hands_its_session_and_model_runs_the_models_methods(tmp_p
 
 
 ONE_FILE = MODEL + "\n\n" + TRAIN.replace("from model import Model\n", "").replace(
-    "import numpy as np\nimport tensorflow as tf\n", "import numpy as np\n").replace(
-    "if __name__ == '__main__':\n    main()\n", "main()\n")  # (a local class built under a main guard: compat)
+    "import numpy as np\nimport tensorflow as tf\n", "import numpy as np\n")  # main() under a main guard
 
 
 def test_in_one_file_a_helper_given_objects_of_one_class_converts():

@@ -116,3 +116,49 @@ def test_variables_made_where_the_model_cannot_name_them_keep_compat(body, why):
     assert result.outcome == "compat"
     assert why in result.compat_reason
     run_legacy(source)
+
+
+
+GUARDED = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Model(object):
+    def __init__(self, scale):
+        self.x = tf.placeholder(tf.float32, [None, 2])
+        self.w = tf.Variable(tf.ones([2, 1]) * scale)
+        self.loss = tf.reduce_mean(tf.matmul(self.x, self.w))
+
+
+def evaluate(sess, model, xs):
+    return sess.run(model.loss, feed_dict={model.x: xs})
+
+
+def main():
+    a = Model(1.0)
+    b = Model(3.0)
+    X = np.ones((2, 2), np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(evaluate(sess, a, X), evaluate(sess, b, X))
+
+
+ENTRY
+'''
+
+
+def test_a_main_guard_calling_the_function_that_makes_the_variables_converts():
+    # The script's entry: the variables main() makes are main()'s, named nowhere at module level.
+    source = GUARDED.replace("ENTRY", "if __name__ == '__main__':\n    main()")
+    result = migrate_source(source, "guarded.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_another_if_calling_the_function_that_makes_the_variables_keeps_compat():
+    # Not the script's entry: whether the variables exist depends on the flag.
+    source = GUARDED.replace("ENTRY", "TRAIN = True\nif TRAIN:\n    main()")
+    result = migrate_source(source, "guarded.py")
+    assert result.outcome == "compat"
+    assert "made in only some branches of an `if`" in result.compat_reason

@@ -12,7 +12,8 @@ does not exist (a NameError, or an UnboundLocalError in a class's ``__init__``);
 dict. Such a scope stays compat, with the reason at the statement, where a variable is made:
 
 - in some branches of an ``if`` only (every branch, an ``else`` included, making variables under the same names
-  is fine: each name is bound whichever branch runs);
+  is fine: each name is bound whichever branch runs; so is a main guard whose calls bind no name, ``if __name__ ==
+  "__main__": main()``, the script's entry);
 - in one arm of a conditional expression (``tf.Variable(...) if flag else None``);
 - in a ``try`` statement (which exist depends on the exceptions raised while building);
 - in a ``lambda`` (made at each call, where the model sees no variable);
@@ -25,6 +26,7 @@ from typing import List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis.main_guard import is_main_guard
 from tf_migrate.analysis.symbols import all_calls, writes
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import dotted_name
@@ -64,9 +66,14 @@ def check_variable_places(c) -> None:
         complete = isinstance(_last_else(st.node), cst.Else)
         if complete and all(names == made[0] for names in made):
             continue
+        if is_main_guard(st.node) and made[0] == {_UNNAMED}:
+            continue  # `if __name__ == "__main__": main()`: the script's entry, naming none of the variables here
         missing = sorted(set().union(*made) - (set.intersection(*made) if complete else set()))
         c.block(st.node, f"`{missing[0]}` is a variable made in only some branches of an `if`: the eager rewrite "
                          "would name it in run functions and variable lists where it was never made")
+
+
+_UNNAMED = "(a variable bound to no name)"
 
 
 def _branches(node: cst.If) -> List[cst.BaseSuite]:
@@ -93,7 +100,7 @@ def _made_names(branch: cst.BaseSuite, c) -> Set[str]:
     statements = branch.body if isinstance(branch, cst.IndentedBlock) else [branch]
     for statement in statements:
         if _makes_variables(statement, c):
-            found.update(writes(statement) or ["(a variable bound to no name)"])
+            found.update(writes(statement) or [_UNNAMED])
     return found
 
 
