@@ -94,3 +94,38 @@ def test_a_main_whose_sessions_reinitialize_or_build_stays_a_scope_of_its_own(ma
     result = migrate_source(GRAPH + main, "main_session.py")
     assert result.outcome == "compat"
     assert "a scope of its own" in result.compat_reason
+
+
+_MISUSE = """import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+w = tf.Variable([[0.5], [-0.5]])
+loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+
+
+def describe(session):
+    print(len(session.graph.get_operations()) > 0)
+
+
+def report(sess):
+    describe(sess)
+    print(sess.run(loss, {x: np.ones((2, 2))}))
+
+
+"""
+
+
+@pytest.mark.parametrize("driver", [
+    "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n    report(sess)\n",
+    "def main():\n    with tf.Session() as sess:\n        sess.run(tf.global_variables_initializer())\n"
+    "        report(sess)\n\n\nmain()\n",
+])
+def test_a_helper_using_the_session_beyond_running_keeps_compat_with_the_reason(driver):
+    # report() hands the session on to describe(), which reads its graph: eager code has no session to give it.
+    # (Only the output self-check caught this before: `undefined name 'sess'`.)
+    result = migrate_source(_MISUSE + driver, "misuse.py")
+    assert result.outcome == "compat"
+    blockers = [f.message for f in result.findings if f.rule == "eager-blocker"]
+    assert any("`report` uses the session it is given beyond running the graph (`session.graph`)" in message
+               for message in blockers), blockers

@@ -266,3 +266,27 @@ def session_uses(node, run_sites, sessions) -> Optional[str]:
 
     visit(node, _Walk())
     return found[0] if found else None
+
+
+def session_misuse(functions, callee: str, passed, seen: Optional[Set[str]] = None) -> str:
+    """``sess.graph`` or another use of the session that ``callee`` (one of ``functions``: name -> FunctionDef) is
+    given by the arguments ``passed`` ((position, Arg) pairs), other than running the graph with it, in its body or in
+    the functions of ``functions`` it passes the session on to ('' if none)."""
+    function, seen = functions[callee], seen if seen is not None else set()
+    if callee in seen:
+        return ""
+    seen.add(callee)
+    positional = [p.name.value for p in function.params.params]
+    params = {arg.keyword.value if arg.keyword is not None else positional[index] if index < len(positional) else ""
+              for index, arg in passed} - {""}
+    use = session_uses(function.body, [], params) if params else None
+    if use:
+        return use
+    for call in all_calls(function.body):
+        inner = call.func.value if isinstance(call.func, cst.Name) else None
+        handed = [(index, arg) for index, arg in enumerate(call.args) if symbol_key(arg.value) in params]
+        if inner in functions and handed:
+            use = session_misuse(functions, inner, handed, seen)
+            if use:
+                return use
+    return ""

@@ -128,7 +128,8 @@ class Scope:
     opaque_functions: Dict[str, str] = field(default_factory=dict)
     variable_classes: Set[str] = field(default_factory=set)  # classes whose methods create variables
     local_callables: Set[str] = field(default_factory=set)  # functions, classes and lambdas defined here
-    outer_functions: Set[str] = field(default_factory=set)  # functions (def) of the scopes around this one
+    # Functions (def) of the scopes around this one: name -> the FunctionDef.
+    outer_functions: Dict[str, cst.FunctionDef] = field(default_factory=dict)
     params: Set[str] = field(default_factory=set)  # the enclosing function's parameters
     class_defs: Dict[str, cst.ClassDef] = field(default_factory=dict)  # classes defined here or around
     own_scope_blocks: Set[int] = field(default_factory=set)  # ids of main-guard blocks analysed as scopes

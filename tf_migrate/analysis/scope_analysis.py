@@ -56,9 +56,9 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
         scope.opaque_functions.update((k, v) for k, v in parent.opaque_functions.items() if k not in params)
         scope.variable_classes |= parent.variable_classes - set(params)
         scope.local_callables |= parent.local_callables - set(params)
-        scope.outer_functions |= parent.outer_functions | {
-            st.node.name.value for st in parent.statements if isinstance(st.node, cst.FunctionDef)}
-        scope.outer_functions -= set(params)
+        outer = dict(parent.outer_functions)
+        outer.update((st.node.name.value, st.node) for st in parent.statements if isinstance(st.node, cst.FunctionDef))
+        scope.outer_functions.update((name, node) for name, node in outer.items() if name not in params)
         scope.class_defs.update((k, v) for k, v in parent.class_defs.items() if k not in params)
         scope.instances.update(parameter_instances(  # def train(sess, model): train(sess, net)
             body, params, parent, names.tree_helpers.graph_classes))

@@ -6,7 +6,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
-from tf_migrate.analysis.escapes import session_uses
+from tf_migrate.analysis.escapes import session_misuse, session_uses
 from tf_migrate.analysis.instance_runs import run_session_parameter
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.tfnames import dotted_name
@@ -14,18 +14,23 @@ from tf_migrate.tfnames import dotted_name
 
 def check_session_escapes(c: Classifier) -> None:
     """A session handed to code outside this module: that code still needs it."""
-    local = {st.node.name.value for st in c.scope.statements
-             if isinstance(st.node, (cst.FunctionDef, cst.ClassDef))}
-    local |= c.scope.outer_functions  # (in a function: the module's functions too, whose runs the module plans)
+    functions = dict(c.scope.outer_functions)  # (in a function: the module's functions too, whose runs it plans)
+    functions.update((st.node.name.value, st.node) for st in c.scope.statements if isinstance(st.node, cst.FunctionDef))
+    local = set(functions) | {st.node.name.value for st in c.scope.statements if isinstance(st.node, cst.ClassDef)}
     sessions = {k for k in c.scope.sessions if "." not in k}
     for st in c.scope.statements:
         if st.role == pm.REMOVE or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
             continue  # graph code (moved into the run functions) may pass one on too
         for call in all_calls(st.node):
             callee = call.func.value if isinstance(call.func, cst.Name) else None
+            passed = [(index, arg) for index, arg in enumerate(call.args) if symbol_key(arg.value) in sessions]
+            if callee in functions and passed:
+                misuse = session_misuse(functions, callee, passed)
+                if misuse:
+                    c.block(call, f"`{callee}` uses the session it is given beyond running the graph (`{misuse}`); "
+                                  "eager code has no session")
             if callee in local or any(site.call is call for site in st.run_sites):
                 continue
-            passed = [(index, arg) for index, arg in enumerate(call.args) if symbol_key(arg.value) in sessions]
             if passed and not _session_argument_dropped(call, passed, c.names.tree_helpers.sessions_given) \
                     and not _method_runs_it(c.scope, call, passed, c.names.tree_helpers.sessions_given):
                 c.block(call, "a session passed to code outside this module, which still needs it")

@@ -26,6 +26,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.escapes import session_misuse
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.statement_facts import only_initializers
 from tf_migrate.analysis.symbols import all_calls, symbol_key
@@ -138,6 +139,12 @@ def own_session_runs(function: cst.FunctionDef, scope: "pm.Scope", names: TFName
     if scope.is_class or not session_only(function, names, statements, scope):
         return None  # (a function with placeholders or ops of its own: its runs are not looked for here)
     sessions = local_sessions(function, names)  # (``with tf.Session() as s``: any name)
+    helpers = {node.name.value: node for node in statements if isinstance(node, cst.FunctionDef)}
+    for call in all_calls(function):  # a helper given the session uses it beyond running: a scope of its own,
+        callee = call.func.value if isinstance(call.func, cst.Name) else None  # whose check says why
+        passed = [(index, arg) for index, arg in enumerate(call.args) if symbol_key(arg.value) in sessions]
+        if callee in helpers and passed and session_misuse(helpers, callee, passed):
+            return None
     sites = find_run_sites(function, lambda e: is_session(e) or symbol_key(e) in sessions, kind_of)
     if not first_run_initializes(sites, kind_of):
         return None
