@@ -137,3 +137,48 @@ def test_an_unfed_branch_placeholder_used_by_a_line_that_binds_nothing_keeps_com
     result = migrate_source(source, "agent.py")
     assert result.outcome == "compat"
     assert "`self.weights`, a placeholder declared in a branch, is not fed here" in result.compat_reason
+
+
+LABELS = """
+import numpy as np
+import tensorflow as tf
+
+SPARSE = FLAG
+x = tf.placeholder(tf.float32, [None, 2])
+w = tf.Variable([[0.5, -0.5, 0.1], [0.25, 1.0, -0.3]])
+logits = tf.matmul(x, w)
+if SPARSE:
+    y = tf.placeholder(tf.int32, [None])
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+else:
+    y = tf.placeholder(tf.float32, [None, 3])
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=logits))
+OPTIMIZER
+train = opt.minimize(loss)
+X = np.array([[1.0, 2.0], [0.5, -1.0]], np.float32)
+Y = np.array([0, 2]) if SPARSE else np.eye(3)[[0, 2]]  # int64 or float64: TF1 cast each to its placeholder's dtype
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        print(sess.run([train, loss], {x: X, y: Y})[1])
+"""
+
+
+@pytest.mark.parametrize("flag", ["True", "False"])
+def test_a_placeholder_the_branches_declare_with_other_dtypes_is_cast_in_each(flag):
+    source = LABELS.replace("FLAG", flag).replace("OPTIMIZER", "opt = tf.train.AdamOptimizer(0.1)")
+    result = migrate_source(source, "labels.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert "        y = tf.cast(y, tf.int32)\n" in code and "        y = tf.cast(y, tf.float32)\n" in code
+    assert "tf.placeholder" not in code and "compat.v1.placeholder" not in code
+    assert_same_output(run_legacy(source), run_migrated(code))
+
+
+def test_an_optimizer_made_in_a_branch_keeps_compat():
+    # `opt.minimize(loss)` of an optimizer the analysis did not know became a call eager optimizers cannot run.
+    source = LABELS.replace("FLAG", "True").replace(
+        "OPTIMIZER", "if SPARSE:\n    opt = tf.train.AdamOptimizer(0.1)\nelse:\n    opt = tf.train.GradientDescentOptimizer(0.1)")
+    result = migrate_source(source, "labels.py")
+    assert result.outcome == "compat"
+    assert "an optimizer made inside a compound statement (`if`)" in result.compat_reason

@@ -11,6 +11,8 @@ Research code often picks its graph with a Python flag::
 The ``if`` is one statement of the graph; a run that needs ``self.loss`` computes the whole of it. The
 placeholder in it is a parameter of the runs that feed it: its dtype is the placeholder's (TF1 converts the
 fed value to it), and the generated function drops the placeholder's line, whose name the parameter holds.
+Where the branches declare it with other dtypes (``tf.int32`` labels or one-hot ``tf.float32`` ones), each copied
+line casts the parameter to its own instead, as TF1 converted the feed to the placeholder the taken branch made.
 A run that does not feed it fails in TF1 where the taken branch needs it; the generated function binds it
 to ``None``, which fails where it is read. That is faithful only where everything the branch computes from
 the placeholder is something the run needs (:func:`computed_from`): otherwise TF1's run, which needs none of
@@ -28,10 +30,12 @@ from tf_migrate.traversal import fact
 from tf_migrate.tfnames import TFNames
 
 
-def branch_placeholders(node: cst.CSTNode, names: TFNames) -> Dict[str, cst.Call]:
+def branch_placeholders(node: cst.CSTNode, names: TFNames) -> Dict[str, Optional[cst.Call]]:
     """Key -> its placeholder call, for each key that ``if`` statement ``node`` binds only as ``key =
-    tf.placeholder(...)`` (each of those the same call text). Empty for other statements, and for an ``if`` holding
-    anything but simple statements and nested ``if`` s (a loop would declare a placeholder per iteration)."""
+    tf.placeholder(...)``: the call where each binding is the same call text, None where the branches declare it
+    with other dtypes or shapes (each naming a numeric dtype: ``tf.int32`` labels in one, one-hot ``tf.float32``
+    ones in the other). Empty for other statements, and for an ``if`` holding anything but simple statements and
+    nested ``if`` s (a loop would declare a placeholder per iteration)."""
     if not isinstance(node, cst.If):
         return {}
     return fact(f"branch-placeholders:{id(names)}", node, lambda n: _placeholders(n, names))
@@ -61,11 +65,11 @@ def computed_from(node: cst.If, key: str) -> Optional[Set[str]]:
     return tainted - {key}
 
 
-def _placeholders(node: cst.If, names: TFNames) -> Dict[str, cst.Call]:
+def _placeholders(node: cst.If, names: TFNames) -> Dict[str, Optional[cst.Call]]:
     lines = _lines(node)
     if lines is None:
         return {}
-    found: Dict[str, cst.Call] = {}
+    found: Dict[str, Optional[cst.Call]] = {}
     other: Set[str] = set()
     for line in lines:
         target = _placeholder_target(line, names)
@@ -73,8 +77,9 @@ def _placeholders(node: cst.If, names: TFNames) -> Dict[str, cst.Call]:
             other.update(writes(line))
             continue
         call = line.body[0].value
-        if target in found and not found[target].deep_equals(call):
-            other.add(target)
+        if target in found and (found[target] is None or not found[target].deep_equals(call)):
+            found[target] = None  # declared otherwise in another branch (the classifier checks each line's dtype)
+            continue
         found.setdefault(target, call)
     return {key: call for key, call in found.items() if key not in other}
 

@@ -6,12 +6,12 @@ from typing import List, Optional, Sequence
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api, collections, program as pm
-from tf_migrate.analysis.branch_placeholders import branch_placeholders
+from tf_migrate.analysis.branch_placeholders import branch_placeholders, placeholder_lines
 from tf_migrate.analysis.block_variables import classify_variable_block, computed_reads
 from tf_migrate.analysis.built_objects import classify_built_object
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.callables import check_knowledge, kept_members, record_callables, summarize_definition
-from tf_migrate.analysis.dtypes import expression_dtype
+from tf_migrate.analysis.dtypes import expression_dtype, placeholder_dtype
 from tf_migrate.analysis.feed_dicts import feed_dict_literal
 from tf_migrate.analysis.fed_gradients import record_targets
 from tf_migrate.analysis.fed_rates import fed_rate, step_reads
@@ -74,10 +74,14 @@ class Classifier:
         if kind == pm.VARIABLES and isinstance(value, (cst.Dict, cst.DictComp)):
             info["mapping"] = True
         declared = branch_placeholders(st.node, self.names)  # `if flag: self.w = tf.placeholder(...)`: fed, its dtype
+        declared = {key: call for key, call in declared.items()  # (declared with other dtypes: each line casts)
+                    if call is not None or all(placeholder_dtype(line.body[0].value, self.names) for line in
+                                               placeholder_lines(st.node, {key}, self.names).values())}
         if declared:
             self.scope.branch_placeholders[st.index] = declared
         for key in st.defines:
-            key_dtype = expression_dtype(declared[key], self.scope, st.index, self.names) if key in declared else dtype
+            key_dtype = expression_dtype(declared[key], self.scope, st.index, self.names) if declared.get(key) else (
+                None if key in declared else dtype)
             self.scope.bind(pm.Symbol(key, kind, st.index, call, dtype=key_dtype, **info))
 
     def classify(self, index: int, flat) -> "pm.Statement":

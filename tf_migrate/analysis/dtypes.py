@@ -43,6 +43,13 @@ def dtype_name(expr: Optional[cst.BaseExpression], names: TFNames) -> Optional[s
     return text if text in _DTYPES else None
 
 
+def placeholder_dtype(call: cst.Call, names: TFNames) -> Optional[str]:
+    """The dtype a ``tf.placeholder`` call names, if numeric or bool (a fed value can be cast to it)."""
+    first = call.args[0].value if call.args and call.args[0].keyword is None else argument(call, "dtype")
+    dtype = dtype_name(first, names)
+    return dtype if dtype != "string" else None
+
+
 def value_dtype(scope: "pm.Scope", key: str, index: int, names: TFNames, depth: int = 0) -> Optional[str]:
     """The dtype of the binding of ``key`` visible at statement ``index`` (None: unknown)."""
     symbol = scope.symbol_at(key, index)

@@ -21,7 +21,7 @@ from tf_migrate.analysis.instance_runs import check_parameter_objects, mark_func
 from tf_migrate.analysis.main_guard import main_guard_scopes
 from tf_migrate.analysis.object_members import bind_built_object
 from tf_migrate.analysis.session_escapes import check_session_escapes
-from tf_migrate.analysis.variable_places import check_variable_places
+from tf_migrate.analysis.variable_places import check_optimizer_places, check_variable_places
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import remember
 
@@ -86,6 +86,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.check_tensor_equality(classifier)
     scope_passes.check_global_bindings(classifier)
     check_variable_places(classifier)
+    check_optimizer_places(classifier)
     check_build_blocks(classifier)
     check_deferred_calls(classifier)
     return scope

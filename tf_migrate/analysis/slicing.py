@@ -85,7 +85,8 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     rebound_conflicts: List[str] = []
     conflicts: List[str] = [f"`{key}` is fed, but the analysis cannot tell its dtype (TF1 converts a feed to it)"
                             for key, symbol in fed_symbols.items()
-                            if symbol is not None and symbol.kind != pm.PLACEHOLDER and symbol.dtype is None]
+                            if symbol is not None and symbol.kind != pm.PLACEHOLDER and symbol.dtype is None
+                            and key not in scope.branch_placeholders.get(symbol.index, ())]  # (their lines cast)
     if unmatched:
         conflicts.append(f"the feed dict `{site.feed.value}` replaces tensors, and the analysis cannot tell which "
                          "value of each this run sees (a key bound again, or other keys elsewhere)")

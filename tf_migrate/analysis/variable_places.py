@@ -18,6 +18,8 @@ dict. Such a scope stays compat, with the reason at the statement, where a varia
 - in a ``try`` statement (which exist depends on the exceptions raised while building);
 - in a ``lambda`` (made at each call, where the model sees no variable);
 - stored into a subscript or an attribute of anything but ``self``.
+
+Optimizers made in a compound statement (one per branch of a flag) block too (:func:`check_optimizer_places`).
 """
 from __future__ import annotations
 
@@ -71,6 +73,22 @@ def check_variable_places(c) -> None:
         missing = sorted(set().union(*made) - (set.intersection(*made) if complete else set()))
         c.block(st.node, f"`{missing[0]}` is a variable made in only some branches of an `if`: the eager rewrite "
                          "would name it in run functions and variable lists where it was never made")
+
+
+def check_optimizer_places(c) -> None:
+    """Block each compound statement of the classifier's scope that makes an optimizer (``if use_adam: opt =
+    tf.train.AdamOptimizer(lr) else: opt = tf.train.GradientDescentOptimizer(lr)``): the model knows optimizers
+    bound by simple statements, so a step of one made in a branch or a loop was left as ``opt.minimize(loss)``
+    inside the generated function, which eager optimizers cannot run (a crash after migration)."""
+    for st in c.scope.statements:
+        if isinstance(st.node, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)):
+            continue
+        made = next((call for call in all_calls(st.node)
+                     if api.is_optimizer_constructor(c.names.call_name(call) or "")), None)
+        if made is not None:
+            c.block(made, f"an optimizer made inside a compound statement (`{type(st.node).__name__.lower()}`): the "
+                          "analysis knows optimizers bound by plain statements only, so its step would not become "
+                          "a tape step")
 
 
 _UNNAMED = "(a variable bound to no name)"

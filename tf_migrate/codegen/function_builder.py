@@ -135,7 +135,8 @@ class FunctionBuilder:
     def lower(self, st: "pm.Statement", fresh) -> List[cst.BaseStatement]:
         node = replace_nodes(st.node, self.scope.replacements)
         if st.index in self.scope.branch_placeholders:
-            node = lower_branch_placeholders(node, self.scope.branch_placeholders[st.index], self.fed_keys, self.names)
+            node = lower_branch_placeholders(node, self.scope.branch_placeholders[st.index], self.fed_keys, self.names,
+                                             self.tf)
         call = _optimizer_call(st, self.kind_of)
         if call is not None:
             call = replace_nodes(call, self.scope.replacements)
