@@ -178,7 +178,8 @@ def test_a_placeholder_the_branches_declare_with_other_dtypes_is_cast_in_each(fl
 def test_an_optimizer_made_in_a_branch_keeps_compat():
     # `opt.minimize(loss)` of an optimizer the analysis did not know became a call eager optimizers cannot run.
     source = LABELS.replace("FLAG", "True").replace(
-        "OPTIMIZER", "if SPARSE:\n    opt = tf.train.AdamOptimizer(0.1)\nelse:\n    opt = tf.train.GradientDescentOptimizer(0.1)")
+        "OPTIMIZER", "if SPARSE:\n    opt = tf.train.AdamOptimizer(0.1)\n"
+                     "else:\n    opt = tf.train.GradientDescentOptimizer(0.1)")
     result = migrate_source(source, "labels.py")
     assert result.outcome == "compat"
     assert "an optimizer made inside a compound statement (`if`)" in result.compat_reason

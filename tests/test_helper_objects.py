@@ -65,7 +65,8 @@ ONE_FILE = MODEL + "\n\n" + TRAIN.replace("from model import Model\n", "").repla
 
 
 def test_in_one_file_a_helper_given_objects_of_one_class_converts():
-    source = ONE_FILE.replace("    model = Model(3, 0.1)\n", "    model = Model(3, 0.1)\n    other = Model(3, 0.5)\n").replace(
+    source = ONE_FILE.replace("    model = Model(3, 0.1)\n",
+                              "    model = Model(3, 0.1)\n    other = Model(3, 0.5)\n").replace(
         "        print('eval', evaluate(sess, model, xs * 2, ys * 2))\n",
         "        print('eval', evaluate(sess, model, xs * 2, ys * 2), evaluate(sess, other, xs, ys))\n")
     result = migrate_source(source, "one_file.py")

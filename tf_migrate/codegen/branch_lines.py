@@ -1,8 +1,9 @@
 """A run's copy of a build-time branch that declares placeholders (analysis/branch_placeholders).
 
 A placeholder the run feeds is its function's parameter: the line declaring it goes (the parameter holds the
-name), or, where the branches declare it with other dtypes, becomes a cast of the parameter to the line's dtype. One it does not feed is bound to ``None``, which fails where the taken branch reads it, as TF1's run
-failed for want of a fed value.
+name), or, where the branches declare it with other dtypes, becomes a cast of the parameter to the line's dtype.
+One it does not feed is bound to ``None``, which fails where the taken branch reads it, as TF1's run failed for
+want of a fed value.
 """
 from __future__ import annotations
 
