@@ -84,3 +84,15 @@ def test_a_helper_given_an_object_its_caller_did_not_build_keeps_compat_with_the
     result = migrate_source(source, "one_file.py")
     assert result.outcome == "compat"
     assert "sess.run reads `model`'s members, and `model` is a parameter of `evaluate`" in result.compat_reason
+
+
+def test_an_object_bound_twice_in_one_block_is_not_the_helpers_object():
+    # Both bindings of `model` stand in one `with` block: "bound once" counts each binding, not each statement of
+    # the function's body, so evaluate's `model` is not taken for the Model the first binding made.
+    source = ONE_FILE.replace("    model = Model(3, 0.1)\n", "").replace(
+        "    with tf.Session() as sess:\n", "    with tf.Session() as sess:\n        model = Model(3, 0.1)\n").replace(
+        "        print('eval', evaluate(sess, model, xs * 2, ys * 2))\n",
+        "        print('eval', evaluate(sess, model, xs * 2, ys * 2))\n        model = xs\n        print(model.sum())\n")
+    result = migrate_source(source, "one_file.py")
+    assert result.outcome == "compat"
+    assert "`model` is a parameter of `evaluate` whose object the analysis does not know" in result.compat_reason

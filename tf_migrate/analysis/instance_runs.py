@@ -33,7 +33,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import fetch_leaves, unknown_feed_key, unknown_fetch
 from tf_migrate.analysis.feed_dicts import site_feed_literals
 from tf_migrate.analysis.build_methods import self_method
-from tf_migrate.analysis.symbols import all_calls, binding_counts
+from tf_migrate.analysis.symbols import all_calls, target_keys, writes
 from tf_migrate.cst.arguments import bind
 from tf_migrate.analysis.run_sites import RunSite, session_named
 from tf_migrate.tfnames import dotted_name
@@ -233,10 +233,13 @@ def function_parameter_instances(function: cst.FunctionDef, params, parent: "pm.
 
 def _built_objects(caller: cst.FunctionDef, parent: "pm.Scope", graph_classes) -> Dict[str, str]:
     """Names ``caller`` binds once, to an object of a class of ``parent`` or of the tree: name -> class."""
-    counts = binding_counts(caller.body.body)
+    lines, headers = _simple_lines(caller.body)
+    counts: Dict[str, int] = {}
+    for key in [key for line in lines for key in writes(line)] + headers:  # each binding, nested ones too
+        counts[key] = counts.get(key, 0) + 1
     own = {p.name.value for p in caller.params.params}
     found: Dict[str, str] = {}
-    for statement in _simple_lines(caller.body):
+    for statement in lines:
         small = statement.body[0] if len(statement.body) == 1 else None
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, cst.Call)
                 and isinstance(small.targets[0].target, cst.Name)):
@@ -249,14 +252,25 @@ def _built_objects(caller: cst.FunctionDef, parent: "pm.Scope", graph_classes) -
     return found
 
 
-def _simple_lines(block: cst.CSTNode) -> List[cst.SimpleStatementLine]:
-    """The simple statement lines of a function body, through its compound statements (not nested defs)."""
+def _simple_lines(block: cst.CSTNode) -> Tuple[List[cst.SimpleStatementLine], List[str]]:
+    """The simple statement lines of a function body, through its compound statements (not nested defs), and the
+    keys their headers bind (``for x in``, ``with ... as s``, ``except E as e``), once per header."""
     found: List[cst.SimpleStatementLine] = []
+    headers: List[str] = []
 
     class _Lines(cst.CSTVisitor):
         def visit_SimpleStatementLine(self, line: cst.SimpleStatementLine) -> bool:
             found.append(line)
             return False
+
+        def visit_For(self, node: cst.For) -> None:
+            headers.extend(target_keys(node.target))
+
+        def visit_WithItem(self, node: cst.WithItem) -> None:
+            headers.extend(target_keys(node.asname.name) if node.asname is not None else [])
+
+        def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+            headers.extend(target_keys(node.name.name) if node.name is not None else [])
 
         def visit_FunctionDef(self, node) -> bool:
             return False
@@ -265,7 +279,7 @@ def _simple_lines(block: cst.CSTNode) -> List[cst.SimpleStatementLine]:
             return False
 
     visit(block, _Lines())
-    return found
+    return found, headers
 
 
 def _name_count(node: cst.CSTNode, name: str) -> int:
