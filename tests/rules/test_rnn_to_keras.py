@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tf_migrate.engine import migrate_source
+from tf_migrate.verify import EQUIVALENT, verify_program
 
 HEAD = '''\
 import numpy as np
@@ -103,8 +104,12 @@ def test_rewrite(body, expected):
                  "outputs, state = build(x)\nmore, _ = build(x)\n", "called 2 times", id="function called twice"),
     pytest.param("def build(inputs, size):\n"
                  "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(size), inputs, dtype=tf.float32)\n"
-                 "n = 4\noutputs, state = build(x, n)\n", "local to `build`",
-                 id="units from a parameter bound after the function"),
+                 "n = 4\nif n:\n    outputs, state = build(x, n)\n", "local to `build`",
+                 id="units from a name bound after the function, called in a branch"),
+    pytest.param("def build(inputs):\n"
+                 "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(n), inputs, dtype=tf.float32)\n"
+                 "outputs, state = build(x)\nn = 4\n", "bound after the call of `build`",
+                 id="units from a name bound after the call"),
     pytest.param("def build(inputs, size):\n    size = size * 2\n"
                  "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(size), inputs, dtype=tf.float32)\n"
                  "outputs, state = build(x, 4)\n", "local to `build`", id="units from a parameter bound again"),
@@ -145,6 +150,43 @@ outputs = model(x)
     source = result.new_source
     assert source.index("lstm_2.build((None, None, 4))") < source.index("def model(inputs):")
     assert "def lstm_cell" not in source
+
+
+def test_function_defined_above_its_arguments_builds_its_layers_at_its_call(tmp_path):
+    # A helper defined above the hyper-parameters it is called with (as in a file that once star-imported it): its
+    # layers cannot be built before the `def`, so they are built before the statement that calls it, given the
+    # arguments that call settles there; the program prints TF1's numbers.
+    source = """\
+import numpy as np
+import tensorflow as tf
+
+
+def RNN(inputs, weights, num_hidden):
+    cell = tf.nn.rnn_cell.BasicRNNCell(num_hidden)
+    outputs, states = tf.nn.dynamic_rnn(cell, inputs, dtype=tf.float32)
+    return tf.matmul(outputs[:, -1, :], weights)
+
+
+tf.set_random_seed(3)
+input_dim = 2
+num_hidden_units = 3
+x = tf.placeholder(tf.float32, [None, 4, input_dim])
+W = tf.Variable(tf.ones([num_hidden_units, 1]))
+# Network predictions
+pred = RNN(x, W, num_hidden_units)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(pred, {x: np.arange(16, dtype=np.float32).reshape(2, 4, 2) / 10}))
+"""
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    new = result.new_source
+    assert new.index("num_hidden_units = 3") < new.index("# Network predictions\nsimple_rnn = tf.keras.layers."
+                                                         "SimpleRNN(units=num_hidden_units,")
+    assert new.index("simple_rnn.build((None, None, input_dim))") < new.index("def run_pred(x):")
+    assert new.index("def RNN(") < new.index("simple_rnn = ")
+    verdict = verify_program(source, new, path=tmp_path / "case.py", timeout=240)
+    assert verdict.status == EQUIVALENT, verdict.detail
 
 
 def test_saver_gets_tf1_named_mirrors():

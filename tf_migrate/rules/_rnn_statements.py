@@ -77,7 +77,7 @@ class Widths:
     def _python_value(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """``dic_len = len(chars)``: a Python value (no TF call), usable as a width where it is bound."""
         if isinstance(target, cst.Name):
-            tf_calls = [c for c in _calls(value) if (self.names.call_name(c) or "").startswith("tf.")]
+            tf_calls = [c for c in calls_in(value) if (self.names.call_name(c) or "").startswith("tf.")]
             if tf_calls:
                 self.python.discard(target.value)
             else:
@@ -223,7 +223,7 @@ def calls_by_name(module: cst.Module) -> Dict[str, cst.Call]:
     return calls
 
 
-def _calls(node: cst.CSTNode) -> List[cst.Call]:
+def calls_in(node: cst.CSTNode) -> List[cst.Call]:
     found: List[cst.Call] = []
 
     class _Calls(cst.CSTVisitor):
@@ -245,45 +245,3 @@ def call_arguments(func: cst.FunctionDef, call: Optional[cst.Call]) -> Dict[str,
         if name is not None:
             given[name] = arg.value
     return given
-
-
-def settled_arguments(func: cst.FunctionDef, call: Optional[cst.Call], module: cst.Module) -> Dict[str, cst.BaseExpression]:
-    """Parameters of ``func`` (called once, by ``call``) whose argument is a literal number, or a name the module
-    binds once, at its top level, before ``func``: the value it has wherever the layers are built before ``func``.
-    (``RNN(x, W, b, num_hidden_units)`` with ``num_hidden_units = 10`` above it: ``num_hidden`` is 10 there.)"""
-    rebound = set(writes(func.body))  # a parameter the body binds again has another value where it is read
-    given = {name: value for name, value in call_arguments(func, call).items() if name not in rebound}
-    before = bound_before(func, module)
-    counts: Dict[str, int] = {}
-    for stmt in module.body:
-        for key in writes(stmt):
-            counts[key] = counts.get(key, 0) + 1
-    settled = {}
-    for name, value in given.items():
-        if isinstance(value, (cst.Integer, cst.Float)) or (
-                isinstance(value, cst.Name) and value.value in before and counts.get(value.value) == 1):
-            settled[name] = value
-    return settled
-
-
-def bound_before(func: cst.FunctionDef, module: cst.Module) -> Set[str]:
-    """The names the module's top level binds before ``func``."""
-    position = next((i for i, stmt in enumerate(module.body) if stmt is func), 0)
-    return {key for stmt in module.body[:position] for key in writes(stmt)}
-
-
-def unhoistable(setup: List[cst.BaseStatement], func: cst.FunctionDef, function_locals: Set[str],
-                module: cst.Module) -> Optional[str]:
-    """Why the layers' ``setup`` cannot run before ``func`` (None: it can): it reads the function's locals, or
-    module names bound only after the function."""
-    used = reads(cst.Module(body=setup))
-    late = used & ({key for stmt in module.body for key in writes(stmt)} - bound_before(func, module))
-    if late:
-        return (f"rnn layers configured from {', '.join(sorted(late))}, bound after `{func.name.value}`: they "
-                "cannot be built before it")
-    local = used & function_locals
-    if local:
-        return (f"rnn layers configured from values local to `{func.name.value}` ({', '.join(sorted(local))}): "
-                "they cannot be built once before it")
-    return None
-

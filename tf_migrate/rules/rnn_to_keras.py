@@ -30,7 +30,6 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, target_keys, writes
-from tf_migrate.codegen.replace import NameSubstitution
 from tf_migrate.codegen.rnn_weights import CELLS, RNNCheckpoint, layer_setup, tf1_variables
 from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import fresh
@@ -40,9 +39,9 @@ from tf_migrate.rules._hoisting import call_counts
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes, \
     zero_state_source
-from tf_migrate.rules._rnn_statements import (RNN_CALLS, StateTuples, Widths, call_arguments,
-                                              calls_by_name, rewrite_state_fields, settled_arguments, top_lines,
-                                              unhoistable, with_cell_helpers)
+from tf_migrate.rules._rnn_placement import SetupPlacement
+from tf_migrate.rules._rnn_statements import (RNN_CALLS, StateTuples, Widths, call_arguments, calls_by_name,
+                                              rewrite_state_fields, top_lines, with_cell_helpers)
 from tf_migrate.traversal import visit
 
 RULE_ID = "rnn-to-keras"
@@ -90,10 +89,9 @@ class _Converter:
         self.call_counts = call_counts(module)
         self.calls = calls_by_name(module)
         self.function: Optional[str] = None  # the function whose rnn is being converted
-        self.function_node: Optional[cst.FunctionDef] = None
-        self.settled: Dict[str, cst.BaseExpression] = {}  # its parameters' values where its layers are built
+        self.placement: Optional[SetupPlacement] = None  # where its layers may be built
         self.hoisted: List[cst.BaseStatement] = []  # its layers' set-up, placed before it
-        self.function_locals: Set[str] = set()
+        self.at_anchor: Dict[int, List[cst.BaseStatement]] = {}  # or before the module statement calling it (by id)
         self.cells: Dict[str, Cell] = {}
         self.pending_lines: List[cst.EmptyLine] = []
         self.reader = CellReader(ctx.names, lambda name: self.cells.get(name),
@@ -108,6 +106,10 @@ class _Converter:
     def block(self, body: List[cst.BaseStatement], top: bool) -> List[cst.BaseStatement]:
         out: List[cst.BaseStatement] = []
         for stmt in body:
+            placed = self.at_anchor.pop(id(stmt), None) if top else None
+            if placed:  # the layers of a function this statement calls, built before it
+                out.extend([placed[0].with_changes(leading_lines=stmt.leading_lines), *placed[1:]])
+                stmt = stmt.with_changes(leading_lines=[])
             if isinstance(stmt, cst.With):
                 if self.function is not None and self.with_saver:
                     raise _Refused(stmt, "an rnn under a scope inside a function, where a Saver needs its TF1 names")
@@ -143,7 +145,6 @@ class _Converter:
         if self.call_counts.get(name, 0) != 1:
             raise _Refused(func, f"`{name}` builds rnn cells and is called {self.call_counts.get(name, 0)} times: "
                                  "each call made new variables in TF1")
-        params = func.params.params
         if isinstance(func.params.star_arg, cst.Param) or func.params.kwonly_params or func.params.star_kwarg:
             raise _Refused(func, f"`{name}` builds rnn cells and takes *args / keyword-only parameters")
         widths = Widths(self.ctx.names)
@@ -151,8 +152,7 @@ class _Converter:
         call = self.calls.get(name)
         for param, value in call_arguments(func, call).items():
             widths.known[param] = self.module_widths.of(value)
-        self.function_locals = {p.name.value for p in params} | set(writes(func.body))
-        self.settled, self.function_node = settled_arguments(func, call, self.module), func
+        self.placement = SetupPlacement(func, call, self.module)
         saved = (self.widths, dict(self.cells), dict(self.reader.lists), self.function)
         self.widths, self.function, self.hoisted = widths, name, []
         try:
@@ -272,12 +272,12 @@ class _Converter:
                         "values")
         setup = [cst.parse_statement(line + "\n") for line in self.setup]
         new = [cst.parse_statement(line + "\n") for line in lines]
-        if self.function is not None:  # the layers are built once, before the function
-            setup = [visit(line, NameSubstitution(self.settled)) for line in setup]
-            why = unhoistable(setup, self.function_node, self.function_locals, self.module)
-            if why:
-                raise _Refused(stmt, why)
-            self.hoisted.extend(setup)
+        if self.function is not None:  # the layers are built once, before the function or the call of it
+            try:
+                anchor, setup = self.placement.place(setup)
+            except ValueError as why:
+                raise _Refused(stmt, str(why)) from None
+            self.hoisted.extend(setup) if anchor is None else self.at_anchor.setdefault(id(anchor), []).extend(setup)
         else:
             new = setup + new
         new[0] = new[0].with_changes(leading_lines=stmt.leading_lines)
