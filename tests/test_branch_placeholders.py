@@ -177,8 +177,9 @@ def test_a_placeholder_the_branches_declare_with_other_dtypes_is_cast_in_each(fl
 
 def test_an_optimizer_made_in_a_branch_keeps_compat():
     # `opt.minimize(loss)` of an optimizer the analysis did not know became a call eager optimizers cannot run.
+    # (A branch that only binds it is a choice by a flag, which converts: tests/test_optimizer_choices.py.)
     source = LABELS.replace("FLAG", "True").replace(
-        "OPTIMIZER", "if SPARSE:\n    opt = tf.train.AdamOptimizer(0.1)\n"
+        "OPTIMIZER", "if SPARSE:\n    opt = tf.train.AdamOptimizer(0.1)\n    print('adam')\n"
                      "else:\n    opt = tf.train.GradientDescentOptimizer(0.1)")
     result = migrate_source(source, "labels.py")
     assert result.outcome == "compat"

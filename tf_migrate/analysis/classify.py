@@ -21,6 +21,7 @@ from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.outside_state import kept_for_outside_state, outside_keys
 from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
+from tf_migrate.analysis.optimizer_choices import classify_optimizer_choice
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name, check_feed_objects,
                                                  element_kinds, initializes, mutates_variable_list,
                                                  only_initializer_assignments, only_initializers, single, targets_single)
@@ -124,6 +125,8 @@ class Classifier:
             st.role = pm.REMOVE  # if old TF: init = initialize_all_variables() else: init = global_...()
             self.define(st, pm.INIT)
             return st
+        if classify_optimizer_choice(self, st):  # if adam: opt = tf.train.AdamOptimizer(lr) else: opt = ...
+            return st
         targets, value = single(node)
         record_callables(st, targets, value, self.scope, self.names)
         if self._is_layer_build(value) and not st.defines:
@@ -159,13 +162,10 @@ class Classifier:
                 and value.func.attr.value in ("build", "set_weights") and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
 
     def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
-        for call in calls:
-            qualname = self.names.call_name(call)
-            if qualname is None:
-                continue
+        for call, qualname in ((call, self.names.call_name(call)) for call in calls):
             if qualname == "tf.get_variable":
                 self.block(call, "tf.get_variable lookup that could not be resolved to a variable")
-            elif api.is_compat_only(qualname):
+            elif qualname is not None and api.is_compat_only(qualname):
                 self.block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")
         nested = NestedFunctions()
         visit(node, nested)
@@ -173,10 +173,9 @@ class Classifier:
             if self.names.call_name(call) in api.GRADIENTS:
                 self.block(call, "tf.gradients inside a lambda or nested function: a tape cannot record it")
         creates_variables = any(self.names.call_name(c) in api.VARIABLE_CONSTRUCTORS for c in calls)
-        for call in calls:
-            for arg in call.args:
-                if arg.keyword is not None and arg.keyword.value == "reuse" and creates_variables:
-                    self.block(call, "variable reuse (reuse=...) needs the variable-scope rule")
+        for call in (c for c in calls if creates_variables
+                     and any(a.keyword and a.keyword.value == "reuse" for a in c.args)):
+            self.block(call, "variable reuse (reuse=...) needs the variable-scope rule")
 
     def _classify_plumbing(self, st, value, qualnames) -> bool:
         """Session, graph and initializer plumbing, and graph-mode configuration."""

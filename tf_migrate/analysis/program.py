@@ -67,6 +67,7 @@ class Symbol:
     mapping: bool = False  # VARIABLES held in a dict (``weights = {'h1': tf.Variable(...)}``): listed by its values
     # An optimizer whose learning rate runs feed: (the expression, the variable its runs assign it to) (fed_rates).
     rate: Optional[Tuple[cst.BaseExpression, str]] = None
+    choices: Tuple[cst.Call, ...] = ()  # an optimizer chosen by a branch: each branch's constructor (call is None)
 
 
 @dataclass

@@ -19,7 +19,8 @@ dict. Such a scope stays compat, with the reason at the statement, where a varia
 - in a ``lambda`` (made at each call, where the model sees no variable);
 - stored into a subscript or an attribute of anything but ``self``.
 
-Optimizers made in a compound statement (one per branch of a flag) block too (:func:`check_optimizer_places`).
+Optimizers made in a compound statement block too (:func:`check_optimizer_places`), but for one chosen by a flag
+(``analysis/optimizer_choices``).
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.main_guard import is_main_guard
+from tf_migrate.analysis.optimizer_choices import optimizer_choice
 from tf_migrate.analysis.symbols import all_calls, writes
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import dotted_name
@@ -81,8 +83,9 @@ def check_optimizer_places(c) -> None:
     bound by simple statements, so a step of one made in a branch or a loop was left as ``opt.minimize(loss)``
     inside the generated function, which eager optimizers cannot run (a crash after migration)."""
     for st in c.scope.statements:
-        if isinstance(st.node, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)):
-            continue
+        if isinstance(st.node, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)) or optimizer_choice(
+                st.node, c.names):
+            continue  # (one optimizer chosen by a flag: analysis/optimizer_choices)
         made = next((call for call in all_calls(st.node)
                      if api.is_optimizer_constructor(c.names.call_name(call) or "")), None)
         if made is not None:

@@ -56,6 +56,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis.optimizer_choices import optimizer_choice
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.analysis.variable_owners import keras_owned_variables
 from tf_migrate.cst.arguments import keyword
@@ -97,10 +98,13 @@ _ROUNDS_DIFFERENTLY = {
 _STEPS = ("minimize", "compute_gradients", "apply_gradients")
 
 
-def optimizers_only_stepped(module: cst.Module) -> Dict[int, bool]:
+def optimizers_only_stepped(module: cst.Module, choices: Optional[Dict[int, List[cst.Call]]] = None
+                            ) -> Dict[int, bool]:
     """For each call bound to a name (``opt = ...``, ``self.opt = ...``) or stepped where it is made
     (``...(lr).minimize(loss)``): whether every other read of it is ``.minimize(...)``,
-    ``.compute_gradients(...)`` or ``.apply_gradients(...)`` (by id of the call)."""
+    ``.compute_gradients(...)`` or ``.apply_gradients(...)`` (by id of the call). The calls of one choice by a
+    flag (``choices``: id of a call -> the calls of its choice) bind the name once."""
+    choices = choices or {}
     bound: Dict[str, List[int]] = {}  # key -> the calls bound to it
     stepped: Dict[int, bool] = {}
     other_reads: set = set()
@@ -135,7 +139,8 @@ def optimizers_only_stepped(module: cst.Module) -> Dict[int, bool]:
     visit(module, Uses())
     for key, calls in bound.items():
         for call in calls:
-            stepped[call] = key not in other_reads and len(calls) == 1
+            one = len(calls) == 1 or all(choices.get(other) is choices.get(calls[0]) is not None for other in calls)
+            stepped[call] = key not in other_reads and one
     return stepped
 
 
@@ -169,35 +174,63 @@ class _ConstructorRewriter(cst.CSTTransformer):
         """Per optimizer constructor call: whether the program only steps it (``minimize``,
         ``compute_gradients``, ``apply_gradients``, the steps the session rule lowers), so a TF1 optimizer
         can update Keras layers' variables there; asked once."""
-        return optimizers_only_stepped(self.module)
+        return optimizers_only_stepped(self.module, self.choices)
 
     def tf1_optimizer(self, call: cst.Call, tf1_class: str) -> cst.Call:
         return call.with_changes(func=cst.parse_expression(f"{self.ctx.tf}.compat.v1.train.{tf1_class}"))
+
+    @cached_property
+    def choices(self) -> Dict[int, List[cst.Call]]:
+        """id of each optimizer constructor call of a choice by a flag (``if adam: opt = ...Adam... else: opt =
+        ...``, ``analysis/optimizer_choices``) -> every call of that choice; asked once."""
+        found: Dict[int, List[cst.Call]] = {}
+        ctx = self.ctx
+
+        class _Choices(cst.CSTVisitor):
+            def visit_If(self, node: cst.If) -> bool:
+                choice = optimizer_choice(node, ctx.names)
+                if choice is not None:
+                    found.update((id(call), choice[1]) for call in choice[1])
+                return choice is None  # an `elif` of a choice is no choice of its own
+
+        visit(self.module, _Choices())
+        return found
+
+    def kept_as_tf1(self, call: cst.Call, tf1_class: str) -> Optional[Tuple[str, str]]:
+        """(severity, why) where the TF1 optimizer ``call`` makes stays ``tf.compat.v1.train``'s; None where it
+        becomes its Keras twin."""
+        twin = _KERAS_TWINS.get(tf1_class)
+        if twin is None:
+            return WARNING, (f"{tf1_class} has no Keras optimizer with TF1's update rule; kept as "
+                             f"tf.compat.v1.train.{tf1_class} (runs eagerly)")
+        keras_class, rounding = twin[0], _ROUNDS_DIFFERENTLY.get(tf1_class)
+        if rounding is not None and self.keras_variables is None:
+            return INFO, (f"Keras {keras_class} rounds its update differently ({rounding}): kept as "
+                          f"tf.compat.v1.train.{tf1_class} for TF1's numbers")
+        if rounding is not None and self.steps_only.get(id(call), False):
+            return INFO, (f"Keras {keras_class} rounds its update differently ({rounding}): kept as "
+                          f"tf.compat.v1.train.{tf1_class} for TF1's numbers (and its fused update); its "
+                          f"steps give it the Keras layers' variables as the tf.Variables they hold")
+        return None
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         qualname = self.ctx.names.call_name(original)
         if qualname is None or not qualname.startswith("tf.train.") or not qualname.endswith("Optimizer"):
             return updated
         tf1_class = qualname.rsplit(".", 1)[-1]
-        twin = _KERAS_TWINS.get(tf1_class)
-        if twin is None:
-            self.ctx.report(original, RULE_ID, WARNING,
-                            f"{tf1_class} has no Keras optimizer with TF1's update rule; kept as "
-                            f"tf.compat.v1.train.{tf1_class} (runs eagerly)")
+        kept = self.kept_as_tf1(original, tf1_class)
+        if kept is None:  # one family for an optimizer chosen by a flag: one step form fits whichever branch ran
+            kept = next(((INFO, f"chosen by a flag with `{code(other.func)}`, which stays TF1's: kept as "
+                                f"tf.compat.v1.train.{tf1_class}, so one step fits whichever branch runs")
+                         for other in self.choices.get(id(original), ()) if other is not original
+                         and (self.ctx.names.call_name(other) or "").startswith("tf.train.")
+                         and self.kept_as_tf1(other, (self.ctx.names.call_name(other) or "").rsplit(".", 1)[-1])),
+                        None)
+        if kept is not None:
+            self.ctx.report(original, RULE_ID, *kept)
             return self.tf1_optimizer(updated, tf1_class)
-        keras_class, params = twin
+        keras_class, params = _KERAS_TWINS[tf1_class]
         rounding = _ROUNDS_DIFFERENTLY.get(tf1_class)
-        if rounding is not None and self.keras_variables is None:
-            self.ctx.report(original, RULE_ID, INFO,
-                            f"Keras {keras_class} rounds its update differently ({rounding}): kept as "
-                            f"tf.compat.v1.train.{tf1_class} for TF1's numbers")
-            return self.tf1_optimizer(updated, tf1_class)
-        if rounding is not None and self.steps_only.get(id(original), False):
-            self.ctx.report(original, RULE_ID, INFO,
-                            f"Keras {keras_class} rounds its update differently ({rounding}): kept as "
-                            f"tf.compat.v1.train.{tf1_class} for TF1's numbers (and its fused update); its "
-                            f"steps give it the Keras layers' variables as the tf.Variables they hold")
-            return self.tf1_optimizer(updated, tf1_class)
         given: Dict[str, cst.BaseExpression] = {}
         for position, arg in enumerate(updated.args):
             name = arg.keyword.value if arg.keyword is not None else (

@@ -229,7 +229,8 @@ class _SaverUses(cst.CSTVisitor):
 
 def _slots_warning(scope: "pm.Scope", ctx: RuleContext, classes=()) -> str:
     """A warning where an optimizer with slots is built in the scope, or in the classes whose objects it builds."""
-    made = [symbol.call for symbol in scope.symbols.values() if symbol.kind == pm.OPTIMIZER and symbol.call is not None]
+    made = [call for symbol in scope.symbols.values() if symbol.kind == pm.OPTIMIZER
+            for call in ([symbol.call] if symbol.call is not None else symbol.choices)]
     made += [call for cls in classes for call in all_calls(cls) if (ctx.names.call_name(call) or "").startswith(
         "tf.train.") and (ctx.names.call_name(call) or "").endswith("Optimizer")]
     if any(not (ctx.names.call_name(call) or "").endswith(_SLOTLESS) for call in made):
