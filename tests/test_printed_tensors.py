@@ -81,3 +81,35 @@ def test_a_static_shape_that_needs_feeds_comes_from_the_trace():
         result.new_source
     legacy, migrated = run_legacy(SHAPES), run_migrated(result.new_source)
     assert first_difference(legacy, migrated, rtol=1e-5, atol=1e-6) is None
+
+
+SECTIONS = '''import numpy as np
+import tensorflow as tf
+
+row_size, col_size = 4, 3
+data_size = 5
+x1 = tf.placeholder(dtype=tf.float32, shape=[data_size])
+h1 = tf.nn.relu(x1 - 0.5)
+print('1D output of length {}'.format(h1.shape.as_list()[0]))
+sess = tf.Session()
+print(sess.run(h1, {x1: np.linspace(0, 1, data_size)}))
+
+data_size = [row_size, col_size]
+x2 = tf.placeholder(dtype=tf.float32, shape=data_size)
+h2 = tf.reduce_sum(x2, axis=1)
+print('2D input {}, output {}'.format(x2.shape.as_list(), h2.shape.as_list()))
+print(sess.run(h2, {x2: np.ones(data_size)}))
+'''
+
+
+def test_a_shape_from_a_name_bound_again_later_is_written_as_its_value_there():
+    # `data_size` is 5 where `x1` is made and `[row_size, col_size]` where `x2` is: a name bound more than once
+    # is read as the literal its binding before the placeholder gives it (the value TF1 read), so the shapes
+    # come from traces with the signatures TF1's placeholders had; before, such files stayed compat.
+    result = migrate_source(SECTIONS, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert "tf.TensorSpec([5], tf.float32)" in code and "tf.TensorSpec([row_size, col_size], tf.float32)" in code
+    legacy, migrated = run_legacy(SECTIONS), run_migrated(code)
+    assert "1D output of length 5" in legacy and "2D input [4, 3], output [4]" in legacy
+    assert first_difference(legacy, migrated, rtol=1e-5, atol=1e-6) is None

@@ -19,6 +19,7 @@ from tf_migrate.analysis.symbols import all_calls, reads
 from tf_migrate.cst.arguments import bind_known
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import visit
 
 
 def placeholder_default(st: "pm.Statement", scope: "pm.Scope", names: TFNames):
@@ -64,9 +65,43 @@ def input_spec(symbol: Optional["pm.Symbol"], scope: "pm.Scope", names: TFNames,
         return None
     if "shape" not in bound:
         return None if with_default else f"{tf}.TensorSpec(None, {dtype})"
-    if not _is_static(bound["shape"], scope, symbol.index):
+    shape = visit(bound["shape"], _LiteralsAt(scope, symbol.index))
+    if not _is_static(shape, scope, symbol.index):
         return None
-    return f"{tf}.TensorSpec({code(bound['shape'])}, {dtype})"
+    return f"{tf}.TensorSpec({code(shape)}, {dtype})"
+
+
+class _LiteralsAt(cst.CSTTransformer):
+    """A name the program binds more than once -> the literal its binding before statement ``index`` gives it,
+    where that binding is a plain ``name = <literal>`` line (``data_size = 25`` for a first placeholder, ``data_size
+    = [10, 10]`` for a later one): the value TF1 read when it built the placeholder. Others stay (not static)."""
+
+    def __init__(self, scope: "pm.Scope", index: int) -> None:
+        self.scope, self.index = scope, index
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return False  # `tf.float32`, `config.size`: not a plain name
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        bindings = [b for b in self.scope.bindings.get(original.value, []) if 0 <= b.index < self.index]
+        if len(self.scope.bindings.get(original.value, [])) < 2 or not bindings:
+            return updated
+        latest = max(bindings, key=lambda b: b.index)
+        if latest.index >= len(self.scope.statements):
+            return updated
+        line = self.scope.statements[latest.index].node
+        small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
+        if not (isinstance(target, cst.Name) and target.value == original.value and _literal(small.value)):
+            return updated
+        return visit(small.value, _LiteralsAt(self.scope, latest.index))  # its names as they were there
+
+
+def _literal(node: cst.BaseExpression) -> bool:
+    """A number, ``None``, a name, or a list or tuple of those (``[row_size, col_size]``)."""
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return all(isinstance(e, cst.Element) and _literal(e.value) for e in node.elements)
+    return isinstance(node, (cst.Integer, cst.Name))
 
 
 def _is_static(expr: cst.BaseExpression, scope: "pm.Scope", index: int) -> bool:
