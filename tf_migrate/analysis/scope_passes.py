@@ -20,10 +20,11 @@ from tf_migrate.analysis.callables import fetch_leaves
 from tf_migrate.analysis.collections import unbuilt_layer_read
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import describe_problem, escaped_reads, finder, printed_only, static_read_problem
+from tf_migrate.analysis.input_specs import placeholder_default
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 from tf_migrate.cst.text import code
-from tf_migrate.analysis.statement_facts import single
+from tf_migrate.analysis.statement_facts import check_feed_objects, single
 from tf_migrate.cst.arguments import argument
 from tf_migrate.traversal import visit
 
@@ -113,9 +114,24 @@ def check_run_plans(c: Classifier) -> None:
             plan = plan_run(c.scope, site, limit)
             for conflict in plan.conflicts:
                 c.block(site.call, conflict)
+            if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):  # (the module's own runs: checked by classify)
+                check_feed_objects(site, c.scope, c.block)  # `{p: v for p, v in zip([x], batch)}` in a helper
+            for key in unfed_placeholders(c, plan):
+                c.block(site.call, f"this run needs the placeholder `{key}`, which its feed does not name: TF1 fails "
+                                   "here (\"You must feed a value for placeholder\") unless another name of it is fed")
             unbuilt = unbuilt_layer_read(c.scope, plan)
             if unbuilt is not None:
                 c.block(site.call, unbuilt)
+
+
+def unfed_placeholders(c: Classifier, plan) -> List[str]:
+    """The placeholders without a default that a run with a feed of known keys needs and does not feed (a
+    ``**feed`` of unknown keys may hold them)."""
+    if plan.open_feed:
+        return []
+    return [st.defines[0] for st in plan.unfed_placeholders if st.defines
+            and placeholder_default(st, c.scope, c.names) is None
+            and st.defines[0] not in c.scope.branch_placeholders.get(st.index, ())]
 
 
 def check_reinitialization(c: Classifier) -> None:
