@@ -366,3 +366,35 @@ def test_tf_print_is_the_tensor_it_prints_with():
     result = migrate_source(source, "printed.py")
     assert result.outcome == "eager", result.compat_reason
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_a_local_helper_making_variables_on_a_tensor_made_once_stays_compat():
+    # `drop` (a dropout of constants) is built once, where TF1 drew it anew at each run; `forward(drop)`, a helper
+    # of main() that makes a variable and returns a tensor, was taken for a variable made by a helper
+    # (`W = weight_variable(shape)`): the tape step then trained `pred` itself, a crash after migration.
+    source = '''\
+import numpy as np
+import tensorflow as tf
+
+
+def main():
+    x = tf.placeholder(tf.float32, [None, 3])
+
+    def forward(inp):
+        w_forward = tf.Variable(tf.ones([3, 2]))
+        return tf.matmul(inp, w_forward) + 1.0
+
+    drop = tf.nn.dropout(tf.ones([2, 3]), rate=0.2)
+    pred = forward(drop)
+    loss = tf.reduce_mean(tf.square(pred))
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as s:
+        s.run(tf.global_variables_initializer())
+        print(s.run([train, loss], {x: np.ones((2, 3))})[1])
+
+
+main()
+'''
+    result = migrate_source(source, "nested.py")
+    assert result.outcome == "compat"
+    assert "`forward` creates variables each time it is called on graph tensors" in result.compat_reason

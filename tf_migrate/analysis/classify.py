@@ -324,12 +324,13 @@ class Classifier:
             if deferred_reads - {k for k in deferred_reads if self.scope.kind(k) in (pm.VARIABLE, pm.VARIABLES)}:
                 self.block(st.node, "variables created from per-run tensors")
             return
-        if calls_variable_fn and not deferred_reads and st.defines and isinstance(st.node, cst.SimpleStatementLine):
+        if calls_variable_fn and not (deferred_reads or graph_reads) and st.defines and isinstance(
+                st.node, cst.SimpleStatementLine):
             st.role = pm.KEEP  # W = weight_variable(shape): a variable built by a helper (not a block calling one)
             self.define(st, pm.VARIABLE)
             self.scope.add_trainable(st.defines)
             return
-        if calls_variable_fn and (deferred_reads or tf_calls):
+        if calls_variable_fn and (deferred_reads or tf_calls or graph_reads):  # (graph_reads: a tensor made once)
             self.block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "
                         "time it is called on graph tensors; the helper-modules rule did not make it a tf.Module "
                         "(it does so for helpers defined at module level)")
