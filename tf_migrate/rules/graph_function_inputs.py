@@ -55,7 +55,7 @@ class GraphFunctionInputs(Rule):
                         needs[name] |= extra
                         changed = True
         needs = {name: keys for name, keys in needs.items() if keys}
-        if not needs or not _only_called_in_runs(needs, scope, defs):
+        if not needs or not _only_called_in_runs(needs, scope, defs) or _passed_as_values(module, needs):
             return module
         for name, keys in needs.items():
             ctx.report(defs[name], RULE_ID, INFO, f"`{name}` reads per-run {', '.join(sorted(keys))}: "
@@ -100,6 +100,37 @@ def _only_called_in_runs(needs, scope: "pm.Scope", defs) -> bool:
         if found:
             return False
     return True
+
+
+def _passed_as_values(module: cst.Module, needs) -> bool:
+    """Whether a rewritten function is referenced other than by calling it (``tf.while_loop(cond, body, ...)``,
+    ``tf.map_fn(step, xs)``, ``f = body``): whoever calls it then does not pass the new parameters."""
+    found: List[str] = []
+
+    class _References(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if isinstance(call.func, cst.Name):
+                self.callee = call.func  # (visited next, as the call's first child)
+
+        def visit_Name(self, name: cst.Name) -> None:
+            if name.value in needs and name is not getattr(self, "callee", None):
+                found.append(name.value)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            for part in (node.params, node.body, *node.decorators):  # not its name: defining it is no reference
+                visit(part, self)
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            visit(node.value, self)  # `.attr` names a member, not the function
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            visit(node.value, self)  # `body=` names a parameter
+            return False
+
+    visit(module, _References())
+    return bool(found)
 
 
 class _AddInputs(cst.CSTTransformer):

@@ -157,7 +157,7 @@ class _Converter:
         self.widths, self.function, self.hoisted = widths, name, []
         try:
             body = self.block(list(func.body.body), top=False)
-            self.check_leftovers(body, set(self.cells) - set(saved[1]))
+            self.check_leftovers(body, [name for name in self.cells if name not in saved[1]])  # (in cell order)
         finally:
             self.widths, self.reader.lists, self.function = saved[0], saved[2], saved[3]
             self.cells = saved[1]
