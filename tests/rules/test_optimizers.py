@@ -9,7 +9,7 @@ import libcst as cst
 import numpy as np
 import pytest
 
-from tests.twins import run_legacy, run_migrated
+from tests.twins import assert_same_output, run_legacy, run_migrated
 from tf_migrate.analysis.variable_owners import keras_owned_variables
 from tf_migrate.engine import migrate_source
 from tf_migrate.tfnames import TFNames
@@ -231,3 +231,16 @@ def test_adam_first_update_is_tf1s_to_the_last_bit():
                                      beta_2=tf.constant(0.999, tf.float32), epsilon=1e-08)
     keras.apply_gradients([(tf.constant(grads), migrated_var)])
     np.testing.assert_array_equal(migrated_var.numpy(), legacy_var.numpy())
+
+
+@pytest.mark.parametrize("optimizer", ["tf.train.GradientDescentOptimizer(lr)", "tf.train.AdagradOptimizer(lr)"])
+def test_a_learning_rate_variable_is_read_through_a_callable(optimizer):
+    # `lr = tf.Variable(...)` assigned between epochs (char-rnn's decay): Keras optimizers take a float, a schedule or
+    # a callable, not a variable (`SGD(learning_rate=lr)` raised ValueError after migration).
+    source = PLAIN_TRAINING.replace("train = OPTIMIZER", f"lr = tf.Variable(0.2, trainable=False)\ntrain = {optimizer}"
+                                    ).replace("        sess.run(train,", "        sess.run(tf.assign(lr, 0.2 * 0.5 ** step))"
+                                              "\n        sess.run(train,")
+    migrated = migrate_source(source, "case.py")
+    assert migrated.outcome == "eager", migrated.compat_reason
+    assert "(learning_rate=lambda: lr" in migrated.new_source
+    assert_same_output(run_legacy(source), run_migrated(migrated.new_source))

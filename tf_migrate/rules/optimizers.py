@@ -52,7 +52,7 @@ repeated rows itself, as TF1 did.)
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -180,6 +180,21 @@ class _ConstructorRewriter(cst.CSTTransformer):
         return call.with_changes(func=cst.parse_expression(f"{self.ctx.tf}.compat.v1.train.{tf1_class}"))
 
     @cached_property
+    def variables(self) -> Set[str]:
+        """Names and ``self.`` attributes the module binds to a ``tf.Variable`` / ``tf.get_variable``; asked once."""
+        found: Set[str] = set()
+        ctx = self.ctx
+
+        class _Bindings(cst.CSTVisitor):
+            def visit_Assign(self, node: cst.Assign) -> None:
+                if isinstance(node.value, cst.Call) and ctx.names.call_name(node.value) in ("tf.Variable",
+                                                                                           "tf.get_variable"):
+                    found.update(key for key in (symbol_key(t.target) for t in node.targets) if key)
+
+        visit(self.module, _Bindings())
+        return found
+
+    @cached_property
     def choices(self) -> Dict[int, List[cst.Call]]:
         """id of each optimizer constructor call of a choice by a flag (``if adam: opt = ...Adam... else: opt =
         ...``, ``analysis/optimizer_choices``) -> every call of that choice; asked once."""
@@ -244,6 +259,10 @@ class _ConstructorRewriter(cst.CSTTransformer):
             value = given.get(tf1_name)
             if value is None and default is not None:
                 value = cst.parse_expression(default)
+            if keras_name == "learning_rate" and value is not None and symbol_key(value) in self.variables:
+                # A Keras optimizer takes a float, a schedule or a callable, not a tf.Variable (`lr =
+                # tf.Variable(0.0, trainable=False)`, assigned between epochs): read at each update, as TF1's was.
+                value = cst.Lambda(cst.Parameters(), value)
             if value is not None and keras_name in _FLOAT32_TENSORS.get(keras_class, ()) and isinstance(
                     value, (cst.Float, cst.Integer, cst.Name, cst.Attribute)):
                 tf = self.ctx.tf
