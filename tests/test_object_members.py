@@ -6,6 +6,7 @@ import pytest
 
 from tf_migrate.cli import EXIT_OK
 from tf_migrate.engine import migrate_source
+from tf_migrate.verify import EQUIVALENT, verify_program
 from tests.twins import assert_same_output, run_legacy, run_migrated
 from tests.test_instance_runs import CLASS
 from tests.trees import migrate, output
@@ -180,3 +181,40 @@ def test_a_static_shape_of_a_value_computed_from_members_keeps_compat_with_the_r
     result = migrate_source(source, "train.py")
     assert result.outcome == "compat"
     assert "a placeholder of `model`'s graph, is needed and not fed" in result.compat_reason
+
+
+def test_an_update_of_an_objects_learning_rate_variable_runs_from_module_code(tmp_path):
+    # char-rnn's decay: `sess.run(tf.assign(model.lr, rate * decay ** epoch))` on a class with layers, whose members
+    # the scope does not bind. `model.lr` is a variable the converted class keeps: the update is known (it was "a
+    # value the analysis does not know"), and the Keras optimizer reads the variable through a callable.
+    source = '''\
+import numpy as np
+import tensorflow as tf
+
+
+class Model:
+    def __init__(self):
+        self.x = tf.placeholder(tf.float32, [None, 3])
+        self.y = tf.placeholder(tf.float32, [None, 1])
+        out = tf.layers.dense(self.x, 1, kernel_initializer=tf.constant_initializer(0.2))
+        self.loss = tf.reduce_mean(tf.square(out - self.y))
+        self.lr = tf.Variable(0.0, trainable=False)
+        self.train_op = tf.train.GradientDescentOptimizer(self.lr).minimize(self.loss)
+
+
+model = Model()
+xs = np.arange(12, dtype=np.float32).reshape(4, 3) / 4
+ys = np.array([[1.], [0.], [2.], [1.]], np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for e in range(3):
+        sess.run(tf.assign(model.lr, 0.05 * (0.9 ** e)))
+        l, _ = sess.run([model.loss, model.train_op], {model.x: xs, model.y: ys})
+        print(e, l, sess.run(model.lr))
+'''
+    result = migrate_source(source, "decay.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "model.lr.assign(0.05 * (0.9 ** e))" in result.new_source
+    assert "tf.keras.optimizers.SGD(learning_rate=lambda: self.lr)" in result.new_source
+    verdict = verify_program(source, result.new_source, path=tmp_path / "decay.py", timeout=240)  # (tf.layers)
+    assert verdict.status == EQUIVALENT, verdict.detail

@@ -32,7 +32,7 @@ def test_a_function_reading_a_placeholder_gets_it_from_its_callers():
 
 
 @pytest.mark.parametrize("use", [
-    pytest.param("_, result = tf.while_loop(cond, body, [i, acc])", id="a while_loop body"),
+    pytest.param("_, result = tf.while_loop(cond, body, [i, acc])", id="a while_loop body made once, outside any run"),
     pytest.param("step = body\n_, result = step(i, acc)", id="bound to another name"),
 ])
 def test_a_function_passed_as_a_value_is_left_alone(use):
@@ -62,3 +62,32 @@ with tf.Session() as sess:
     assert "*, x" not in result.new_source
     assert result.outcome == "compat"
     assert "`x` (placeholder) is used outside sess.run" in result.compat_reason
+
+
+def test_a_function_handed_to_tf_cond_in_a_run_gets_its_inputs_through_a_lambda():
+    # tf.cond calls its branch functions without arguments: handed `f1` itself, `f1(*, x, y)` raised TypeError.
+    source = '''\
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None])
+y = tf.placeholder(tf.float32, [None])
+
+
+def f1():
+    return tf.reduce_mean(tf.square(x - y))
+
+
+def f2():
+    return tf.reduce_sum(tf.abs(x - y))
+
+
+out = tf.cond(tf.reduce_mean(x - y) < 0, f1, f2)
+with tf.Session() as sess:
+    print(sess.run(out, {x: [1., 2.], y: [3., 1.]}))
+    print(sess.run(out, {x: [1., 2.], y: [0., 1.]}))
+'''
+    result = migrate_source(source, "cond.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "tf.cond(tf.reduce_mean(x - y) < 0, lambda *args: f1(*args, x=x, y=y), lambda *args: f2(*args, x=x, y=y))" \
+        in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

@@ -10,18 +10,18 @@ blocked and the file stays in compat mode, with the reason at the line.
 from __future__ import annotations
 
 import builtins
-from typing import Iterator, Optional, Set
+from typing import Iterator, Optional
 
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import escaped_reads
+from tf_migrate.analysis.expression_kinds import variable_members
 from tf_migrate.analysis.statement_facts import returns_tensors, single
 from tf_migrate.analysis.symbols import reads, symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
-from tf_migrate.traversal import visit
 
 _BUILTINS = frozenset(dir(builtins))
 # Kinds of values whose methods the model knows (tensor methods, layer calls, optimizer methods...).
@@ -115,29 +115,6 @@ def is_container_type(value: Optional[cst.BaseExpression], names: TFNames) -> bo
     head, _, rest = dotted.partition(".")
     full = names.aliases.get(head, head) + ("." + rest if rest else "")
     return full in ("collections.namedtuple", "typing.NamedTuple")
-
-
-def variable_members(cls: cst.ClassDef, names: TFNames) -> Set[str]:
-    """Attributes ``__init__`` binds to a variable (``self.w = tf.Variable(...)``): they stay attributes in
-    the eager class, where per-run members become locals of the generated methods."""
-    found: Set[str] = set()
-    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
-    if init is None:
-        return found
-
-    class _Assignments(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is init
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if (len(node.targets) == 1 and isinstance(node.value, cst.Call)
-                    and names.call_name(node.value) in api.VARIABLE_CONSTRUCTORS):
-                key = symbol_key(node.targets[0].target)
-                if key is not None and key.startswith("self."):
-                    found.add(key[len("self."):])
-
-    visit(init, _Assignments())
-    return found
 
 
 def kept_members(scope: "pm.Scope", names: TFNames):

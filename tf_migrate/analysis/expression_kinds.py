@@ -6,7 +6,7 @@ constructors ops; subscripts, attributes and arithmetic of tensors are tensors.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Set
 
 import libcst as cst
 
@@ -14,6 +14,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import visit
 
 _KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
                pm.PYTHON: "python", pm.GRAPH: "python", pm.ITERATOR: "python", pm.SAVER: "python",
@@ -27,7 +28,7 @@ def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames)
     if key is not None:
         kind = scope.kind(key)
         if kind is None:
-            return None
+            return "tensor" if _variable_member(expr, scope, names) else None
         return _KIND_NAMES.get(kind, "tensor")
     if isinstance(expr, cst.Call):
         qualname = names.call_name(expr)
@@ -62,3 +63,34 @@ def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames)
     if isinstance(expr, cst.UnaryOperation):
         return expression_kind(expr.expression, scope, names)
     return None
+
+
+def _variable_member(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames) -> bool:
+    """``model.lr``: a variable an object of a class of the module keeps as an attribute once converted."""
+    if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)):
+        return False
+    owner = scope.instances.get(expr.value.value)
+    return owner in scope.class_defs and expr.attr.value in variable_members(scope.class_defs[owner], names)
+
+
+def variable_members(cls: cst.ClassDef, names: TFNames) -> Set[str]:
+    """Attributes ``__init__`` binds to a variable (``self.w = tf.Variable(...)``): they stay attributes in
+    the eager class, where per-run members become locals of the generated methods."""
+    found: Set[str] = set()
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None:
+        return found
+
+    class _Assignments(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is init
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if (len(node.targets) == 1 and isinstance(node.value, cst.Call)
+                    and names.call_name(node.value) in api.VARIABLE_CONSTRUCTORS):
+                key = symbol_key(node.targets[0].target)
+                if key is not None and key.startswith("self."):
+                    found.add(key[len("self."):])
+
+    visit(init, _Assignments())
+    return found

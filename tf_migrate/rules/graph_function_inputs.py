@@ -10,8 +10,11 @@ In TF1 ``keep_prob`` is one graph node every call shares. In eager code it is
 fed per run, as an argument of the generated function, so the function must
 receive it: ``def conv_net(x, *, keep_prob)`` and ``conv_net(images,
 keep_prob=keep_prob)``. Functions that other such functions call get the
-inputs they pass on, too. Functions called from code that stays outside any
-run are left alone (the read is then reported as an escape).
+inputs they pass on, too; one handed to a call (``tf.cond(pred, f1, f2)``,
+``tf.while_loop(cond, body, ...)``), which calls it without them, is handed
+``lambda *args: f1(*args, x=x)``. Functions called or handed from code that
+stays outside any run, or referenced otherwise (``step = body``), are left
+alone (the read is then reported as an escape).
 """
 from __future__ import annotations
 
@@ -96,6 +99,10 @@ def _only_called_in_runs(needs, scope: "pm.Scope", defs) -> bool:
                 if isinstance(call.func, cst.Name) and call.func.value in needs:
                     found.append(call.func.value)
 
+            def visit_Arg(self, arg: cst.Arg) -> None:  # tf.cond(pred, f1, f2): called by TF where it stands
+                if isinstance(arg.value, cst.Name) and arg.value.value in needs:
+                    found.append(arg.value.value)
+
         visit(st.node, _Calls())
         if found:
             return False
@@ -103,8 +110,9 @@ def _only_called_in_runs(needs, scope: "pm.Scope", defs) -> bool:
 
 
 def _passed_as_values(module: cst.Module, needs) -> bool:
-    """Whether a rewritten function is referenced other than by calling it (``tf.while_loop(cond, body, ...)``,
-    ``tf.map_fn(step, xs)``, ``f = body``): whoever calls it then does not pass the new parameters."""
+    """Whether a rewritten function is referenced other than by calling it or handing it to a call
+    (``tf.cond(pred, f1, f2)``, ``tf.while_loop(cond, body, ...)``: it gets ``lambda *args: body(*args, x=x)``
+    there): ``step = body``, a list of functions. Whoever calls it then does not pass the new parameters."""
     found: List[str] = []
 
     class _References(cst.CSTVisitor):
@@ -126,7 +134,8 @@ def _passed_as_values(module: cst.Module, needs) -> bool:
             return False
 
         def visit_Arg(self, node: cst.Arg) -> bool:
-            visit(node.value, self)  # `body=` names a parameter
+            if not (isinstance(node.value, cst.Name) and node.value.value in needs):
+                visit(node.value, self)  # `body=` names a parameter; `body` itself gets a lambda passing its inputs
             return False
 
     visit(module, _References())
@@ -137,6 +146,13 @@ class _AddInputs(cst.CSTTransformer):
     def __init__(self, needs: Dict[str, Set[str]]) -> None:
         self.needs = {name: sorted(keys) for name, keys in needs.items()}
         self.depth = 0
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        value = original.value
+        if not (isinstance(value, cst.Name) and value.value in self.needs):
+            return updated
+        inputs = ", ".join(f"{key}={key}" for key in self.needs[value.value])  # TF calls it with its own arguments
+        return updated.with_changes(value=cst.parse_expression(f"lambda *args: {value.value}(*args, {inputs})"))
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         keys = self.needs.get(original.name.value)
