@@ -237,9 +237,9 @@ def test_adam_first_update_is_tf1s_to_the_last_bit():
 def test_a_learning_rate_variable_is_read_through_a_callable(optimizer):
     # `lr = tf.Variable(...)` assigned between epochs (char-rnn's decay): Keras optimizers take a float, a schedule or
     # a callable, not a variable (`SGD(learning_rate=lr)` raised ValueError after migration).
+    decayed = "        sess.run(tf.assign(lr, 0.2 * 0.5 ** step))\n        sess.run(train,"
     source = PLAIN_TRAINING.replace("train = OPTIMIZER", f"lr = tf.Variable(0.2, trainable=False)\ntrain = {optimizer}"
-                                    ).replace("        sess.run(train,", "        sess.run(tf.assign(lr, 0.2 * 0.5 ** step))"
-                                              "\n        sess.run(train,")
+                                    ).replace("        sess.run(train,", decayed)
     migrated = migrate_source(source, "case.py")
     assert migrated.outcome == "eager", migrated.compat_reason
     assert "(learning_rate=lambda: lr" in migrated.new_source
