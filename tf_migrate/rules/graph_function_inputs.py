@@ -72,7 +72,7 @@ def _params(func: cst.FunctionDef) -> Set[str]:
 
 
 def _callers(defs: Dict[str, cst.FunctionDef]) -> Dict[str, Set[str]]:
-    """function name -> names of the module functions it calls."""
+    """function name -> names of the module functions it calls, or hands to a call (``tf.cond(p, f1, f2)``)."""
     result: Dict[str, Set[str]] = {}
     for name, node in defs.items():
         called: Set[str] = set()
@@ -81,6 +81,10 @@ def _callers(defs: Dict[str, cst.FunctionDef]) -> Dict[str, Set[str]]:
             def visit_Call(self, call: cst.Call) -> None:
                 if isinstance(call.func, cst.Name) and call.func.value in defs:
                     called.add(call.func.value)
+
+            def visit_Arg(self, arg: cst.Arg) -> None:
+                if isinstance(arg.value, cst.Name) and arg.value.value in defs:
+                    called.add(arg.value.value)
 
         visit(node.body, _Calls())
         result[name] = called
