@@ -218,3 +218,47 @@ with tf.Session() as sess:
     assert "tf.keras.optimizers.SGD(learning_rate=lambda: self.lr)" in result.new_source
     verdict = verify_program(source, result.new_source, path=tmp_path / "decay.py", timeout=240)  # (tf.layers)
     assert verdict.status == EQUIVALENT, verdict.detail
+
+
+def test_target_network_copies_over_lists_of_two_objects_variables():
+    # The DQN target-network update: lists of two objects' variables, zipped into assign ops run every few steps.
+    # A list of members bound to a name makes the objects' members the scope's values (it was "`copy_ops` holds a
+    # python value"): the copy becomes a run function over the objects' variables.
+    source = '''\
+import numpy as np
+import tensorflow as tf
+
+
+class DQN:
+    def __init__(self, n_in, n_out, name):
+        with tf.variable_scope(name):
+            self.x = tf.placeholder(tf.float32, [None, n_in])
+            self.y = tf.placeholder(tf.float32, [None, n_out])
+            self.w1 = tf.get_variable("w1", [n_in, 8], initializer=tf.constant_initializer(0.1))
+            self.w2 = tf.get_variable("w2", [8, n_out], initializer=tf.constant_initializer(-0.05))
+            self.q = tf.matmul(tf.nn.relu(tf.matmul(self.x, self.w1)), self.w2)
+            self.loss = tf.reduce_mean(tf.square(self.q - self.y))
+            self.train = tf.train.AdamOptimizer(0.01).minimize(self.loss)
+
+
+main_net = DQN(3, 2, "main")
+target_net = DQN(3, 2, "target")
+main_vars = [main_net.w1, main_net.w2]
+target_vars = [target_net.w1, target_net.w2]
+copy_ops = [t.assign(m) for m, t in zip(main_vars, target_vars)]
+xs = np.arange(12, dtype=np.float32).reshape(4, 3) / 10
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        targets = sess.run(target_net.q, {target_net.x: xs}) * 0.9 + 1.0
+        l, _ = sess.run([main_net.loss, main_net.train], {main_net.x: xs, main_net.y: targets})
+        print(i, l)
+        if i % 2 == 0:
+            sess.run(copy_ops)
+    print(sess.run(target_net.w2))
+'''
+    result = migrate_source(source, "dqn.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert "copy_ops = [t.assign(m) for m, t in zip(main_vars, target_vars)]" in code and "Session" not in code
+    assert_same_output(run_legacy(source), run_migrated(code))

@@ -165,8 +165,9 @@ def bind_object_members(st: "pm.Statement", instance: str, graph: ObjectGraph, s
 def mixed_objects(module: cst.Module, imported: Iterable[str] = ()) -> FrozenSet[str]:
     """Names bound to objects of the module's classes that build placeholders in ``__init__``, whose members code
     outside the class uses as graph values of its own: an argument of a call other than a run
-    (``optimizer.minimize(model.loss)``, ``tf.reduce_sum(a.out - b.out)``), or a run that also fetches other values
-    or names another object. A run of one object's members only is the class's (instance_runs)."""
+    (``optimizer.minimize(model.loss)``, ``tf.reduce_sum(a.out - b.out)``), an element of a list or tuple bound to a
+    name (``main_vars = [main_net.w1, main_net.b1]``), or a run that also fetches other values or names another
+    object. A run of one object's members only is the class's (instance_runs)."""
     graph_classes = {node.name.value for node in module.body if isinstance(node, cst.ClassDef) and any(
         isinstance(s, cst.FunctionDef) and s.name.value == "__init__" and "placeholder" in attribute_names(s)
         for s in node.body.body)}
@@ -175,6 +176,7 @@ def mixed_objects(module: cst.Module, imported: Iterable[str] = ()) -> FrozenSet
         return frozenset()
     objects: Set[str] = set()
     calls: List[cst.Call] = []
+    listed: List[str] = []  # objects whose members a list or tuple bound to a name holds
 
     class _Scan(cst.CSTVisitor):
         def visit_ClassDef(self, node: cst.ClassDef) -> bool:
@@ -185,12 +187,15 @@ def mixed_objects(module: cst.Module, imported: Iterable[str] = ()) -> FrozenSet
             if isinstance(value, cst.Call) and (isinstance(value.func, cst.Name) and value.func.value in graph_classes
                                                 or dotted_name(value.func) in imported):
                 objects.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+            if isinstance(value, (cst.List, cst.Tuple)):  # main_vars = [main_net.w1, main_net.b1]: a list of values
+                listed.extend(e.value.value.value for e in value.elements if isinstance(e.value, cst.Attribute)
+                              and isinstance(e.value.value, cst.Name))
 
         def visit_Call(self, node: cst.Call) -> None:
             calls.append(node)
 
     visit(module, _Scan())
-    mixed: Set[str] = set()
+    mixed: Set[str] = set(listed) & objects
     for call in calls:
         owners = {key.split(".")[0] for key in _member_reads(call, objects)}
         if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in ("run", "eval")):
