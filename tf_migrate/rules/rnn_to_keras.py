@@ -277,7 +277,7 @@ class _Converter:
                 anchor, setup = self.placement.place(setup)
             except ValueError as why:
                 raise _Refused(stmt, str(why)) from None
-            self.hoisted.extend(setup) if anchor is None else self.at_anchor.setdefault(id(anchor), []).extend(setup)
+            (self.hoisted if anchor is None else self.at_anchor.setdefault(id(anchor), [])).extend(setup)
         else:
             new = setup + new
         new[0] = new[0].with_changes(leading_lines=stmt.leading_lines)
