@@ -14,7 +14,7 @@ from typing import List, Sequence, Set
 import libcst as cst
 
 from tf_migrate.analysis import api_tables
-from tf_migrate.analysis.symbols import reads, target_keys
+from tf_migrate.analysis.symbols import reads, symbol_key, target_keys
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -46,8 +46,19 @@ def _is_transparent(item: cst.WithItem, names: TFNames, graphs: Set[str]) -> boo
                 (isinstance(owner, cst.Call) and names.qualname(owner.func) in api_tables.TRANSPARENT_CONTEXTS)
                 or (isinstance(owner, cst.Name) and owner.value in graphs))
         qualname = names.qualname(expr.func)
+        if qualname == "tf.control_dependencies" and not _named_dependencies(expr):
+            return False  # `[tf.assign_add(step, 1)]`: an op made in the header, which unwrapping would drop
         return qualname in api_tables.TRANSPARENT_CONTEXTS
     return False
+
+
+def _named_dependencies(call: cst.Call) -> bool:
+    """Whether ``tf.control_dependencies(...)`` waits for values bound to names only (``[train_step, inc]``,
+    ``update_ops``, ``None``): those stay in the program as the statements that made them."""
+    deps = call.args[0].value if call.args else None
+    elements = [e.value for e in deps.elements] if isinstance(deps, (cst.List, cst.Tuple)) else [deps]
+    return all(element is None or isinstance(element, cst.Name) or symbol_key(element) is not None
+               for element in elements)
 
 
 def _graph_names(body, names: TFNames) -> Set[str]:
