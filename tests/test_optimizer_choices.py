@@ -74,6 +74,16 @@ def test_keras_layers_keep_one_family_too(tmp_path):
     assert verdict.status == EQUIVALENT, verdict.detail
 
 
+def test_one_line_branches_are_a_choice_too():
+    choice = ('if OPT == "adam": opt = tf.train.AdamOptimizer(0.05)\n'
+              'else: opt = tf.train.GradientDescentOptimizer(0.05)')
+    source = _program("sgd", choice)
+    result = migrate_source(source, "oneline.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "else: opt = tf.compat.v1.train.GradientDescentOptimizer(0.05)" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source), rtol=0, atol=0)
+
+
 def test_keras_twins_where_every_branch_has_one():
     choice = ('if OPT == "adagrad":\n    opt = tf.train.AdagradOptimizer(0.05)\n'
               'else:\n    opt = tf.train.GradientDescentOptimizer(0.05)')

@@ -45,7 +45,7 @@ def optimizer_choice(node: cst.CSTNode, names: TFNames) -> Optional[Tuple[str, L
     branches.append(current.body)
     key, calls = None, []
     for branch in branches:
-        lines = branch.body if isinstance(branch, cst.IndentedBlock) else []
+        lines = branch.body if isinstance(branch, cst.IndentedBlock) else [cst.SimpleStatementLine(branch.body)]
         if len(lines) != 1:
             return None
         if _raises(lines[0]):
