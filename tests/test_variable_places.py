@@ -162,3 +162,35 @@ def test_another_if_calling_the_function_that_makes_the_variables_keeps_compat()
     result = migrate_source(source, "guarded.py")
     assert result.outcome == "compat"
     assert "made in only some branches of an `if`" in result.compat_reason
+
+
+def test_a_local_helper_making_variables_on_a_tensor_made_once_stays_compat():
+    # `drop` (a dropout of constants) is built once, where TF1 drew it anew at each run; `forward(drop)`, a helper
+    # of main() that makes a variable and returns a tensor, was taken for a variable made by a helper
+    # (`W = weight_variable(shape)`): the tape step then trained `pred` itself, a crash after migration.
+    source = '''\
+import numpy as np
+import tensorflow as tf
+
+
+def main():
+    x = tf.placeholder(tf.float32, [None, 3])
+
+    def forward(inp):
+        w_forward = tf.Variable(tf.ones([3, 2]))
+        return tf.matmul(inp, w_forward) + 1.0
+
+    drop = tf.nn.dropout(tf.ones([2, 3]), rate=0.2)
+    pred = forward(drop)
+    loss = tf.reduce_mean(tf.square(pred))
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as s:
+        s.run(tf.global_variables_initializer())
+        print(s.run([train, loss], {x: np.ones((2, 3))})[1])
+
+
+main()
+'''
+    result = migrate_source(source, "nested.py")
+    assert result.outcome == "compat"
+    assert "`forward` creates variables each time it is called on graph tensors" in result.compat_reason
