@@ -25,6 +25,7 @@ from tf_migrate.analysis.imported_helpers import summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.imported_runs import asked_sites, importer_blockers, unanswerable
 from tf_migrate.analysis.instance_runs import external_runs, module_classes
+from tf_migrate.analysis.modules import variable_holders
 from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.object_members import member_requests, mixed_objects
 from tf_migrate.analysis.symbols import member_objects
@@ -225,6 +226,7 @@ def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
     names.single_instances = set(facts.single_instances)
     names.tree_helpers = facts.tree_helpers
     names.object_graph = object_graph
+    names.variable_holders = variable_holders(module, names)
     return names
 
 

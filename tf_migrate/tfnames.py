@@ -175,6 +175,9 @@ class TFNames:
     imported: Dict[str, ImportedFunction] = field(default_factory=dict)  # local name -> summary (trees only)
     single_instances: Set[str] = field(default_factory=set)  # classes of the module every program builds once
     tree_helpers: TreeHelpers = field(default_factory=TreeHelpers)  # helpers shared as classes (trees only)
+    # Plain classes of the module whose objects hold variables made in __init__ -> those variables, as
+    # analysis/modules lists them (given by the engine: a class's __init__ builds such objects too).
+    variable_holders: Dict[str, tuple] = field(default_factory=dict)
     # (class statement, names, layer scopes) -> what its objects hold (analysis/object_graphs), given by the engine:
     # a module's analysis binds the members of objects of its classes with it.
     object_graph: Optional[Callable] = None

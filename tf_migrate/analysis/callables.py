@@ -55,7 +55,7 @@ def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optiona
     if isinstance(func, cst.Attribute):
         receiver = func.value
         key = symbol_key(receiver)
-        if key is not None and (key.startswith("self.") or key == "self"):
+        if key == "self":
             return None  # the class's own methods: the class analysis checks those that build graphs
         if key is not None and (scope.kind(key) in _KNOWN_RECEIVERS
                                 or (key in scope.symbols and func.attr.value in _CONTAINER_METHODS)):

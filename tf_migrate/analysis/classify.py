@@ -22,6 +22,7 @@ from tf_migrate.analysis.outside_state import kept_for_outside_state, outside_ke
 from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.optimizer_choices import classify_optimizer_choice
+from tf_migrate.analysis.session_setters import sets_session
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name, check_feed_objects,
                                                  element_kinds, initializes, mutates_variable_list,
                                                  only_initializer_assignments, only_initializers, single, targets_single)
@@ -37,8 +38,7 @@ class Classifier:
     def __init__(self, scope: "pm.Scope", names: TFNames, statements: Sequence[cst.CSTNode] = (),
                  bind_members=None) -> None:
         """``bind_members(statement)``: binds the members of an object the statement builds (object_members)."""
-        self.scope = scope
-        self.bind_members = bind_members
+        self.scope, self.bind_members = scope, bind_members
         self.kept_members = kept_members(scope, names)  # class -> the members its conversion keeps (variables)
         self.names = names
         self.statements = statements  # every statement of the scope, the ones not classified yet included
@@ -185,7 +185,8 @@ class Classifier:
                 st.role = pm.REMOVE if qualname in api.GRAPH_MODE_CONFIG_CALLS else pm.KEEP
                 return True
             func = value.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "close" and self.is_session(func.value):
+            if (isinstance(func, cst.Attribute) and func.attr.value == "close" and self.is_session(func.value)) \
+                    or sets_session(value, self.scope, self.is_session):  # model.set_session(sess): nothing to give
                 st.role = pm.REMOVE
                 return True
             if st.run_sites and len(st.run_sites) == 1 and st.run_sites[0].call is value:

@@ -10,7 +10,7 @@ follow.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -18,7 +18,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.cst.arguments import argument
-from tf_migrate.tfnames import TFNames
+from tf_migrate.tfnames import TFNames, dotted_name
 
 # (attribute, trainable, loop) in creation order; loop: 0 for ``self.w = ...``, else the number of the
 # ``for`` loop of ``__init__`` that appends it to the list ``self.w`` (its variables interleave per iteration),
@@ -66,7 +66,7 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
     """The variables of a ``tf.Module`` subclass, when ``__init__`` makes every one of them at its top level
     (``self.w = ...``) or at the top of a loop at its top level (``self.w.append(...)``), directly or through a
     function of the module or of ``__init__`` (``with`` blocks count as the level they stand in)."""
-    if not any(names.qualname(base.value) == "tf.Module" for base in cls.bases):
+    if not any(names.qualname(base.value) == "tf.Module" for base in cls.bases) and not _variable_holder(cls, names):
         return None
     init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
     if init is None:
@@ -103,6 +103,46 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
     return tuple(members) if members and len(made) == len(members) else None
 
 
+def _variable_holder(cls: cst.ClassDef, names: TFNames) -> bool:
+    """A plain class (``class HiddenLayer:``, ``(object)``) whose ``__init__`` calls TensorFlow only to make its
+    variables (``self.W = tf.Variable(...)``) and whose methods run nothing: its objects hold variables from their
+    construction and compute on what they are given, as a ``tf.Module``'s do."""
+    if any(dotted_name(base.value) != "object" for base in cls.bases) or cls.keywords:
+        return False
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None:
+        return False
+    inside = {id(inner) for call in all_calls(init.body) if names.call_name(call) in api.VARIABLE_CONSTRUCTORS
+              for inner in all_calls(call)}
+    for call in all_calls(init.body):
+        head = (dotted_name(call.func) or "").split(".")[0]
+        imported = names.aliases.get(head, "").split(".")[0]
+        tensorflow = names.call_name(call) is not None
+        if (not tensorflow and imported and imported not in api.HOST_MODULES) or (tensorflow and id(call) not in inside):
+            return False  # (a function of another module might make variables the list would miss)
+    return not any(isinstance(call.func, cst.Attribute) and call.func.attr.value in ("run", "eval")
+                   or names.call_name(call) in api.PLACEHOLDERS for call in all_calls(cls.body))
+
+
+def variable_holders(module: cst.Module, names: TFNames) -> Dict[str, Members]:
+    """The module's plain classes whose objects hold variables (:func:`_variable_holder`), with those variables."""
+    makers: Set[str] = set()  # the module's functions that make variables, themselves or through others
+    functions = [s for s in module.body if isinstance(s, cst.FunctionDef)]
+    while True:
+        more = {f.name.value for f in functions if f.name.value not in makers
+                and any(_creates_variables(call, names, makers) for call in all_calls(f.body))}
+        if not more:
+            break
+        makers |= more
+    found = {}
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef):
+            members = module_members(statement, names, makers) if _variable_holder(statement, names) else None
+            if members is not None:
+                found[statement.name.value] = members
+    return found
+
+
 def _is_cell(init: cst.FunctionDef, attr: str, names: TFNames) -> bool:
     """Whether ``__init__`` binds ``self.attr`` to a Keras rnn cell."""
     for line in init.body.body:
@@ -119,8 +159,9 @@ def instance_members(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optio
     helper of another module of the tree (``rules/_tree_helpers``: its variables are known from its split)."""
     if not isinstance(call.func, cst.Name):
         return None
-    if call.func.value not in scope.class_defs:
-        return names.tree_helpers.classes.get(call.func.value)
+    if call.func.value not in scope.class_defs:  # (a class's __init__ reads the module's classes too)
+        return names.tree_helpers.classes.get(call.func.value) or (
+            names.variable_holders.get(call.func.value) if scope.is_class else None)
     return module_members(scope.class_defs[call.func.value], names, scope.variable_functions)
 
 

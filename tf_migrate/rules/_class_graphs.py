@@ -23,6 +23,7 @@ from tf_migrate.analysis.object_members import plain_request
 from tf_migrate.analysis.instance_runs import as_class_run, external_run_blockers
 from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.analysis.session_setters import setter_attribute
 from tf_migrate.analysis.slicing import RunPlan, member_parts, plan_run
 from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
@@ -140,6 +141,8 @@ class ClassGraph:
             if stmt is init:
                 members.append(new_init)
                 members.extend(self.generated.by_position.get(0, []))
+            elif isinstance(stmt, cst.FunctionDef) and setter_attribute(current, stmt.name.value) is not None:
+                continue  # set_session(self, session): its runs are methods now, eager code has no session to give
             else:
                 members.append(visit(stmt, SiteReplacer(self.generated.replacements, placeholder_keys)))
         members, _ = rewriter.shared(members, {id(f) for f in self.generated.by_position.get(0, [])}, methods=True)

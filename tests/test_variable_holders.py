@@ -1,0 +1,139 @@
+"""Objects of plain classes that hold variables (``class HiddenLayer:`` making ``self.W = tf.Variable(...)`` in
+``__init__``, computing in ``forward``), and sessions handed to an object by a setter (``model.set_session(sess)``).
+
+The course and RL-agent shape: layer objects built by a model's ``__init__`` or by the script, a model class whose
+methods run its graph in ``self.session``, given by the driver after it opened the session
+(analysis/modules.variable_holders, analysis/session_setters). The objects' variables are listed one by one
+where TF1 listed trainable variables; the setter and its calls go.
+"""
+from __future__ import annotations
+
+from tf_migrate.engine import migrate_source
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+LAYER = '''import numpy as np
+import tensorflow as tf
+
+
+class HiddenLayer:
+    def __init__(self, M1, M2, f=tf.nn.tanh):
+        self.W = tf.Variable(np.random.randn(M1, M2).astype(np.float32) * 0.1)
+        self.b = tf.Variable(np.zeros(M2).astype(np.float32))
+        self.f = f
+
+    def forward(self, X):
+        return self.f(tf.matmul(X, self.W) + self.b)
+'''
+
+SCRIPT = LAYER + '''
+
+np.random.seed(0)
+h1 = HiddenLayer(4, 10)
+h2 = HiddenLayer(10, 1, lambda x: x)
+X = tf.placeholder(tf.float32, shape=(None, 4))
+Y = tf.placeholder(tf.float32, shape=(None,))
+Y_hat = tf.reshape(h2.forward(h1.forward(X)), [-1])
+cost = tf.reduce_sum(tf.square(Y - Y_hat))
+train_op = tf.train.GradientDescentOptimizer(1e-3).minimize(cost)
+session = tf.Session()
+session.run(tf.global_variables_initializer())
+x = np.random.randn(8, 4).astype(np.float32)
+y = x.sum(axis=1)
+for i in range(20):
+    session.run(train_op, feed_dict={X: x, Y: y})
+print(session.run(Y_hat, feed_dict={X: x}))
+'''
+
+MODEL = LAYER + '''
+
+class ValueModel:
+    def __init__(self, D):
+        self.h1 = HiddenLayer(D, 10)
+        self.h2 = HiddenLayer(10, 1, lambda x: x)
+        self.X = tf.placeholder(tf.float32, shape=(None, D), name='X')
+        self.Y = tf.placeholder(tf.float32, shape=(None,), name='Y')
+        Y_hat = tf.reshape(self.h2.forward(self.h1.forward(self.X)), [-1])
+        self.predict_op = Y_hat
+        cost = tf.reduce_sum(tf.square(self.Y - Y_hat))
+        self.train_op = tf.train.GradientDescentOptimizer(1e-3).minimize(cost)
+
+    def set_session(self, session):
+        self.session = session
+
+    def partial_fit(self, X, Y):
+        self.session.run(self.train_op, feed_dict={self.X: np.atleast_2d(X), self.Y: np.atleast_1d(Y)})
+
+    def predict(self, X):
+        return self.session.run(self.predict_op, feed_dict={self.X: np.atleast_2d(X)})
+
+
+def main():
+    np.random.seed(0)
+    model = ValueModel(4)
+    init = tf.global_variables_initializer()
+    session = tf.InteractiveSession()
+    session.run(init)
+    model.set_session(session)
+    X = np.random.randn(8, 4).astype(np.float32)
+    for i in range(20):
+        model.partial_fit(X, X.sum(axis=1))
+    print(model.predict(X))
+
+
+if __name__ == '__main__':
+    main()
+'''
+
+
+def test_objects_of_a_plain_class_holding_variables_are_trained_as_tf1_trained_them():
+    result = migrate_source(SCRIPT, "holders.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "tape.gradient(cost, [h1.W, h1.b, h2.W, h2.b])" in result.new_source
+    assert "class HiddenLayer:\n" in result.new_source  # the class stays as it was: eager objects hold variables
+    assert_same_output(run_legacy(SCRIPT), run_migrated(result.new_source))
+
+
+def test_a_model_built_from_layer_objects_and_given_its_session_by_a_setter_converts():
+    result = migrate_source(MODEL, "model.py")
+    assert result.outcome == "eager", result.compat_reason
+    new = result.new_source
+    assert "[self.h1.W, self.h1.b, self.h2.W, self.h2.b]" in new
+    assert "set_session" not in new and "session" not in new.split("def main():")[1]
+    assert "self.run_train_op(X=np.atleast_2d(X), Y=np.atleast_1d(Y))" in new
+    assert_same_output(run_legacy(MODEL), run_migrated(new))
+
+
+def test_a_setter_that_gives_the_session_on_keeps_the_file_compat():
+    source = MODEL.replace("        self.session = session\n",
+                           "        self.session = session\n        self.h1.session = session\n")
+    result = migrate_source(source, "model.py")
+    assert result.outcome == "compat"
+    assert "a session passed to code outside this module, which still needs it" in result.compat_reason
+
+
+def test_a_session_attribute_used_beyond_runs_keeps_the_setters_call():
+    source = MODEL.replace("    def predict(self, X):\n",
+                           "    def graph(self):\n        return self.session.graph\n\n    def predict(self, X):\n")
+    result = migrate_source(source, "model.py")
+    assert result.outcome == "compat"
+    assert "a session passed to code outside this module" in result.compat_reason
+
+
+def test_a_member_object_whose_class_makes_variables_when_called_is_not_known():
+    # forward() makes its variables: each call would make new ones. Before, `self.h1.forward(...)` in a model's
+    # __init__ was taken for a method of the model's own class, and the trained list came out empty (a crash).
+    source = MODEL.replace("        self.W = tf.Variable(np.random.randn(M1, M2).astype(np.float32) * 0.1)\n",
+                           "        self.M = (M1, M2)\n").replace(
+        "        return self.f(tf.matmul(X, self.W) + self.b)",
+        "        self.W = tf.Variable(np.ones(self.M, np.float32))\n        return self.f(tf.matmul(X, self.W) + self.b)")
+    result = migrate_source(source, "model.py")
+    assert result.outcome == "compat"
+    assert "`self.h2` is an object the analysis does not know" in result.compat_reason
+
+
+def test_a_layer_class_calling_a_function_of_another_module_in_init_is_not_a_holder():
+    source = SCRIPT.replace("import numpy as np\n", "import numpy as np\nfrom util import init_weight\n").replace(
+        "tf.Variable(np.random.randn(M1, M2).astype(np.float32) * 0.1)", "tf.Variable(init_weight(M1, M2))")
+    result = migrate_source(source, "holders.py")
+    assert result.outcome == "compat"
+    assert "`h2` is an object the analysis does not know" in result.compat_reason
