@@ -84,11 +84,16 @@ def test_averages_that_would_change_meaning_stay_compat():
         "a moving average of tensors": (
             "    train_op = ema.apply(tf.trainable_variables())\n",
             "    train_op = ema.apply([tf.reduce_mean(y)])\n"),
+        # (floodsung's DDPG: the list a method of the class returned, `net`, is no list the analysis knows)
+        "a moving average of `net`, which the analysis does not know to hold variables": (
+            "    train_op = ema.apply(tf.trainable_variables())\n",
+            "    train_op = ema.apply(net)\n"),
         "reads the names TF1 gave the shadow variables": ("print(sess.run(ema.average(w)))",
                                            "print(sorted(ema.variables_to_restore()))"),
     }
     for why, change in refused.items():
-        result = migrate_source(PROGRAM.replace(*change), "ema.py")
+        source = PROGRAM.replace(*change).replace("ema = tf", "net = np.random.rand(2).tolist()\nema = tf")
+        result = migrate_source(source, "ema.py")
         assert result.outcome == "compat" and why in result.compat_reason, (why, result.compat_reason)
 
 

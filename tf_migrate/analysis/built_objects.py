@@ -25,6 +25,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
+from tf_migrate.cst.text import code
 
 MOVING_AVERAGE = "tf.train.ExponentialMovingAverage"
 _NAMED_SHADOWS = ("average_name", "variables_to_restore")
@@ -130,5 +131,9 @@ def _not_variables(call: cst.Call, classifier) -> str:
     kinds = {classifier.scope.kind(key) for key in keys}
     if keys and kinds <= {pm.VARIABLE, pm.VARIABLES}:
         return ""
-    return ("a moving average of tensors (batch statistics): TF1 started their shadows at zero with a bias "
-            "correction; only averages of variables are converted")
+    if any(kind in pm.DEFERRED_KINDS for kind in kinds):
+        return ("a moving average of tensors (batch statistics): TF1 started their shadows at zero with a bias "
+                "correction; only averages of variables are converted")
+    unknown = sorted(key for key in keys if classifier.scope.kind(key) not in (pm.VARIABLE, pm.VARIABLES))
+    return (f"a moving average of `{unknown[0] if unknown else code(var_list)}`, which the analysis does not know to "
+            "hold variables; only averages of variables are converted")
