@@ -138,7 +138,7 @@ def _listed(scope: "pm.Scope", before: int, which: str, pattern: Optional[str]) 
     parts = []
     for key in scope.creation_order:  # TF1 lists a collection in creation order, trainable or not
         symbol = scope.kept_symbol_at(key, before)
-        if symbol is None:
+        if symbol is None or symbol.covered_by:  # (appended to a list named here too: analysis/covered_variables)
             continue
         shadowed = [s for s in scope.bindings.get(key, ()) if s.index < before and s is not symbol
                     and s.kind in (pm.VARIABLE, pm.VARIABLES, pm.LAYER)]

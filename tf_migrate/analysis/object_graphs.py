@@ -47,6 +47,8 @@ def _object_graph(cls: cst.ClassDef, names: TFNames, layer_scopes) -> Optional[O
                                              if st.defines[0].startswith("self."))
     for key in scope.creation_order:
         symbol = scope.symbols.get(key)
+        if symbol is not None and symbol.covered_by:
+            continue  # listed through the list it was appended to (analysis/covered_variables)
         if symbol is None or symbol.kind not in (pm.VARIABLE, pm.VARIABLES) or (
                 symbol.kind == pm.VARIABLES and not _plain_list(scope, scope.bindings[key][0])):
             return None  # trainable state in a layer or a dict: not named one by one here

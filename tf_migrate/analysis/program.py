@@ -68,6 +68,9 @@ class Symbol:
     # An optimizer whose learning rate runs feed: (the expression, the variable its runs assign it to) (fed_rates).
     rate: Optional[Tuple[cst.BaseExpression, str]] = None
     choices: Tuple[cst.Call, ...] = ()  # an optimizer chosen by a branch: each branch's constructor (call is None)
+    # A variable (or object holding some) appended to a list of variables that lists are made of (analysis/
+    # covered_variables): the list. Variable lists name it through that list, as TF1 listed it, once.
+    covered_by: str = ""
 
 
 @dataclass

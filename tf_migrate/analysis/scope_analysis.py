@@ -18,6 +18,7 @@ from tf_migrate.analysis.flatten import unwrap
 from tf_migrate.analysis.function_initializers import check_function_initializers
 from tf_migrate.analysis.imported_helpers import add_imported
 from tf_migrate.analysis.instance_runs import check_parameter_objects, mark_function_runs, parameter_instances
+from tf_migrate.analysis.covered_variables import mark_covered_variables
 from tf_migrate.analysis.main_guard import main_guard_scopes
 from tf_migrate.analysis.object_members import bind_built_object
 from tf_migrate.analysis.session_escapes import check_session_escapes
@@ -74,6 +75,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     for index, flat_stmt in enumerate(flat.statements):
         scope.statements.append(classifier.classify(index, flat_stmt))
     mark_function_runs(scope, classifier.kept_members, classifier.block, names.tree_helpers.graph_classes)
+    mark_covered_variables(scope)  # (W appended to Ws after the loop that fills Ws: listed once, through Ws)
     for st in scope.statements:  # the runs of functions given a session, planned here (`def evaluate(sess, model)`)
         if isinstance(st.node, cst.FunctionDef) and st.kind != "nested-scope":
             check_parameter_objects(st.node, st.run_sites, classifier.block)

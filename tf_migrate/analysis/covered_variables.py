@@ -1,0 +1,72 @@
+"""Variables appended to a list the trainable list already names: TF1 listed each variable once.
+
+    Ws = []
+    for M2 in sizes:
+        W = tf.Variable(...)
+        Ws.append(W)              # Ws: every iteration's variables
+    W = tf.Variable(...)          # the output layer's
+    Ws.append(W)                  # ... and this one
+
+TF1's ``tf.trainable_variables()`` (and ``minimize`` without ``var_list``) held each of them once. The eager
+variable lists name a loop's variables through its list (``*Ws``) and others by their names; the list holds the
+last ``W`` too once the append has run, so ``[*Ws, W]`` trained it twice (two SGD steps a run: a silent wrong
+rewrite, closed). A variable appended to such a list is marked ``covered_by`` it, and the lists leave it out.
+
+That holds where every run comes after the append (a run before it read the list without the variable, where TF1's
+list held it from its creation): otherwise the scope stays compat, with the reason at the append. Only the plain
+forms are read: ``L.append(x)``, ``L.extend([x, y])`` and ``L += [x, y]`` as statements of the scope.
+"""
+from __future__ import annotations
+
+from typing import Iterator, List, Tuple
+
+import libcst as cst
+
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.symbols import symbol_key
+
+_LISTED = (pm.VARIABLE, pm.LAYER)
+
+
+def mark_covered_variables(scope: "pm.Scope") -> None:
+    first_run = min((st.index for st in scope.statements if st.run_sites), default=len(scope.statements))
+    for st in scope.statements:
+        for container, items in _additions(st.node):
+            listed = scope.symbol_at(container, st.index)
+            if listed is None or listed.kind != pm.VARIABLES or container not in scope.creation_order:
+                continue
+            for item in items:
+                symbol = scope.symbol_at(item, st.index)
+                if symbol is None or symbol.kind not in _LISTED or item not in scope.creation_order \
+                        or symbol.covered_by:
+                    continue
+                if st.index > first_run:
+                    scope.blockers.append((st.node, f"`{item}` is added to `{container}` after a run: TF1 listed "
+                                                    "it from its creation, the eager list from the append"))
+                    continue
+                symbol.covered_by = container
+
+
+def _additions(node: cst.CSTNode) -> Iterator[Tuple[str, List[str]]]:
+    """(list key, keys added) for each ``L.append(x)`` / ``L.extend([x, ...])`` / ``L += [x, ...]`` of a line."""
+    if not isinstance(node, cst.SimpleStatementLine):
+        return
+    for small in node.body:
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(
+                small.value.func, cst.Attribute) and len(small.value.args) == 1:
+            call = small.value
+            method, value = call.func.attr.value, call.args[0].value
+            if method == "append":
+                yield from _pair(call.func.value, [value])
+            elif method == "extend" and isinstance(value, (cst.List, cst.Tuple)):
+                yield from _pair(call.func.value, [e.value for e in value.elements])
+        elif isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) and isinstance(
+                small.value, (cst.List, cst.Tuple)):
+            yield from _pair(small.target, [e.value for e in small.value.elements])
+
+
+def _pair(container: cst.BaseExpression, values) -> Iterator[Tuple[str, List[str]]]:
+    key = symbol_key(container)
+    items = [symbol_key(v) for v in values]
+    if key is not None:
+        yield key, [item for item in items if item is not None]
