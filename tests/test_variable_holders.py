@@ -103,6 +103,59 @@ def test_a_model_built_from_layer_objects_and_given_its_session_by_a_setter_conv
     assert_same_output(run_legacy(MODEL), run_migrated(new))
 
 
+LISTED = MODEL.replace(
+    "        self.h1 = HiddenLayer(D, 10)\n        self.h2 = HiddenLayer(10, 1, lambda x: x)\n",
+    "        self.layers = []\n        M1 = D\n        for M2 in [10, 6]:\n            layer = HiddenLayer(M1, M2)\n"
+    "            self.layers.append(layer)\n            M1 = M2\n        layer = HiddenLayer(M1, 1, lambda x: x)\n"
+    "        self.layers.append(layer)\n").replace(
+    "        Y_hat = tf.reshape(self.h2.forward(self.h1.forward(self.X)), [-1])\n",
+    "        Z = self.X\n        for layer in self.layers:\n            Z = layer.forward(Z)\n"
+    "        Y_hat = tf.reshape(Z, [-1])\n")
+
+
+def test_a_list_of_layer_objects_built_in_a_loop_is_trained_object_by_object():
+    result = migrate_source(LISTED, "model.py")
+    assert result.outcome == "eager", result.compat_reason
+    new = result.new_source
+    # each object's variables, once: the one appended after the loop is the list's too (analysis/covered_variables)
+    assert "variables = [*(v for obj in self.layers for v in (obj.W, obj.b))]\n" in new
+    assert "        for layer in self.layers:\n            Z = layer.forward(Z)\n" in new  # its own `layer`
+    assert_same_output(run_legacy(LISTED), run_migrated(new))
+
+
+def test_a_script_lists_the_objects_variables_where_tf1_listed_its_trainable_variables():
+    source = SCRIPT.replace("h1 = HiddenLayer(4, 10)\nh2 = HiddenLayer(10, 1, lambda x: x)\n",
+                            "layers = []\nfor sizes in [(4, 10), (10, 1)]:\n    layers.append(HiddenLayer(*sizes))\n"
+                            ).replace("Y_hat = tf.reshape(h2.forward(h1.forward(X)), [-1])\n",
+                                      "Z = X\nfor h in layers:\n    Z = h.forward(Z)\nY_hat = tf.reshape(Z, [-1])\n"
+                                      ) + "print(len(tf.trainable_variables()))\n"
+    result = migrate_source(source, "holders.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "print(len([*(v for obj in layers for v in (obj.W, obj.b))]))" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_a_loop_building_layer_objects_and_computing_with_them_keeps_the_file_compat():
+    # Kept at build time for its objects, the loop would compute once: TF1 recomputed `Z * 2.0` at each run.
+    source = SCRIPT.replace("h1 = HiddenLayer(4, 10)\nh2 = HiddenLayer(10, 1, lambda x: x)\n", "").replace(
+        "Y_hat = tf.reshape(h2.forward(h1.forward(X)), [-1])\n",
+        "Z = X\nlayers = []\nfor sizes in [(4, 10), (10, 1)]:\n    layers.append(HiddenLayer(*sizes))\n"
+        "    Z = Z * 2.0\nfor h in layers:\n    Z = h.forward(Z)\nY_hat = tf.reshape(Z, [-1])\n")
+    result = migrate_source(source, "holders.py")
+    assert result.outcome == "compat"
+    assert "a loop that builds objects holding variables also computes on the per-run tensor `Z`" \
+        in result.compat_reason
+
+
+def test_a_list_mixing_layer_objects_and_variables_is_not_listed():
+    source = SCRIPT.replace("h1 = HiddenLayer(4, 10)\nh2 = HiddenLayer(10, 1, lambda x: x)\n",
+                            "layers = []\nfor sizes in [(4, 10), (10, 1)]:\n    layers.append(HiddenLayer(*sizes))\n"
+                            "layers.append(tf.Variable(1.0))\nh1, h2 = layers[0], layers[1]\n")
+    result = migrate_source(source, "holders.py")
+    assert result.outcome == "compat"
+    assert "`layers` would mix objects holding variables with other values" in result.compat_reason
+
+
 def test_a_setter_that_gives_the_session_on_keeps_the_file_compat():
     source = MODEL.replace("        self.session = session\n",
                            "        self.session = session\n        self.h1.session = session\n")

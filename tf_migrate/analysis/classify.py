@@ -15,6 +15,7 @@ from tf_migrate.analysis.dtypes import expression_dtype, placeholder_dtype
 from tf_migrate.analysis.feed_dicts import feed_dict_literal
 from tf_migrate.analysis.fed_gradients import record_targets
 from tf_migrate.analysis.fed_rates import fed_rate, step_reads
+from tf_migrate.analysis.held_objects import bind_elements, bind_loop_elements, held_objects_loop
 from tf_migrate.analysis.session_functions import own_session_runs
 from tf_migrate.analysis.instance_runs import mark_runs, writes_member_variable
 from tf_migrate.analysis.escapes import escaped_reads
@@ -24,7 +25,7 @@ from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.optimizer_choices import classify_optimizer_choice
 from tf_migrate.analysis.session_setters import sets_session
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name, check_feed_objects,
-                                                 element_kinds, initializes, mutates_variable_list,
+                                                 initializes, mutates_variable_list,
                                                  only_initializer_assignments, only_initializers, single, targets_single)
 from tf_migrate.analysis.symbols import all_calls, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
@@ -89,9 +90,7 @@ class Classifier:
         st = self._classify(index, flat)
         if self.bind_members is not None:
             self.bind_members(st)  # after the statement's own bindings, which name the object
-        for key, kind in element_kinds(st.node, self.scope, _TENSORISH).items():
-            if key in st.defines:  # the loop's target: an element of what it iterates over
-                self.scope.bind(pm.Symbol(key, kind, index))
+        bind_loop_elements(st, self.scope, self.names, _TENSORISH, self.block)  # for out in outs, for layer in self.layers
         return st
 
     def _classify(self, index: int, flat) -> "pm.Statement":
@@ -108,8 +107,7 @@ class Classifier:
             self.define(st, pm.PYTHON)
             st.kind = "nested-scope"
             return st
-        for key, kind in element_kinds(node, self.scope, _TENSORISH).items():  # `for out in outs`: each out
-            self.scope.bind(pm.Symbol(key, kind, index))
+        bind_elements(node, index, self.scope, _TENSORISH)  # `for out in outs`, `for layer in self.layers`: each
         st.run_sites = find_run_sites(node, self.is_session, self.kind_of)
         mark_runs(st.run_sites, self.scope, self.kept_members, self.statements, self.scope.instances, self.block)
         calls = all_calls(node)
@@ -309,6 +307,8 @@ class Classifier:
             return
         if any(q in api.VARIABLE_CONSTRUCTORS for q in tf_calls) and isinstance(st.node, cst.BaseCompoundStatement):
             classify_variable_block(self, st)
+            return
+        if held_objects_loop(self, st):  # for M2 in sizes: self.layers.append(HiddenLayer(M1, M2))
             return
         if any(q in api.VARIABLE_CONSTRUCTORS for q in tf_calls):
             st.role = pm.KEEP

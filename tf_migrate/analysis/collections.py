@@ -25,6 +25,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.covered_variables import grows_in_place
 from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.optimizer_slots import slot_step, zip_stops_before_slots
 from tf_migrate.analysis.statement_facts import reads_names, string_literals
@@ -141,7 +142,7 @@ def _listed(scope: "pm.Scope", before: int, which: str, pattern: Optional[str]) 
         if symbol is None or symbol.covered_by:  # (appended to a list named here too: analysis/covered_variables)
             continue
         shadowed = [s for s in scope.bindings.get(key, ()) if s.index < before and s is not symbol
-                    and s.kind in (pm.VARIABLE, pm.VARIABLES, pm.LAYER)]
+                    and s.kind in (pm.VARIABLE, pm.VARIABLES, pm.LAYER) and not _grown(scope, key, s, symbol)]
         # The collection also held the variable `key` named first, which no name reaches now.
         if any(s.kind != pm.VARIABLE or ((s.trainable or which != "trainable")
                                          and (pattern is None or re.match(pattern, s.tf_name))) for s in shadowed):
@@ -167,13 +168,26 @@ def _listed(scope: "pm.Scope", before: int, which: str, pattern: Optional[str]) 
             if _loop_lists(scope, symbol, before) > 1:
                 return None, (f"`{key}` is one of the lists a loop keeps its variables in: TF1 listed them "
                               "by iteration, across the lists")
-            parts.append(container_part(key, symbol))
+            parts.append(container_part(key, symbol, trainable_only=which == "trainable"))
     return "[" + ", ".join(dict.fromkeys(parts)) + "]", ""
 
 
-def container_part(key: str, symbol: "pm.Symbol") -> str:
+def _grown(scope: "pm.Scope", key: str, earlier: "pm.Symbol", later: "pm.Symbol") -> bool:
+    """Whether the list ``key`` bound as ``later`` is the one bound as ``earlier``, grown in place since
+    (``Ws.append(W)`` after the loop that filled ``Ws``): its variables are listed through it."""
+    between = [s for s in scope.bindings.get(key, ()) if earlier.index < s.index <= later.index]
+    return earlier.kind == later.kind == pm.VARIABLES and bool(between) and all(
+        0 <= s.index < len(scope.statements) and grows_in_place(scope.statements[s.index].node, key) for s in between)
+
+
+def container_part(key: str, symbol: "pm.Symbol", trainable_only: bool = True) -> str:
     """The variables a list or dict of them (``symbol``, bound to ``key``) holds, starred into a list: ``*key``, or
-    ``*key.values()`` for a dict (its literal made them in the order it lists them)."""
+    ``*key.values()`` for a dict (its literal made them in the order it lists them); for a list of objects holding
+    variables (analysis/held_objects), each object's, in creation order."""
+    if symbol.members:
+        attributes = [attr for attr, trainable, _ in symbol.members if trainable or not trainable_only]
+        each = ", ".join(f"obj.{attr}" for attr in attributes) + ("," if len(attributes) == 1 else "")
+        return f"*(v for obj in {key} for v in ({each}))"
     return f"*{key}.values()" if symbol.mapping else f"*{key}"
 
 

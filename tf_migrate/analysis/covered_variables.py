@@ -47,6 +47,13 @@ def mark_covered_variables(scope: "pm.Scope") -> None:
                 symbol.covered_by = container
 
 
+def grows_in_place(node: cst.CSTNode, key: str) -> bool:
+    """Whether ``node`` is a line that only adds to the list ``key`` in place (``key.append(x)``, ``key += [...]``):
+    the list it binds is the one bound before, grown."""
+    return isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and [
+        container for container, _ in _additions(node)] == [key]
+
+
 def _additions(node: cst.CSTNode) -> Iterator[Tuple[str, List[str]]]:
     """(list key, keys added) for each ``L.append(x)`` / ``L.extend([x, ...])`` / ``L += [x, ...]`` of a line."""
     if not isinstance(node, cst.SimpleStatementLine):

@@ -25,7 +25,7 @@ from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.session_setters import setter_attribute
 from tf_migrate.analysis.slicing import RunPlan, member_parts, plan_run
-from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.analysis.symbols import reads, target_keys, writes
 from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
 from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.cst.text import code
@@ -80,6 +80,8 @@ class ClassGraph:
         members = {key for key in bound if key.startswith("self.")}  # a per-run member a kept branch also binds
         mapping = {}
         for key in sorted(set(plan.reads) | free | members):
+            if "." not in key and _loop_bound(function.body, key):
+                continue  # for layer in self.layers: the loop's own `layer`, not the __init__ local of that name
             if key.startswith("self.") and self.scope.deferred(key):
                 mapping[key] = key.split(".", 1)[1]
             elif key in self.analysis.init_locals:
@@ -148,6 +150,33 @@ class ClassGraph:
         members, _ = rewriter.shared(members, {id(f) for f in self.generated.by_position.get(0, [])}, methods=True)
         self.finished = True
         return current.with_changes(body=current.body.with_changes(body=members))
+
+
+def _loop_bound(body: cst.CSTNode, name: str) -> bool:
+    """Whether every read of ``name`` in ``body`` stands in the body of a ``for`` loop whose target binds it."""
+    loops: List[cst.For] = []
+
+    class _Loops(cst.CSTVisitor):
+        def visit_For(self, node: cst.For) -> None:
+            if name in target_keys(node.target):
+                loops.append(node)
+
+    visit(body, _Loops())
+    if not loops:
+        return False
+    mentions = _mentions(body, name) - sum(_mentions(loop.target, name) for loop in loops)
+    return mentions == sum(_mentions(loop.body, name) for loop in loops)
+
+
+def _mentions(node: cst.CSTNode, name: str) -> int:
+    found = [0]
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            found[0] += node.value == name
+
+    visit(node, _Names())
+    return found[0]
 
 
 class FinishClasses(cst.CSTTransformer):
