@@ -8,7 +8,11 @@ where TF1 listed trainable variables; the setter and its calls go.
 """
 from __future__ import annotations
 
+import libcst as cst
+
+from tf_migrate.analysis.modules import variable_holders
 from tf_migrate.engine import migrate_source
+from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
 LAYER = '''import numpy as np
@@ -190,3 +194,52 @@ def test_a_layer_class_calling_a_function_of_another_module_in_init_is_not_a_hol
     result = migrate_source(source, "holders.py")
     assert result.outcome == "compat"
     assert "`h2` is an object the analysis does not know" in result.compat_reason
+
+
+OPTIONAL_BIAS = SCRIPT.replace('''    def __init__(self, M1, M2, f=tf.nn.tanh):
+        self.W = tf.Variable(np.random.randn(M1, M2).astype(np.float32) * 0.1)
+        self.b = tf.Variable(np.zeros(M2).astype(np.float32))
+        self.f = f
+
+    def forward(self, X):
+        return self.f(tf.matmul(X, self.W) + self.b)''', '''    def __init__(self, M1, M2, f=tf.nn.tanh, use_bias=True):
+        W = tf.ones((M1, M2)) * np.sqrt(2. / M1, dtype=np.float32)
+        self.W = tf.Variable(W)
+        self.use_bias = use_bias
+        if use_bias:
+            self.b = tf.Variable(np.zeros(M2).astype(np.float32) + 0.5)
+        self.f = f
+
+    def forward(self, X):
+        if self.use_bias:
+            return self.f(tf.matmul(X, self.W) + self.b)
+        return self.f(tf.matmul(X, self.W))''').replace(
+    "h2 = HiddenLayer(10, 1, lambda x: x)", "h2 = HiddenLayer(10, 1, lambda x: x, use_bias=False)")
+
+
+def test_a_variable_made_in_a_branch_of_init_is_listed_where_the_object_has_it():
+    # lazyprogrammer's HiddenLayer: `if use_bias: self.b = tf.Variable(...)`, the initial value drawn by a TF op
+    # of the arguments (`W = tf.random_normal(...)`, here tf.ones) before the variable.
+    source = OPTIONAL_BIAS + "print(len(tf.trainable_variables()))\n"
+    result = migrate_source(source, "holders.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert 'print(len([h1.W, *([h1.b] if hasattr(h1, "b") else []), h2.W, *([h2.b] if hasattr(h2, "b") else [])]))' \
+        in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_a_branch_variable_bound_again_elsewhere_is_not_a_member_the_attribute_tells():
+    source = OPTIONAL_BIAS.replace("        self.f = f\n", "        self.f = f\n\n    def drop_bias(self):\n"
+                                   "        self.b = None\n", 1)
+    result = migrate_source(source, "holders.py")
+    assert result.outcome == "compat"
+    assert "`h2` is an object the analysis does not know" in result.compat_reason
+
+
+def test_an_init_computing_on_a_value_from_outside_is_no_variable_holder():
+    module = cst.parse_module(SCRIPT)
+    names = TFNames.scan(module)
+    assert set(variable_holders(module, names)) == {"HiddenLayer"}
+    changed = cst.parse_module(SCRIPT.replace("        self.f = f\n",
+                                              "        self.f = f\n        self.scale = tf.ones([M2]) * SCALE\n"))
+    assert variable_holders(changed, TFNames.scan(changed)) == {}

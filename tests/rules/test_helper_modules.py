@@ -4,7 +4,7 @@ import libcst as cst
 import pytest
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.modules import member_list, module_members
+from tf_migrate.analysis.modules import OPTIONAL, member_list, module_members
 from tf_migrate.engine import migrate_source
 from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
@@ -326,11 +326,19 @@ def test_member_list_interleaves_the_lists_one_loop_makes():
 @pytest.mark.parametrize("body", [
     pytest.param("    def __call__(self, x):\n        self.v = tf.Variable(1.0)\n        return x * self.v\n",
                  id="variable made in __call__"),
-    pytest.param("    def __init__(self):\n        if True:\n            self.v = tf.Variable(1.0)\n",
-                 id="variable made in a block of __init__"),
+    pytest.param("    def __init__(self, a):\n        if a:\n            self.v = tf.Variable(1.0)\n        else:\n"
+                 "            self.v = tf.Variable(2.0)\n", id="variable made in both branches of an if of __init__"),
+    pytest.param("    def __init__(self, a):\n        if a:\n            self.v = tf.Variable(1.0)\n\n"
+                 "    def reset(self):\n        self.v = None\n", id="branch variable bound again elsewhere"),
 ])
 def test_module_members_unknown(body):
     assert _members(HEADER + "class Net(tf.Module):\n" + body) is None
+
+
+def test_a_variable_made_in_an_if_of_init_is_an_optional_member():
+    members = _members(HEADER + "class Net(tf.Module):\n    def __init__(self, a):\n        self.w = tf.Variable(0.5)\n"
+                       "        if a:\n            self.v = tf.Variable(1.0)\n")
+    assert members == (("w", True, 0), ("v", True, OPTIONAL))
 
 
 def test_helper_in_a_program_that_runs_no_graph_is_left_alone():

@@ -185,9 +185,9 @@ def container_part(key: str, symbol: "pm.Symbol", trainable_only: bool = True) -
     ``*key.values()`` for a dict (its literal made them in the order it lists them); for a list of objects holding
     variables (analysis/held_objects), each object's, in creation order."""
     if symbol.members:
-        attributes = [attr for attr, trainable, _ in symbol.members if trainable or not trainable_only]
-        each = ", ".join(f"obj.{attr}" for attr in attributes) + ("," if len(attributes) == 1 else "")
-        return f"*(v for obj in {key} for v in ({each}))"
+        each = [f"obj.{attr}" if loop == 0 else f'*([obj.{attr}] if hasattr(obj, "{attr}") else [])'
+                for attr, trainable, loop in symbol.members if trainable or not trainable_only]
+        return f"*(v for obj in {key} for v in ({', '.join(each)}{',' if len(each) == 1 else ''}))"
     return f"*{key}.values()" if symbol.mapping else f"*{key}"
 
 

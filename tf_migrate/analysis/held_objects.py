@@ -30,7 +30,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.block_variables import computed_reads
-from tf_migrate.analysis.modules import instance_members
+from tf_migrate.analysis.modules import OPTIONAL, instance_members
 from tf_migrate.analysis.statement_facts import element_kinds
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.traversal import visit
@@ -44,7 +44,7 @@ def held_objects_loop(classifier, st: "pm.Statement") -> bool:
         return False
     calls = all_calls(st.node)
     built = {id(call): instance_members(call, scope, names) for call in calls if isinstance(call.func, cst.Name)}
-    built = {k: v for k, v in built.items() if v is not None and all(loop == 0 for _, _, loop in v)}
+    built = {k: v for k, v in built.items() if v is not None and all(loop in (0, OPTIONAL) for _, _, loop in v)}
     makers = scope.variable_functions | scope.variable_classes
     if not built or any((names.call_name(call) is not None and not _inside_constructor(call, calls, built)) or (
             id(call) not in built and isinstance(call.func, cst.Name) and call.func.value in makers) for call in calls):

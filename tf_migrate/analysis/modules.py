@@ -16,15 +16,19 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.analysis.symbols import all_calls, writes
+from tf_migrate.analysis.variable_holders import is_variable_holder
 from tf_migrate.cst.arguments import argument
-from tf_migrate.tfnames import TFNames, dotted_name
+from tf_migrate.tfnames import TFNames
 
 # (attribute, trainable, loop) in creation order; loop: 0 for ``self.w = ...``, else the number of the
 # ``for`` loop of ``__init__`` that appends it to the list ``self.w`` (its variables interleave per iteration),
-# or CELL for a Keras rnn cell (``self.cell = tf.keras.layers.LSTMCell(...)``: its variables, made at its first call).
+# or CELL for a Keras rnn cell (``self.cell = tf.keras.layers.LSTMCell(...)``: its variables, made at its first call),
+# or OPTIONAL for one made in an ``if`` without ``else`` (``if use_bias: self.b = tf.Variable(...)``): an object has it
+# when its ``__init__`` took the branch, and the attribute is bound nowhere else.
 Members = Tuple[Tuple[str, bool, int], ...]
 CELL = -1
+OPTIONAL = -2
 
 
 def _creates_variables(call: cst.Call, names: TFNames, variable_functions: Set[str]) -> bool:
@@ -66,7 +70,7 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
     """The variables of a ``tf.Module`` subclass, when ``__init__`` makes every one of them at its top level
     (``self.w = ...``) or at the top of a loop at its top level (``self.w.append(...)``), directly or through a
     function of the module or of ``__init__`` (``with`` blocks count as the level they stand in)."""
-    if not any(names.qualname(base.value) == "tf.Module" for base in cls.bases) and not _variable_holder(cls, names):
+    if not any(names.qualname(base.value) == "tf.Module" for base in cls.bases) and not is_variable_holder(cls, names):
         return None
     init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
     if init is None:
@@ -89,6 +93,9 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
                 members.append((*member, 0))
             elif isinstance(line, cst.With):
                 scan(line.body.body)
+            elif isinstance(line, cst.If) and line.orelse is None and isinstance(line.body, cst.IndentedBlock):
+                members.extend((*m, OPTIONAL) for m in (_member(inner, names, makers) for inner in line.body.body)
+                               if m)
             elif isinstance(line, cst.For):
                 loops += 1
                 members.extend((*m, loops) for m in (_appended(inner, names, makers) for inner in line.body.body)
@@ -100,32 +107,15 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
     outside_inner = [m for m in cls.body.body if m not in makers_of] + [
         line for method in makers_of for line in method.body.body if not isinstance(line, cst.FunctionDef)]
     made = [c for part in outside_inner for c in all_calls(part) if _creates_variables(c, names, makers)]
+    bound = [key for method in cls.body.body if isinstance(method, cst.FunctionDef)
+             for key in writes(method.body) if key.startswith("self.")]
+    if any(loop == OPTIONAL and bound.count(f"self.{attr}") != 1 for attr, _, loop in members):
+        return None  # (bound again elsewhere: whether an object has it is not known from the attribute)
     return tuple(members) if members and len(made) == len(members) else None
 
 
-def _variable_holder(cls: cst.ClassDef, names: TFNames) -> bool:
-    """A plain class (``class HiddenLayer:``, ``(object)``) whose ``__init__`` calls TensorFlow only to make its
-    variables (``self.W = tf.Variable(...)``) and whose methods run nothing: its objects hold variables from their
-    construction and compute on what they are given, as a ``tf.Module``'s do."""
-    if any(dotted_name(base.value) != "object" for base in cls.bases) or cls.keywords:
-        return False
-    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
-    if init is None:
-        return False
-    inside = {id(inner) for call in all_calls(init.body) if names.call_name(call) in api.VARIABLE_CONSTRUCTORS
-              for inner in all_calls(call)}
-    for call in all_calls(init.body):
-        head = (dotted_name(call.func) or "").split(".")[0]
-        imported = names.aliases.get(head, "").split(".")[0]
-        tensorflow = names.call_name(call) is not None
-        if (not tensorflow and imported and imported not in api.HOST_MODULES) or (tensorflow and id(call) not in inside):
-            return False  # (a function of another module might make variables the list would miss)
-    return not any(isinstance(call.func, cst.Attribute) and call.func.attr.value in ("run", "eval")
-                   or names.call_name(call) in api.PLACEHOLDERS for call in all_calls(cls.body))
-
-
 def variable_holders(module: cst.Module, names: TFNames) -> Dict[str, Members]:
-    """The module's plain classes whose objects hold variables (:func:`_variable_holder`), with those variables."""
+    """The module's plain classes whose objects hold variables (analysis/variable_holders), with those variables."""
     makers: Set[str] = set()  # the module's functions that make variables, themselves or through others
     functions = [s for s in module.body if isinstance(s, cst.FunctionDef)]
     while True:
@@ -137,7 +127,7 @@ def variable_holders(module: cst.Module, names: TFNames) -> Dict[str, Members]:
     found = {}
     for statement in module.body:
         if isinstance(statement, cst.ClassDef):
-            members = module_members(statement, names, makers) if _variable_holder(statement, names) else None
+            members = module_members(statement, names, makers) if is_variable_holder(statement, names) else None
             if members is not None:
                 found[statement.name.value] = members
     return found
@@ -177,8 +167,8 @@ def member_list(key: str, symbol: "pm.Symbol", trainable_only: bool) -> List[str
             out.append(f"*{key}.{attr}.{'trainable_variables' if trainable_only else 'variables'}")
             index += 1
             continue
-        if loop == 0:
-            out.append(f"{key}.{attr}")
+        if loop in (0, OPTIONAL):
+            out.append(f"{key}.{attr}" if loop == 0 else f'*([{key}.{attr}] if hasattr({key}, "{attr}") else [])')
             index += 1
             continue
         group = [a for a, other in chosen[index:] if other == loop]
