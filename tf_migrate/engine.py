@@ -25,9 +25,10 @@ from tf_migrate.analysis.imported_helpers import summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.imported_runs import asked_sites, importer_blockers, unanswerable
 from tf_migrate.analysis.instance_runs import external_runs, module_classes
-from tf_migrate.analysis.modules import variable_holders
+from tf_migrate.analysis.modules import variable_holders, variable_makers
 from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.object_members import member_requests, mixed_objects
+from tf_migrate.analysis.session_methods import kept_per_run
 from tf_migrate.analysis.symbols import member_objects
 from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.project_index import one_session_classes, scan_module, single_instance_classes
@@ -127,6 +128,9 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
                 visit_scope(*pm.nested_scope_body(st.node), scope)
             elif st.kind == "nested-scope" and isinstance(st.node, cst.ClassDef):
                 classes.append(st.node)
+                for method in analyze_class(st.node, names, layer_scopes).own_scopes:  # fit(): a program of its own
+                    found.extend(kept_per_run(visit_scope(*pm.nested_scope_body(method), scope), method))
+        return scope
 
     visit_scope(list(module.body))
     external = external_runs(scopes)  # runs of a class's graph from outside it are planned in the class
@@ -227,6 +231,7 @@ def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
     names.tree_helpers = facts.tree_helpers
     names.object_graph = object_graph
     names.variable_holders = variable_holders(module, names)
+    names.variable_makers = variable_makers(module, names)
     return names
 
 

@@ -24,6 +24,7 @@ from tf_migrate.analysis.statement_facts import only_initializers
 from tf_migrate.analysis.run_sites import RunSite, find_run_sites
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.scope_analysis import analyze_scope
+from tf_migrate.analysis.session_methods import session_methods
 from tf_migrate.analysis.symbols import writes
 from tf_migrate.tfnames import TFNames
 
@@ -38,6 +39,7 @@ class ClassAnalysis:
     init_locals: Set[str]
     blockers: List[Tuple[cst.CSTNode, str]] = field(default_factory=list)
     members: Set[str] = field(default_factory=set)
+    own_scopes: List[cst.FunctionDef] = field(default_factory=list)  # methods that open their own session
 
     def attribute_for(self, local: str) -> str:
         """The attribute a local of __init__ is kept in so generated methods can read it."""
@@ -79,9 +81,11 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
             analysis.init_locals.update(k for k in st.defines if "." not in k)
         if st.role in (pm.RUN,) and st.run_sites:
             analysis.blockers.append((st.node, "sess.run inside __init__ is not converted yet"))
+    analysis.own_scopes, own_blockers = session_methods(cls, names)  # fit(): builds and runs its own graph
+    analysis.blockers.extend(own_blockers)
     classifier = Classifier(scope, names)
     for method in methods:
-        if method is init:
+        if method is init or method in analysis.own_scopes:
             continue
         builders = [c for c in all_calls(method) if names.call_name(c) in _GRAPH_BUILDERS]
         if builders or any((names.call_name(c) or "").startswith("tf.layers.") for c in all_calls(method)):

@@ -114,16 +114,21 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
     return tuple(members) if members and len(made) == len(members) else None
 
 
-def variable_holders(module: cst.Module, names: TFNames) -> Dict[str, Members]:
-    """The module's plain classes whose objects hold variables (analysis/variable_holders), with those variables."""
-    makers: Set[str] = set()  # the module's functions that make variables, themselves or through others
+def variable_makers(module: cst.Module, names: TFNames) -> Set[str]:
+    """The module's functions that make variables, themselves or through others of its functions."""
+    makers: Set[str] = set()
     functions = [s for s in module.body if isinstance(s, cst.FunctionDef)]
     while True:
         more = {f.name.value for f in functions if f.name.value not in makers
                 and any(_creates_variables(call, names, makers) for call in all_calls(f.body))}
         if not more:
-            break
+            return makers
         makers |= more
+
+
+def variable_holders(module: cst.Module, names: TFNames) -> Dict[str, Members]:
+    """The module's plain classes whose objects hold variables (analysis/variable_holders), with those variables."""
+    makers = variable_makers(module, names)
     found = {}
     for statement in module.body:
         if isinstance(statement, cst.ClassDef):

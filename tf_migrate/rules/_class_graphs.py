@@ -139,12 +139,16 @@ class ClassGraph:
         new_init = init.with_changes(body=init.body.with_changes(body=init_body))
         placeholder_keys = {k for k, s in self.scope.symbols.items() if s.kind == pm.PLACEHOLDER}
         members = []
+        own_scopes = {method.name.value for method in self.analysis.own_scopes}
         for stmt in current.body.body:
             if stmt is init:
                 members.append(new_init)
                 members.extend(self.generated.by_position.get(0, []))
             elif isinstance(stmt, cst.FunctionDef) and setter_attribute(current, stmt.name.value) is not None:
                 continue  # set_session(self, session): its runs are methods now, eager code has no session to give
+            elif isinstance(stmt, cst.FunctionDef) and stmt.name.value in own_scopes:  # fit(): its own program
+                body = rewriter.rewrite_nested(stmt, self.outer)
+                members.append(stmt.with_changes(body=stmt.body.with_changes(body=body)))
             else:
                 members.append(visit(stmt, SiteReplacer(self.generated.replacements, placeholder_keys)))
         members, _ = rewriter.shared(members, {id(f) for f in self.generated.by_position.get(0, [])}, methods=True)

@@ -18,7 +18,8 @@ from tf_migrate.rules import RuleContext
 
 
 def graph_scopes(module: cst.Module, ctx: RuleContext) -> Iterator["pm.Scope"]:
-    """The model of the module body and of every function body in it, as the engine walks them."""
+    """The model of the module body and of every function body in it (and of a class's methods that open their own
+    session), as the engine walks them."""
     pending = [(list(module.body), ())]
     while pending:
         body, params = pending.pop()
@@ -27,6 +28,9 @@ def graph_scopes(module: cst.Module, ctx: RuleContext) -> Iterator["pm.Scope"]:
         for st in scope.statements:
             if st.kind == "nested-scope" and isinstance(st.node, (cst.FunctionDef, cst.If)):
                 pending.append(pm.nested_scope_body(st.node))
+            elif st.kind == "nested-scope" and isinstance(st.node, cst.ClassDef):  # a method opening its session
+                pending.extend(pm.nested_scope_body(method) for method in analyze_class(
+                    st.node, ctx.names, ctx.layer_scopes).own_scopes)
 
 
 def statement_value(line: cst.CSTNode):

@@ -334,9 +334,7 @@ class _ScopeRewriter:
         if id(st.node) in self._scope.session_functions:  # a main() on this graph: its session goes
             node = without_sessions(node, self._scope.session_functions[id(st.node)], self._scope, self.ctx.names)
         if isinstance(node, (cst.FunctionDef, cst.If)) and st.kind == "nested-scope":
-            outer, outer_placeholders, outer_feeds = self._scope, self._placeholder_calls, self._feed_literals
-            new_body = self.rewrite(*pm.nested_scope_body(node), parent=outer)
-            self._scope, self._placeholder_calls, self._feed_literals = outer, outer_placeholders, outer_feeds
+            new_body = self.rewrite_nested(node, self._scope)
             if isinstance(node, cst.If) and _only_pass(new_body):
                 self.ctx.report(st.node, RULE_ID, INFO, "main guard removed: it only built graph values no run uses")
                 return None
@@ -344,6 +342,14 @@ class _ScopeRewriter:
         elif isinstance(node, cst.ClassDef) and st.kind == "nested-scope":
             node = self._rewrite_class(node)
         return node
+
+    def rewrite_nested(self, node: cst.CSTNode, parent: "pm.Scope") -> List[cst.BaseStatement]:
+        """The body of a scope of its own (a function, a main guard, a method that opens its session), converted
+        inside ``parent``; the scope being written stays the one it was."""
+        outer, outer_placeholders, outer_feeds = self._scope, self._placeholder_calls, self._feed_literals
+        new_body = self.rewrite(*pm.nested_scope_body(node), parent=parent)
+        self._scope, self._placeholder_calls, self._feed_literals = outer, outer_placeholders, outer_feeds
+        return new_body
 
     # -- class scopes ----------------------------------------------------------------------
     scope = property(lambda self: self._scope, doc="The scope whose statements are being written.")
