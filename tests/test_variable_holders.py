@@ -11,8 +11,10 @@ from __future__ import annotations
 import libcst as cst
 
 from tf_migrate.analysis.modules import variable_holders
+from tf_migrate.cli import EXIT_OK
 from tf_migrate.engine import migrate_source
 from tf_migrate.tfnames import TFNames
+from tests.trees import migrate, output
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
 LAYER = '''import numpy as np
@@ -158,6 +160,17 @@ def test_a_list_mixing_layer_objects_and_variables_is_not_listed():
     result = migrate_source(source, "holders.py")
     assert result.outcome == "compat"
     assert "`layers` would mix objects holding variables with other values" in result.compat_reason
+
+
+def test_a_driver_in_another_module_giving_the_model_its_session_converts_with_it(tmp_path, capsys):
+    model, driver = MODEL.split("\n\ndef main():")
+    files = {"model.py": model.rstrip() + "\n", "train.py": "import numpy as np\nimport tensorflow as tf\n"
+             "from model import ValueModel\n\n\ndef main():" + driver}
+    code, outcomes, reasons = migrate(tmp_path, files, "--verify-entry", "train.py")
+    assert outcomes == {"model.py": "eager", "train.py": "eager"}, reasons
+    assert code == EXIT_OK and ": equivalent" in capsys.readouterr().err
+    assert "session" not in output(tmp_path, "train.py").split("def main():")[1]
+    assert "set_session" not in output(tmp_path, "model.py")
 
 
 def test_a_setter_that_gives_the_session_on_keeps_the_file_compat():

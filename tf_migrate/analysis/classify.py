@@ -184,7 +184,7 @@ class Classifier:
                 return True
             func = value.func
             if (isinstance(func, cst.Attribute) and func.attr.value == "close" and self.is_session(func.value)) \
-                    or sets_session(value, self.scope, self.is_session):  # model.set_session(sess): nothing to give
+                    or sets_session(value, self.scope, self.is_session, self.names.tree_helpers.sessions_given):
                 st.role = pm.REMOVE
                 return True
             if st.run_sites and len(st.run_sites) == 1 and st.run_sites[0].call is value:

@@ -26,13 +26,15 @@ visible, and the call stays a session passed to code that still needs it.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional, Tuple
 
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import session_named
 from tf_migrate.traversal import visit
+
+SETTER = -1  # the position an importer is told for a setter the eager class dropped: its calls go, not an argument
 
 
 def setter_attribute(cls: cst.ClassDef, method_name: str) -> Optional[str]:
@@ -61,16 +63,22 @@ def setter_attribute(cls: cst.ClassDef, method_name: str) -> Optional[str]:
     return attribute if all(_only_run_receiver(other, attribute) for other in others) else None
 
 
-def sets_session(call: cst.Call, scope: "pm.Scope", is_session: Callable[[cst.BaseExpression], bool]) -> bool:
+def sets_session(call: cst.Call, scope: "pm.Scope", is_session: Callable[[cst.BaseExpression], bool],
+                 given: Mapping[str, Tuple[int, str]]) -> bool:
     """Whether ``call`` is ``obj.setter(session)``: ``obj`` an object of a local class, the method a session setter
-    (:func:`setter_attribute`) and its one argument a session of the scope."""
+    (:func:`setter_attribute`), or of a class of another module of the tree whose eager form dropped that setter
+    (``given``: ``Class#method`` -> (SETTER, parameter), project.session_imports), and its one argument a session
+    of the scope."""
     func = call.func
     if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)) or len(call.args) != 1:
         return False
     owner = scope.instances.get(func.value.value)
     arg = call.args[0]
-    return (owner in scope.class_defs and not arg.star and is_session(arg.value)
-            and setter_attribute(scope.class_defs[owner], func.attr.value) is not None)
+    if owner is None or arg.star or not is_session(arg.value):
+        return False
+    if owner in scope.class_defs:
+        return setter_attribute(scope.class_defs[owner], func.attr.value) is not None
+    return given.get(f"{owner}#{func.attr.value}", (None,))[0] == SETTER
 
 
 def _docstring(statement: cst.BaseStatement) -> bool:

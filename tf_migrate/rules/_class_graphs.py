@@ -23,7 +23,7 @@ from tf_migrate.analysis.object_members import plain_request
 from tf_migrate.analysis.instance_runs import as_class_run, external_run_blockers
 from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.analysis.session_setters import setter_attribute
+from tf_migrate.analysis.session_setters import SETTER, setter_attribute
 from tf_migrate.analysis.slicing import RunPlan, member_parts, plan_run
 from tf_migrate.analysis.symbols import reads, target_keys, writes
 from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
@@ -145,6 +145,8 @@ class ClassGraph:
                 members.append(new_init)
                 members.extend(self.generated.by_position.get(0, []))
             elif isinstance(stmt, cst.FunctionDef) and setter_attribute(current, stmt.name.value) is not None:
+                rewriter.setters_dropped[f"{current.name.value}#{stmt.name.value}"] = (
+                    SETTER, stmt.params.params[1].name.value)
                 continue  # set_session(self, session): its runs are methods now, eager code has no session to give
             elif isinstance(stmt, cst.FunctionDef) and stmt.name.value in own_scopes:  # fit(): its own program
                 body = rewriter.rewrite_nested(stmt, self.outer)

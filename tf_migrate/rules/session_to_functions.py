@@ -73,6 +73,7 @@ class SessionToFunctions(Rule):
         tree = ctx.names.tree_helpers
         body, dropped = drop_session_params(body, rewriter.sessions, tree.sessions_given)
         tree.sessions_dropped.update(dropped)
+        tree.sessions_dropped.update(rewriter.setters_dropped)  # their calls in importers go too
         module = module.with_changes(body=body)
         # A run written back where it stood calls no helper: the names still used decide (read only when needed).
         used = _all_names(module) if rewriter.compiled_any or rewriter.concrete_any else set()
@@ -116,6 +117,7 @@ class _ScopeRewriter:
         self._scope = None
         self.class_graphs: Dict[int, ClassGraph] = {}  # id of a class statement -> its graph and runs
         self.outside_feeds: Set[int] = set()  # named feed dicts of runs of a class's graph from outside it
+        self.setters_dropped: Dict[str, Tuple[int, str]] = {}  # Class#set_session -> (SETTER, parameter): importers
 
     # -- module and function scopes --------------------------------------------------------
     def rewrite(self, body: List[cst.BaseStatement], params: Tuple[str, ...], parent=None) -> List[cst.BaseStatement]:
