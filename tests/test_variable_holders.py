@@ -249,10 +249,13 @@ def test_a_branch_variable_bound_again_elsewhere_is_not_a_member_the_attribute_t
     assert "`h2` is an object the analysis does not know" in result.compat_reason
 
 
-def test_an_init_computing_on_a_value_from_outside_is_no_variable_holder():
+def test_a_class_computing_on_a_value_from_outside_in_init_or_making_variables_in_a_method_is_no_holder():
     module = cst.parse_module(SCRIPT)
     names = TFNames.scan(module)
     assert set(variable_holders(module, names)) == {"HiddenLayer"}
     changed = cst.parse_module(SCRIPT.replace("        self.f = f\n",
                                               "        self.f = f\n        self.scale = tf.ones([M2]) * SCALE\n"))
     assert variable_holders(changed, TFNames.scan(changed)) == {}
+    layered = cst.parse_module(SCRIPT.replace("        return self.f(tf.matmul(X, self.W) + self.b)",
+                                              "        return self.f(tf.keras.layers.Dense(3)(X))"))
+    assert variable_holders(layered, TFNames.scan(layered)) == {}  # forward made a layer at each call

@@ -46,6 +46,9 @@ def is_variable_holder(cls: cst.ClassDef, names: TFNames) -> bool:
     if init is None or any(isinstance(call.func, cst.Attribute) and call.func.attr.value in ("run", "eval")
                            or names.call_name(call) in api.PLACEHOLDERS for call in all_calls(cls.body)):
         return False
+    others = [m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m is not init]
+    if any(_makes_variables(names.call_name(call) or "") for method in others for call in all_calls(method)):
+        return False  # (a method making variables made new ones at each call)
     lines = _small_statements(init.body)
     variables = {key for line in lines if isinstance(line, cst.Assign) and _constructor(line.value, names)
                  for key in writes(line)}
@@ -75,6 +78,11 @@ def _imported(call: cst.Call, names: TFNames) -> bool:
         return False
     imported = names.aliases.get((dotted_name(call.func) or "").split(".")[0], "").split(".")[0]
     return bool(imported) and imported not in api.HOST_MODULES
+
+
+def _makes_variables(qualname: str) -> bool:
+    return qualname in api.VARIABLE_CONSTRUCTORS or qualname.startswith(("tf.layers.", "tf.contrib.layers.")) \
+        or api.builds_keras_variables(qualname)
 
 
 def _constructor(node: cst.BaseExpression, names: TFNames) -> bool:
