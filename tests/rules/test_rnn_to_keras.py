@@ -189,6 +189,45 @@ with tf.Session() as sess:
     assert verdict.status == EQUIVALENT, verdict.detail
 
 
+def test_an_embedding_of_a_numpy_matrix_gives_the_rnn_its_input_width(tmp_path):
+    # lazyprogrammer's POS tagger: `We = np.random.randn(V, E)`, `tf.nn.embedding_lookup(tf.Variable(We), inputs)`:
+    # the width of the rnn's input is the matrix's last dimension (it was refused as not given by the text).
+    source = """\
+import numpy as np
+import tensorflow as tf
+
+np.random.seed(0)
+V, E, T, H, K = 12, 5, 6, 8, 3
+We = np.random.randn(V, E).astype(np.float32)
+inputs = tf.placeholder(tf.int32, shape=(None, T))
+targets = tf.placeholder(tf.int32, shape=(None, T))
+tfWe = tf.Variable(We)
+Wo = tf.Variable(np.random.randn(H, K).astype(np.float32) * 0.1)
+bo = tf.Variable(np.zeros(K, dtype=np.float32))
+cell = tf.nn.rnn_cell.GRUCell(num_units=H, activation=tf.nn.relu)
+x = tf.nn.embedding_lookup(tfWe, inputs)
+outputs, states = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+outputs = tf.reshape(outputs, (-1, H))
+logits = tf.matmul(outputs, Wo) + bo
+cost = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.reshape(targets, [-1]), logits=logits))
+train_op = tf.train.AdamOptimizer(1e-2).minimize(cost)
+xs = np.random.randint(V, size=(4, T))
+ys = np.random.randint(K, size=(4, T))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(5):
+        _, c = sess.run([train_op, cost], feed_dict={inputs: xs, targets: ys})
+        print(i, c)
+"""
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "gru.build((None, None, E))" in result.new_source
+    for refused in ("We = np.load('embedding.npy')", "We = np.random.randn(*(V, E))"):
+        assert migrate_source(source.replace("We = np.random.randn(V, E)", refused), "case.py").outcome == "compat"
+    verdict = verify_program(source, result.new_source, path=tmp_path / "case.py", timeout=240)
+    assert verdict.status == EQUIVALENT, verdict.detail
+
+
 def test_saver_gets_tf1_named_mirrors():
     result = _migrate("cell = tf.nn.rnn_cell.GRUCell(4, name='enc')\n"
                       "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32, scope='encoder')\n"

@@ -14,7 +14,7 @@ from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.codegen.rnn_weights import CELL_INITIALIZERS, cell_helpers
 from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
-from tf_migrate.tfnames import TFNames
+from tf_migrate.tfnames import TFNames, dotted_name
 from tf_migrate.traversal import visit
 
 _DYNAMIC = ["cell", "inputs", "sequence_length", "initial_state", "dtype", "parallel_iterations", "swap_memory",
@@ -112,7 +112,32 @@ class Widths:
             return self.of(params) if params is not None else None
         if qualname in _SAME_WIDTH and expr.args:
             return self.of(expr.args[0].value)
+        if qualname == "tf.transpose" and expr.args and _keeps_last_axis(argument(expr, "perm", 1)):
+            return self.of(expr.args[0].value)  # tf.transpose(X, [1, 0, 2]): time-major, same width
+        return self._numpy_width(expr) if qualname == "" else None
+
+    def _numpy_width(self, expr: cst.Call) -> Optional[str]:
+        """The last dimension of a numpy array made here: ``np.random.randn(V, E).astype(np.float32)``,
+        ``np.zeros((V, E))``, ``np.random.uniform(-1, 1, (V, E))`` (an embedding matrix's initial value)."""
+        while isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "astype" and isinstance(
+                expr.func.value, cst.Call):
+            expr = expr.func.value
+        head, _, rest = (dotted_name(expr.func) or "").partition(".")
+        if self.names.aliases.get(head) != "numpy" or any(arg.star for arg in expr.args):
+            return None
+        if rest in ("random.randn", "random.rand") and expr.args and all(arg.keyword is None for arg in expr.args):
+            return self._dimension(expr.args[-1].value)
+        shape = argument(expr, "shape", 0) if rest in ("zeros", "ones", "empty") else (
+            argument(expr, "size", 2) if rest in ("random.uniform", "random.normal") else None)
+        if isinstance(shape, (cst.List, cst.Tuple)) and shape.elements:
+            return self._dimension(shape.elements[-1].value)
         return None
+
+
+def _keeps_last_axis(perm: Optional[cst.BaseExpression]) -> bool:
+    return isinstance(perm, (cst.List, cst.Tuple)) and bool(perm.elements) and all(
+        isinstance(e.value, cst.Integer) for e in perm.elements) and int(perm.elements[-1].value.value) == len(
+        perm.elements) - 1
 
 
 def state_tuple_to_tuple(names: TFNames, call: cst.Call) -> Optional[cst.Tuple]:
