@@ -82,3 +82,46 @@ def test_layer_variables_read_by_name_keep_compat_mode():
     result = migrate_source(source, "layers.py")
     assert result.outcome == "compat"
     assert any(f.rule == "eager-blocker" and f.line == 4 and "Keras 3" in f.message for f in result.findings)
+
+
+SCOPED = '''import tensorflow as tf
+
+with tf.variable_scope("g"):
+    a = tf.Variable(1.0, name="W")
+with tf.variable_scope("g"):
+    b = tf.Variable(2.0, name="W")
+with tf.name_scope("h"):
+    c = tf.Variable(3.0)
+    with tf.name_scope("inner"):
+        d = tf.Variable(4.0, name="W")
+e = tf.Variable(5.0, name="W")
+with tf.name_scope("h"):
+    f = tf.Variable(6.0)
+loss = a * b + c * d + e * f
+step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(step)
+    for v in tf.trainable_variables():
+        print(v.name)
+    print(sess.run([a, b, c, d, e, f]))
+'''
+
+
+def test_variables_of_the_modules_scope_blocks_get_their_scoped_tf1_names():
+    # The session rewrite unwraps the blocks; TF1 made a second `g` scope `g_1` (a name scope entered again).
+    result = migrate_source(SCOPED, "scoped.py")
+    assert result.outcome == "eager", result.compat_reason
+    for line in ('a = tf.Variable(1.0, name="g/W")', 'b = tf.Variable(2.0, name="g_1/W")',
+                 'd = tf.Variable(4.0, name="h/inner/W")', 'f = tf.Variable(6.0, name="h_1/Variable")'):
+        assert line in result.new_source
+    assert run_legacy(SCOPED) == run_migrated(result.new_source)
+
+
+def test_scope_blocks_in_a_function_keep_the_file_compat():
+    source = SCOPED.replace('with tf.variable_scope("g"):\n    a = tf.Variable(1.0, name="W")\n',
+                            'def make():\n    with tf.variable_scope("g"):\n        return tf.Variable(1.0, name="W")'
+                            '\n\n\na = make()\n')
+    result = migrate_source(source, "scoped.py")
+    assert result.outcome == "compat"
+    assert "are named by it, and the program reads variable names" in result.compat_reason

@@ -212,9 +212,12 @@ def name_filter_breaks(node: cst.CSTNode, code: str, scope: "pm.Scope") -> bool:
 
 def _named_in_full(symbol: "pm.Symbol") -> bool:
     """A ``tf.Variable`` given its whole TF1 name (``name='siamese/w'``, as variable-store builds a scoped
-    ``get_variable`` outside its scope): eager code names it so too."""
+    ``get_variable`` outside its scope; ``name='g_1/W'``, as tf1-variable-names names the variables of scope blocks
+    with TF1's unique scope names): eager code names it so too."""
     name = argument(symbol.call, "name") if symbol.kind == pm.VARIABLE and symbol.call is not None else None
-    return isinstance(name, cst.SimpleString) and name.evaluated_value == symbol.tf_name
+    given = name.evaluated_value if isinstance(name, cst.SimpleString) else None
+    return isinstance(given, str) and (given == symbol.tf_name or (
+        "/" in given and given.rsplit("/", 1)[1] == symbol.tf_name.rsplit("/", 1)[-1]))
 
 
 def resolve_statement(st, calls, scope, names, block, statements: Sequence[cst.CSTNode] = ()) -> None:

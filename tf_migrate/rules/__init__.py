@@ -46,6 +46,9 @@ class RuleContext:
     # Locals of a class's __init__ that a Saver outside the class reaches through its object (saver-var-list): the
     # converted class keeps them on the object. Class name -> locals.
     kept_for_savers: Dict[str, Set[str]] = field(default_factory=dict)
+    # Whether tf1-variable-names gave every variable made in a scope block its TF1 name with the scope's prefix
+    # (``name="generator/W"``): scoped-variable-names then has nothing to keep compat for.
+    scoped_names_given: bool = False
     # The parsed input: its nodes that survive the rules (unchanged subtrees keep their identity) are
     # reported at their position in the user's file, computed once.
     original_module: Optional[cst.Module] = None

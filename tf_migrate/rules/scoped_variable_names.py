@@ -25,7 +25,7 @@ class ScopedVariableNames(Rule):
     TRIGGERS = (".name",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if not reads_names(module):
+        if not reads_names(module) or ctx.scoped_names_given:  # (tf1-variable-names gave them their TF1 names)
             return module
         scopes = scoped_constructors(module, ctx.names)
         if scopes:

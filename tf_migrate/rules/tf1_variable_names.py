@@ -51,7 +51,8 @@ class TF1VariableNames(Rule):
         layers = [c for c in calls if (ctx.names.call_name(c) or "").startswith(_RENAMED_BY_KERAS)]
         if not (constructors or layers) or not reads_names(module):
             return module
-        if scoped_constructors(module, ctx.names):
+        scoped = scoped_constructors(module, ctx.names)
+        if scoped and not all(_unwrapped_at_module_level(block, module) for block, _ in scoped):
             return module  # variables named by scopes: scoped-variable-names keeps the file in compat mode
         if layers:
             ctx.block(layers[0], "the program reads variable names (`.name`), and the variables of "
@@ -59,10 +60,14 @@ class TF1VariableNames(Rule):
                                  "(`dense/kernel:0`) but by their attribute alone in Keras 3 (`kernel`)")
             return module
         scope = next(graph_scopes(module, ctx))  # the module's own statements
+        if scoped and not scope.is_graph_program:
+            return module  # (its scope blocks stay: the scopes would name the variables again)
         names = TF1Names(ctx.names)
         variables, why = names.variables(scope, before=len(scope.statements))
         if not why and names.constructors_seen != len(constructors):
             why = "variables made inside functions"
+        if scoped and (why or any(variable.call is None for variable in variables)):
+            return module  # (a get_variable's name is the variable-store rule's to give)
         if why:
             if len(constructors) > 1 or _repeated(module, constructors[0]):
                 ctx.block(constructors[0], "the program reads variable names (`.name`), and TF1 made each "
@@ -79,7 +84,18 @@ class TF1VariableNames(Rule):
                 renamed[id(variable.call)] = variable.tf_name
                 ctx.report(variable.call, RULE_ID, INFO, f"`{variable.expr}` keeps the name TF1 gave it "
                            f"(`{variable.tf_name}:0`; eager TF2 does not make variable names unique)")
+        ctx.scoped_names_given = bool(scoped)  # the session rewrite unwraps the module's scope blocks
         return visit(module, _Rename(renamed)) if renamed else module
+
+
+def _unwrapped_at_module_level(block: cst.With, module: cst.Module) -> bool:
+    """Whether the scope ``block`` stands at the module's top level, or in such blocks only: in eager mode the
+    session rewrite unwraps it, and the names given to its variables are theirs alone."""
+    def within(body) -> bool:
+        return any(statement is block or (isinstance(statement, cst.With) and within(statement.body.body))
+                   for statement in body)
+
+    return within(module.body)
 
 
 def _repeated(module: cst.Module, constructor: cst.Call) -> bool:
