@@ -110,7 +110,10 @@ def test_a_fit_method_opening_its_session_converts_in_place():
      "`fit` and `score` each open a session on the object's graph"),
     (("        logits = self.forward(inputs)\n", "        self.logits = logits = self.forward(inputs)\n"),
      "`fit` keeps the per-run value `self.logits` on the object"),
-], ids=["a helper making variables", "two methods opening sessions", "a per-run value kept on the object"])
+    (("def main():\n", "scale = tf.Variable(2.0)\n\n\ndef main():\n"),
+     "`fit` opens a session whose initializer run reset `scale`, a variable of the code around the class"),
+], ids=["a helper making variables", "two methods opening sessions", "a per-run value kept on the object",
+        "a variable of the module the method's initializer reset"])
 def test_what_a_session_method_cannot_convert_keeps_the_file_compat(change, reason):
     source = PROGRAM.replace(*change)
     assert source != PROGRAM

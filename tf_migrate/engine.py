@@ -28,7 +28,7 @@ from tf_migrate.analysis.instance_runs import external_runs, module_classes
 from tf_migrate.analysis.modules import variable_holders, variable_makers
 from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.object_members import member_requests, mixed_objects
-from tf_migrate.analysis.session_methods import kept_per_run
+from tf_migrate.analysis.session_methods import kept_per_run, outer_variables_reset
 from tf_migrate.analysis.symbols import member_objects
 from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.project_index import one_session_classes, scan_module, single_instance_classes
@@ -130,6 +130,7 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
                 classes.append(st.node)
                 for method in analyze_class(st.node, names, layer_scopes).own_scopes:  # fit(): a program of its own
                     found.extend(kept_per_run(visit_scope(*pm.nested_scope_body(method), scope), method))
+                    found.extend(outer_variables_reset(scope, method))
         return scope
 
     visit_scope(list(module.body))

@@ -126,7 +126,11 @@ def _append(node: cst.CSTNode) -> Optional[tuple]:
     """(list key, appended key or None) of a line ``L.append(x)``."""
     if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Expr)):
         return None
-    call = node.body[0].value
+    return _appended(node.body[0].value)
+
+
+def _appended(call: cst.BaseExpression) -> Optional[tuple]:
+    """(list key, appended key or None) of a call ``L.append(x)``."""
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append"
             and len(call.args) == 1 and symbol_key(call.func.value) is not None):
         return None
@@ -155,7 +159,7 @@ class _Finder(cst.CSTVisitor):
                 self.other.add(key)
 
     def visit_Call(self, node: cst.Call) -> None:
-        appended = _append(cst.SimpleStatementLine([cst.Expr(node)]))
+        appended = _appended(node)
         if appended is None:
             return
         owner, item = appended

@@ -116,3 +116,11 @@ def kept_per_run(scope: "pm.Scope", method: cst.FunctionDef) -> List[Tuple[cst.C
                   pm.DEFERRED_KINDS)
     return [(method, f"`{method.name.value}` keeps the per-run value `{kept[0]}` on the object: the eager method "
                      "computes it only inside its run functions")] if kept else []
+
+
+def outer_variables_reset(outer: "pm.Scope", method: cst.FunctionDef) -> List[Tuple[cst.CSTNode, str]]:
+    """Variables of the scope around the class, which the method's initializer run (``global_variables_initializer``)
+    initialized again in TF1, where eager variables keep what they hold."""
+    made = [key for key in outer.creation_order if key in outer.symbols]
+    return [(method, f"`{method.name.value}` opens a session whose initializer run reset `{made[0]}`, a variable of "
+                     "the code around the class, in TF1")] if made else []
