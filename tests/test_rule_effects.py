@@ -88,7 +88,7 @@ COVERED_BY = {
     "eager-imports": "tests/golden/compat_v1_alias.py",
     "distributed-runtime": ("import tensorflow as tf\nserver = tf.train.Server.create_local_server()\n"
                             "x = tf.constant(1.0)\nwith tf.Session(server.target) as sess:\n    print(sess.run(x))\n"),
-    "scoped-variable-names": ("import tensorflow as tf\nwith tf.variable_scope('g'):\n    G = tf.Variable(1.0)\n"
+    "scoped-variable-names": ("import tensorflow as tf\nwith tf.variable_scope('g'):\n    G = tf.get_variable('w', [])\n"
                               "print(G.name)\nwith tf.Session() as sess:\n"
                               "    sess.run(tf.global_variables_initializer())\n    print(sess.run(G))\n"),
     "tf1-variable-names": ("import tensorflow as tf\na = tf.Variable(1.0)\nb = tf.Variable(2.0)\nprint(b.name)\n"
