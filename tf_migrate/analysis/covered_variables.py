@@ -18,7 +18,7 @@ forms are read: ``L.append(x)``, ``L.extend([x, y])`` and ``L += [x, y]`` as sta
 """
 from __future__ import annotations
 
-from typing import Iterator, List, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 import libcst as cst
 
@@ -54,6 +54,14 @@ def grows_in_place(node: cst.CSTNode, key: str) -> bool:
         container for container, _ in _additions(node)] == [key]
 
 
+def appended_value(call: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """``x`` of a call ``L.append(x)`` whose list is a name or attribute (``self.layers.append(layer)``)."""
+    if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append" \
+            and len(call.args) == 1 and not call.args[0].star and symbol_key(call.func.value) is not None:
+        return call.args[0].value
+    return None
+
+
 def _additions(node: cst.CSTNode) -> Iterator[Tuple[str, List[str]]]:
     """(list key, keys added) for each ``L.append(x)`` / ``L.extend([x, ...])`` / ``L += [x, ...]`` of a line."""
     if not isinstance(node, cst.SimpleStatementLine):
@@ -63,7 +71,7 @@ def _additions(node: cst.CSTNode) -> Iterator[Tuple[str, List[str]]]:
                 small.value.func, cst.Attribute) and len(small.value.args) == 1:
             call = small.value
             method, value = call.func.attr.value, call.args[0].value
-            if method == "append":
+            if appended_value(call) is not None:
                 yield from _pair(call.func.value, [value])
             elif method == "extend" and isinstance(value, (cst.List, cst.Tuple)):
                 yield from _pair(call.func.value, [e.value for e in value.elements])

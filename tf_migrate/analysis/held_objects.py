@@ -30,6 +30,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.block_variables import computed_reads
+from tf_migrate.analysis.covered_variables import appended_value
 from tf_migrate.analysis.modules import OPTIONAL, instance_members
 from tf_migrate.analysis.statement_facts import element_kinds
 from tf_migrate.analysis.symbols import all_calls, symbol_key
@@ -131,10 +132,8 @@ def _append(node: cst.CSTNode) -> Optional[tuple]:
 
 def _appended(call: cst.BaseExpression) -> Optional[tuple]:
     """(list key, appended key or None) of a call ``L.append(x)``."""
-    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append"
-            and len(call.args) == 1 and symbol_key(call.func.value) is not None):
-        return None
-    return symbol_key(call.func.value), symbol_key(call.args[0].value)
+    value = appended_value(call)
+    return None if value is None else (symbol_key(call.func.value), symbol_key(value))
 
 
 class _Finder(cst.CSTVisitor):
