@@ -25,7 +25,6 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.symbols import symbol_key
 
-_LISTED = (pm.VARIABLE, pm.LAYER)
 
 
 def mark_covered_variables(scope: "pm.Scope") -> None:
@@ -37,14 +36,22 @@ def mark_covered_variables(scope: "pm.Scope") -> None:
                 continue
             for item in items:
                 symbol = scope.symbol_at(item, st.index)
-                if symbol is None or symbol.kind not in _LISTED or item not in scope.creation_order \
-                        or symbol.covered_by:
+                if symbol is None or item not in scope.creation_order or symbol.covered_by or not _element_of(
+                        symbol, listed):
                     continue
                 if st.index > first_run:
                     scope.blockers.append((st.node, f"`{item}` is added to `{container}` after a run: TF1 listed "
                                                     "it from its creation, the eager list from the append"))
                     continue
                 symbol.covered_by = container
+
+
+def _element_of(symbol: "pm.Symbol", listed: "pm.Symbol") -> bool:
+    """Whether ``symbol`` is what the list holds: a variable in a list of variables, an object holding variables in
+    a list of such objects (analysis/held_objects; a Keras layer in a list of variables is neither)."""
+    if listed.members:
+        return symbol.kind == pm.LAYER and symbol.members == listed.members
+    return symbol.kind == pm.VARIABLE
 
 
 def grows_in_place(node: cst.CSTNode, key: str) -> bool:
