@@ -31,7 +31,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import all_calls, reads, writes
 from tf_migrate.tfnames import TFNames, dotted_name
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import remember, visit
 
 # Ops an initial value may be computed with, from the arguments of __init__.
 _INITIAL_VALUES = (api.RANDOM_OPS - {"tf.nn.dropout"}) | {"tf.zeros", "tf.ones", "tf.constant", "tf.fill"}
@@ -40,6 +40,13 @@ _COMPUTING = (cst.BinaryOperation, cst.UnaryOperation, cst.Subscript, cst.Compar
 
 
 def is_variable_holder(cls: cst.ClassDef, names: TFNames) -> bool:
+    """Whether objects of ``cls`` hold variables made in ``__init__`` and compute only in their methods (module doc);
+    asked once per class statement of a file."""
+    return remember(("variable-holder", id(cls), tuple(sorted(names.aliases.items()))), cls,
+                    lambda: _is_variable_holder(cls, names))
+
+
+def _is_variable_holder(cls: cst.ClassDef, names: TFNames) -> bool:
     if any(dotted_name(base.value) != "object" for base in cls.bases) or cls.keywords:
         return False
     init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
@@ -127,7 +134,7 @@ def _without_constructors(node: cst.CSTNode, names: TFNames) -> cst.CSTNode:
         def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
             return cst.Name("made_variable") if _constructor(original, names) else updated
 
-    return node.visit(_Drop())
+    return visit(node, _Drop())
 
 
 def _nodes(node: cst.CSTNode) -> List[cst.CSTNode]:
