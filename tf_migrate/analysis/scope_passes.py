@@ -164,9 +164,13 @@ def _initialized(c: Classifier, run: "pm.Statement") -> List[str]:
     for leaf in fetch_leaves(run.run_sites[0].fetch):
         if isinstance(leaf, cst.Attribute) and leaf.attr.value == "initializer" and symbol_key(leaf.value):
             keys.append(symbol_key(leaf.value))
-        else:
-            return [k for k in c.scope.creation_order if c.scope.symbol_at(k, run.index) is not None]
+        else:  # (objects of the program's classes hold variables the scope does not list: a key stands for them)
+            return [k for k in c.scope.creation_order if c.scope.symbol_at(k, run.index) is not None] + (
+                [_OBJECTS_VARIABLES] if c.scope.instances else [])
     return keys
+
+
+_OBJECTS_VARIABLES = "<the variables of the scope's objects>"
 
 
 def _reinitialization_changes_nothing(c: Classifier, before: "pm.Statement", after: "pm.Statement",
