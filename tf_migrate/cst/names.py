@@ -75,3 +75,21 @@ def attribute_names(node: cst.CSTNode, strings: bool = True) -> Set[str]:
 
     visit(node, _Attributes())
     return found
+
+
+def substituted(node: cst.BaseExpression, values: Dict[str, cst.BaseExpression]) -> cst.BaseExpression:
+    """``node`` with each name ``values`` gives replaced by its value (attribute and keyword names stay)."""
+    if not values:
+        return node
+
+    class _Substitute(cst.CSTTransformer):
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+            return values.get(updated.value, updated)
+
+        def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+            return updated.with_changes(attr=original.attr)
+
+        def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+            return updated.with_changes(keyword=original.keyword)
+
+    return visit(node, _Substitute())

@@ -1,10 +1,12 @@
 """Shared by the rules that build state once: how often a function is called, and whether it reuses."""
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Optional, Set
 
 import libcst as cst
 
+from tf_migrate.analysis.symbols import reads
+from tf_migrate.cst.arguments import bind_with_defaults
 from tf_migrate.cst.text import code
 from tf_migrate.traversal import visit
 
@@ -21,10 +23,8 @@ def call_counts(module: cst.Module) -> Dict[str, int]:
     return counts
 
 
-def reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
-    """True when later calls of ``func`` reuse its variables (reuse=True / AUTO_REUSE)."""
-    if "AUTO_REUSE" in code(func):
-        return True
+def calls_of(node: cst.CSTNode, name: str) -> List[cst.Call]:
+    """The calls ``name(...)`` inside ``node``, in text order."""
     calls: List[cst.Call] = []
 
     class _Calls(cst.CSTVisitor):
@@ -32,7 +32,65 @@ def reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
             if isinstance(call.func, cst.Name) and call.func.value == name:
                 calls.append(call)
 
-    visit(module, _Calls())
+    visit(node, _Calls())
+    return calls
+
+
+def fixed_arguments(func: cst.FunctionDef, module: cst.Module, stable: Set[str]) -> Dict[str, cst.BaseExpression]:
+    """The parameters of ``func`` that every call of it in ``module`` gives the same value: the same text (or the
+    default at every call), made of literals and of names ``stable`` holds (bound once at module level, or
+    imported). What such a parameter configures is the same at every call, so it can be configured once."""
+    params = list(func.params.params)
+    bound = [bind_with_defaults(call, params) for call in calls_of(module, func.name.value)]
+    if not bound or any(b is None for b in bound):
+        return {}
+    fixed: Dict[str, cst.BaseExpression] = {}
+    for param in params:
+        values = [b[param.name.value] for b in bound]
+        if len({code(v) for v in values}) == 1 and _constant(values[0], stable):
+            fixed[param.name.value] = values[0]
+    return fixed
+
+
+def _constant(value: cst.BaseExpression, stable: Set[str]) -> bool:
+    """Literals, and names bound once, combined without calls or lambdas."""
+    found: List[cst.CSTNode] = []
+
+    class _Dynamic(cst.CSTVisitor):
+        def visit_Call(self, node) -> None:
+            found.append(node)
+
+        visit_Lambda = visit_Subscript = visit_ListComp = visit_GeneratorExp = visit_Call
+
+    visit(value, _Dynamic())
+    return not found and all(key.split(".")[0] in stable for key in reads(value))
+
+
+def first_calling_statement(module: cst.Module, name: str) -> Optional[int]:
+    """The index of the first module statement whose run calls ``name``: a statement of module code calling it,
+    or calling a module function that calls it. None when a class, or a function called from another function,
+    calls it (when it first runs is not read here)."""
+    callers = {name}
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef) and calls_of(statement, name):
+            return None
+        if isinstance(statement, cst.FunctionDef) and statement.name.value != name and calls_of(statement, name):
+            callers.add(statement.name.value)
+    for statement in module.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            if statement.name.value not in callers and any(calls_of(statement, c) for c in callers - {name}):
+                return None  # a caller called from a function
+            continue
+        if any(calls_of(statement, c) for c in callers):
+            return module.body.index(statement)
+    return None
+
+
+def reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
+    """True when later calls of ``func`` reuse its variables (reuse=True / AUTO_REUSE)."""
+    if "AUTO_REUSE" in code(func):
+        return True
+    calls = calls_of(module, name)
     params = [p.name.value for p in func.params.params]
     position = params.index("reuse") if "reuse" in params else None
 

@@ -27,7 +27,7 @@ from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.imports import insert_after_tensorflow_import
-from tf_migrate.cst.names import fresh
+from tf_migrate.cst.names import fresh, substituted
 from tf_migrate.cst.text import code
 from tf_migrate.rules import RuleContext
 from tf_migrate.rules._edits import int_literal, loads
@@ -190,11 +190,7 @@ def element_of(body: Sequence[cst.BaseStatement], pick) -> Tuple[Optional[cst.Ba
 
 
 def _inline(expr: cst.BaseExpression, temps: Dict[str, cst.BaseExpression]) -> cst.BaseExpression:
-    class _Substitute(cst.CSTTransformer):
-        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-            return temps.get(original.value, updated)
-
-    return visit(expr, _Substitute()) if temps else expr
+    return substituted(expr, temps)
 
 
 # -- the index range ------------------------------------------------------------------------------

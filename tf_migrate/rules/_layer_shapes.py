@@ -20,8 +20,9 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis.symbols import all_calls, binding_counts, symbol_key, target_keys
-from tf_migrate.cst.arguments import argument
+from tf_migrate.analysis.symbols import all_calls, binding_counts, reads, symbol_key, target_keys
+from tf_migrate.cst.arguments import argument, bind_with_defaults
+from tf_migrate.cst.names import substituted
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
@@ -31,6 +32,7 @@ Key = Tuple[Optional[str], str]  # (enclosing function or None, source of the tf
 _ELEMENTWISE = {"tf.nn.relu", "tf.nn.relu6", "tf.tanh", "tf.nn.tanh", "tf.sigmoid", "tf.nn.sigmoid", "tf.nn.elu",
                 "tf.nn.selu", "tf.nn.softplus", "tf.nn.leaky_relu", "tf.identity", "tf.nn.dropout",
                 "tf.nn.softmax", "tf.abs", "tf.square", "tf.exp"}
+_ELEMENTWISE_PAIRS = {"tf.maximum", "tf.minimum", "tf.add", "tf.multiply", "tf.subtract"}
 _SAME_WIDTH_LAYERS = {"dropout", "batch_normalization"}
 _UNITS_POSITION = {"dense": 1}
 
@@ -107,9 +109,30 @@ class LayerShapes:
             return self._variables.get(symbol_key(expr.args[1].value) or "")
         if qualname == "tf.concat":
             return self._concat_width(expr, env)
+        if qualname in _ELEMENTWISE_PAIRS and len(expr.args) == 2:
+            widths = {self._width(a.value, env) for a in expr.args} - {None}
+            return widths.pop() if len(widths) == 1 else None
         if isinstance(expr.func, cst.Name) and expr.func.value in self.defs:
-            return self.returns.get(expr.func.value)
+            return self._returned_width(expr, self.defs[expr.func.value])
         return None
+
+    def _returned_width(self, call: cst.Call, func: cst.FunctionDef) -> Optional[str]:
+        """The width a function returns, read at this call: its parameters by the call's arguments."""
+        width = self.returns.get(func.name.value)
+        if width is None:
+            return None
+        params = list(func.params.params)
+        used = reads(cst.parse_expression(width)) & {p.name.value for p in params}
+        if not used:
+            return width if all(k.split(".")[0] in self.module_stable for k in reads(cst.parse_expression(width))) \
+                else None
+        bound = bind_with_defaults(call, params)
+        if bound is None:
+            return None
+        values = {name: self._width_code(bound[name]) for name in used}
+        if None in values.values():
+            return None
+        return code(substituted(cst.parse_expression(width), {k: cst.parse_expression(v) for k, v in values.items()}))
 
     def _record_calls(self, node, env, function) -> None:
         shapes = self

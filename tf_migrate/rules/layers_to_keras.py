@@ -11,10 +11,15 @@ carried over; TF1's defaults equal Keras' (glorot_uniform kernels, zero
 biases, batch norm momentum 0.99 / epsilon 1e-3) except ``training``, which
 TF1 defaults to False and is therefore always passed to the call.
 
-Layers built inside a function are built once, at module level before the
-function, which is what ``reuse=True`` / ``AUTO_REUSE`` did; a function that
-builds layers and is called more than once without reuse is left alone (each
-call made new variables in TF1). Layers built in a loop are left alone too.
+Layers built inside a function are built once, at module level, which is what
+``reuse=True`` / ``AUTO_REUSE`` did: before the function, or, when what
+configures them is bound after it, before the first statement that calls it.
+A layer configured by a parameter (``tf.layers.dense(h, out_dim)``) is
+configured by the value every call passes (``generator(z, input_size)`` and
+``generator(z, input_size, reuse=True)``: ``Dense(units=input_size)``); where
+calls pass different values it is left alone. A function that builds layers
+and is called more than once without reuse is left alone (each call made new
+variables in TF1). Layers built in a loop are left alone too.
 """
 from __future__ import annotations
 
@@ -24,9 +29,9 @@ import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.cst.arguments import argument, keyword
-from tf_migrate.cst.names import fresh
+from tf_migrate.cst.names import fresh, substituted
 from tf_migrate.cst.text import code
-from tf_migrate.rules._hoisting import call_counts, reuses
+from tf_migrate.rules._hoisting import call_counts, first_calling_statement, fixed_arguments, reuses
 from tf_migrate.rules._layer_shapes import LayerShapes
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
@@ -86,6 +91,8 @@ class _Hoister:
         self._pushed: List[int] = []
         self.reusing: List[cst.Call] = []  # the `variable_scope(..., reuse=True)` calls around it
         self._reuse_pushed: List[bool] = []
+        self.fixed: Dict[str, cst.BaseExpression] = {}  # parameters of that function every call gives one value
+        self.deferred: Dict[int, List[cst.BaseStatement]] = {}  # module statement index -> layers built before it
 
     def enter_with(self, node: cst.With) -> None:
         pushed = 0
@@ -126,7 +133,12 @@ class _Hoister:
 
     def run(self) -> cst.Module:
         body: List[cst.BaseStatement] = []
-        for stmt in self.module.body:
+        for index, stmt in enumerate(self.module.body):
+            deferred = self.deferred.pop(index, [])
+            if deferred:  # a function's layers, built where it is first called
+                deferred[0] = deferred[0].with_changes(leading_lines=list(stmt.leading_lines))
+                stmt = stmt.with_changes(leading_lines=[])
+                body.extend(deferred)
             if isinstance(stmt, cst.FunctionDef):
                 hoisted, stmt = self._function(stmt)
                 body.extend(hoisted)
@@ -215,6 +227,7 @@ class _Hoister:
             return [], func
         hoisted: List[cst.BaseStatement] = []
         self.function = name
+        self.fixed = fixed_arguments(func, self.module, self.shapes.module_stable | set(self.ctx.names.aliases))
 
         class _Body(cst.CSTTransformer):
             def leave_IndentedBlock(inner, original, updated):
@@ -240,11 +253,22 @@ class _Hoister:
                 return updated
 
         new_func = func.with_changes(body=visit(func.body, _Body()))
-        self.function = None
+        self.function, self.fixed = None, {}
+        first_call = self._unbound_at(func, hoisted) and first_calling_statement(self.module, name)
+        if hoisted and first_call:
+            self.deferred.setdefault(first_call, []).extend(hoisted)
+            return [], new_func
         if hoisted:
             hoisted[0] = hoisted[0].with_changes(leading_lines=list(func.leading_lines))
             new_func = new_func.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
         return hoisted, new_func
+
+    def _unbound_at(self, func: cst.FunctionDef, hoisted: List[cst.BaseStatement]) -> bool:
+        """Whether the layers built for ``func`` read a name the module binds only after the function."""
+        index = self.module.body.index(func)
+        before = {key for stmt in self.module.body[:index] for key in writes(stmt)}
+        later = {key for stmt in self.module.body[index:] for key in writes(stmt)}
+        return any(key.split(".")[0] in later - before for stmt in hoisted for key in reads(stmt))
 
     def _class(self, cls: cst.ClassDef) -> cst.ClassDef:
         members = []
@@ -292,7 +316,7 @@ class _Hoister:
         if "inputs" not in bound or set(bound) & _UNSUPPORTED:
             self.ctx.report(call, RULE_ID, WARNING, f"tf.layers.{function} with arguments Keras 3 lacks; not converted")
             return None
-        constructor_args = [(k, v) for k, v in bound.items()
+        constructor_args = [(k, substituted(v, self.fixed)) for k, v in bound.items()
                             if k not in ("inputs",) and k not in call_params and k not in _DROPPED]
         if any(reads(v) & local for _, v in constructor_args):
             self.ctx.report(call, RULE_ID, WARNING, f"tf.layers.{function} configured from values local to "
@@ -306,6 +330,9 @@ class _Hoister:
         args = ", ".join(f"{k}={code(v)}" for k, v in constructor_args)
         constructor = cst.parse_statement(f"{var} = {self.ctx.tf}.keras.layers.{keras_class}({args})")
         width = self.shapes.input_width(self.function, code(original or call))
+        if width is not None:  # read where the layer is built: a parameter of the function by its value
+            width_value = substituted(cst.parse_expression(width), self.fixed)
+            width = None if reads(width_value) & local else code(width_value)
         if width is not None and keras_class in _BUILDABLE:
             # Variables exist from here on, as in TF1 once the graph was built.
             constructor = [constructor, cst.parse_statement(f"{var}.build((None, {width}))")]
@@ -341,3 +368,4 @@ class _CallReplacer(cst.CSTTransformer):
         _, constructor, call = converted
         self.constructors.extend(constructor)
         return call
+
