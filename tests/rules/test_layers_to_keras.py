@@ -121,3 +121,19 @@ def test_a_parameter_the_calls_give_different_values_keeps_its_layer_tf1():
     result = migrate_source(source, "gan.py")
     assert result.outcome == "compat"
     assert any("configured from values local to its function" in f.message for f in result.findings)
+
+
+def test_layers_are_made_where_tf1_made_them_so_the_variable_list_keeps_tf1s_order(tmp_path):
+    """The discriminator called first: TF1 listed its variables first, and `t_vars[:4]` are its."""
+    from tf_migrate.verify import verify_program
+    source = GAN_SHAPED.replace(
+        "fake = generator(z, n_in, n_units=n_hidden, alpha=alpha)\nd_real = discriminator(real)\n",
+        "d_real = discriminator(real)\nfake = generator(z, n_in, n_units=n_hidden, alpha=alpha)\n",
+    ).replace("var_list=t_vars[4:]", "var_list=t_vars[:4]").replace("var_list=t_vars[:4])\nwith", "var_list=t_vars[4:])\nwith")
+    assert source.count("t_vars[:4]") == 1 and source.index("d_real = discriminator") < source.index("fake = generator")
+    result = migrate_source(source, "gan.py")
+    assert result.outcome == "eager", result.compat_reason
+    out = result.new_source
+    assert out.index("Dense(units=6)") < out.index("Dense(units=n_hidden")
+    verdict = verify_program(source, out, path=tmp_path / "gan.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail

@@ -72,3 +72,81 @@ def test_selections_it_cannot_name_stay_compat(change):
     assert "named by it, and the program reads variable names" in result.compat_reason or (
         "tf.layers" in change[1] and "are named by their layer in TF1" in result.compat_reason)
     assert not any(f.rule == "variable-name-filters" for f in result.findings)
+
+
+# The tf.layers GAN: generator and discriminator functions whose layers sit in a variable scope, the discriminator
+# called again with reuse=True, what each optimizer trains picked by the scope in the variables' TF1 names.
+LAYERS_GAN = '''
+import numpy as np
+import tensorflow as tf
+
+tf.set_random_seed(1)
+np.random.seed(1)
+
+
+def generator(z, reuse=False):
+    with tf.variable_scope('generator', reuse=reuse):
+        h = tf.layers.dense(z, 5, activation=tf.nn.relu)
+        return tf.layers.dense(h, 3)
+
+
+def discriminator(x, reuse=False):
+    with tf.variable_scope('discriminator', reuse=reuse):
+        h = tf.layers.dense(x, 4, activation=tf.nn.relu, name='hidden')
+        return tf.layers.dense(h, 1)
+
+
+z = tf.placeholder(tf.float32, [None, 2])
+real = tf.placeholder(tf.float32, [None, 3])
+d_real = discriminator(real)
+d_fake = discriminator(generator(z), reuse=True)
+d_loss = tf.reduce_mean(d_fake) - tf.reduce_mean(d_real)
+g_loss = -tf.reduce_mean(d_fake)
+t_vars = tf.trainable_variables()
+d_vars = [var for var in t_vars if var.name.startswith('discriminator')]
+g_vars = [var for var in t_vars if 'generator/' in var.name]
+d_train = tf.train.GradientDescentOptimizer(0.1).minimize(d_loss, var_list=d_vars)
+g_train = tf.train.GradientDescentOptimizer(0.1).minimize(g_loss, var_list=g_vars)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        feed = {z: np.random.rand(4, 2), real: np.random.rand(4, 3)}
+        sess.run(d_train, feed)
+        sess.run(g_train, feed)
+        print(step, sess.run([d_loss, g_loss], feed))
+'''
+
+
+def test_selections_among_the_variables_of_tf_layers_become_their_keras_layers_variables(tmp_path):
+    from tf_migrate.verify import verify_program
+    result = migrate_source(LAYERS_GAN, "gan.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert ".name" not in code and "tf1_layer_variable" not in code
+    # the discriminator's layers were built first (its first call comes first): TF1 named them in that order
+    messages = [f.message for f in result.findings if f.rule == "variable-name-filters"]
+    assert any("discriminator/hidden/kernel:0, discriminator/hidden/bias:0, discriminator/dense/kernel:0, "
+               "discriminator/dense/bias:0:" in m for m in messages), messages
+    assert any("generator/dense/kernel:0, generator/dense/bias:0, generator/dense_1/kernel:0, "
+               "generator/dense_1/bias:0:" in m for m in messages), messages
+    assert "d_vars = [hidden.kernel, hidden.bias, dense_2.kernel, dense_2.bias]" in code
+    verdict = verify_program(LAYERS_GAN, code, path=tmp_path / "gan.py", timeout=240)  # (TF1 layers need tf-keras)
+    assert verdict.status == "equivalent", verdict.detail
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(("        h = tf.layers.dense(z, 5, activation=tf.nn.relu)\n",
+                  "        h = z\n        for _ in range(2):\n            h = tf.layers.dense(h, 5)\n"),
+                 id="layers made in a loop"),
+    pytest.param(("d_fake = discriminator(generator(z), reuse=True)",
+                  "d_fake = discriminator(generator(z), reuse=True)\nextra = generator(z)"),
+                 id="a function called again without reuse"),
+    pytest.param(("with tf.variable_scope('generator', reuse=reuse):", "with tf.variable_scope(None, 'g', reuse=reuse):"),
+                 id="a scope whose name TF1 made unique"),
+])
+def test_selections_among_layer_variables_it_cannot_name_stay_compat(change):
+    source = LAYERS_GAN.replace(*change)
+    assert source != LAYERS_GAN
+    result = migrate_source(source, "gan.py")
+    assert result.outcome == "compat"
+    assert not any(f.rule == "variable-name-filters" for f in result.findings)

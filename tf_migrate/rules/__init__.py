@@ -49,6 +49,8 @@ class RuleContext:
     # Whether tf1-variable-names gave every variable made in a scope block its TF1 name with the scope's prefix
     # (``name="generator/W"``): scoped-variable-names then has nothing to keep compat for.
     scoped_names_given: bool = False
+    # Whether variable-name-filters wrote variables of tf.layers calls as markers layers-to-keras resolves.
+    layer_markers: bool = False
     # The parsed input: its nodes that survive the rules (unchanged subtrees keep their identity) are
     # reported at their position in the user's file, computed once.
     original_module: Optional[cst.Module] = None

@@ -12,8 +12,9 @@ biases, batch norm momentum 0.99 / epsilon 1e-3) except ``training``, which
 TF1 defaults to False and is therefore always passed to the call.
 
 Layers built inside a function are built once, at module level, which is what
-``reuse=True`` / ``AUTO_REUSE`` did: before the function, or, when what
-configures them is bound after it, before the first statement that calls it.
+``reuse=True`` / ``AUTO_REUSE`` did: before the first statement that calls the
+function, where TF1 made their variables (so collections list them in TF1's
+order), or before the function where that statement is not known.
 A layer configured by a parameter (``tf.layers.dense(h, out_dim)``) is
 configured by the value every call passes (``generator(z, input_size)`` and
 ``generator(z, input_size, reuse=True)``: ``Dense(units=input_size)``); where
@@ -31,6 +32,7 @@ from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.cst.arguments import argument, keyword
 from tf_migrate.cst.names import fresh, substituted
 from tf_migrate.cst.text import code
+from tf_migrate.rules._layer_variable_markers import resolve_markers
 from tf_migrate.rules._hoisting import call_counts, first_calling_statement, fixed_arguments, reuses
 from tf_migrate.rules._layer_shapes import LayerShapes
 from tf_migrate.report import INFO, WARNING
@@ -93,6 +95,7 @@ class _Hoister:
         self._reuse_pushed: List[bool] = []
         self.fixed: Dict[str, cst.BaseExpression] = {}  # parameters of that function every call gives one value
         self.deferred: Dict[int, List[cst.BaseStatement]] = {}  # module statement index -> layers built before it
+        self.built: Set[str] = set()  # layers built where they are constructed: their variables exist from there
 
     def enter_with(self, node: cst.With) -> None:
         pushed = 0
@@ -148,7 +151,8 @@ class _Hoister:
                 hoisted, stmt = self._statement(stmt, local=set())
                 body.extend(hoisted)
             body.append(stmt)
-        return self.module.with_changes(body=body)
+        module = self.module.with_changes(body=body)
+        return resolve_markers(module, self.ctx.layer_scopes, self.built) if self.ctx.layer_markers else module
 
     # -- one statement: returns (layer constructors to place before it, new statement) --
     def _statement(self, stmt, local: Set[str]):
@@ -254,7 +258,7 @@ class _Hoister:
 
         new_func = func.with_changes(body=visit(func.body, _Body()))
         self.function, self.fixed = None, {}
-        first_call = self._unbound_at(func, hoisted) and first_calling_statement(self.module, name)
+        first_call = first_calling_statement(self.module, name)  # where TF1 made them: their place in collections
         if hoisted and first_call:
             self.deferred.setdefault(first_call, []).extend(hoisted)
             return [], new_func
@@ -262,13 +266,6 @@ class _Hoister:
             hoisted[0] = hoisted[0].with_changes(leading_lines=list(func.leading_lines))
             new_func = new_func.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
         return hoisted, new_func
-
-    def _unbound_at(self, func: cst.FunctionDef, hoisted: List[cst.BaseStatement]) -> bool:
-        """Whether the layers built for ``func`` read a name the module binds only after the function."""
-        index = self.module.body.index(func)
-        before = {key for stmt in self.module.body[:index] for key in writes(stmt)}
-        later = {key for stmt in self.module.body[index:] for key in writes(stmt)}
-        return any(key.split(".")[0] in later - before for stmt in hoisted for key in reads(stmt))
 
     def _class(self, cls: cst.ClassDef) -> cst.ClassDef:
         members = []
@@ -336,6 +333,7 @@ class _Hoister:
         if width is not None and keras_class in _BUILDABLE:
             # Variables exist from here on, as in TF1 once the graph was built.
             constructor = [constructor, cst.parse_statement(f"{var}.build((None, {width}))")]
+            self.built.add(var)
         else:
             constructor = [constructor]
         call_args = [cst.Arg(bound["inputs"])]

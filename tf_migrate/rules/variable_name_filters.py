@@ -31,10 +31,14 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.static_eval import Named, evaluate, name_expression
 from tf_migrate.analysis.symbols import all_calls, symbol_key
+from tf_migrate.analysis.layer_names import layer_variables
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
+from tf_migrate.cst.arguments import argument, keyword
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._hoisting import call_counts, first_calling_statement, reuses
+from tf_migrate.rules._layer_variable_markers import marker
 from tf_migrate.rules._program_scopes import graph_scopes, statement_value
 from tf_migrate.traversal import visit
 
@@ -55,9 +59,12 @@ class VariableNameFilters(Rule):
     TRIGGERS = (".name",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if any((ctx.names.call_name(c) or "").startswith(HIDDEN_VARIABLES) for c in all_calls(module)):
-            return module
+        hidden = [c for c in all_calls(module) if (ctx.names.call_name(c) or "").startswith(HIDDEN_VARIABLES)]
         total = constructor_count(module, ctx.names)
+        if hidden and not total and all(ctx.names.call_name(c).startswith("tf.layers.") for c in hidden):
+            return _select_layer_variables(module, ctx)
+        if hidden:
+            return module
         replacements: Dict[int, cst.BaseExpression] = {}
         for scope in graph_scopes(module, ctx):
             for st in scope.statements:
@@ -78,25 +85,26 @@ class VariableNameFilters(Rule):
         if loop.inner_for_in is not None or len(loop.ifs) != 1 or not isinstance(loop.target, cst.Name) \
                 or not isinstance(comprehension.elt, cst.Name) or comprehension.elt.value != loop.target.value:
             return None
-        if not self._lists_trainable_variables(loop.iter, scope, st, ctx):
+        if not self.lists_trainable_variables(loop.iter, scope, st, ctx):
             return None
         names = TF1Names(ctx.names)
         variables, why = names.variables(scope, before=st.index)
         if why or names.constructors_seen != total:
             return None  # a variable whose TF1 name the text does not give, or one made elsewhere
-        test = _condition(loop.ifs[0].test, loop.target.value)
+        test = condition(loop.ifs[0].test, loop.target.value)
         if test is None:
             return None
         chosen = []
         for variable in variables:
-            kept = _passes(test, loop.target.value, variable.tf_name + ":0")
+            kept = passes(test, loop.target.value, variable.tf_name + ":0")
             if kept is None:
                 return None
             if kept and variable.trainable:
                 chosen.append(variable)
         return chosen
 
-    def _lists_trainable_variables(self, source: cst.BaseExpression, scope, st, ctx: RuleContext) -> bool:
+    @staticmethod
+    def lists_trainable_variables(source: cst.BaseExpression, scope, st, ctx: RuleContext) -> bool:
         if isinstance(source, cst.Call):
             return ctx.names.call_name(source) in _SOURCES and not source.args
         key = symbol_key(source)
@@ -107,18 +115,63 @@ class VariableNameFilters(Rule):
         return isinstance(bound, cst.Call) and ctx.names.call_name(bound) in _SOURCES and not bound.args
 
 
-def _condition(test: cst.BaseExpression, variable: str) -> Optional[ast.Expression]:
+def _select_layer_variables(module: cst.Module, ctx: RuleContext) -> cst.Module:
+    """The selections among variables that ``tf.layers`` calls make (and no other API): each layer named as TF1
+    named it, each selected variable a marker layers-to-keras resolves (``_layer_variable_markers``)."""
+    counts = call_counts(module)
+    first_calls = {f.name.value: first_calling_statement(module, f.name.value)
+                   if counts.get(f.name.value, 0) == 1 or reuses(f, module, f.name.value) else None
+                   for f in module.body if isinstance(f, cst.FunctionDef)}
+    variables = layer_variables(module, ctx.names, first_calls)
+    if not variables:
+        return module
+    scope = next(graph_scopes(module, ctx))  # module code: where GAN programs pick what each optimizer trains
+    replacements: Dict[int, cst.BaseExpression] = {}
+    for st in scope.statements:
+        value = statement_value(st.node)
+        if not isinstance(value, cst.ListComp):
+            continue
+        loop = value.for_in
+        if (loop.inner_for_in is not None or len(loop.ifs) != 1 or not isinstance(loop.target, cst.Name)
+                or not (isinstance(value.elt, cst.Name) and value.elt.value == loop.target.value)
+                or not VariableNameFilters.lists_trainable_variables(loop.iter, scope, st, ctx)):
+            continue
+        test = condition(loop.ifs[0].test, loop.target.value)
+        kept = [passes(test, loop.target.value, v.tf_name) if test is not None else None
+                for v in variables if v.trainable]
+        if None in kept:
+            continue
+        chosen = [v for v, keep in zip([v for v in variables if v.trainable], kept) if keep]
+        replacements[id(value)] = cst.List([cst.Element(marker(v.layer, v.attribute)) for v in chosen])
+        ctx.report(value, RULE_ID, INFO, f"`{code(value)}` selects the variables TF1 named "
+                   f"{', '.join(v.tf_name for v in chosen) or '(none)'}: the explicit list of their Keras layers' "
+                   "variables")
+    if not replacements:
+        return module
+    ctx.layer_markers = True
+    names = {id(v.call): v.layer.rsplit("/", 1)[-1] for v in variables if argument(v.call, "name") is None}
+    return visit(module, _Replace(replacements, names))
+
+
+def condition(test: cst.BaseExpression, variable: str) -> Optional[ast.Expression]:
     """The test as a Python expression that reads only ``variable.name`` and string operations (None: more)."""
     return name_expression(test, [variable], _NODES, _STRING_METHODS)
 
 
-def _passes(test: ast.Expression, variable: str, name: str) -> Optional[bool]:
+def passes(test: ast.Expression, variable: str, name: str) -> Optional[bool]:
     return evaluate(test, {variable: Named(name)})
 
 
 class _Replace(cst.CSTTransformer):
-    def __init__(self, replacements: Dict[int, cst.BaseExpression]) -> None:
+    def __init__(self, replacements: Dict[int, cst.BaseExpression], layer_names: Optional[Dict[int, str]] = None
+                 ) -> None:
         self.replacements = replacements
+        self.layer_names = layer_names or {}  # id(tf.layers call) -> the name TF1 gave its layer
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        name = self.layer_names.get(id(original))
+        return updated.with_changes(args=[*updated.args, keyword("name", cst.SimpleString(repr(name)))]) \
+            if name else updated
 
     def leave_ListComp(self, original: cst.ListComp, updated: cst.ListComp) -> cst.BaseExpression:
         return self.replacements.get(id(original), updated)
