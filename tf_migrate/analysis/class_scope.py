@@ -15,6 +15,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.batch_norm_updates import batch_norm_blockers
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
 from tf_migrate.analysis.instance_runs import external_run_blockers
@@ -107,6 +108,8 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
     for site in external:  # runs from outside the class, written as its methods would (analysis/instance_runs)
         analysis.blockers.extend(external_run_blockers(scope, site, classifier, names))
         analysis.blockers.extend(run_blockers(scope, site))
+    runs = [site for _, sites in analysis.method_sites for site in sites] + list(external)
+    analysis.blockers.extend(batch_norm_blockers(scope, names, [(site, len(scope.statements)) for site in runs]))
     return analysis
 
 

@@ -46,16 +46,21 @@ def _is_transparent(item: cst.WithItem, names: TFNames, graphs: Set[str]) -> boo
                 (isinstance(owner, cst.Call) and names.qualname(owner.func) in api_tables.TRANSPARENT_CONTEXTS)
                 or (isinstance(owner, cst.Name) and owner.value in graphs))
         qualname = names.qualname(expr.func)
-        if qualname == "tf.control_dependencies" and not _named_dependencies(expr):
+        if qualname == "tf.control_dependencies" and not _named_dependencies(expr, names):
             return False  # `[tf.assign_add(step, 1)]`: an op made in the header, which unwrapping would drop
         return qualname in api_tables.TRANSPARENT_CONTEXTS
     return False
 
 
-def _named_dependencies(call: cst.Call) -> bool:
+def _named_dependencies(call: cst.Call, names: TFNames) -> bool:
     """Whether ``tf.control_dependencies(...)`` waits for values bound to names only (``[train_step, inc]``,
-    ``update_ops``, ``None``): those stay in the program as the statements that made them."""
+    ``update_ops``, ``None``): those stay in the program as the statements that made them. Or for the update
+    ops of batch normalization (``tf.get_collection(tf.GraphKeys.UPDATE_OPS)``), which make no op: eager Keras
+    layers update in their call (analysis/batch_norm_updates says where that is what TF1 did)."""
     deps = call.args[0].value if call.args else None
+    if isinstance(deps, cst.Call) and names.qualname(deps.func) == "tf.get_collection" and deps.args \
+            and names.qualname(deps.args[0].value) == "tf.GraphKeys.UPDATE_OPS":
+        return True
     elements = [e.value for e in deps.elements] if isinstance(deps, (cst.List, cst.Tuple)) else [deps]
     return all(element is None or isinstance(element, cst.Name) or symbol_key(element) is not None
                for element in elements)

@@ -10,6 +10,7 @@ from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis.batch_norm_updates import batch_norm_blockers, scope_run_sites
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis import scope_passes
 from tf_migrate.analysis.build_blocks import check_build_blocks, check_deferred_calls
@@ -83,6 +84,8 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.check_escapes(classifier)
     scope_passes.check_run_plans(classifier)
     scope_passes.check_reinitialization(classifier)
+    for node, why in batch_norm_blockers(scope, names, scope_run_sites(scope)):
+        classifier.block(node, why)
     check_function_initializers(classifier)
     check_session_escapes(classifier)
     scope_passes.check_tensor_equality(classifier)
