@@ -137,3 +137,32 @@ def test_layers_are_made_where_tf1_made_them_so_the_variable_list_keeps_tf1s_ord
     assert out.index("Dense(units=6)") < out.index("Dense(units=n_hidden")
     verdict = verify_program(source, out, path=tmp_path / "gan.py", timeout=240)
     assert verdict.status == "equivalent", verdict.detail
+
+
+def test_a_function_called_in_a_loop_without_reuse_keeps_its_layers_tf1():
+    """Each pass of the loop made new variables in TF1 (two towers); one Keras layer would be shared by both."""
+    source = '''
+import numpy as np
+import tensorflow as tf
+
+
+def tower(x):
+    return tf.layers.dense(x, 2, kernel_initializer=tf.ones_initializer())
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+outs = []
+for i in range(2):
+    outs.append(tower(x * (i + 1)))
+loss = tf.reduce_sum(outs[0]) + 2.0 * tf.reduce_sum(outs[1])
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(train, {x: np.ones((1, 3))})
+    print(sess.run(outs, {x: np.ones((1, 3))}))
+'''
+    for variant in (source, source.replace("outs = []\nfor i in range(2):\n    outs.append(tower(x * (i + 1)))",
+                                           "outs = [tower(x * (i + 1)) for i in range(2)]")):
+        result = migrate_source(variant, "towers.py")
+        assert result.outcome == "compat"
+        assert any("builds layers and is called in a loop without reuse" in f.message for f in result.findings)

@@ -46,3 +46,33 @@ def test_a_function_called_twice_without_reuse_is_left_alone():
     result = migrate_source(source, "siamese.py")
     assert result.outcome == "compat"
     assert any(f.rule == "variable-store" and "without reuse" in f.message for f in result.findings)
+
+
+def test_a_function_making_variables_called_in_a_loop_keeps_compat():
+    """The loop's passes made `t0/tower/w` and `t1/tower/w` in TF1: building `w` once would share one variable."""
+    source = '''
+import numpy as np
+import tensorflow as tf
+
+
+def tower(x):
+    with tf.variable_scope('tower'):
+        w = tf.get_variable('w', [3, 2], initializer=tf.ones_initializer())
+        return tf.matmul(x, w)
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+outs = []
+for i in range(2):
+    with tf.variable_scope('t%d' % i):
+        outs.append(tower(x * (i + 1)))
+loss = tf.reduce_sum(outs[0]) + 2.0 * tf.reduce_sum(outs[1])
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(train, {x: np.ones((1, 3))})
+    print(sess.run(outs, {x: np.ones((1, 3))}))
+'''
+    result = migrate_source(source, "towers.py")
+    assert result.outcome == "compat"
+    assert "called in a loop" in result.compat_reason, result.compat_reason

@@ -12,15 +12,35 @@ from tf_migrate.traversal import visit
 
 
 def call_counts(module: cst.Module) -> Dict[str, int]:
+    """How often each function may run: a call in a loop or comprehension counts twice (it may run many times,
+    and each run of a graph-building function made its variables again in TF1)."""
     counts: Dict[str, int] = {}
 
     class _Count(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.loops = 0
+
+        def visit_For(self, node) -> None:
+            self.loops += 1
+
+        def leave_For(self, node) -> None:
+            self.loops -= 1
+
+        visit_While = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_For
+        leave_While = leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = leave_For
+
         def visit_Call(self, call: cst.Call) -> None:
             if isinstance(call.func, cst.Name):
-                counts[call.func.value] = counts.get(call.func.value, 0) + 1
+                counts[call.func.value] = counts.get(call.func.value, 0) + (2 if self.loops else 1)
 
     visit(module, _Count())
     return counts
+
+
+def how_called(module: cst.Module, name: str, counts: Dict[str, int]) -> str:
+    """"called 3 times" or "called in a loop", for a reason."""
+    calls = len(calls_of(module, name))
+    return "called in a loop" if counts.get(name, 0) != calls else f"called {calls} times"
 
 
 def calls_of(node: cst.CSTNode, name: str) -> List[cst.Call]:
@@ -91,6 +111,8 @@ def reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
     if "AUTO_REUSE" in code(func):
         return True
     calls = calls_of(module, name)
+    if call_counts(module).get(name, 0) != len(calls):
+        return False  # a call in a loop: whether its later passes reuse is not read here
     params = [p.name.value for p in func.params.params]
     position = params.index("reuse") if "reuse" in params else None
 

@@ -33,7 +33,7 @@ from tf_migrate.cst.arguments import argument, keyword
 from tf_migrate.cst.names import fresh, substituted
 from tf_migrate.cst.text import code
 from tf_migrate.rules._layer_variable_markers import resolve_markers
-from tf_migrate.rules._hoisting import call_counts, first_calling_statement, fixed_arguments, reuses
+from tf_migrate.rules._hoisting import call_counts, first_calling_statement, fixed_arguments, how_called, reuses
 from tf_migrate.rules._layer_shapes import LayerShapes
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
@@ -226,8 +226,9 @@ class _Hoister:
         params = {p.name.value for p in [*func.params.params, *func.params.kwonly_params]}
         local = params | set(writes(func.body))
         if self.call_counts.get(name, 0) > 1 and not reuses(func, self.module, name):
-            self.ctx.report(func, RULE_ID, WARNING, f"`{name}` builds layers and is called "
-                            f"{self.call_counts[name]} times without reuse: each call made new variables")
+            self.ctx.report(func, RULE_ID, WARNING, f"`{name}` builds layers and is "
+                            f"{how_called(self.module, name, self.call_counts)} without reuse: each call made new "
+                            "variables")
             return [], func
         hoisted: List[cst.BaseStatement] = []
         self.function = name

@@ -30,7 +30,7 @@ from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._hoisting import call_counts, reuses
+from tf_migrate.rules._hoisting import call_counts, how_called, reuses
 from tf_migrate.traversal import contains, visit
 
 RULE_ID = "variable-store"
@@ -89,8 +89,8 @@ class _Store:
         name = func.name.value
         local = {p.name.value for p in [*func.params.params, *func.params.kwonly_params]} | set(writes(func.body))
         if self.counts.get(name, 0) > 1 and not reuses(func, self.module, name):
-            self.ctx.report(func, RULE_ID, WARNING, f"`{name}` creates variables and is called "
-                            f"{self.counts[name]} times without reuse: each call made new variables")
+            self.ctx.report(func, RULE_ID, WARNING, f"`{name}` creates variables and is "
+                            f"{how_called(self.module, name, self.counts)} without reuse: each call made new variables")
             return [], func
         listed = next((q for q in map(self.ctx.names.call_name, all_calls(func))
                        if q in api.VARIABLE_COLLECTIONS | api.SAVERS), None)
