@@ -166,3 +166,33 @@ with tf.Session() as sess:
         result = migrate_source(variant, "towers.py")
         assert result.outcome == "compat"
         assert any("builds layers and is called in a loop without reuse" in f.message for f in result.findings)
+
+
+def test_a_function_run_twice_through_its_caller_keeps_its_layers_tf1():
+    """`tower` stands in one call, but `build` runs it twice: TF1 made two layers."""
+    source = '''
+import numpy as np
+import tensorflow as tf
+
+
+def tower(x):
+    return tf.layers.dense(x, 2, kernel_initializer=tf.ones_initializer())
+
+
+def build(x):
+    return tower(x)
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+a = build(x)
+b = build(x * 2.0)
+train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(a) + 2.0 * tf.reduce_sum(b))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(train, {x: np.ones((1, 3))})
+    print(sess.run([a, b], {x: np.ones((1, 3))}))
+'''
+    result = migrate_source(source, "towers.py")
+    assert result.outcome == "compat"
+    assert any("`tower` builds layers and is called in a loop, or by a function that runs more than once" in f.message
+               for f in result.findings)

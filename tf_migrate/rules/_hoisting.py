@@ -1,7 +1,7 @@
 """Shared by the rules that build state once: how often a function is called, and whether it reuses."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -12,13 +12,22 @@ from tf_migrate.traversal import visit
 
 
 def call_counts(module: cst.Module) -> Dict[str, int]:
-    """How often each function may run: a call in a loop or comprehension counts twice (it may run many times,
-    and each run of a graph-building function made its variables again in TF1)."""
-    counts: Dict[str, int] = {}
+    """How often each function may run (0, 1, or 2: more than once): a call in a loop or comprehension counts twice (it
+    may run many times, and each run of a graph-building function made its variables again in TF1), and a call
+    in a module function counts as often as that function runs (``build()`` called twice runs ``tower()`` twice)."""
+    sites: List[Tuple[str, int, Optional[str]]] = []  # (callee, weight, the module function it stands in)
+    functions = {f.name.value for f in module.body if isinstance(f, cst.FunctionDef)}
 
     class _Count(cst.CSTVisitor):
         def __init__(self) -> None:
             self.loops = 0
+            self.function: List[str] = []
+
+        def visit_FunctionDef(self, node) -> None:
+            self.function.append(node.name.value)
+
+        def leave_FunctionDef(self, node) -> None:
+            self.function.pop()
 
         def visit_For(self, node) -> None:
             self.loops += 1
@@ -31,16 +40,27 @@ def call_counts(module: cst.Module) -> Dict[str, int]:
 
         def visit_Call(self, call: cst.Call) -> None:
             if isinstance(call.func, cst.Name):
-                counts[call.func.value] = counts.get(call.func.value, 0) + (2 if self.loops else 1)
+                outer = self.function[0] if self.function and self.function[0] in functions and \
+                    len(self.function) == 1 else None
+                sites.append((call.func.value, 2 if self.loops else 1, outer))
 
     visit(module, _Count())
+    counts: Dict[str, int] = {}
+    for _ in range(len(functions) + 1):  # callers' counts reach their callees: to a fixpoint
+        new: Dict[str, int] = {}
+        for callee, weight, outer in sites:
+            runs = 1 if outer is None else max(min(counts.get(outer, 0), 2), 1)  # (not called here: as once)
+            new[callee] = min(new.get(callee, 0) + weight * runs, 2)
+        if new == counts:
+            break
+        counts = new
     return counts
 
 
 def how_called(module: cst.Module, name: str, counts: Dict[str, int]) -> str:
-    """"called 3 times" or "called in a loop", for a reason."""
+    """"called 3 times", or "called in a loop...", for a reason given when :func:`call_counts` says 2."""
     calls = len(calls_of(module, name))
-    return "called in a loop" if counts.get(name, 0) != calls else f"called {calls} times"
+    return f"called {calls} times" if calls > 1 else "called in a loop, or by a function that runs more than once"
 
 
 def calls_of(node: cst.CSTNode, name: str) -> List[cst.Call]:

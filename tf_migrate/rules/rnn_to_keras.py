@@ -35,7 +35,7 @@ from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
-from tf_migrate.rules._hoisting import call_counts
+from tf_migrate.rules._hoisting import call_counts, how_called
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes, \
     zero_state_source
@@ -143,7 +143,7 @@ class _Converter:
                             "left as it is")
             return [func]
         if self.call_counts.get(name, 0) != 1:
-            raise _Refused(func, f"`{name}` builds rnn cells and is called {self.call_counts.get(name, 0)} times: "
+            raise _Refused(func, f"`{name}` builds rnn cells and is {how_called(self.module, name, self.call_counts)}: "
                                  "each call made new variables in TF1")
         if isinstance(func.params.star_arg, cst.Param) or func.params.kwonly_params or func.params.star_kwarg:
             raise _Refused(func, f"`{name}` builds rnn cells and takes *args / keyword-only parameters")
