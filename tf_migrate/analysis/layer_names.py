@@ -49,6 +49,7 @@ class LayerVariable:
     layer: str  # the layer's scoped name: "generator/dense_1"
     attribute: str  # "kernel"
     trainable: bool
+    made_at: int = 0  # the index of the module statement that made it
 
     @property
     def tf_name(self) -> str:
@@ -74,16 +75,21 @@ def layer_variables(module: cst.Module, names: TFNames, first_calls: Dict[str, O
             first = first_calls.get(statement.name.value)
             if made is None or first is None:
                 return None
-            events.append((first, 0, made))
+            events.append((first, 0, [_at(v, first) for v in made]))
             continue
         made = _block_layers(statement, names, [], root_counts)
         if made is None:
             return None
-        events.append((index, 1, made))
+        events.append((index, 1, [_at(v, index) for v in made]))
     starts = [index for index, _, made in events if made]
     if len(starts) != len(set(starts)):
         return None  # two functions' layers first made by one statement: which first is not read here
     return [v for _, _, made in sorted(events, key=lambda e: (e[0], e[1])) for v in made]
+
+
+def _at(variable: LayerVariable, index: int) -> LayerVariable:
+    variable.made_at = index
+    return variable
 
 
 def _layer_calls(node: cst.CSTNode, names: TFNames) -> List[cst.Call]:
@@ -189,10 +195,14 @@ def _block_layers(node: cst.CSTNode, names: TFNames, scopes: List[str], counts: 
 
 
 def _layer_name(call: cst.Call, kind: str, counts: Dict[str, int]) -> Optional[str]:
-    given = argument(call, "name")
-    if given is not None:  # (one that looks like a default name changes how TF1 counted them: not read here)
-        value = given.evaluated_value if isinstance(given, cst.SimpleString) else None
-        return None if value is None or value.startswith(tuple(_LAYER_VARIABLES)) else value
     count = counts.get(kind, 0)
-    counts[kind] = count + 1
-    return kind if count == 0 else f"{kind}_{count}"
+    default = kind if count == 0 else f"{kind}_{count}"
+    given = argument(call, "name")
+    if given is not None:
+        value = given.evaluated_value if isinstance(given, cst.SimpleString) else None
+        if value is None or (value.startswith(tuple(_LAYER_VARIABLES)) and value != default):
+            return None  # (a name like a default one changes how TF1 counted those: not read here)
+        if value != default:
+            return value
+    counts[kind] = count + 1  # (the default name given by name=, as variable-name-filters writes it, counts too)
+    return default

@@ -147,3 +147,12 @@ def reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
     reusing = [c for c in calls if reuse_argument(c) is not None
                and not (isinstance(reuse_argument(c), cst.Name) and reuse_argument(c).value in ("False", "None"))]
     return len(reusing) == len(calls) - 1
+
+
+def first_calls(module: cst.Module) -> Dict[str, Optional[int]]:
+    """For each module function: the index of the module statement that first runs it, where it makes its
+    variables once (called once, or again with reuse); None otherwise."""
+    counts = call_counts(module)
+    return {f.name.value: first_calling_statement(module, f.name.value)
+            if counts.get(f.name.value, 0) == 1 or reuses(f, module, f.name.value) else None
+            for f in module.body if isinstance(f, cst.FunctionDef)}

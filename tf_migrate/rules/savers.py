@@ -42,6 +42,7 @@ from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._program_scopes import graph_and_class_scopes, statement_value
+from tf_migrate.rules._saver_layers import layer_saver_variables
 from tf_migrate.traversal import visit
 
 RULE_ID = "saver-var-list"
@@ -112,6 +113,10 @@ def _plan_savers(scope: "pm.Scope", module_scope: "pm.Scope", module: cst.Module
             continue
         hidden = _hidden_variables(module, ctx) or imported_variable_class(module, ctx.names,
                                                                            set(ctx.names.tree_helpers.graph_classes))
+        aliases: Dict[str, Variable] = {}
+        if hidden and not variables:  # a program of tf.layers calls: their variables by their TF1 names
+            layered, aliases = layer_saver_variables(module, ctx, value)
+            variables, hidden = (layered, None) if layered is not None else (variables, hidden)
         if hidden:
             plan.problem = f"`{hidden}` creates variables whose TF1 names are not known here"
             continue
@@ -125,9 +130,10 @@ def _plan_savers(scope: "pm.Scope", module_scope: "pm.Scope", module: cst.Module
         if constructor_count(module, ctx.names) != names.constructors_seen + objects.constructors:
             plan.problem = "variables are created outside the block that builds the Saver (helpers, other scopes)"
             continue
-        plan.entries, plan.problem = _entries(value, variables, ctx)
+        plan.entries, plan.problem = _entries(value, variables, ctx, aliases, scope, st.index)
         if not plan.problem:
             plan.problem = _other_uses(scope, plan.name)
+        ctx.layer_markers |= bool(aliases) and not plan.problem
         if not plan.problem:  # the converted classes keep these locals of __init__ on the object
             for cls, kept in objects.kept_locals.items():
                 ctx.kept_for_savers.setdefault(cls, set()).update(kept)
@@ -176,11 +182,19 @@ def plan_class_savers(scope: "pm.Scope", cls: str, module_scope: "pm.Scope", mod
     return plans
 
 
-def _entries(call: cst.Call, variables: List[Variable], ctx: RuleContext):
+def _entries(call: cst.Call, variables: List[Variable], ctx: RuleContext, aliases: Optional[Dict[str, Variable]] = None,
+             scope: Optional["pm.Scope"] = None, index: int = 0):
+    """(TF1 name, expression) for each variable the Saver holds. ``aliases``: other texts of variables (the markers
+    of tf.layers variables); a var_list may be a name ``scope`` binds once, before ``index``, to a list."""
     arg = find_argument(call, "var_list", 0)
     if arg is None:
         return [(v.tf_name, v.expr) for v in variables], ""
     value = arg.value
+    if isinstance(value, cst.Name) and scope is not None:
+        bound = [b for b in scope.bindings.get(value.value, ()) if b.index < index]
+        listed = statement_value(scope.statements[bound[0].index].node) if len(bound) == 1 and len(
+            scope.bindings.get(value.value, ())) == 1 else None
+        value = listed if isinstance(listed, (cst.List, cst.Tuple)) else value
     if isinstance(value, cst.Dict):
         return [], ""  # the program's own names: kept as written
     qualname = ctx.names.call_name(value)
@@ -190,7 +204,7 @@ def _entries(call: cst.Call, variables: List[Variable], ctx: RuleContext):
         chosen = [v for v in variables if v.trainable or qualname == "tf.global_variables" or v.expr in mirrors]
         return [(v.tf_name, v.expr) for v in chosen], ""
     if isinstance(value, (cst.List, cst.Tuple)):
-        by_expr = {v.expr: v for v in variables}
+        by_expr = {**{v.expr: v for v in variables}, **(aliases or {})}
         entries = []
         for element in value.elements:
             variable = by_expr.get(code(element.value))

@@ -37,7 +37,7 @@ from tf_migrate.cst.arguments import argument, keyword
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._hoisting import call_counts, first_calling_statement, reuses
+from tf_migrate.rules._hoisting import first_calls
 from tf_migrate.rules._layer_variable_markers import marker
 from tf_migrate.rules._program_scopes import graph_scopes, statement_value
 from tf_migrate.traversal import visit
@@ -55,7 +55,7 @@ class VariableNameFilters(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = ("[v for v in tf.trainable_variables() if 'generator' in v.name] -> the explicit list of the "
                    "variables whose TF1 names pass the test")
-    ORDER = 4  # beside saver-var-list, before the rules that rename or unwrap what made the names
+    ORDER = 3  # before saver-var-list (a var_list it selects), and the rules that rename or unwrap what made the names
     TRIGGERS = (".name",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
@@ -118,11 +118,7 @@ class VariableNameFilters(Rule):
 def _select_layer_variables(module: cst.Module, ctx: RuleContext) -> cst.Module:
     """The selections among variables that ``tf.layers`` calls make (and no other API): each layer named as TF1
     named it, each selected variable a marker layers-to-keras resolves (``_layer_variable_markers``)."""
-    counts = call_counts(module)
-    first_calls = {f.name.value: first_calling_statement(module, f.name.value)
-                   if counts.get(f.name.value, 0) == 1 or reuses(f, module, f.name.value) else None
-                   for f in module.body if isinstance(f, cst.FunctionDef)}
-    variables = layer_variables(module, ctx.names, first_calls)
+    variables = layer_variables(module, ctx.names, first_calls(module))
     if not variables:
         return module
     scope = next(graph_scopes(module, ctx))  # module code: where GAN programs pick what each optimizer trains
