@@ -92,3 +92,12 @@ def test_a_training_op_whose_run_skips_a_batch_norm_the_update_ops_moved_keeps_c
     result = migrate_source(GAN_BN, "gan.py")
     assert result.outcome == "compat"
     assert "also of those it does not compute" in result.compat_reason, result.compat_reason
+
+
+def test_a_switch_left_at_its_default_false_is_inference():
+    """placeholder_with_default(False): the evaluation run that does not feed it computes in inference mode."""
+    source = BN.replace("is_train = tf.placeholder(tf.bool)", "is_train = tf.placeholder_with_default(False, [])"
+                        ).replace(", is_train: False}))", "}))")
+    assert source.count("is_train: False") == 0
+    result = migrate_source(source, "bn.py")
+    assert result.outcome == "eager", result.compat_reason

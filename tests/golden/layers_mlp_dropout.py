@@ -69,17 +69,17 @@ def to_numpy(fetched):
     return None if fetched is None else fetched.numpy()
 
 
+def model(inputs, *, training):
+    h = hidden(inputs)
+    h = dropout(h, training=training)
+    return logits_2(h)
+
+
 hidden = tf.keras.layers.Dense(units=16, activation=tf.nn.relu, name="hidden")
 hidden.build((None, 4))
 dropout = tf.keras.layers.Dropout(rate=0.3)
 logits_2 = tf.keras.layers.Dense(units=3, name="logits")
 logits_2.build((None, 16))
-
-
-def model(inputs, *, training):
-    h = hidden(inputs)
-    h = dropout(h, training=training)
-    return logits_2(h)
 
 
 @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])

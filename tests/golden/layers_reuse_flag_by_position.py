@@ -78,17 +78,15 @@ def to_numpy(fetched):
     return None if fetched is None else fetched.numpy()
 
 
-dense = tf.keras.layers.Dense(units=4, activation=tf.nn.relu, kernel_initializer=tf.constant_initializer(0.3))
-dense.build((None, 3))
-dense_2 = tf.keras.layers.Dense(units=1, kernel_initializer=tf.constant_initializer(-0.2))
-dense_2.build((None, 4))
-
-
 def discriminator(inputs):
     hidden = dense(inputs)
     return dense_2(hidden)
 
 
+dense = tf.keras.layers.Dense(units=4, activation=tf.nn.relu, kernel_initializer=tf.constant_initializer(0.3))
+dense.build((None, 3))
+dense_2 = tf.keras.layers.Dense(units=1, kernel_initializer=tf.constant_initializer(-0.2))
+dense_2.build((None, 4))
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 

@@ -196,3 +196,34 @@ with tf.Session() as sess:
     assert result.outcome == "compat"
     assert any("`tower` builds layers and is called in a loop, or by a function that runs more than once" in f.message
                for f in result.findings)
+
+
+def test_a_call_that_runs_many_times_with_reuse_true_shares_the_layers_the_first_call_made(tmp_path):
+    from tf_migrate.verify import verify_program
+    source = '''
+import numpy as np
+import tensorflow as tf
+
+
+def tower(x, reuse=False):
+    with tf.variable_scope('tower', reuse=reuse):
+        return tf.layers.dense(x, 2, kernel_initializer=tf.ones_initializer())
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+first = tower(x)
+outs = [tower(x * (i + 1), reuse=True) for i in range(2)]
+train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(first) + tf.reduce_sum(outs[1]))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(train, {x: np.ones((1, 3))})
+    print(sess.run(outs, {x: np.ones((1, 3))}))
+'''
+    result = migrate_source(source, "towers.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert result.new_source.count("tf.keras.layers.Dense(") == 1
+    verdict = verify_program(source, result.new_source, path=tmp_path / "towers.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail
+    # a reuse flag that may be False on some pass (`reuse=i > 0` is not read): each pass may make new variables
+    flagged = source.replace("first = tower(x)\n", "first = x\n").replace("reuse=True) for", "reuse=i > 0) for")
+    assert migrate_source(flagged, "towers.py").outcome == "compat"

@@ -10,7 +10,8 @@ around the training op, and then all of them, for every batch norm the graph had
 
 Each run that computes a batch norm that may train (its ``training`` is not ``False``) must be one of:
 
-* a run that feeds ``False`` to every placeholder its ``training`` reads (inference: nothing moves);
+* a run that feeds ``False`` to every placeholder its ``training`` reads, or leaves a ``placeholder_with_default``
+  of ``False`` unfed (inference: nothing moves);
 * a run of an op defined under ``control_dependencies`` of the ``UPDATE_OPS`` collection, that computes every
   statement that computed a batch norm before that block (TF1 updated them all; eager code updates what the run
   computes). A Keras layer of the TF1 program itself (not a converted ``tf.layers`` call) never put its updates
@@ -26,6 +27,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import fetch_leaves
+from tf_migrate.analysis.input_specs import placeholder_default
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, symbol_key
@@ -53,6 +55,8 @@ class BatchNormUpdates:
         self.computing: Set[int] = set()
         self.switches: Optional[Set[str]] = set()  # placeholder keys a training argument reads (None: unknown)
         placeholders = {k for st in statements if st.kind == pm.PLACEHOLDER for k in st.defines}
+        self.defaults = {st.defines[0]: placeholder_default(st, scope, names) for st in statements
+                         if st.kind == pm.PLACEHOLDER and len(st.defines) == 1}  # placeholder_with_default(False)
         for st in statements:
             if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
                 continue
@@ -103,8 +107,8 @@ class BatchNormUpdates:
         if not computed:
             return None
         fed = dict(plan.fed)
-        if self.switches is not None and all(
-                isinstance(fed.get(k), cst.Name) and fed[k].value == "False" for k in self.switches):
+        if self.switches is not None and all(_false(fed[k] if k in fed else self.defaults.get(k))
+                                             for k in self.switches):
             return None  # inference mode
         leaves = {symbol_key(leaf) for leaf in fetch_leaves(site.fetch)}
         blocks = [self.update_blocks[k] for k in leaves if k in self.update_blocks]
@@ -116,6 +120,10 @@ class BatchNormUpdates:
             return ("this run's update ops (UPDATE_OPS) moved the statistics of every batch normalization built "
                     "before them, also of those it does not compute: eager code moves only those it computes")
         return None
+
+
+def _false(value: Optional[cst.BaseExpression]) -> bool:
+    return isinstance(value, cst.Name) and value.value == "False"
 
 
 def _constructs(node: cst.CSTNode, names: TFNames) -> bool:

@@ -15,10 +15,18 @@ def call_counts(module: cst.Module) -> Dict[str, int]:
     """How often each function may run (0, 1, or 2: more than once): a call in a loop or comprehension counts twice (it
     may run many times, and each run of a graph-building function made its variables again in TF1), and a call
     in a module function counts as often as that function runs (``build()`` called twice runs ``tower()`` twice)."""
-    sites: List[Tuple[str, int, Optional[str]]] = []  # (callee, weight, the module function it stands in)
+    counts: Dict[str, int] = {}
+    for _, callee, runs in call_sites(module):
+        counts[callee] = min(counts.get(callee, 0) + runs, 2)
+    return counts
+
+
+def call_sites(module: cst.Module) -> List[Tuple[cst.Call, str, int]]:
+    """(call, the function it calls by name, how often it may run: 1, or 2 for more than once), in text order."""
+    sites: List[Tuple[cst.Call, str, int, Optional[str]]] = []  # (..., weight, the module function it stands in)
     functions = {f.name.value for f in module.body if isinstance(f, cst.FunctionDef)}
 
-    class _Count(cst.CSTVisitor):
+    class _Sites(cst.CSTVisitor):
         def __init__(self) -> None:
             self.loops = 0
             self.function: List[str] = []
@@ -40,21 +48,24 @@ def call_counts(module: cst.Module) -> Dict[str, int]:
 
         def visit_Call(self, call: cst.Call) -> None:
             if isinstance(call.func, cst.Name):
-                outer = self.function[0] if self.function and self.function[0] in functions and \
-                    len(self.function) == 1 else None
-                sites.append((call.func.value, 2 if self.loops else 1, outer))
+                outer = self.function[0] if len(self.function) == 1 and self.function[0] in functions else None
+                sites.append((call, call.func.value, 2 if self.loops else 1, outer))
 
-    visit(module, _Count())
-    counts: Dict[str, int] = {}
-    for _ in range(len(functions) + 1):  # callers' counts reach their callees: to a fixpoint
+    visit(module, _Sites())
+    runs: Dict[str, int] = {}
+    for _ in range(len(functions) + 1):  # callers' runs reach their callees: to a fixpoint
         new: Dict[str, int] = {}
-        for callee, weight, outer in sites:
-            runs = 1 if outer is None else max(min(counts.get(outer, 0), 2), 1)  # (not called here: as once)
-            new[callee] = min(new.get(callee, 0) + weight * runs, 2)
-        if new == counts:
+        for _, callee, weight, outer in sites:
+            new[callee] = min(new.get(callee, 0) + weight * _runs(runs, outer), 2)
+        if new == runs:
             break
-        counts = new
-    return counts
+        runs = new
+    return [(call, callee, min(weight * _runs(runs, outer), 2)) for call, callee, weight, outer in sites]
+
+
+def _runs(runs: Dict[str, int], outer: Optional[str]) -> int:
+    """How often code in ``outer`` runs (module code: once; a function not called here: as once)."""
+    return 1 if outer is None else max(min(runs.get(outer, 0), 2), 1)
 
 
 def how_called(module: cst.Module, name: str, counts: Dict[str, int]) -> str:
@@ -127,12 +138,11 @@ def first_calling_statement(module: cst.Module, name: str) -> Optional[int]:
 
 
 def reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
-    """True when later calls of ``func`` reuse its variables (reuse=True / AUTO_REUSE)."""
+    """True when one call of ``func``, run once, makes its variables and the others reuse them (reuse=True /
+    AUTO_REUSE; a call that may run many times, literally True)."""
     if "AUTO_REUSE" in code(func):
         return True
-    calls = calls_of(module, name)
-    if call_counts(module).get(name, 0) != len(calls):
-        return False  # a call in a loop: whether its later passes reuse is not read here
+    sites = [(call, runs) for call, callee, runs in call_sites(module) if callee == name]
     params = [p.name.value for p in func.params.params]
     position = params.index("reuse") if "reuse" in params else None
 
@@ -144,9 +154,19 @@ def reuses(func: cst.FunctionDef, module: cst.Module, name: str) -> bool:
                 return arg.value
         return None
 
-    reusing = [c for c in calls if reuse_argument(c) is not None
-               and not (isinstance(reuse_argument(c), cst.Name) and reuse_argument(c).value in ("False", "None"))]
-    return len(reusing) == len(calls) - 1
+    def reusing(call: cst.Call) -> bool:
+        value = reuse_argument(call)
+        return value is not None and not (isinstance(value, cst.Name) and value.value in ("False", "None"))
+
+    making = [runs for call, runs in sites if not reusing(call)]
+    # One call makes the variables, once; a call that runs many times reuses them on every pass (`reuse=True`).
+    return making == [1] and all(not reusing(call) or runs == 1 or _always_true(reuse_argument(call))
+                                 for call, runs in sites)
+
+
+def _always_true(value: cst.BaseExpression) -> bool:
+    return (isinstance(value, cst.Name) and value.value == "True") or (
+        isinstance(value, cst.Attribute) and value.attr.value == "AUTO_REUSE")
 
 
 def first_calls(module: cst.Module) -> Dict[str, Optional[int]]:
