@@ -148,3 +148,24 @@ def test_a_helper_calling_a_variable_maker_defined_after_it_makes_variables(tmp_
     _, outcomes, reasons = migrate(tmp_path, {"later.py": later, "main.py": main_source})
     assert outcomes["main.py"] == "compat"
     assert "`layer` creates variables each time it is called on graph tensors" in reasons["main.py"]
+
+
+def test_a_star_import_is_read_in_one_order_whatever_the_hash_seed(tmp_path):
+    """The names `from ops import *` brings are a set: read in sorted order, so the report is the same each run."""
+    import subprocess
+    import sys
+    ops = "import tensorflow as tf\n\n\n" + "".join(
+        f"def {name}(x, reuse=False):\n    with tf.variable_scope('{name}', reuse=reuse):\n"
+        f"        return tf.matmul(x, tf.get_variable('w', [3, 3]))\n\n\n" for name in ("conv", "deconv", "linear", "lrelu"))
+    model = "import tensorflow as tf\nfrom ops import *\n\nx = tf.placeholder(tf.float32, [None, 3])\n" + "".join(
+        f"y_{name} = {name}(x)\n" for name in ("lrelu", "linear", "deconv", "conv"))
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "ops.py").write_text(ops)
+    (tmp_path / "src" / "model.py").write_text(model)
+    reasons = set()
+    for seed in ("1", "2", "3"):
+        report = tmp_path / f"report_{seed}.json"
+        subprocess.run([sys.executable, "-m", "tf_migrate", str(tmp_path / "src"), "-q", "-o", str(tmp_path / seed),
+                        "--report", str(report)], env={**__import__("os").environ, "PYTHONHASHSEED": seed}, check=False)
+        reasons.add(json.dumps(json.loads(report.read_text())["compat_reasons"], sort_keys=True))
+    assert len(reasons) == 1, reasons

@@ -304,7 +304,7 @@ def tree_imports(project: ProjectPlan) -> Dict[str, Dict[str, Dict[str, str]]]:
         if not provider.imports_tensorflow or not provider.functions:
             continue
         if edge.star:
-            wanted = {name: name for name in provider.functions & provider.star_exports()}
+            wanted = {name: name for name in sorted(provider.functions & provider.star_exports())}  # (a set)
         else:
             wanted = {importer.local_names.get((edge.line, name), name): name
                       for name in edge.names if name in provider.functions}

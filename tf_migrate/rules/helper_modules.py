@@ -186,7 +186,7 @@ class _Rewrite:
         tensor_params_of = {name: self._tensor_params(name, helper) for name, helper in helpers.items()
                             if helper.func is not None  # an imported helper without a class form
                             and any(self._scope(site.function).is_graph_program for site in helper.sites)}
-        candidates = {name for name, params in tensor_params_of.items() if params is not None}
+        candidates = [name for name, params in tensor_params_of.items() if params is not None]  # (in order)
         self._keep_imported({name: h for name, h in helpers.items() if h.imported and name not in candidates})
         self._export(helpers, exports, taken, classes)
         for name in candidates:
