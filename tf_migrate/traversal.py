@@ -101,6 +101,18 @@ _TRIVIA_NAMES = frozenset(t.__name__ for t in _TRIVIA)
 _PLANS: "weakref.WeakKeyDictionary[type, _Plan]" = weakref.WeakKeyDictionary()  # classes may be local
 
 
+class _Handlers(dict):
+    """node type -> the visitor's ``visit_X`` (or ``leave_X``) for it, or None; filled on first use."""
+
+    def __init__(self, methods: Dict[str, object], prefix: str) -> None:
+        super().__init__()
+        self.methods, self.prefix = methods, prefix
+
+    def __missing__(self, node_type: type):
+        found = self[node_type] = self.methods.get(self.prefix + node_type.__name__)
+        return found
+
+
 class _Plan:
     """How to dispatch one visitor class: its visit_X / leave_X per node type, cached."""
 
@@ -118,22 +130,8 @@ class _Plan:
                                     if name.startswith(("visit_", "leave_")))
         handled = {name.split("_", 1)[1] for name in self.methods}
         self.skip = frozenset() if self.generic or not handled.isdisjoint(_TRIVIA_NAMES) else _TRIVIA
-        self.visits: Dict[type, object] = {}
-        self.leaves: Dict[type, object] = {}
-
-    def visit_of(self, node_type: type):
-        try:
-            return self.visits[node_type]
-        except KeyError:
-            found = self.visits[node_type] = self.methods.get("visit_" + node_type.__name__)
-            return found
-
-    def leave_of(self, node_type: type):
-        try:
-            return self.leaves[node_type]
-        except KeyError:
-            found = self.leaves[node_type] = self.methods.get("leave_" + node_type.__name__)
-            return found
+        self.visits = _Handlers(self.methods, "visit_")
+        self.leaves = _Handlers(self.methods, "leave_")
 
 
 def _plan(cls: type) -> _Plan:
@@ -152,9 +150,11 @@ class _NodeTypes(dict):
 
 
 _IS_NODE = _NodeTypes()
-# (id(node), skips trivia) -> (node, its children): every rule walks the same nodes again, and an
-# unchanged node keeps its identity; the node is kept alive with its entry so its id is not reused.
-_KIDS: Dict[Tuple[int, bool], Tuple[cst.CSTNode, list]] = {}
+# id(node) -> (node, its children), one table with trivia and one without: every rule walks the same
+# nodes again, and an unchanged node keeps its identity; the node is kept alive with its entry so its
+# id is not reused.
+_ALL_KIDS: Dict[int, Tuple[cst.CSTNode, list]] = {}
+_LEAN_KIDS: Dict[int, Tuple[cst.CSTNode, list]] = {}
 _KIDS_LIMIT = 400_000
 
 
@@ -163,7 +163,8 @@ _FACTS: Dict[Tuple[str, int], Tuple[cst.CSTNode, object]] = {}
 
 def forget() -> None:
     """Drop the cached children and facts (the engine calls this between files)."""
-    _KIDS.clear()
+    _ALL_KIDS.clear()
+    _LEAN_KIDS.clear()
     _FACTS.clear()
 
 
@@ -200,10 +201,14 @@ def fact(kind: str, node: cst.CSTNode, compute):
 
 
 def _kids(node: cst.CSTNode, skip: frozenset) -> list:
-    key = (id(node), bool(skip))
-    cached = _KIDS.get(key)
+    cache = _LEAN_KIDS if skip else _ALL_KIDS
+    cached = cache.get(id(node))
     if cached is not None and cached[0] is node:
         return cached[1]
+    return _new_kids(node, skip, cache)
+
+
+def _new_kids(node: cst.CSTNode, skip: frozenset, cache: Dict[int, Tuple[cst.CSTNode, list]]) -> list:
     out = []
     is_node = _IS_NODE
     for name, _ in child_fields(type(node)):
@@ -213,40 +218,47 @@ def _kids(node: cst.CSTNode, skip: frozenset) -> list:
             out.extend(item for item in value if type(item) not in skip and is_node[type(item)])
         elif kind not in skip and is_node[kind]:
             out.append(value)
-    if len(_KIDS) > _KIDS_LIMIT:
-        _KIDS.clear()
-    _KIDS[key] = (node, out)
+    if len(cache) > _KIDS_LIMIT:
+        cache.clear()
+    cache[id(node)] = (node, out)
     return out
 
 
 def _walk(root: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:
-    # Iterative, so a deeply nested expression (a 1,000-term sum) cannot exhaust Python's stack.
-    stack = [(root, False)]
-    pop, push, skip = stack.pop, stack.append, plan.skip
+    # Iterative, so a deeply nested expression (a 1,000-term sum) cannot exhaust Python's stack. The
+    # stack holds nodes to visit and, for the nodes whose leave must run once their children are done,
+    # (leave, node) pairs.
+    stack = [root]
+    pop, push, extend, skip = stack.pop, stack.append, stack.extend, plan.skip
+    cache = _LEAN_KIDS if skip else _ALL_KIDS
+    get = cache.get
     if plan.generic:
         on_visit, on_leave = visitor.on_visit, visitor.on_leave
         while stack:
-            node, leaving = pop()
-            if leaving:
-                on_leave(node)
+            node = pop()
+            if type(node) is tuple:
+                on_leave(node[1])
                 continue
-            push((node, True))
+            push((None, node))
             if on_visit(node):
-                stack.extend([(child, False) for child in reversed(_kids(node, skip))])
+                cached = get(id(node))
+                extend(reversed(cached[1] if cached is not None and cached[0] is node
+                                else _new_kids(node, skip, cache)))
         return
-    visit_of, leave_of = plan.visit_of, plan.leave_of
+    visits, leaves = plan.visits, plan.leaves
     while stack:
-        node, leaving = pop()
+        node = pop()
         node_type = type(node)
-        if leaving:
-            leave = leave_of(node_type)
-            if leave is not None:
-                leave(visitor, node)
+        if node_type is tuple:
+            node[0](visitor, node[1])
             continue
-        push((node, True))
-        handler = visit_of(node_type)
+        leave = leaves[node_type]
+        if leave is not None:
+            push((leave, node))
+        handler = visits[node_type]
         if handler is None or handler(visitor, node) is not False:
-            stack.extend([(child, False) for child in reversed(_kids(node, skip))])
+            cached = get(id(node))
+            extend(reversed(cached[1] if cached is not None and cached[0] is node else _new_kids(node, skip, cache)))
 
 
 def _transform(node: cst.CSTNode, transformer: cst.CSTTransformer, plan: _Plan):
@@ -254,16 +266,17 @@ def _transform(node: cst.CSTNode, transformer: cst.CSTTransformer, plan: _Plan):
     if plan.generic:
         go = transformer.on_visit(node)
     else:
-        handler = plan.visit_of(node_type)
+        handler = plan.visits[node_type]
         go = handler is None or handler(transformer, node) is not False
     if go:
         skip = plan.skip
+        is_node = _IS_NODE
         changes = {}
-        for name, default in child_fields(node_type):
+        for name, default in _ORDER.get(node_type) or child_fields(node_type):
             value = getattr(node, name)
             kind = type(value)
             if kind is not tuple and kind is not list:
-                if kind in skip or not _IS_NODE[kind]:
+                if kind in skip or not is_node[kind]:
                     continue
                 new = _transform(value, transformer, plan)
                 if new is not value:
@@ -271,22 +284,22 @@ def _transform(node: cst.CSTNode, transformer: cst.CSTTransformer, plan: _Plan):
             elif value:
                 new_items, changed = [], False
                 for item in value:
-                    if type(item) in skip or not _IS_NODE[type(item)]:
+                    if type(item) in skip or not is_node[type(item)]:
                         new_items.append(item)
                         continue
                     new = _transform(item, transformer, plan)
-                    if isinstance(new, cst.RemovalSentinel):
+                    if new is item:
+                        new_items.append(new)
+                    elif isinstance(new, cst.RemovalSentinel):
                         changed = True
                     elif isinstance(new, cst.FlattenSentinel):
                         # Like LibCST's visit_body_sequence: a statement line emptied by a removal goes too.
                         new_items.extend(n for n in new.nodes if item._is_removable() or not n._is_removable())
                         changed = True
-                    elif new is not item:
+                    else:
                         if item._is_removable() or not new._is_removable():
                             new_items.append(new)
                         changed = True
-                    else:
-                        new_items.append(new)
                 if changed:
                     changes[name] = tuple(new_items)
         updated = node.with_changes(**changes) if changes else node
@@ -294,7 +307,7 @@ def _transform(node: cst.CSTNode, transformer: cst.CSTTransformer, plan: _Plan):
         updated = node
     if plan.generic:
         return transformer.on_leave(node, updated)
-    leave = plan.leave_of(node_type)
+    leave = plan.leaves[node_type]
     return updated if leave is None else leave(transformer, node, updated)
 
 
