@@ -130,6 +130,9 @@ class _Plan:
                                     if name.startswith(("visit_", "leave_")))
         handled = {name.split("_", 1)[1] for name in self.methods}
         self.skip = frozenset() if self.generic or not handled.isdisjoint(_TRIVIA_NAMES) else _TRIVIA
+        # The node types it handles, when a subtree without any of them can be passed over whole (it would
+        # see no call, and a transform would return the subtree as it is); None for generic visitors.
+        self.handled = frozenset(handled) if self.skip else None
         self.visits = _Handlers(self.methods, "visit_")
         self.leaves = _Handlers(self.methods, "leave_")
 
@@ -156,6 +159,8 @@ _IS_NODE = _NodeTypes()
 _ALL_KIDS: Dict[int, Tuple[cst.CSTNode, list]] = {}
 _LEAN_KIDS: Dict[int, Tuple[cst.CSTNode, list]] = {}
 _KIDS_LIMIT = 400_000
+# id(node) -> (node, the names of the node types in its subtree, trivia excluded).
+_KINDS: Dict[int, Tuple[cst.CSTNode, frozenset]] = {}
 
 
 _FACTS: Dict[Tuple[str, int], Tuple[cst.CSTNode, object]] = {}
@@ -165,6 +170,7 @@ def forget() -> None:
     """Drop the cached children and facts (the engine calls this between files)."""
     _ALL_KIDS.clear()
     _LEAN_KIDS.clear()
+    _KINDS.clear()
     _FACTS.clear()
 
 
@@ -224,6 +230,30 @@ def _new_kids(node: cst.CSTNode, skip: frozenset, cache: Dict[int, Tuple[cst.CST
     return out
 
 
+def _kinds_below(root: cst.CSTNode) -> frozenset:
+    """The names of the node types in ``root``'s subtree, ``root`` included, trivia excluded."""
+    cached = _KINDS.get(id(root))
+    if cached is not None and cached[0] is root:
+        return cached[1]
+    if len(_KINDS) > _KIDS_LIMIT:
+        _KINDS.clear()
+    stack = [(root, False)]
+    pop, push, get = stack.pop, stack.append, _KINDS.get
+    while stack:  # iterative, for deep expressions; children first
+        node, ready = pop()
+        if ready:
+            names = {type(node).__name__}
+            for kid in _kids(node, _TRIVIA):
+                names.update(_KINDS[id(kid)][1])
+            _KINDS[id(node)] = (node, frozenset(names))
+            continue
+        cached = get(id(node))
+        if cached is None or cached[0] is not node:
+            push((node, True))
+            stack.extend([(kid, False) for kid in _kids(node, _TRIVIA)])
+    return _KINDS[id(root)][1]
+
+
 def _walk(root: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:
     # Iterative, so a deeply nested expression (a 1,000-term sum) cannot exhaust Python's stack. The
     # stack holds nodes to visit and, for the nodes whose leave must run once their children are done,
@@ -245,13 +275,17 @@ def _walk(root: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:
                 extend(reversed(cached[1] if cached is not None and cached[0] is node
                                 else _new_kids(node, skip, cache)))
         return
-    visits, leaves = plan.visits, plan.leaves
+    visits, leaves, handled, kinds = plan.visits, plan.leaves, plan.handled, _KINDS.get
     while stack:
         node = pop()
         node_type = type(node)
         if node_type is tuple:
             node[0](visitor, node[1])
             continue
+        if handled is not None:
+            known = kinds(id(node))
+            if handled.isdisjoint(known[1] if known is not None and known[0] is node else _kinds_below(node)):
+                continue
         leave = leaves[node_type]
         if leave is not None:
             push((leave, node))
@@ -262,6 +296,10 @@ def _walk(root: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:
 
 
 def _transform(node: cst.CSTNode, transformer: cst.CSTTransformer, plan: _Plan):
+    if plan.handled is not None:
+        known = _KINDS.get(id(node))
+        if plan.handled.isdisjoint(known[1] if known is not None and known[0] is node else _kinds_below(node)):
+            return node
     node_type = type(node)
     if plan.generic:
         go = transformer.on_visit(node)
