@@ -9,7 +9,7 @@ ranges are identical to PositionProvider's on the samples).
 """
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, Tuple
 
 import libcst as cst
 from libcst._position import CodePosition, CodeRange
@@ -50,7 +50,12 @@ class _State(PositionProvidingCodegenState):
 
 def node_positions(module: cst.Module) -> Dict[cst.CSTNode, CodeRange]:
     """Every node of ``module`` -> its range, as ``PositionProvider`` gives it."""
+    return positions_and_code(module)[0]
+
+
+def positions_and_code(module: cst.Module) -> Tuple[Dict[cst.CSTNode, CodeRange], str]:
+    """:func:`node_positions`, and ``module.code``, which the same code generation produces."""
     computed = _Computed()
-    module._codegen(_State(default_indent=module.default_indent, default_newline=module.default_newline,
-                           provider=computed))
-    return computed._computed
+    state = _State(default_indent=module.default_indent, default_newline=module.default_newline, provider=computed)
+    module._codegen(state)
+    return computed._computed, "".join(state.tokens)

@@ -15,7 +15,8 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.positions import node_positions
+from tf_migrate.cst.text import known_module_code, module_code
+from tf_migrate.positions import positions_and_code
 from tf_migrate.report import Finding
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import remember
@@ -92,7 +93,7 @@ class RuleContext:
         if not self.original_source or self._positions_module is None:
             return line
         if self._line_map is None:
-            self._line_map = original_lines(self.original_source, self._positions_module.code)
+            self._line_map = original_lines(self.original_source, module_code(self._positions_module))
         return self._line_map.get(line, line)
 
     def block(self, node: Optional[cst.CSTNode], why: str) -> None:
@@ -127,7 +128,12 @@ class Rule:
 def _resolve_positions(module: cst.Module) -> Dict[int, object]:
     """Code range of every node of ``module``, by ``id``; computed once per module object for the file (the
     eager pass and the decision report on the same input)."""
-    return remember(("positions", id(module)), module, lambda: {id(n): p for n, p in node_positions(module).items()})
+    def compute() -> Dict[int, object]:
+        positions, text = positions_and_code(module)
+        known_module_code(module, text)  # what the line map of its findings reads
+        return {id(n): p for n, p in positions.items()}
+
+    return remember(("positions", id(module)), module, compute)
 
 
 def original_lines(original: str, rewritten: str) -> Dict[int, int]:
