@@ -26,8 +26,7 @@ against ``node.children`` on every node of the samples).
 from __future__ import annotations
 
 import dataclasses
-import weakref
-from typing import Dict, Tuple, Type, Union
+from typing import Dict, Optional, Tuple, Type, Union
 
 import libcst as cst
 
@@ -65,30 +64,41 @@ def visit(node: cst.CSTNode, visitor: Union[cst.CSTVisitor, cst.CSTTransformer])
     return node
 
 
-# Whitespace, comments, punctuation and operators: a visitor that names none of them (and does
-# not override on_visit/on_leave) cannot observe them, so the walk skips them.
 def contains(node: cst.CSTNode, kinds) -> bool:
-    """Whether ``node`` has a descendant of type ``kinds`` (a type or a tuple of types); stops at the first."""
-    found = []
-
-    class _Find(cst.CSTVisitor):
-        def on_visit(self, inner: cst.CSTNode) -> bool:
-            if isinstance(inner, kinds):
-                found.append(inner)
-            return not found
-
-    visit(node, _Find())
-    return bool(found)
+    """Whether ``node`` or a node under it is of type ``kinds`` (a type or a tuple of types)."""
+    names = _concrete_names(kinds)
+    if names is not None:
+        return not names.isdisjoint(_kinds_below(node))
+    finder = _Find(kinds)
+    visit(node, finder)
+    return finder.found
 
 
-def _trivia_types() -> frozenset:
-    bases = (cst.BaseParenthesizableWhitespace, cst.EmptyLine, cst.TrailingWhitespace, cst.Newline,
-             cst.Comment, cst.Comma, cst.Dot, cst.Colon, cst.Semicolon, cst.AssignEqual, cst.LeftParen,
-             cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftCurlyBrace,
-             cst.RightCurlyBrace, cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp,
-             cst.BaseAugOp, cst.ImportStar, cst.Asynchronous)
+class _Find(cst.CSTVisitor):
+    """Whether a node of ``kinds`` is there; stops at the first (for trivia, which the kinds below leave out)."""
+
+    def __init__(self, kinds) -> None:
+        self.kinds, self.found = kinds, False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, self.kinds):
+            self.found = True
+        return not self.found
+
+
+def _concrete_names(kinds) -> Optional[frozenset]:
+    """The names of ``kinds`` and of all their subclasses (what ``isinstance`` accepts); None if one is trivia."""
+    try:
+        return _KIND_NAMES[kinds]
+    except KeyError:
+        found = _with_subclasses(kinds if isinstance(kinds, tuple) else (kinds,))
+        names = _KIND_NAMES[kinds] = None if found & _TRIVIA else frozenset(cls.__name__ for cls in found)
+        return names
+
+
+def _with_subclasses(classes) -> frozenset:
     found = set()
-    pending = list(bases)
+    pending = list(classes)
     while pending:
         cls = pending.pop()
         found.add(cls)
@@ -96,9 +106,23 @@ def _trivia_types() -> frozenset:
     return frozenset(found)
 
 
+# Whitespace, comments, punctuation and operators: a visitor that names none of them (and does
+# not override on_visit/on_leave) cannot observe them, so the walk skips them.
+def _trivia_types() -> frozenset:
+    bases = (cst.BaseParenthesizableWhitespace, cst.EmptyLine, cst.TrailingWhitespace, cst.Newline,
+             cst.Comment, cst.Comma, cst.Dot, cst.Colon, cst.Semicolon, cst.AssignEqual, cst.LeftParen,
+             cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftCurlyBrace,
+             cst.RightCurlyBrace, cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp,
+             cst.BaseAugOp, cst.ImportStar, cst.Asynchronous)
+    return _with_subclasses(bases)
+
+
 _TRIVIA = _trivia_types()
 _TRIVIA_NAMES = frozenset(t.__name__ for t in _TRIVIA)
-_PLANS: "weakref.WeakKeyDictionary[type, _Plan]" = weakref.WeakKeyDictionary()  # classes may be local
+# Visitor class -> its plan. Many visitor classes are local to a function, made at each call: forget() drops
+# them with the file.
+_PLANS: Dict[type, "_Plan"] = {}
+_KIND_NAMES: Dict[object, Optional[frozenset]] = {}  # for contains(): kinds -> _concrete_names(kinds)
 
 
 class _Handlers(dict):
@@ -125,7 +149,7 @@ class _Plan:
         # Only methods the project defines: LibCST's own visit_X / leave_X are empty stubs.
         self.methods: Dict[str, object] = {}
         for klass in reversed(cls.__mro__):
-            if not klass.__module__.startswith("libcst"):
+            if klass is not object and not klass.__module__.startswith("libcst"):
                 self.methods.update((name, value) for name, value in vars(klass).items()
                                     if name.startswith(("visit_", "leave_")))
         handled = {name.split("_", 1)[1] for name in self.methods}
@@ -168,6 +192,7 @@ _FACTS: Dict[Tuple[str, int], Tuple[cst.CSTNode, object]] = {}
 
 def forget() -> None:
     """Drop the cached children and facts (the engine calls this between files)."""
+    _PLANS.clear()
     _ALL_KIDS.clear()
     _LEAN_KIDS.clear()
     _KINDS.clear()
