@@ -32,7 +32,6 @@ from tf_migrate.traversal import visit
 
 RULE_ID = "gradient-ys-named"
 _COMPUTED = (cst.Call, cst.BinaryOperation, cst.UnaryOperation)
-_SCOPES = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.Lambda)
 
 
 class GradientYsNamed(Rule):
@@ -75,17 +74,18 @@ def _statements(module: cst.Module, ctx: RuleContext) -> List[Tuple[cst.SimpleSt
             scoped = []
 
             class _Calls(cst.CSTVisitor):
-                def on_visit(self, node: cst.CSTNode) -> bool:
-                    if isinstance(node, _SCOPES):
-                        scoped.append(node)
-                        return False
-                    if isinstance(node, cst.Call):
-                        qualname = ctx.names.call_name(node)
-                        if qualname in api.GRADIENTS and qualname not in api.HESSIANS:
-                            ys = bind_derivative(node, qualname).get("ys")
-                            if isinstance(ys, _COMPUTED) and not _derivative_inside(ys, ctx):
-                                calls.append((node, ys))
-                    return True
+                def visit_Call(self, node: cst.Call) -> None:
+                    qualname = ctx.names.call_name(node)
+                    if qualname in api.GRADIENTS and qualname not in api.HESSIANS:
+                        ys = bind_derivative(node, qualname).get("ys")
+                        if isinstance(ys, _COMPUTED) and not _derivative_inside(ys, ctx):
+                            calls.append((node, ys))
+
+                def visit_ListComp(self, node: cst.CSTNode) -> bool:  # a scope whose variables the ys could read
+                    scoped.append(node)
+                    return False
+
+                visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_Lambda = visit_ListComp
 
             visit(stmt, _Calls())
             if calls and not scoped and len(stmt.body) == 1:
