@@ -262,21 +262,43 @@ def _kinds_below(root: cst.CSTNode) -> frozenset:
         return cached[1]
     if len(_KINDS) > _KIDS_LIMIT:
         _KINDS.clear()
-    stack = [(root, False)]
-    pop, push, get = stack.pop, stack.append, _KINDS.get
-    while stack:  # iterative, for deep expressions; children first
-        node, ready = pop()
-        if ready:
-            names = {type(node).__name__}
-            for kid in _kids(node, _TRIVIA):
-                names.update(_KINDS[id(kid)][1])
-            _KINDS[id(node)] = (node, frozenset(names))
+    kinds, lone = _KINDS, _LONE_KINDS
+    stack = [root]  # iterative, for deep expressions; children first: a node, later (node, its children)
+    pop, push, get = stack.pop, stack.append, kinds.get
+    while stack:
+        node = pop()
+        if type(node) is tuple:
+            node, kids = node
+            own = type(node).__name__
+            if not kids:
+                names = lone[own]
+            elif len(kids) == 1:  # most nodes: a set already made serves
+                below = kinds[id(kids[0])][1]
+                names = below if own in below else below | lone[own]
+            else:
+                gathered = {own}
+                for kid in kids:
+                    gathered.update(kinds[id(kid)][1])
+                names = frozenset(gathered)
+            kinds[id(node)] = (node, names)
             continue
         cached = get(id(node))
         if cached is None or cached[0] is not node:
-            push((node, True))
-            stack.extend([(kid, False) for kid in _kids(node, _TRIVIA)])
-    return _KINDS[id(root)][1]
+            kids = _kids(node, _TRIVIA)
+            push((node, kids))
+            stack.extend(kids)
+    return kinds[id(root)][1]
+
+
+class _LoneKinds(dict):
+    """type name -> the frozenset of that name alone."""
+
+    def __missing__(self, name: str) -> frozenset:
+        found = self[name] = frozenset((name,))
+        return found
+
+
+_LONE_KINDS = _LoneKinds()
 
 
 def _walk(root: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:
