@@ -272,7 +272,8 @@ def _migrate_module(module: cst.Module, source: str, path: str, mode: str, selec
     try:
         if mode != COMPAT:
             # Eager: the local rules first (they remove some blockers), then the decision.
-            ctx = _context(path, source, module, EAGER, module, functions, facts)
+            ctx = _context(path, source, module, EAGER, module, functions, facts, names)
+            names = None  # the eager rules may change what their context's names say
             steps: List[selfcheck.Step] = []
             local = _apply(module, ctx, select, ignore, lambda rule: rule.ORDER < SESSION_ORDER, steps)
             blockers = list(ctx.blockers) + blockers_of(local, _scan(local, facts), ctx.layer_scopes)
@@ -308,7 +309,7 @@ def _migrate_module(module: cst.Module, source: str, path: str, mode: str, selec
                     return MigrationResult(path, source, source, report.FAILED, tuple(findings),
                                            "cannot go eager: " + reason)
         if chosen == COMPAT:
-            ctx = _context(path, source, module, COMPAT, module, facts=facts)
+            ctx = _context(path, source, module, COMPAT, module, facts=facts, names=names)
             steps = []
             new_module = _apply(module, ctx, select, ignore, lambda rule: True, steps)
             findings.extend(ctx.findings)
@@ -359,8 +360,10 @@ SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and 
 
 
 def _context(path: str, source: str, module: cst.Module, mode: str, parsed_input: cst.Module,
-             functions: str = COMPILED, facts: Optional[_TreeFacts] = None) -> RuleContext:
-    names = _scan(module, facts or _TreeFacts({}, set()))
+             functions: str = COMPILED, facts: Optional[_TreeFacts] = None,
+             names: Optional[TFNames] = None) -> RuleContext:
+    """``names``: the module's scan, when no context has had it yet (a fresh one otherwise)."""
+    names = names if names is not None else _scan(module, facts or _TreeFacts({}, set()))
     ctx = RuleContext(path, names, mode, functions=functions, original_source=source,
                       original_module=parsed_input)
     ctx.use_module(module)
