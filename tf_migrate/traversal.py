@@ -119,9 +119,10 @@ def _trivia_types() -> frozenset:
 
 _TRIVIA = _trivia_types()
 _TRIVIA_NAMES = frozenset(t.__name__ for t in _TRIVIA)
-# Visitor class -> its plan. Many visitor classes are local to a function, made at each call: forget() drops
-# them with the file.
+# Visitor class -> its plan. Some visitor classes are local to a function, made at each call: the table is
+# emptied when they have made it large.
 _PLANS: Dict[type, "_Plan"] = {}
+_PLANS_LIMIT = 2_000
 _KIND_NAMES: Dict[object, Optional[frozenset]] = {}  # for contains(): kinds -> _concrete_names(kinds)
 
 
@@ -164,6 +165,8 @@ class _Plan:
 def _plan(cls: type) -> _Plan:
     plan = _PLANS.get(cls)
     if plan is None:
+        if len(_PLANS) > _PLANS_LIMIT:
+            _PLANS.clear()
         plan = _PLANS[cls] = _Plan(cls)
     return plan
 
@@ -192,7 +195,6 @@ _FACTS: Dict[Tuple[str, int], Tuple[cst.CSTNode, object]] = {}
 
 def forget() -> None:
     """Drop the cached children and facts (the engine calls this between files)."""
-    _PLANS.clear()
     _ALL_KIDS.clear()
     _LEAN_KIDS.clear()
     _KINDS.clear()
