@@ -1,27 +1,24 @@
 """Walk and transform LibCST trees without rebuilding what does not change.
 
-``node.visit(visitor)`` in LibCST rebuilds (and re-validates) every node it
-passes, even for a read-only :class:`libcst.CSTVisitor`, and calls two
-per-field hooks for every child. The rules and the program analysis walk the
-same module dozens of times, so that rebuilding was most of tf-migrate's
-time. :func:`visit` is a drop-in replacement for ``node.visit(visitor)``:
+``node.visit(visitor)`` in LibCST rebuilds (and re-validates) every node it passes, even for a read-only
+:class:`libcst.CSTVisitor`, and calls two per-field hooks for every child. The rules and the program analysis walk
+the same module dozens of times, so that rebuilding was most of tf-migrate's time. :func:`visit` is a drop-in
+replacement for ``node.visit(visitor)``:
 
-- a :class:`libcst.CSTVisitor` gets the same ``on_visit`` / ``on_leave`` calls
-  (hence the same ``visit_X`` / ``leave_X`` methods) in the same lexical order,
-  and nothing is built;
-- a :class:`libcst.CSTTransformer` gets the same calls, but a node is rebuilt
-  (``with_changes``) only when one of its children changed, so an unchanged
-  subtree keeps its identity across rules (and caches keyed on nodes stay
-  valid).
+- a :class:`libcst.CSTVisitor` gets the same ``on_visit`` / ``on_leave`` calls (hence the same ``visit_X`` /
+  ``leave_X`` methods) in the same lexical order, and nothing is built;
+- a :class:`libcst.CSTTransformer` gets the same calls, but a node is rebuilt (``with_changes``) only when one of its
+  children changed, so an unchanged subtree keeps its identity across rules (and caches keyed on nodes stay valid);
+- a visitor with named handlers only (no ``on_visit`` / ``on_leave``) is not taken into a subtree that has no node
+  of a type it handles (the types under each node are remembered for the file): it could see nothing there, and a
+  transform would return the subtree as it is.
 
-Not supported (tf-migrate does not use them): per-field hooks such as
-``visit_Call_func``, and metadata-dependent visitors (they go through
-``MetadataWrapper.visit``).
+Not supported (tf-migrate does not use them): per-field hooks such as ``visit_Call_func``, and metadata-dependent
+visitors (they go through ``MetadataWrapper.visit``).
 
-The traversal order of each node type's children is read from LibCST itself:
-the field names its ``_visit_and_replace_children`` passes to the
-``visit_*`` helpers, in the order it passes them (a test checks the result
-against ``node.children`` on every node of the samples).
+The traversal order of each node type's children is read from LibCST itself: the field names its
+``_visit_and_replace_children`` passes to the ``visit_*`` helpers, in the order it passes them (a test checks the
+result against ``node.children`` on every node of the samples).
 """
 from __future__ import annotations
 
@@ -188,6 +185,7 @@ _LEAN_KIDS: Dict[int, Tuple[cst.CSTNode, list]] = {}
 _KIDS_LIMIT = 400_000
 # id(node) -> (node, the names of the node types in its subtree, trivia excluded).
 _KINDS: Dict[int, Tuple[cst.CSTNode, frozenset]] = {}
+_LONE_KINDS: Dict[str, frozenset] = {}  # type name -> the frozenset of that name alone
 
 
 _FACTS: Dict[Tuple[str, int], Tuple[cst.CSTNode, object]] = {}
@@ -272,11 +270,12 @@ def _kinds_below(root: cst.CSTNode) -> frozenset:
         if type(node) is tuple:
             node, kids = node
             own = type(node).__name__
+            alone = lone.get(own) or lone.setdefault(own, frozenset((own,)))
             if not kids:
-                names = lone[own]
+                names = alone
             elif len(kids) == 1:  # most nodes: a set already made serves
                 below = kinds[id(kids[0])][1]
-                names = below if own in below else below | lone[own]
+                names = below if own in below else below | alone
             else:
                 gathered = {own}
                 for kid in kids:
@@ -290,17 +289,6 @@ def _kinds_below(root: cst.CSTNode) -> frozenset:
             push((node, kids))
             stack.extend(kids)
     return kinds[id(root)][1]
-
-
-class _LoneKinds(dict):
-    """type name -> the frozenset of that name alone."""
-
-    def __missing__(self, name: str) -> frozenset:
-        found = self[name] = frozenset((name,))
-        return found
-
-
-_LONE_KINDS = _LoneKinds()
 
 
 def _walk(root: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:

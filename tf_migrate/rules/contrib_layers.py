@@ -68,7 +68,8 @@ class ContribLayersToCore(Rule):
     TRIGGERS = ("contrib",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if "Saver" in module_code(module) or any(f"{q}{n}" in module_code(module) for q in "'\"" for n in ("fully_connected", "Conv")):
+        text = module_code(module)
+        if "Saver" in text or any(f"{q}{n}" in text for q in "'\"" for n in ("fully_connected", "Conv")):
             return module  # variable names read back: contrib's scopes were not tf.layers' (dense, conv2d)
         return visit(module, _Contrib(ctx))
 
