@@ -34,6 +34,7 @@ from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.project_index import one_session_classes, scan_module, single_instance_classes
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.codegen.compiled import COMPILED, FUNCTION_MODES
+from tf_migrate.cst.text import module_code
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
 from tf_migrate.rules import COMPAT, EAGER, RuleContext, all_rules
 from tf_migrate.tfnames import HelperClass, ImportedFunction, TFNames, TreeHelpers
@@ -271,13 +272,14 @@ def _migrate_module(module: cst.Module, source: str, path: str, mode: str, selec
     try:
         if mode != COMPAT:
             # Eager: the local rules first (they remove some blockers), then the decision.
-            ctx = _context(path, source, module, EAGER, module, functions, facts)
+            ctx = _context(path, source, module, EAGER, module, functions, facts, names)
+            names = None  # the eager rules may change what their context's names say
             steps: List[selfcheck.Step] = []
             local = _apply(module, ctx, select, ignore, lambda rule: rule.ORDER < SESSION_ORDER, steps)
             blockers = list(ctx.blockers) + blockers_of(local, _scan(local, facts), ctx.layer_scopes)
             if not blockers:
                 new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER, steps)
-                eager_code = new_module.code
+                eager_code = module_code(new_module)
                 leftover = selfcheck.graph_only_call(eager_code, _tf_names(ctx)) or selfcheck.unconverted_eval(eager_code)
                 faults = [] if leftover else selfcheck.check(path, source, eager_code, steps,
                                                              after=_SELF_CHECK_FALLBACK[mode])
@@ -307,7 +309,7 @@ def _migrate_module(module: cst.Module, source: str, path: str, mode: str, selec
                     return MigrationResult(path, source, source, report.FAILED, tuple(findings),
                                            "cannot go eager: " + reason)
         if chosen == COMPAT:
-            ctx = _context(path, source, module, COMPAT, module, facts=facts)
+            ctx = _context(path, source, module, COMPAT, module, facts=facts, names=names)
             steps = []
             new_module = _apply(module, ctx, select, ignore, lambda rule: True, steps)
             findings.extend(ctx.findings)
@@ -316,7 +318,7 @@ def _migrate_module(module: cst.Module, source: str, path: str, mode: str, selec
     except Exception:  # a rule crashed: keep the input, say so
         return _internal_failure(path, source, findings, traceback.format_exc(limit=3))
     findings = list(dict.fromkeys(findings))  # a rule that runs in both passes reports once
-    new_source = new_module.code
+    new_source = module_code(new_module)
     if new_source != source:
         try:  # the check parse() makes of input, so a second run accepts every output
             with _recursion_limit(_COMPILE_RECURSION_LIMIT):
@@ -358,8 +360,10 @@ SESSION_ORDER = 500  # rules before it rewrite TF1 idioms; the session rule and 
 
 
 def _context(path: str, source: str, module: cst.Module, mode: str, parsed_input: cst.Module,
-             functions: str = COMPILED, facts: Optional[_TreeFacts] = None) -> RuleContext:
-    names = _scan(module, facts or _TreeFacts({}, set()))
+             functions: str = COMPILED, facts: Optional[_TreeFacts] = None,
+             names: Optional[TFNames] = None) -> RuleContext:
+    """``names``: the module's scan, when no context has had it yet (a fresh one otherwise)."""
+    names = names if names is not None else _scan(module, facts or _TreeFacts({}, set()))
     ctx = RuleContext(path, names, mode, functions=functions, original_source=source,
                       original_module=parsed_input)
     ctx.use_module(module)

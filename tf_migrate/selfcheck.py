@@ -27,6 +27,7 @@ import libcst as cst
 from pyflakes import checker, messages
 
 from tf_migrate.call_check import bad_calls
+from tf_migrate.cst.text import module_code
 from tf_migrate.report import ERROR, Finding
 
 RULE_ID = "self-check"
@@ -117,7 +118,7 @@ def _first_rule_with(found: List[Fault], known, steps: Sequence[Step]) -> Dict[T
     wanted = {fault.key for fault in found}
     blamed: Dict[Tuple[str, str], str] = {}
     for rule_id, module in steps:
-        for key in wanted & {fault.key for fault in faults(module.code)} - known - blamed.keys():
+        for key in wanted & {fault.key for fault in faults(module_code(module))} - known - blamed.keys():
             blamed[key] = rule_id
         if len(blamed) == len(wanted):
             break

@@ -12,6 +12,7 @@ ignored, a documented limitation.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Optional, Set, Tuple
 
@@ -37,14 +38,16 @@ _INTERNAL_MODULES = {
 
 def dotted_name(node: cst.BaseExpression) -> Optional[str]:
     """``a.b.c`` for a Name/Attribute chain, else None."""
-    if isinstance(node, cst.Name):
+    kind = type(node)  # not isinstance: LibCST's node classes are ABCs, slow to check, and final
+    if kind is cst.Name:
         return node.value
-    if isinstance(node, cst.Attribute):
+    if kind is cst.Attribute:
         head = dotted_name(node.value)
         return None if head is None else f"{head}.{node.attr.value}"
     return None
 
 
+@functools.lru_cache(maxsize=8192)  # a pure function of the name; the rules ask for the same few names
 def canonical(full: str) -> str:
     """Map a fully qualified TensorFlow path to the ``tf.`` form rules use."""
     if full in ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2"):

@@ -55,7 +55,7 @@ def constructor_reads(block: cst.CSTNode, names: TFNames) -> Set[str]:
 
 def computed_reads(node: cst.CSTNode) -> Set[str]:
     """The symbol keys ``node`` reads for their value (not ``x.shape``, ``x.get_shape()``, ``x.dtype``)."""
-    return reads(node.visit(_StaticReadsDropped()))
+    return reads(visit(node, _StaticReadsDropped()))
 
 
 class _StaticReadsDropped(cst.CSTTransformer):

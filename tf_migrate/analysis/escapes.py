@@ -243,29 +243,32 @@ def describe_problem(scope, names, key: str, before: int) -> Optional[str]:
 
 def session_uses(node, run_sites, sessions) -> Optional[str]:
     """``sess.graph``, ``sess.list_devices()``: a session used for more than .run()/.close()."""
-    skip = {id(s.call) for s in run_sites}
-    found: List[str] = []
+    uses = _SessionUses({id(s.call) for s in run_sites}, sessions)
+    visit(node, uses)
+    return uses.found[0] if uses.found else None
 
-    class _Walk(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> bool:
-            if id(call) in skip:
-                return False
-            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("close", "run", "as_default") \
-                    and symbol_key(call.func.value) in sessions:
-                return False
-            return True
 
-        def visit_Attribute(self, attr: cst.Attribute) -> bool:
-            if symbol_key(attr.value) in sessions:
-                found.append(f"{symbol_key(attr.value)}.{attr.attr.value}")
-                return False
-            return True
+class _SessionUses(cst.CSTVisitor):
+    def __init__(self, skip: Set[int], sessions) -> None:
+        self.skip, self.sessions = skip, sessions
+        self.found: List[str] = []
 
-        def visit_FunctionDef(self, node) -> bool:
+    def visit_Call(self, call: cst.Call) -> bool:
+        if id(call) in self.skip:
             return False
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("close", "run", "as_default") \
+                and symbol_key(call.func.value) in self.sessions:
+            return False
+        return True
 
-    visit(node, _Walk())
-    return found[0] if found else None
+    def visit_Attribute(self, attr: cst.Attribute) -> bool:
+        if symbol_key(attr.value) in self.sessions:
+            self.found.append(f"{symbol_key(attr.value)}.{attr.attr.value}")
+            return False
+        return True
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
 
 
 def session_misuse(functions, callee: str, passed, seen: Optional[Set[str]] = None) -> str:

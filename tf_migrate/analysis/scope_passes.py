@@ -321,23 +321,26 @@ def _identity_compare(comparison: cst.Comparison, tensor: cst.BaseExpression, tf
 
 
 def _equality_tests(node: cst.CSTNode):
-    found = []
+    tests = _EqualityTests()
+    visit(node, tests)
+    return tests.found
 
-    class _Walk(cst.CSTVisitor):
-        def visit_Comparison(self, comparison: cst.Comparison) -> None:
-            left = comparison.left
-            for target in comparison.comparisons:
-                if isinstance(target.operator, (cst.Equal, cst.NotEqual)):
-                    found.append((comparison, left, target.comparator))
-                left = target.comparator
 
-        def visit_FunctionDef(self, _) -> bool:
-            return False
+class _EqualityTests(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = []
 
-        visit_ClassDef = visit_Lambda = visit_FunctionDef
+    def visit_Comparison(self, comparison: cst.Comparison) -> None:
+        left = comparison.left
+        for target in comparison.comparisons:
+            if isinstance(target.operator, (cst.Equal, cst.NotEqual)):
+                self.found.append((comparison, left, target.comparator))
+            left = target.comparator
 
-    visit(node, _Walk())
-    return found
+    def visit_FunctionDef(self, _) -> bool:
+        return False
+
+    visit_ClassDef = visit_Lambda = visit_FunctionDef
 
 
 def check_global_bindings(c: Classifier) -> None:

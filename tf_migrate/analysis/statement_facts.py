@@ -185,22 +185,29 @@ def element_kinds(node: cst.CSTNode, scope, graph_kinds) -> Dict[str, str]:
         if isinstance(target, cst.Name) and isinstance(iterable, cst.Name) and scope.kind(iterable.value) == "eager":
             found[target.value] = "eager"
 
-    class _Walk(cst.CSTVisitor):
-        def visit_CompFor(self, comp: cst.CompFor) -> None:
-            add(comp.target, comp.iter)
-
-        def visit_FunctionDef(self, _) -> bool:
-            return False
-
-        visit_ClassDef = visit_Lambda = visit_FunctionDef
-
     if isinstance(node, cst.For):
         add(node.target, node.iter)
         if not any(scope.kind(key) in graph_kinds for key in reads(node.iter)):
             for key in target_keys(node.target):
                 found.setdefault(key, "python")
-    visit(node, _Walk())
+    visit(node, _ComprehensionFors(add))
     return found
+
+
+class _ComprehensionFors(cst.CSTVisitor):
+    """``add(target, iterable)`` for each comprehension's ``for``, not in the functions, classes and lambdas it
+    defines (a class of the module, not of the function: made once, not at each call)."""
+
+    def __init__(self, add) -> None:
+        self.add = add
+
+    def visit_CompFor(self, comp: cst.CompFor) -> None:
+        self.add(comp.target, comp.iter)
+
+    def visit_FunctionDef(self, _) -> bool:
+        return False
+
+    visit_ClassDef = visit_Lambda = visit_FunctionDef
 
 
 def only_initializers(fetch: cst.BaseExpression, kind_of) -> bool:

@@ -40,9 +40,10 @@ def is_member_object(name: str) -> bool:
 
 def symbol_key(node: cst.BaseExpression) -> Optional[str]:
     """``x`` for a Name, ``self.x`` for an attribute of self, else None."""
-    if isinstance(node, cst.Name):
+    kind = type(node)  # not isinstance: LibCST's node classes are ABCs, slow to check, and final
+    if kind is cst.Name:
         return node.value
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and (
+    if kind is cst.Attribute and type(node.value) is cst.Name and (
             node.value.value == "self" or node.value.value in _MEMBER_OBJECTS.get()):
         return f"{node.value.value}.{node.attr.value}"
     return None

@@ -35,14 +35,16 @@ def keras_owned_variables(module: cst.Module, names: TFNames) -> Optional[str]:
 
 
 class _KerasVariableSources(cst.CSTVisitor):
+    """The first reason in the module's order; each handler looks no further once there is one (named handlers,
+    not on_visit, so the walk passes over whitespace and subtrees without imports or names)."""
+
     def __init__(self, names: TFNames) -> None:
         self.names = names
         self.reason: Optional[str] = None
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return self.reason is None and super().on_visit(node)
-
     def visit_Import(self, node: cst.Import) -> bool:
+        if self.reason is not None:
+            return False
         for alias in node.names:
             imported = dotted_name(alias.name) or ""
             if not _known_module(imported):
@@ -50,6 +52,8 @@ class _KerasVariableSources(cst.CSTVisitor):
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        if self.reason is not None:
+            return False
         imported = dotted_name(node.module) if node.module is not None else ""
         written = "." * len(node.relative) + (imported or "")
         if node.relative or not _known_module(imported or ""):
@@ -59,13 +63,16 @@ class _KerasVariableSources(cst.CSTVisitor):
         return False  # the names it binds count where the module uses them
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if self.reason is not None:
+            return False
         if dotted_name(node) is None:
             return True  # `f(x).attr`: the parts inside are looked at one by one
         self._reference(node)
         return False
 
     def visit_Name(self, node: cst.Name) -> None:
-        self._reference(node)
+        if self.reason is None:
+            self._reference(node)
 
     def _reference(self, node: cst.BaseExpression) -> None:
         qualname = self.names.qualname(node)

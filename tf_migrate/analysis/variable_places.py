@@ -34,7 +34,7 @@ from tf_migrate.analysis.optimizer_choices import optimizer_choice
 from tf_migrate.analysis.symbols import all_calls, writes
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import dotted_name
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import contains, visit
 
 
 def check_variable_places(c) -> None:
@@ -136,16 +136,22 @@ def _makes_variables(node: cst.CSTNode, c) -> bool:
 
 def _nested(node: cst.CSTNode, kind) -> List[cst.CSTNode]:
     """The nodes of type ``kind`` in ``node``, not in the bodies of functions or classes it defines."""
-    found: List[cst.CSTNode] = []
+    if not contains(node, kind):  # most statements: no walk
+        return []
+    finder = _NestedFinder(kind)
+    visit(node, finder)
+    return finder.found
 
-    class _Finder(cst.CSTVisitor):
-        def on_visit(self, child: cst.CSTNode) -> bool:
-            if isinstance(child, kind):
-                found.append(child)
-            return not isinstance(child, (cst.FunctionDef, cst.ClassDef))
 
-    visit(node, _Finder())
-    return found
+class _NestedFinder(cst.CSTVisitor):
+    def __init__(self, kind) -> None:
+        self.kind = kind
+        self.found: List[cst.CSTNode] = []
+
+    def on_visit(self, child: cst.CSTNode) -> bool:
+        if isinstance(child, self.kind):
+            self.found.append(child)
+        return not isinstance(child, (cst.FunctionDef, cst.ClassDef))
 
 
 def _stored_into(node: cst.CSTNode, c) -> Optional[str]:

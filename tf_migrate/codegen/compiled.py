@@ -27,6 +27,7 @@ from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.callables import fetch_leaves
 from tf_migrate.analysis.input_specs import input_spec, is_flag, run_parameters
 from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
 
 COMPILED, EAGER_FUNCTIONS = "compiled", "eager"
@@ -110,7 +111,7 @@ def calls_concretely(function: cst.FunctionDef, fed: List[str]) -> bool:
     params = [param.name.value for param in function.params.params if param.name.value != "self"]
     if not function.decorators or sorted(params) != sorted(fed):
         return False
-    text = cst.Module([]).code_for_node(function.decorators[0].decorator)
+    text = code(function.decorators[0].decorator)
     return "input_signature=" in text or not params
 
 

@@ -95,15 +95,19 @@ class _Rewriter(cst.CSTTransformer):
 
 
 def gradient_calls(node: cst.CSTNode, names: TFNames) -> List[cst.Call]:
-    found: List[cst.Call] = []
+    calls = _GradientCalls(names)
+    visit(node, calls)
+    return calls.found
 
-    class _Find(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            if names.call_name(call) in api.GRADIENTS:
-                found.append(call)
 
-    visit(node, _Find())
-    return found
+class _GradientCalls(cst.CSTVisitor):
+    def __init__(self, names: TFNames) -> None:
+        self.names = names
+        self.found: List[cst.Call] = []
+
+    def visit_Call(self, call: cst.Call) -> None:
+        if self.names.call_name(call) in api.GRADIENTS:
+            self.found.append(call)
 
 
 def rewrite_gradients(node: cst.BaseStatement, names: TFNames, tape: str, scope, tf: str) -> cst.BaseStatement:

@@ -41,17 +41,20 @@ def _plain(keys) -> Set[str]:
 
 def _loop_names(node: cst.CSTNode) -> Set[str]:
     """Names a loop or comprehension in ``node`` binds: its reads of them are its own."""
-    found: Set[str] = set()
+    targets = _LoopTargets()
+    visit(node, targets)
+    return targets.found
 
-    class _LoopTargets(cst.CSTVisitor):
-        def visit_CompFor(self, comp: cst.CompFor) -> None:
-            found.update(name.value for name in _names_in(comp.target))
 
-        def visit_For(self, loop: cst.For) -> None:
-            found.update(name.value for name in _names_in(loop.target))
+class _LoopTargets(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: Set[str] = set()
 
-    visit(node, _LoopTargets())
-    return found
+    def visit_CompFor(self, comp: cst.CompFor) -> None:
+        self.found.update(name.value for name in _names_in(comp.target))
+
+    def visit_For(self, loop: cst.For) -> None:
+        self.found.update(name.value for name in _names_in(loop.target))
 
 
 def _names_in(target: cst.BaseExpression) -> List[cst.Name]:

@@ -147,13 +147,14 @@ def _operations(statements: Sequence[cst.BaseStatement]) -> int:
     count = [0]
 
     class Count(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            if isinstance(node, cst.Call):  # a TF op or a layer: more than an operator
-                count[0] += 2
-            elif isinstance(node, (cst.BinaryOperation, cst.UnaryOperation, cst.Subscript, cst.Comparison,
-                                   cst.BooleanOperation, cst.IfExp)):
-                count[0] += 1
-            return True
+        def visit_Call(self, node: cst.Call) -> None:  # a TF op or a layer: more than an operator
+            count[0] += 2
+
+        def visit_BinaryOperation(self, node: cst.CSTNode) -> None:
+            count[0] += 1
+
+        visit_UnaryOperation = visit_Subscript = visit_Comparison = visit_BooleanOperation = visit_IfExp = \
+            visit_BinaryOperation
 
     for statement in statements:
         visit(statement, Count())

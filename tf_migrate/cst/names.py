@@ -29,22 +29,25 @@ def name_mentions(node: cst.CSTNode, name: str) -> int:
 
 
 def _mentions(node: cst.CSTNode) -> list:
-    found: list = []
+    names = _Names()
+    visit(node, names)
+    return names.found
 
-    class _Names(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            visit(node.value, self)
-            return False
 
-        def visit_Arg(self, node: cst.Arg) -> bool:
-            visit(node.value, self)
-            return False
+class _Names(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: list = []
 
-        def visit_Name(self, node: cst.Name) -> None:
-            found.append(node.value)
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        visit(node.value, self)
+        return False
 
-    visit(node, _Names())
-    return found
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        visit(node.value, self)
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.found.append(node.value)
 
 
 def attribute_mentions(node: cst.CSTNode) -> Dict[str, int]:
@@ -62,19 +65,23 @@ def attribute_mentions(node: cst.CSTNode) -> Dict[str, int]:
 def attribute_names(node: cst.CSTNode, strings: bool = True) -> Set[str]:
     """Every attribute name ``node`` mentions (``run`` of ``obj.run()``), and (``strings``) every string a
     ``getattr``-style call could use as one (``"run"``): what code there may reach on an object."""
-    found: Set[str] = set()
+    attributes = _Attributes(strings)
+    visit(node, attributes)
+    return attributes.found
 
-    class _Attributes(cst.CSTVisitor):
-        def visit_Attribute(self, attribute: cst.Attribute) -> None:
-            found.add(attribute.attr.value)
 
-        def visit_SimpleString(self, string: cst.SimpleString) -> None:
-            value = string.evaluated_value
-            if strings and isinstance(value, str) and value.isidentifier():
-                found.add(value)
+class _Attributes(cst.CSTVisitor):
+    def __init__(self, strings: bool) -> None:
+        self.strings = strings
+        self.found: Set[str] = set()
 
-    visit(node, _Attributes())
-    return found
+    def visit_Attribute(self, attribute: cst.Attribute) -> None:
+        self.found.add(attribute.attr.value)
+
+    def visit_SimpleString(self, string: cst.SimpleString) -> None:
+        value = string.evaluated_value
+        if self.strings and isinstance(value, str) and value.isidentifier():
+            self.found.add(value)
 
 
 def substituted(node: cst.BaseExpression, values: Dict[str, cst.BaseExpression]) -> cst.BaseExpression:

@@ -15,7 +15,8 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.positions import node_positions
+from tf_migrate.cst.text import known_module_code, module_code
+from tf_migrate.positions import Span, node_spans
 from tf_migrate.report import Finding
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import remember
@@ -54,8 +55,8 @@ class RuleContext:
     # The parsed input: its nodes that survive the rules (unchanged subtrees keep their identity) are
     # reported at their position in the user's file, computed once.
     original_module: Optional[cst.Module] = None
-    _original_positions: Optional[Dict[int, object]] = None
-    _positions: Dict[int, object] = field(default_factory=dict)
+    _original_positions: Optional[Dict[int, Span]] = None
+    _positions: Dict[int, Span] = field(default_factory=dict)
     _positions_module: Optional[cst.Module] = None
     _line_map: Optional[Dict[int, int]] = None
 
@@ -66,7 +67,7 @@ class RuleContext:
             self._positions = {}
             self._line_map = None
 
-    def _position(self, node: cst.CSTNode):
+    def _position(self, node: cst.CSTNode) -> Optional[Span]:
         if not self._positions and self._positions_module is not None:
             self._positions = _resolve_positions(self._positions_module)
         return self._positions.get(id(node))
@@ -75,14 +76,14 @@ class RuleContext:
         line, col = 1, 0
         pos = self._input_position(node) if node is not None else None
         if pos is not None:
-            line, col = pos.start.line, pos.start.column
+            line, col = pos[0], pos[1]
         else:
             pos = self._position(node) if node is not None else None
             if pos is not None:
-                line, col = self._original_line(pos.start.line), pos.start.column
+                line, col = self._original_line(pos[0]), pos[1]
         self.findings.append(Finding(self.path, line, col, rule, severity, message))
 
-    def _input_position(self, node: cst.CSTNode):
+    def _input_position(self, node: cst.CSTNode) -> Optional[Span]:
         if self.original_module is None:
             return None
         if self._original_positions is None:
@@ -94,7 +95,7 @@ class RuleContext:
         if not self.original_source or self._positions_module is None:
             return line
         if self._line_map is None:
-            self._line_map = original_lines(self.original_source, self._positions_module.code)
+            self._line_map = original_lines(self.original_source, module_code(self._positions_module))
         return self._line_map.get(line, line)
 
     def block(self, node: Optional[cst.CSTNode], why: str) -> None:
@@ -126,10 +127,15 @@ class Rule:
         raise NotImplementedError
 
 
-def _resolve_positions(module: cst.Module) -> Dict[int, object]:
+def _resolve_positions(module: cst.Module) -> Dict[int, Span]:
     """Code range of every node of ``module``, by ``id``; computed once per module object for the file (the
     eager pass and the decision report on the same input)."""
-    return remember(("positions", id(module)), module, lambda: {id(n): p for n, p in node_positions(module).items()})
+    def compute() -> Dict[int, Span]:
+        spans, text = node_spans(module)
+        known_module_code(module, text)  # what the line map of its findings reads
+        return spans
+
+    return remember(("positions", id(module)), module, compute)
 
 
 def original_lines(original: str, rewritten: str) -> Dict[int, int]:

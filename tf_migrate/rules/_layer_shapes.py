@@ -135,26 +135,7 @@ class LayerShapes:
         return code(substituted(cst.parse_expression(width), {k: cst.parse_expression(v) for k, v in values.items()}))
 
     def _record_calls(self, node, env, function) -> None:
-        shapes = self
-
-        class _Calls(cst.CSTVisitor):
-            def visit_Call(self, call: cst.Call) -> None:
-                qualname = shapes.names.call_name(call) or ""
-                if qualname.startswith("tf.layers."):
-                    shapes.inputs[(function, code(call))] = shapes._width(argument(call, "inputs", 0), env)
-                elif isinstance(call.func, cst.Name) and call.func.value in shapes.defs:
-                    widths = shapes.params.setdefault(call.func.value, {})
-                    for index, arg in enumerate(call.args):
-                        if arg.keyword is None and not arg.star:
-                            width = shapes._width(arg.value, env)
-                            if index in widths and widths[index] != width:
-                                width = None  # calls disagree: unknown
-                            widths[index] = width
-
-            def visit_Lambda(self, node) -> bool:
-                return False
-
-        visit(node, _Calls())
+        visit(node, _CallWidths(self, env, function))
 
     def _concat_width(self, expr: cst.Call, env) -> Optional[str]:
         values, axis = argument(expr, "values", 0), argument(expr, "axis", 1)
@@ -230,3 +211,27 @@ def _bound_once(body: List[cst.BaseStatement], names: TFNames) -> Set[str]:
     for statement in body:
         visit(statement, _Assignments())
     return stable
+
+
+class _CallWidths(cst.CSTVisitor):
+    """What ``LayerShapes._record_calls`` records of the calls in a statement."""
+
+    def __init__(self, shapes: LayerShapes, env, function) -> None:
+        self.shapes, self.env, self.function = shapes, env, function
+
+    def visit_Call(self, call: cst.Call) -> None:
+        shapes, env = self.shapes, self.env
+        qualname = shapes.names.call_name(call) or ""
+        if qualname.startswith("tf.layers."):
+            shapes.inputs[(self.function, code(call))] = shapes._width(argument(call, "inputs", 0), env)
+        elif isinstance(call.func, cst.Name) and call.func.value in shapes.defs:
+            widths = shapes.params.setdefault(call.func.value, {})
+            for index, arg in enumerate(call.args):
+                if arg.keyword is None and not arg.star:
+                    width = shapes._width(arg.value, env)
+                    if index in widths and widths[index] != width:
+                        width = None  # calls disagree: unknown
+                    widths[index] = width
+
+    def visit_Lambda(self, node) -> bool:
+        return False

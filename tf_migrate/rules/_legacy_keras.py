@@ -26,7 +26,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.report import WARNING
 from tf_migrate.rules import RuleContext
-from tf_migrate.cst.text import code
+from tf_migrate.cst.text import code, module_code
 from tf_migrate.rules._edits import Edits, statement
 from tf_migrate.rules._tf_references import Reference, references
 from tf_migrate.tfnames import TFNames, dotted_name
@@ -135,7 +135,7 @@ def _imports_os(body: List[cst.BaseStatement]) -> bool:
 
 def _sets_switch(module: cst.Module) -> bool:
     """The file already chooses its Keras (a run of tf-migrate put the switch there, or the user did)."""
-    if SWITCH not in module.code:
+    if SWITCH not in module_code(module):
         return False
     found = []
 

@@ -13,7 +13,7 @@ import libcst as cst
 from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.codegen.rnn_weights import CELL_INITIALIZERS, cell_helpers
 from tf_migrate.cst.arguments import argument
-from tf_migrate.cst.text import code
+from tf_migrate.cst.text import code, module_code
 from tf_migrate.tfnames import TFNames, dotted_name
 from tf_migrate.traversal import visit
 
@@ -187,7 +187,7 @@ def _root(node: cst.BaseExpression) -> Optional[str]:
 def with_cell_helpers(module: cst.Module, tf: str, lstm_step: bool) -> cst.Module:
     """The module with the cells' helper functions (``tf1_cell_initializers``; ``tf1_lstm_step`` where asked),
     unless an earlier rule put them in."""
-    if f"def {CELL_INITIALIZERS}(" in module.code:
+    if f"def {CELL_INITIALIZERS}(" in module_code(module):
         return module
     return insert_helpers(module, cell_helpers(tf, lstm_step))
 

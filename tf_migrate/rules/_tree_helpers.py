@@ -32,6 +32,7 @@ from typing import Dict, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.modules import module_members
+from tf_migrate.cst.text import module_code
 from tf_migrate.rules._module_split import SplitRefused, class_name, split
 from tf_migrate.tfnames import HelperClass, ImportedFunction, TFNames
 
@@ -82,7 +83,7 @@ def class_for_provider(func: cst.FunctionDef, tensor_params: Sequence[str], path
 
 def _shared_scopes(summary: ImportedFunction, importer: cst.Module) -> str:
     """Why the helper's get_variable variables may have been shared through this module's variable scopes ("")."""
-    if summary.opaque and _SHARED_SCOPES.search(importer.code):
+    if summary.opaque and _SHARED_SCOPES.search(module_code(importer)):
         return "this module uses variable scopes, through which TF1 shared the variables its get_variable calls made"
     return ""
 

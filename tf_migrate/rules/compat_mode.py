@@ -15,6 +15,7 @@ from typing import List, Optional
 
 import libcst as cst
 
+from tf_migrate.cst.text import module_code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import COMPAT, Rule, RuleContext
 from tf_migrate.rules._compat_contrib import rename_contrib
@@ -99,7 +100,8 @@ def _star_import_of_other_module(stmt: cst.BaseStatement) -> bool:
 
 
 def _has_disable_call(module: cst.Module) -> bool:
-    return "disable_v2_behavior()" in module.code or "disable_eager_execution()" in module.code
+    text = module_code(module)
+    return "disable_v2_behavior()" in text or "disable_eager_execution()" in text
 
 
 def _first_tensorflow_import(body: List[cst.BaseStatement], binding: Optional[str] = None) -> int:

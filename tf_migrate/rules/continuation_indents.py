@@ -17,6 +17,7 @@ import re
 
 import libcst as cst
 
+from tf_migrate.cst.text import module_code
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
 
@@ -32,7 +33,7 @@ class ContinuationIndents(Rule):
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         if ctx.original_module is not None and module.deep_equals(ctx.original_module):
             return module
-        if "\\\n" not in module.code:
+        if "\\\n" not in module_code(module):
             return module
         return visit(module, _Indenter(module.default_indent))
 

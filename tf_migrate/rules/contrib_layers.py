@@ -30,7 +30,7 @@ from typing import Dict, List, Optional
 import libcst as cst
 
 from tf_migrate.cst.arguments import bind
-from tf_migrate.cst.text import code
+from tf_migrate.cst.text import code, module_code
 from tf_migrate.report import INFO
 from tf_migrate.rules import COMPAT, EAGER, Rule, RuleContext
 from tf_migrate.rules._compat_contrib import _INITIALIZERS, _initializer
@@ -68,7 +68,8 @@ class ContribLayersToCore(Rule):
     TRIGGERS = ("contrib",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if "Saver" in module.code or any(f"{q}{n}" in module.code for q in "'\"" for n in ("fully_connected", "Conv")):
+        text = module_code(module)
+        if "Saver" in text or any(f"{q}{n}" in text for q in "'\"" for n in ("fully_connected", "Conv")):
             return module  # variable names read back: contrib's scopes were not tf.layers' (dense, conv2d)
         return visit(module, _Contrib(ctx))
 

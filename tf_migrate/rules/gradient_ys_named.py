@@ -32,7 +32,6 @@ from tf_migrate.traversal import visit
 
 RULE_ID = "gradient-ys-named"
 _COMPUTED = (cst.Call, cst.BinaryOperation, cst.UnaryOperation)
-_SCOPES = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.Lambda)
 
 
 class GradientYsNamed(Rule):
@@ -71,29 +70,36 @@ def _statements(module: cst.Module, ctx: RuleContext) -> List[Tuple[cst.SimpleSt
             return False
 
         def visit_SimpleStatementLine(self, stmt: cst.SimpleStatementLine) -> bool:
-            calls = []
-            scoped = []
-
-            class _Calls(cst.CSTVisitor):
-                def on_visit(self, node: cst.CSTNode) -> bool:
-                    if isinstance(node, _SCOPES):
-                        scoped.append(node)
-                        return False
-                    if isinstance(node, cst.Call):
-                        qualname = ctx.names.call_name(node)
-                        if qualname in api.GRADIENTS and qualname not in api.HESSIANS:
-                            ys = bind_derivative(node, qualname).get("ys")
-                            if isinstance(ys, _COMPUTED) and not _derivative_inside(ys, ctx):
-                                calls.append((node, ys))
-                    return True
-
-            visit(stmt, _Calls())
-            if calls and not scoped and len(stmt.body) == 1:
-                found.append((stmt, calls))
+            calls = _DerivativeCalls(ctx)
+            visit(stmt, calls)
+            if calls.found and not calls.scoped and len(stmt.body) == 1:
+                found.append((stmt, calls.found))
             return False
 
     visit(module, _Find())
     return found
+
+
+class _DerivativeCalls(cst.CSTVisitor):
+    """A statement's derivative calls whose ys are computed, and the comprehensions and lambdas in it."""
+
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self.found: List[Tuple[cst.Call, cst.BaseExpression]] = []
+        self.scoped: List[cst.CSTNode] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualname = self.ctx.names.call_name(node)
+        if qualname in api.GRADIENTS and qualname not in api.HESSIANS:
+            ys = bind_derivative(node, qualname).get("ys")
+            if isinstance(ys, _COMPUTED) and not _derivative_inside(ys, self.ctx):
+                self.found.append((node, ys))
+
+    def visit_ListComp(self, node: cst.CSTNode) -> bool:  # a scope whose variables the ys could read
+        self.scoped.append(node)
+        return False
+
+    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_Lambda = visit_ListComp
 
 
 def _derivative_inside(ys: cst.BaseExpression, ctx: RuleContext) -> bool:

@@ -10,23 +10,18 @@ becomes
     add_layer_2 = AddLayer(10, 1)
     prediction = add_layer_2(l1)
 
-In TF1 each call made its own variables, once, at build time, and returned a
-tensor that every run recomputed. Here each call site builds its instance
-where the call stood (so variables are made in TF1's order, before any run
-function traces) and the run functions call the instance on the fed tensors.
-Which arguments are tensors is read from the call sites: every call must pass
-tensors for the same parameters. The helper is left as it was, with the
-reason as an eager blocker, when a call sits in a loop or a nested function,
-the helper is used other than by calling it, or its variables depend on its
-tensor arguments' values (see ``_module_split``). Variables shaped by the input
-(``x.get_shape()[1]``) are made at the instance's first call, where nothing
-after the first call site makes variables or lists them (``_lazy_refused``):
-then they are still made in TF1's order.
+In TF1 each call made its own variables, once, at build time, and returned a tensor that every run recomputed. Here
+each call site builds its instance where the call stood (so variables are made in TF1's order, before any run function
+traces) and the run functions call the instance on the fed tensors. Which arguments are tensors is read from the call
+sites: every call must pass tensors for the same parameters. The helper is left as it was, with the reason as an eager
+blocker, when a call sits in a loop or a nested function, the helper is used other than by calling it, or its
+variables depend on its tensor arguments' values (see ``_module_split``). Variables shaped by the input
+(``x.get_shape()[1]``) are made at the instance's first call, where nothing after the first call site makes variables
+or lists them (``_lazy_refused``): then they are still made in TF1's order.
 
-A helper imported from another module of the tree gets the same treatment across modules
-(``_tree_helpers``): this module builds the instances and imports the class, the
-provider, asked by the project pass (``tf_migrate/tree_helpers``), defines the class in
-place of the function (``_export``).
+A helper imported from another module of the tree gets the same treatment across modules (``_tree_helpers``): this
+module builds the instances and imports the class, the provider, asked by the project pass
+(``tf_migrate/tree_helpers``), defines the class in place of the function (``_export``).
 """
 from __future__ import annotations
 
@@ -53,7 +48,6 @@ RULE_ID = "helper-modules"
 # Kinds of values that are graph tensors when handed to a helper.
 _TENSOR_KINDS = pm.DEFERRED_KINDS | {pm.VARIABLE, pm.VARIABLES, pm.EAGER, pm.LAYER}
 _LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
-_NESTED = (cst.Lambda, cst.ClassDef)
 
 
 class HelperModules(Rule):
@@ -98,6 +92,7 @@ class _Finder(cst.CSTVisitor):
         self.finished = 0
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.statement = None
         if self.function is None and not self.context:
             self.function = node
         else:
@@ -110,6 +105,7 @@ class _Finder(cst.CSTVisitor):
             self.context.pop()
 
     def visit_If(self, node: cst.If) -> None:
+        self.statement = None
         if id(node) in self.own_scope_blocks and self.function is None and not self.context:
             self.function = node
 
@@ -117,21 +113,30 @@ class _Finder(cst.CSTVisitor):
         if node is self.function:
             self.function = None
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, _LOOPS + _NESTED):
-            self.context.append(node)
-        if isinstance(node, cst.SimpleStatementLine):
-            self.statement = node
-        elif isinstance(node, cst.BaseCompoundStatement):
-            self.statement = None
-        return super().on_visit(node)
+    def visit_For(self, node: cst.CSTNode) -> None:  # _LOOPS, lambdas and classes: the compound statements first
+        self.context.append(node)
+        self.statement = None
 
-    def on_leave(self, node: cst.CSTNode) -> None:
-        if isinstance(node, _LOOPS + _NESTED):
-            self.context.pop()
-        if isinstance(node, cst.SimpleStatementLine):
-            self.statement = None
-        super().on_leave(node)
+    def visit_ListComp(self, node: cst.CSTNode) -> None:
+        self.context.append(node)
+
+    def leave_For(self, node: cst.CSTNode) -> None:
+        self.context.pop()
+
+    def visit_Try(self, node: cst.CSTNode) -> None:  # the other compound statements
+        self.statement = None
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement = node
+
+    def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement = None
+
+    visit_While = visit_ClassDef = visit_For
+    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_Lambda = visit_ListComp
+    leave_While = leave_ClassDef = leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = leave_Lambda \
+        = leave_For
+    visit_TryStar = visit_With = visit_Match = visit_Try
 
     def visit_Call(self, node: cst.Call) -> None:
         helper = self.helpers.get(node.func.value) if isinstance(node.func, cst.Name) else None

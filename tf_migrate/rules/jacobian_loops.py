@@ -45,7 +45,7 @@ from tf_migrate.rules import _jacobian_code as jcode
 from tf_migrate.analysis.static_ranks import StaticRanks
 from tf_migrate.analysis.symbols import binding_counts, writes
 from tf_migrate.codegen.compiled import COMPILED
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import contains, visit
 
 RULE_ID = "jacobian-loops"
 FEW_ROWS = 16
@@ -86,7 +86,8 @@ class _Candidates(cst.CSTVisitor):
             self._calls.append(node)
         elif isinstance(node, cst.Lambda):
             self._lambdas += 1
-        return super().on_visit(node)
+        # on_leave still runs for a node whose children are passed over: what the stacks keep stays right
+        return super().on_visit(node) and contains(node, (cst.For, cst.ListComp))  # what makes candidates
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         super().on_leave(original_node)

@@ -36,7 +36,7 @@ import libcst as cst
 
 from tf_migrate.analysis.symbols import target_keys, writes
 from tf_migrate.codegen.rnn_weights import KERAS_CELLS, LSTM_STEP, keras_cell
-from tf_migrate.cst.text import code
+from tf_migrate.cst.text import code, module_code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._hoisting import call_counts
@@ -56,7 +56,7 @@ class RNNCellSteps(Rule):
     TRIGGERS = ("rnn",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if "Saver" in module.code or any(loop in module.code for loop in _GRAPH_LOOPS):
+        if "Saver" in module_code(module) or any(loop in module_code(module) for loop in _GRAPH_LOOPS):
             return module  # a Keras cell first called in a graph loop's body would build its weights there
         counts = call_counts(module)
         stepped: Dict[int, _Stepped] = {}  # id(cell statement) -> the cell

@@ -22,7 +22,7 @@ from typing import Dict, List, Set
 import libcst as cst
 
 from tf_migrate.codegen.rnn_weights import ASSIGN_TF1_WEIGHTS, HELPERS, KERAS_WEIGHTS, RNNCheckpoint
-from tf_migrate.cst.text import code
+from tf_migrate.cst.text import code, module_code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._rnn_statements import insert_helpers
@@ -39,7 +39,7 @@ class RNNCheckpoints(Rule):
     TRIGGERS = ("rnn",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if f"{KERAS_WEIGHTS}(" not in module.code or f"def {KERAS_WEIGHTS}(" in module.code:
+        if f"{KERAS_WEIGHTS}(" not in module_code(module) or f"def {KERAS_WEIGHTS}(" in module_code(module):
             return module  # no converted rnn, or a file migrated before
         checkpoints = [c for c in ctx.rnn_checkpoints if isinstance(c, RNNCheckpoint)]
         if checkpoints:

@@ -30,7 +30,7 @@ import libcst as cst
 from tf_migrate.analysis.symbols import reads, symbol_key
 from tf_migrate.codegen.compiled import COMPILED
 from tf_migrate.cst.names import all_names, fresh
-from tf_migrate.cst.text import code
+from tf_migrate.cst.text import code, module_code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._edits import with_module_helper
@@ -60,7 +60,7 @@ class SummariesToTF2(Rule):
     TRIGGERS = ("summary",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if "tf.summary" not in module.code and "summary." not in module.code:
+        if "tf.summary" not in module_code(module) and "summary." not in module_code(module):
             return module
         try:
             survey = _Survey(ctx, find_helpers(module, ctx.names), program_function(module, ctx.names))

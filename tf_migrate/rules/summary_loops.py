@@ -33,6 +33,7 @@ from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Varia
 from tf_migrate.codegen.replace import NameSubstitution
 from tf_migrate.cst.arguments import find_argument
 from tf_migrate.cst.names import name_mentions
+from tf_migrate.cst.text import module_code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._program_scopes import graph_scopes, statement_value
@@ -54,7 +55,7 @@ class SummaryLoops(Rule):
     TRIGGERS = (".name",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if "summary" not in module.code or any(
+        if "summary" not in module_code(module) or any(
                 (ctx.names.call_name(c) or "").startswith(HIDDEN_VARIABLES) for c in all_calls(module)):
             return module
         total = constructor_count(module, ctx.names)

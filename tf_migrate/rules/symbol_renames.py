@@ -85,6 +85,7 @@ class _Renamer(cst.CSTTransformer):
         if qualname is None:
             return updated
         args = list(updated.args)
+        changed = False
         order = self.tables.reorders.get(qualname)
         if order:
             for index, arg in enumerate(args):
@@ -94,8 +95,11 @@ class _Renamer(cst.CSTTransformer):
                     args[index] = arg.with_changes(
                         keyword=cst.Name(order[index]),
                         equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+                    changed = True
         renames = self.tables.keyword_renames.get(qualname, {})
         for index, arg in enumerate(args):
             if arg.keyword is not None and arg.keyword.value in renames:
                 args[index] = arg.with_changes(keyword=cst.Name(renames[arg.keyword.value]))
-        return updated.with_changes(args=args)
+                changed = True
+        # An unchanged call keeps its identity: later rules' caches and the positions of findings stay valid.
+        return updated.with_changes(args=args) if changed else updated

@@ -27,7 +27,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import all_calls, reads, writes
 from tf_migrate.cst.names import fresh
-from tf_migrate.cst.text import code
+from tf_migrate.cst.text import code, module_code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._hoisting import call_counts, how_called, reuses
@@ -67,7 +67,7 @@ class _Store:
         return fresh(stem, self.taken)
 
     def run(self) -> cst.Module:
-        if "get_variable" not in self.module.code:
+        if "get_variable" not in module_code(self.module):
             return self.module
         body: List[cst.BaseStatement] = []
         for stmt in self.module.body:
