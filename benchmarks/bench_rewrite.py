@@ -364,8 +364,8 @@ def main(argv=None) -> int:
             # keep tf_upgrade_v2 first so the comparison column reads naturally
             results = {"tf_upgrade_v2": results.pop("tf_upgrade_v2"), **results}
         phase_totals = phases(paths, src) if args.phases else {}
-    if "tf_upgrade_v2" not in results:
-        print(json.dumps({k: summarize(v) for k, v in results.items()}, indent=2))
+    if "tf_upgrade_v2" not in results:  # no baseline to compare against: the figures only, nothing written
+        print(json.dumps({**{k: summarize(v) for k, v in results.items()}, "phases (CPU s)": phase_totals}, indent=2))
         return 0
     text = render(info, start, len(paths), corpus_lines, results, dict(sorted(outcomes.items())), phase_totals,
                   args.repeat)
