@@ -115,8 +115,8 @@ KEPT = [
     pytest.param("import tensorflow as tf\ndef make():\n    return tf.Variable(1.0)\ndef net():\n    return make()\n"
                  "W = net()\nsaver = tf.train.Saver()\n", "helper called inside another function",
                  id="variable helper called by another function"),
-    pytest.param("import tensorflow as tf\nh = tf.layers.dense(x, 3)\nsaver = tf.train.Saver()\n",
-                 "tf.layers.dense", id="layer variables"),
+    pytest.param("import tensorflow as tf\nh = x\nfor i in range(2):\n    h = tf.layers.dense(h, 3)\n"
+                 "saver = tf.train.Saver()\n", "tf.layers.dense", id="layer variables made in a loop"),
     pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\nsaver = tf.train.Saver(pick(W))\n",
                  "a var_list other than", id="computed var_list"),
     pytest.param("import tensorflow as tf\nws = []\nfor k in range(2):\n    ws.append(tf.Variable(1.0))\n"
