@@ -150,3 +150,25 @@ def test_selections_among_layer_variables_it_cannot_name_stay_compat(change):
     result = migrate_source(source, "gan.py")
     assert result.outcome == "compat"
     assert not any(f.rule == "variable-name-filters" for f in result.findings)
+
+
+def test_a_selection_written_in_place_as_var_list_becomes_the_list_too(tmp_path):
+    """`minimize(d_loss, var_list=[v for v in t_vars if ...])`: the selection has no name of its own."""
+    from tf_migrate.verify import verify_program
+    source = LAYERS_GAN.replace(
+        "d_vars = [var for var in t_vars if var.name.startswith('discriminator')]\n", "").replace(
+        "minimize(d_loss, var_list=d_vars)", "minimize(d_loss, var_list=[v for v in t_vars if 'discriminator/' in v.name])")
+    assert "d_vars" not in source
+    result = migrate_source(source, "gan.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert ".name" not in result.new_source
+    assert "[hidden.kernel, hidden.bias, dense_2.kernel, dense_2.bias]" in result.new_source
+    verdict = verify_program(source, result.new_source, path=tmp_path / "gan.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail
+    # tf.Variable programs too
+    plain = GAN.replace("dvar = [var for var in tvar if 'discriminator' in var.name]\n", "").replace(
+        "var_list=dvar", "var_list=[var for var in tvar if 'discriminator' in var.name]")
+    assert "dvar" not in plain
+    converted = migrate_source(plain, "gan.py")
+    assert converted.outcome == "eager", converted.compat_reason
+    assert "var_list=[D_W, D_b]" in converted.new_source or "[D_W, D_b]" in converted.new_source

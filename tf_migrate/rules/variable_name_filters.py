@@ -24,7 +24,7 @@ or other APIs that make variables). Otherwise the file keeps the scopes and comp
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
@@ -67,10 +67,7 @@ class VariableNameFilters(Rule):
             return module
         replacements: Dict[int, cst.BaseExpression] = {}
         for scope in graph_scopes(module, ctx):
-            for st in scope.statements:
-                value = statement_value(st.node)
-                if not isinstance(value, cst.ListComp):
-                    continue
+            for st, value in _selections(scope):
                 chosen = self._selection(value, scope, st, total, ctx)
                 if chosen is not None:
                     replacements[id(value)] = cst.List([cst.Element(cst.parse_expression(v.expr)) for v in chosen])
@@ -123,10 +120,7 @@ def _select_layer_variables(module: cst.Module, ctx: RuleContext) -> cst.Module:
         return module
     scope = next(graph_scopes(module, ctx))  # module code: where GAN programs pick what each optimizer trains
     replacements: Dict[int, cst.BaseExpression] = {}
-    for st in scope.statements:
-        value = statement_value(st.node)
-        if not isinstance(value, cst.ListComp):
-            continue
+    for st, value in _selections(scope):
         loop = value.for_in
         if (loop.inner_for_in is not None or len(loop.ifs) != 1 or not isinstance(loop.target, cst.Name)
                 or not (isinstance(value.elt, cst.Name) and value.elt.value == loop.target.value)
@@ -147,6 +141,21 @@ def _select_layer_variables(module: cst.Module, ctx: RuleContext) -> cst.Module:
     ctx.layer_markers = True
     names = {id(v.call): v.layer.rsplit("/", 1)[-1] for v in variables if argument(v.call, "name") is None}
     return visit(module, _Replace(replacements, names))
+
+
+def _selections(scope: "pm.Scope") -> List[Tuple["pm.Statement", cst.ListComp]]:
+    """The comprehensions that may select variables: a statement's value (``gvar = [v for v in ...]``), or a
+    ``var_list=`` argument written in place (``minimize(loss, var_list=[v for v in ...])``)."""
+    found = []
+    for st in scope.statements:
+        value = statement_value(st.node)
+        if isinstance(value, cst.ListComp):
+            found.append((st, value))
+        elif isinstance(st.node, cst.SimpleStatementLine):
+            found.extend((st, arg.value) for call in all_calls(st.node) for arg in call.args
+                         if arg.keyword is not None and arg.keyword.value == "var_list"
+                         and isinstance(arg.value, cst.ListComp))
+    return found
 
 
 def condition(test: cst.BaseExpression, variable: str) -> Optional[ast.Expression]:
