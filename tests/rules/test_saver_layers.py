@@ -1,0 +1,61 @@
+"""saver-var-list on the variables of tf.layers calls (rules/_saver_layers): keyed by the names TF1 gave them."""
+from tf_migrate.engine import migrate_source
+
+
+# A tf.layers GAN that saves its generator (the selection by scope name) and everything: the checkpoints hold the
+# keys TF1 wrote (each program prints them), and a program restores what a run of it saved before.
+LAYERS_SAVER = '''
+import os
+import sys
+import tempfile
+import numpy as np
+import tensorflow as tf
+
+tf.set_random_seed(3)
+
+
+def generator(z, reuse=False):
+    with tf.variable_scope('generator', reuse=reuse):
+        return tf.layers.dense(tf.layers.dense(z, 4, activation=tf.nn.relu), 3)
+
+
+def discriminator(x, reuse=False):
+    with tf.variable_scope('discriminator', reuse=reuse):
+        return tf.layers.dense(x, 1)
+
+
+z = tf.placeholder(tf.float32, [None, 2])
+real = tf.placeholder(tf.float32, [None, 3])
+fake = generator(z)
+d_loss = tf.reduce_mean(discriminator(fake)) - tf.reduce_mean(discriminator(real, reuse=True))
+t_vars = tf.trainable_variables()
+g_vars = [v for v in t_vars if v.name.startswith('generator/')]
+d_vars = [v for v in t_vars if 'discriminator' in v.name]
+d_train = tf.train.GradientDescentOptimizer(0.1).minimize(d_loss, var_list=d_vars)
+g_saver = tf.train.Saver(var_list=g_vars)
+saver = tf.train.Saver()
+folder = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    if os.path.exists(os.path.join(folder, 'all.index')):
+        saver.restore(sess, os.path.join(folder, 'all'))
+    sess.run(d_train, {z: np.ones((2, 2)), real: np.ones((2, 3))})
+    print(sess.run(fake, {z: np.ones((1, 2))}))
+    g_saver.save(sess, os.path.join(folder, 'g'))
+    saver.save(sess, os.path.join(folder, 'all'))
+    print(sorted(n for n, _ in tf.train.list_variables(os.path.join(folder, 'g'))))
+    print(sorted(n for n, _ in tf.train.list_variables(os.path.join(folder, 'all'))))
+'''
+
+
+def test_savers_of_tf_layers_variables_keep_tf1s_checkpoint_keys(tmp_path):
+    from tf_migrate.verify import verify_program
+    result = migrate_source(LAYERS_SAVER, "gan.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert ('g_saver = tf.compat.v1.train.Saver(var_list={"generator/dense/kernel": dense.kernel.value, '
+            '"generator/dense/bias": dense.bias.value, "generator/dense_1/kernel": dense_1.kernel.value, '
+            '"generator/dense_1/bias": dense_1.bias.value})') in code
+    assert '"discriminator/dense/kernel": dense_2.kernel.value' in code
+    verdict = verify_program(LAYERS_SAVER, code, path=tmp_path / "gan.py", timeout=240)  # (TF1 layers need tf-keras)
+    assert verdict.status == "equivalent", verdict.detail
