@@ -42,7 +42,6 @@ class BatchNormUpdates:
     """What one scope's batch norm layers are, which statements compute them, and what may switch them to train."""
 
     def __init__(self, scope: "pm.Scope", names: TFNames) -> None:
-        self.scope, self.names = scope, names
         statements = scope.statements
         layers = {st.defines[0]: st for st in statements if len(st.defines) == 1 and _constructs(st.node, names)}
         self.converted = all(key in scope.layer_scopes for key in layers)  # all from tf.layers: in UPDATE_OPS
@@ -97,7 +96,7 @@ class BatchNormUpdates:
                 if isinstance(call.func, cst.Name) and call.func.value == func.name.value:
                     bound = bind_with_defaults(call, list(func.params.params))
                     value = bound.get(param) if bound is not None else None
-                    if isinstance(value, cst.Name) and value.value == "False":
+                    if _false(value):
                         continue
                     self._switch(value, placeholders)
 
@@ -126,10 +125,15 @@ def _false(value: Optional[cst.BaseExpression]) -> bool:
     return isinstance(value, cst.Name) and value.value == "False"
 
 
-def _constructs(node: cst.CSTNode, names: TFNames) -> bool:
+def _assigned(node: cst.CSTNode) -> Optional[cst.BaseExpression]:
+    """The value of a line that is one assignment (``x = value``), else None."""
     if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1 or not isinstance(node.body[0], cst.Assign):
-        return False
-    value = node.body[0].value
+        return None
+    return node.body[0].value
+
+
+def _constructs(node: cst.CSTNode, names: TFNames) -> bool:
+    value = _assigned(node)
     return isinstance(value, cst.Call) and names.call_name(value) == _BATCH_NORM
 
 
@@ -138,15 +142,13 @@ def _training_call(call: cst.Call, layers: Dict[str, object]) -> bool:
     if not (isinstance(call.func, cst.Name) and call.func.value in layers):
         return False
     training = argument(call, "training")
-    return training is not None and not (isinstance(training, cst.Name) and training.value == "False")
+    return training is not None and not _false(training)
 
 
 def _update_ops(node: cst.CSTNode, names: TFNames) -> bool:
     """``update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)``."""
-    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1 or not isinstance(node.body[0], cst.Assign):
-        return False
-    value = node.body[0].value
-    return _collection_call(value, names)
+    value = _assigned(node)
+    return value is not None and _collection_call(value, names)
 
 
 def _collection_call(value: cst.BaseExpression, names: TFNames) -> bool:
