@@ -40,3 +40,34 @@ def test_a_shape_item_of_a_list_the_program_changes_is_not():
               "with tf.Session() as sess:\n    print(sess.run(y, {x: np.ones((3, 4))}))\n")
     result = migrate_source(source, "dims.py")
     assert "TensorSpec([None, dimensions[0]]" not in result.new_source
+
+
+# MorvanZhou's dropout tutorial: `tf.placeholder(tf.bool, None)`, an unwritten shape, fed True and False.
+UNSHAPED_FLAG = '''
+import numpy as np
+import tensorflow as tf
+tf.set_random_seed(1)
+x = tf.placeholder(tf.float32, [None, 1])
+is_training = tf.placeholder(tf.bool, None)
+h = tf.layers.dense(x, 8, tf.nn.relu)
+h = tf.layers.dropout(h, rate=0.5, training=is_training)
+out = tf.layers.dense(h, 1)
+loss = tf.reduce_mean(tf.square(out - x))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+xs = np.linspace(-1, 1, 6)[:, None]
+for t in range(3):
+    sess.run(train, {x: xs, is_training: True})
+    print(sess.run(loss, {x: xs, is_training: False}))
+'''
+
+
+def test_a_bool_placeholder_of_unwritten_shape_is_a_flag(tmp_path):
+    """Given to the Keras layer as a tensor, it raised OperatorNotAllowedInGraphError in the compiled run."""
+    from tf_migrate.verify import verify_program
+    result = migrate_source(UNSHAPED_FLAG, "flag.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "TensorSpec(None, tf.bool)" not in result.new_source and "is_training = True" in result.new_source
+    verdict = verify_program(UNSHAPED_FLAG, result.new_source, path=tmp_path / "flag.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail  # (TF1 layers need tf-keras)

@@ -32,6 +32,14 @@ COVERED_BY = {
                           "            self.sess.run(tf.global_variables_initializer())\n"
                           "        else:\n            self.sess = sess\n\n    def value(self):\n"
                           "        return self.sess.run(self.w)\n\n\nprint(Agent().value())\n"),
+    "tensor-names": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None], name='x')\n"
+                     "total = tf.reduce_sum(x, name='total')\nwith tf.Session() as sess:\n"
+                     "    print(sess.run('total:0', {'x:0': [1.0, 2.0]}))\n"),
+    "softmax-labels": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\n"
+                       "w = tf.Variable(tf.ones([2, 2]))\nloss = tf.nn.softmax_cross_entropy_with_logits("
+                       "labels=tf.nn.softmax(tf.matmul(x, w)), logits=x)\n"
+                       "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                       "    print(sess.run(loss, {x: [[1.0, 2.0]]}))\n"),
     "dropout-rate": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\nh = tf.nn.dropout(x, 0.5)\n"
                      "with tf.Session() as sess:\n    print(sess.run(h, {x: [1.0, 2.0, 3.0]}))\n"),
     "dead-collections": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\nw = tf.Variable(1.0)\n"

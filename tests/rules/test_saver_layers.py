@@ -59,3 +59,33 @@ def test_savers_of_tf_layers_variables_keep_tf1s_checkpoint_keys(tmp_path):
     assert '"discriminator/dense/kernel": dense_2.kernel.value' in code
     verdict = verify_program(LAYERS_SAVER, code, path=tmp_path / "gan.py", timeout=240)  # (TF1 layers need tf-keras)
     assert verdict.status == "equivalent", verdict.detail
+
+
+# rasbt's autoencoder notebooks: the layers and the Saver in one `with g.as_default():` block.
+ONE_BLOCK = '''
+import tensorflow as tf
+g = tf.Graph()
+with g.as_default():
+    x = tf.placeholder(tf.float32, [None, 3])
+    h = tf.layers.dense(x, 2)
+    saver = tf.train.Saver()
+    late = tf.layers.dense(h, 1)
+with tf.Session(graph=g) as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(late, {x: [[1.0, 2.0, 3.0]]}))
+    saver.save(sess, '/tmp/one_block')
+'''
+
+
+def test_a_saver_in_the_block_that_builds_the_layers_keeps_those_made_before_it():
+    result = migrate_source(ONE_BLOCK, "block.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert 'Saver(var_list={"dense/kernel": dense.kernel.value, "dense/bias": dense.bias.value})' in result.new_source
+
+
+def test_a_saver_made_before_every_layer_variable_is_not_given_an_empty_list():
+    """TF1 refused it ("No variables to save"); `var_list={}` would fail only when it saves."""
+    source = ONE_BLOCK.replace("    h = tf.layers.dense(x, 2)\n    saver = tf.train.Saver()\n",
+                               "    saver = tf.train.Saver()\n    h = tf.layers.dense(x, 2)\n")
+    result = migrate_source(source, "block.py")
+    assert "var_list={}" not in result.new_source

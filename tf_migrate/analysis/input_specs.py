@@ -38,15 +38,16 @@ def run_parameters(plan: RunPlan, scope: "pm.Scope", names: TFNames):
 
 
 def is_flag(symbol: Optional["pm.Symbol"], names: TFNames) -> bool:
-    """A bool placeholder of scalar or unwritten shape: ``tf.placeholder(tf.bool, [])``, ``placeholder_with_default(False,
-    [])``: a training flag, fed Python bools."""
+    """A bool placeholder of scalar or unwritten shape: ``tf.placeholder(tf.bool, [])``, ``tf.placeholder(tf.bool,
+    None)``, ``placeholder_with_default(False, [])``: a training flag, fed Python bools."""
     if symbol is None or symbol.kind != pm.PLACEHOLDER or symbol.call is None:
         return False
     with_default = (names.call_name(symbol.call) or "").endswith("placeholder_with_default")
     bound = bind_known(symbol.call, ["input", "shape", "name"] if with_default else ["dtype", "shape", "name"])
     dtype = symbol.dtype or (code(bound["dtype"]).rsplit(".", 1)[-1] if "dtype" in bound else None)
     shape = bound.get("shape")
-    scalar = shape is None or isinstance(shape, (cst.List, cst.Tuple)) and not shape.elements
+    scalar = shape is None or isinstance(shape, cst.Name) and shape.value == "None" or isinstance(
+        shape, (cst.List, cst.Tuple)) and not shape.elements
     return dtype == "bool" and scalar
 
 

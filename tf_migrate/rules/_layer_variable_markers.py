@@ -8,10 +8,11 @@ the file stays compat.
 """
 from __future__ import annotations
 
-from typing import Dict, Set
+from typing import Dict, Iterable, Set
 
 import libcst as cst
 
+from tf_migrate.cst.arguments import argument, keyword
 from tf_migrate.traversal import visit
 
 MARKER = "tf1_layer_variable"
@@ -20,6 +21,19 @@ MARKER = "tf1_layer_variable"
 def marker(layer: str, attribute: str) -> cst.Call:
     return cst.Call(cst.Name(MARKER), args=[cst.Arg(cst.SimpleString(repr(layer))),
                                             cst.Arg(cst.SimpleString(repr(attribute)))])
+
+
+def tf1_layer_names(variables: Iterable) -> Dict[int, str]:
+    """id(tf.layers call) -> the name TF1 gave its layer (``dense_1``), for the calls that give none: the markers
+    name layers by these, and layers-to-keras names a layer by its call's ``name=``."""
+    return {id(v.call): v.layer.rsplit("/", 1)[-1] for v in variables if argument(v.call, "name") is None}
+
+
+def named_as_tf1(original: cst.Call, updated: cst.Call, names: Dict[int, str]) -> cst.Call:
+    """``updated`` with ``name=`` the name TF1 gave the layer of ``original``, where ``names`` has it."""
+    name = names.get(id(original))
+    return updated.with_changes(args=[*updated.args, keyword("name", cst.SimpleString(repr(name)))]) \
+        if name else updated
 
 
 def resolve_markers(module: cst.Module, layer_scopes: Dict[str, str], built: Set[str]) -> cst.Module:

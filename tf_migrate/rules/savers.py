@@ -42,6 +42,7 @@ from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._program_scopes import graph_and_class_scopes, statement_value
+from tf_migrate.rules._layer_variable_markers import named_as_tf1
 from tf_migrate.rules._saver_layers import layer_saver_variables
 from tf_migrate.traversal import visit
 
@@ -91,6 +92,7 @@ class _SaverPlan:
     entries: List[Tuple[str, str]] = field(default_factory=list)  # (TF1 name, expression)
     problem: str = ""
     slots_warning: str = ""
+    layer_names: Dict[int, str] = field(default_factory=dict)  # id(tf.layers call) -> TF1's name for its layer
 
 
 def _plan_savers(scope: "pm.Scope", module_scope: "pm.Scope", module: cst.Module,
@@ -115,7 +117,7 @@ def _plan_savers(scope: "pm.Scope", module_scope: "pm.Scope", module: cst.Module
                                                                            set(ctx.names.tree_helpers.graph_classes))
         aliases: Dict[str, Variable] = {}
         if hidden and not variables:  # a program of tf.layers calls: their variables by their TF1 names
-            layered, aliases = layer_saver_variables(module, ctx, value)
+            layered, aliases, plan.layer_names = layer_saver_variables(module, ctx, value)
             variables, hidden = (layered, None) if layered is not None else (variables, hidden)
         if hidden:
             plan.problem = f"`{hidden}` creates variables whose TF1 names are not known here"
@@ -273,8 +275,10 @@ class _Rewrite(cst.CSTTransformer):
                 self.attributes.setdefault(plan.owner, set()).add(plan.name)
         self.classes: List[str] = []
         self.outside_calls = {call for plan in plans.values() for call in plan.outside_calls}
+        self.layer_names = {k: v for plan in plans.values() for k, v in plan.layer_names.items()}
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        updated = named_as_tf1(original, updated, self.layer_names)
         plan = self.plans.get(original)
         if id(original) in self.outside_calls:
             return _without_session(updated)  # model.saver.save(sess, path), the saver its class built

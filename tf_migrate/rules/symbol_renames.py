@@ -29,6 +29,15 @@ def _float(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Float)
 
 
+# TF1 functions whose TF2 name (tf_upgrade_v2's rename, or the same name) computes something else, and the
+# TF2 home of TF1's function: TF2's tf.image.resize samples at half-pixel centers, TF1's resize did not
+# (resized images differ in every pixel but the corners).
+_HALF_PIXELS = "TF2's tf.image.resize samples at half-pixel centers"
+_KEPT_TF1 = {
+    "tf.image.resize_images": ("tf.compat.v1.image.resize", _HALF_PIXELS),
+    "tf.image.resize": ("tf.compat.v1.image.resize", _HALF_PIXELS),
+}
+
 # TF1 names whose TF2 namesake does the same for the arguments a call gives: the v1 initializers
 # differ only in ``dtype`` (given by the caller in TF2) and ``verify_shape``, and the constant one
 # also in filling a shape from a shorter list, which a single number never needs. Called without a
@@ -69,13 +78,16 @@ class _Renamer(cst.CSTTransformer):
         if qualname is None or id(node) in self.kept or not isinstance(node, cst.Attribute) or ".compat.v1." in (dotted_name(node) or "") \
                 or qualname.startswith(_KEEP_PREFIXES):
             return None, None
-        return qualname, self.tables.symbol_renames.get(qualname)
+        return qualname, _KEPT_TF1[qualname][0] if qualname in _KEPT_TF1 else self.tables.symbol_renames.get(qualname)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         qualname, target = self._target(original)
         if target is None:
             return updated
-        if target.startswith("tf.compat.v1."):
+        if qualname in _KEPT_TF1:
+            self.ctx.report(original, RULE_ID, WARNING, f"`{qualname}` kept as `{target}`: {_KEPT_TF1[qualname][1]}, "
+                            "TF1's did not, and TF2 has no other name for TF1's function")
+        elif target.startswith("tf.compat.v1."):
             self.ctx.report(original, RULE_ID, WARNING, f"`{qualname}` has no TF2 name; kept as `{target}`")
         return cst.parse_expression(self.ctx.tf + target[len("tf"):]).with_changes(
             lpar=updated.lpar, rpar=updated.rpar)

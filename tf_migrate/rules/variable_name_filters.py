@@ -33,12 +33,11 @@ from tf_migrate.analysis.static_eval import Named, evaluate, name_expression
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.analysis.layer_names import layer_variables
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
-from tf_migrate.cst.arguments import argument, keyword
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._hoisting import first_calls
-from tf_migrate.rules._layer_variable_markers import marker
+from tf_migrate.rules._layer_variable_markers import marker, named_as_tf1, tf1_layer_names
 from tf_migrate.rules._program_scopes import graph_scopes, statement_value
 from tf_migrate.traversal import visit
 
@@ -139,8 +138,7 @@ def _select_layer_variables(module: cst.Module, ctx: RuleContext) -> cst.Module:
     if not replacements:
         return module
     ctx.layer_markers = True
-    names = {id(v.call): v.layer.rsplit("/", 1)[-1] for v in variables if argument(v.call, "name") is None}
-    return visit(module, _Replace(replacements, names))
+    return visit(module, _Replace(replacements, tf1_layer_names(variables)))
 
 
 def _selections(scope: "pm.Scope") -> List[Tuple["pm.Statement", cst.ListComp]]:
@@ -174,9 +172,7 @@ class _Replace(cst.CSTTransformer):
         self.layer_names = layer_names or {}  # id(tf.layers call) -> the name TF1 gave its layer
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        name = self.layer_names.get(id(original))
-        return updated.with_changes(args=[*updated.args, keyword("name", cst.SimpleString(repr(name)))]) \
-            if name else updated
+        return named_as_tf1(original, updated, self.layer_names)
 
     def leave_ListComp(self, original: cst.ListComp, updated: cst.ListComp) -> cst.BaseExpression:
         return self.replacements.get(id(original), updated)

@@ -1,0 +1,32 @@
+"""symbol-renames: TF2 names from tf_upgrade_v2's tables, but not where the TF2 name computes something else."""
+from tf_migrate.engine import migrate_source
+from tests.twins import assert_same_output, run_legacy, run_migrated
+
+RESIZE = '''
+import numpy as np
+import tensorflow as tf
+img = tf.placeholder(tf.float32, [1, 4, 4, 1])
+r1 = tf.image.resize_images(img, [7, 7])
+r2 = tf.image.resize(img, [6, 6], method=tf.image.ResizeMethod.NEAREST_NEIGHBOR)
+sess = tf.Session()
+x = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+for r in sess.run([r1, r2], {img: x}):
+    print(np.round(r[0, :, :, 0], 4))
+'''
+
+
+def test_tf1_image_resizing_keeps_its_pixel_centers():
+    """tf_upgrade_v2 renames resize_images to tf.image.resize, which samples at half-pixel centers: every inner
+    pixel of the resized image came out different."""
+    result = migrate_source(RESIZE, "resize.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert result.new_source.count("tf.compat.v1.image.resize(") == 2
+    assert any("half-pixel centers" in f.message for f in result.findings)
+    assert_same_output(run_legacy(RESIZE), run_migrated(result.new_source))
+
+
+def test_renames_from_the_tables():
+    result = migrate_source("import tensorflow as tf\nx = tf.random_normal([2], seed=1)\n"
+                            "y = tf.reduce_sum(x, reduction_indices=[0])\nprint(x, y)\n", "renames.py",
+                            select={"symbol-renames"})
+    assert "tf.random.normal([2], seed=1)" in result.new_source and "axis=[0]" in result.new_source
