@@ -72,3 +72,32 @@ def test_a_local_initializer_run_inside_a_function_keeps_compat():
                                       "with tf.Session() as sess:")
     result = migrate_source(source, "metrics.py")
     assert result.outcome == "compat"
+
+
+# MorvanZhou's tutorials keep one half of the pair: `accuracy = tf.metrics.accuracy(labels=..., predictions=...)[1]`.
+SUBSCRIPTED = '''
+import numpy as np
+import tensorflow as tf
+x = tf.placeholder(tf.float32, [None, 2])
+y = tf.placeholder(tf.int64, [None])
+w = tf.Variable([[1.0, -1.0], [0.5, 0.25]])
+logits = tf.matmul(x, w)
+loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+accuracy = tf.metrics.accuracy(labels=y, predictions=tf.argmax(logits, axis=1))[1]
+value = tf.metrics.mean(loss)[0]
+train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+sess = tf.Session()
+sess.run(tf.group(tf.global_variables_initializer(), tf.local_variables_initializer()))
+xs = np.array([[1.0, 2.0], [0.5, -1.0], [2.0, 0.0], [-1.0, 1.0]], np.float32)
+for step in range(4):
+    _, acc = sess.run([train, accuracy], {x: xs, y: [1, 0, 0, step % 2]})
+    print(acc, sess.run(value))
+'''
+
+
+def test_one_half_of_the_pair_kept_by_subscript():
+    result = migrate_source(SUBSCRIPTED, "metrics.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "accuracy = accuracy_metric(y, tf.argmax(logits, axis=1))" in result.new_source
+    assert "value = value_metric.result()" in result.new_source
+    assert_same_output(run_legacy(SUBSCRIPTED), run_migrated(result.new_source))

@@ -13,6 +13,9 @@ bound to an expression holding it: ``init = tf.group(global_init, tf.local_varia
 session rule then treats the metric as an object built once (``analysis/built_objects``): the two lines after it
 run in the runs that fetch them, the resets where they stand.
 
+A line that keeps one half (``acc_op = tf.metrics.accuracy(...)[1]``, MorvanZhou's tutorials) gets the metric and
+that half alone.
+
 Converted: ``tf.metrics.accuracy`` and ``tf.metrics.mean`` (Keras' ``Accuracy`` and ``Mean`` keep TF1's sums and
 counts, per element), bound at module level, in a module whose local-initializer runs are module-level code too.
 Left alone, so the file stays compat with the reason (``tf.metrics`` has no eager form): other metrics (their
@@ -24,7 +27,7 @@ over them: eager code has no such collection).
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -123,15 +126,17 @@ class _Rewrite(cst.CSTTransformer):
         if id(original) in self.names:
             name = self.names[id(original)]
             small = original.body[0]
-            call = small.value
+            call, kept = _metric_call(small)
             keras, required = _KERAS[self.ctx.names.call_name(call)]
             bound = bind_known(call, required + _OPTIONAL)
-            value, update = [element.value for element in small.targets[0].target.elements]
             arguments = ", ".join(code(bound[p]) for p in required)
             self.ctx.report(original, RULE_ID, INFO, f"{self.ctx.names.call_name(call)} -> {tf}.keras.metrics.{keras}"
                                                      f" `{name}`: result() per run, called to update")
-            lines = [f"{name} = {tf}.keras.metrics.{keras}()", f"{code(value)} = {name}.result()",
-                     f"{code(update)} = {name}({arguments})"]
+            target = code(small.targets[0].target)
+            lines = [f"{name} = {tf}.keras.metrics.{keras}()"] + (
+                [f"{target} = {name}.result()"] if kept == 0 else [f"{target} = {name}({arguments})"] if kept == 1
+                else [f"{code(small.targets[0].target.elements[0].value)} = {name}.result()",
+                      f"{code(small.targets[0].target.elements[1].value)} = {name}({arguments})"])
             first = cst.parse_statement(lines[0]).with_changes(leading_lines=original.leading_lines)
             return cst.FlattenSentinel([first] + [cst.parse_statement(text) for text in lines[1:]])
         if id(original) in self.resets:
@@ -142,25 +147,42 @@ class _Rewrite(cst.CSTTransformer):
         return updated
 
 
+def _metric_call(small: cst.Assign) -> Tuple[Optional[cst.Call], Optional[int]]:
+    """(the metric call, the index of the pair an assignment keeps: ``tf.metrics.accuracy(...)[1]`` keeps the
+    update, None where it keeps both)."""
+    value = small.value
+    if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index) \
+            and isinstance(value.slice[0].slice.value, cst.Integer) and value.slice[0].slice.value.value in "01":
+        return (value.value if isinstance(value.value, cst.Call) else None), int(value.slice[0].slice.value.value)
+    return (value if isinstance(value, cst.Call) else None), None
+
+
 def _metric_target(line: cst.SimpleStatementLine, ctx: RuleContext) -> Optional[str]:
-    """The value's name of ``value, update = tf.metrics.<converted>(...)`` (None: not that form)."""
+    """The name of ``value, update = tf.metrics.<converted>(...)``'s value, or of ``update =
+    tf.metrics.<converted>(...)[1]`` (``[0]``: the value) (None: not that form)."""
     small = line.body[0] if len(line.body) == 1 else None
-    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.value, cst.Call):
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+        return None
+    call, kept = _metric_call(small)
+    if call is None:
         return None
     target = small.targets[0].target
-    qualname = ctx.names.call_name(small.value)
-    if qualname not in _KERAS or not isinstance(target, (cst.Tuple, cst.List)) or len(target.elements) != 2:
+    qualname = ctx.names.call_name(call)
+    if qualname not in _KERAS:
         return None
-    if not all(isinstance(e.value, cst.Name) and not isinstance(e, cst.StarredElement) for e in target.elements):
+    if kept is not None:
+        if not isinstance(target, cst.Name):
+            return None
+    elif not isinstance(target, (cst.Tuple, cst.List)) or len(target.elements) != 2 or not all(
+            isinstance(e.value, cst.Name) and not isinstance(e, cst.StarredElement) for e in target.elements):
         return None
-    if any(a.star for a in small.value.args):
+    if any(a.star for a in call.args):
         return None
     required = _KERAS[qualname][1]
-    bound = bind_known(small.value, required + _OPTIONAL)
-    if set(required) - set(bound) or set(bound) - set(required) - {"name"} or \
-            len(bound) != len(small.value.args):
+    bound = bind_known(call, required + _OPTIONAL)
+    if set(required) - set(bound) or set(bound) - set(required) - {"name"} or len(bound) != len(call.args):
         return None  # weights, collections, or arguments TF1 would not take
-    return target.elements[0].value.value
+    return target.value if kept is not None else target.elements[0].value.value
 
 
 def _runs(line: cst.CSTNode) -> bool:
