@@ -19,13 +19,23 @@ with tf.Session() as sess:
 
 
 def test_layers_under_a_reusing_scope_are_not_made_anew():
-    for source in (SHARED, SHARED.replace("reuse=True", "reuse=tf.AUTO_REUSE"),
-                   SHARED.replace("with tf.variable_scope('A', reuse=True):\n    h2 = tf.layers.dense(x, 4, name='l1')",
-                                  "with tf.variable_scope('A'):\n    h2 = tf.layers.dense(x, 4, name='l1', reuse=True)")):
+    for source in (SHARED, SHARED.replace("reuse=True", "reuse=tf.AUTO_REUSE")):
         result = migrate_source(source, "shared.py")
         assert result.outcome == "compat", source
         assert "keras.layers.Dense" not in result.new_source
         assert any("shares the variables of an earlier layer" in f.message for f in result.findings)
+
+
+def test_a_layer_given_reuse_true_calls_the_layer_of_its_scoped_name(tmp_path):
+    """The scope entered again without reuse, the layer with it: `A/l1`'s variables, the same Keras layer."""
+    from tf_migrate.verify import verify_program
+    source = SHARED.replace("with tf.variable_scope('A', reuse=True):\n    h2 = tf.layers.dense(x, 4, name='l1')",
+                            "with tf.variable_scope('A'):\n    h2 = tf.layers.dense(x, 4, name='l1', reuse=True)")
+    result = migrate_source(source, "shared.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "h2 = l1(x)" in result.new_source and result.new_source.count("keras.layers.Dense(") == 1
+    verdict = verify_program(source, result.new_source, path=tmp_path / "shared.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail
 
 
 def test_a_function_that_builds_its_layers_once_through_its_reuse_parameter_converts():
@@ -227,3 +237,47 @@ with tf.Session() as sess:
     # a reuse flag that may be False on some pass (`reuse=i > 0` is not read): each pass may make new variables
     flagged = source.replace("first = tower(x)\n", "first = x\n").replace("reuse=True) for", "reuse=i > 0) for")
     assert migrate_source(flagged, "towers.py").outcome == "compat"
+
+
+# MorvanZhou's GAN tutorial: the discriminator's layers called again by name with `reuse=True`.
+REUSED_BY_NAME = '''
+import numpy as np
+import tensorflow as tf
+tf.set_random_seed(1)
+with tf.variable_scope('G'):
+    z = tf.placeholder(tf.float32, [None, 2])
+    fake = tf.layers.dense(z, 3)
+with tf.variable_scope('D'):
+    real = tf.placeholder(tf.float32, [None, 3], name='real_in')
+    h_real = tf.layers.dense(real, 4, tf.nn.relu, name='l')
+    p_real = tf.layers.dense(h_real, 1, tf.nn.sigmoid, name='out')
+    h_fake = tf.layers.dense(fake, 4, tf.nn.relu, name='l', reuse=True)
+    p_fake = tf.layers.dense(h_fake, 1, tf.nn.sigmoid, name='out', reuse=True)
+d_loss = -tf.reduce_mean(tf.log(p_real) + tf.log(1 - p_fake))
+g_loss = tf.reduce_mean(tf.log(1 - p_fake))
+train_d = tf.train.AdamOptimizer(0.01).minimize(d_loss, var_list=tf.get_collection(
+    tf.GraphKeys.TRAINABLE_VARIABLES, scope='D'))
+train_g = tf.train.AdamOptimizer(0.01).minimize(g_loss, var_list=tf.get_collection(
+    tf.GraphKeys.TRAINABLE_VARIABLES, scope='G'))
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+print(len(tf.trainable_variables()))
+for step in range(3):
+    print(sess.run([d_loss, g_loss, train_d, train_g], {z: np.ones((2, 2)) * step, real: np.ones((2, 3))})[:2])
+'''
+
+
+def test_a_layer_reused_by_its_name_calls_the_same_keras_layer(tmp_path):
+    from tf_migrate.verify import verify_program
+    result = migrate_source(REUSED_BY_NAME, "gan.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "h_fake = l(fake)" in result.new_source and result.new_source.count("keras.layers.Dense(") == 3
+    verdict = verify_program(REUSED_BY_NAME, result.new_source, path=tmp_path / "gan.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail
+
+
+def test_a_layer_reused_by_its_name_but_configured_otherwise_is_not_converted():
+    result = migrate_source(REUSED_BY_NAME.replace("h_fake = tf.layers.dense(fake, 4, tf.nn.relu",
+                                                   "h_fake = tf.layers.dense(fake, 4, tf.nn.tanh"), "gan.py")
+    assert result.outcome == "compat"
+    assert any("not a module-level layer configured alike" in f.message for f in result.findings)

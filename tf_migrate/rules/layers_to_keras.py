@@ -96,6 +96,8 @@ class _Hoister:
         self.fixed: Dict[str, cst.BaseExpression] = {}  # parameters of that function every call gives one value
         self.deferred: Dict[int, List[cst.BaseStatement]] = {}  # module statement index -> layers built before it
         self.built: Set[str] = set()  # layers built where they are constructed: their variables exist from there
+        # (scoped TF1 name, Keras class, constructor arguments) -> the module-level layer named so in the text
+        self.module_layers: Dict[Tuple[str, str, str], str] = {}
 
     def enter_with(self, node: cst.With) -> None:
         pushed = 0
@@ -297,9 +299,10 @@ class _Hoister:
         return found
 
     # -- one call ----------------------------------------------------------------------
-    def convert(self, call: cst.Call, local: Set[str], original: Optional[cst.Call] = None
+    def convert(self, call: cst.Call, local: Set[str], original: Optional[cst.Call] = None, reused: bool = False
                 ) -> Optional[Tuple[str, List[cst.BaseStatement], cst.Call]]:
-        """(layer name, statements that build it, call expression), or None to leave it."""
+        """(layer name, statements that build it, call expression), or None to leave it. ``reused``: the call passes
+        ``reuse=True``, and calls the module-level layer its name and scopes give, configured alike."""
         function = (self.ctx.names.call_name(call) or "")[len("tf.layers."):]
         keras_class, params, call_params = LAYERS[function]
         bound: Dict[str, cst.BaseExpression] = {}
@@ -323,9 +326,19 @@ class _Hoister:
         layer_name = bound.get("name")
         stem = layer_name.evaluated_value if isinstance(layer_name, cst.SimpleString) and \
             layer_name.evaluated_value.isidentifier() else function
-        var = self._fresh(stem)
-        self.ctx.layer_scopes[var] = "/".join(self.scope_stack + [stem])
         args = ", ".join(f"{k}={code(v)}" for k, v in constructor_args)
+        scoped = "/".join(self.scope_stack + [stem])
+        if reused:
+            var = self.module_layers.get((scoped, keras_class, args))
+            if var is None or self.function is not None:
+                return None
+            self.ctx.report(call, RULE_ID, INFO, f"tf.layers.{function}(reuse=True) -> the Keras layer `{var}` of "
+                            f"`{scoped}`, whose variables TF1 shared")
+            return var, [], cst.Call(cst.Name(var), args=self._call_arguments(function, bound, call_params))
+        var = self._fresh(stem)
+        self.ctx.layer_scopes[var] = scoped
+        if self.function is None and layer_name is not None:  # a layer a later call may reuse by its name
+            self.module_layers.setdefault((scoped, keras_class, args), var)
         constructor = cst.parse_statement(f"{var} = {self.ctx.tf}.keras.layers.{keras_class}({args})")
         width = self.shapes.input_width(self.function, code(original or call))
         if width is not None:  # read where the layer is built: a parameter of the function by its value
@@ -337,13 +350,17 @@ class _Hoister:
             self.built.add(var)
         else:
             constructor = [constructor]
+        self.ctx.report(call, RULE_ID, INFO, f"tf.layers.{function} -> tf.keras.layers.{keras_class} `{var}`, built once")
+        return var, constructor, cst.Call(cst.Name(var), args=self._call_arguments(function, bound, call_params))
+
+    @staticmethod
+    def _call_arguments(function: str, bound: Dict[str, cst.BaseExpression], call_params) -> List[cst.Arg]:
         call_args = [cst.Arg(bound["inputs"])]
         for key in sorted(call_params):
             value = bound.get(key, cst.Name("False") if function in _TRAINING_DEFAULT else None)
             if value is not None:
                 call_args.append(keyword(key, value))
-        self.ctx.report(call, RULE_ID, INFO, f"tf.layers.{function} -> tf.keras.layers.{keras_class} `{var}`, built once")
-        return var, constructor, cst.Call(cst.Name(var), args=call_args)
+        return call_args
 
 
 class _CallReplacer(cst.CSTTransformer):
@@ -357,12 +374,18 @@ class _CallReplacer(cst.CSTTransformer):
         qualname = self.hoister.ctx.names.call_name(original) or ""
         if not (qualname.startswith("tf.layers.") and qualname[len("tf.layers."):] in LAYERS):
             return updated
-        if self.hoister.reusing or self.hoister.reuses_variables(argument(original, "reuse")):
+        reuse = argument(original, "reuse")
+        reused = isinstance(reuse, cst.Name) and reuse.value == "True"  # by its name: the layer it names, if known
+        if self.hoister.reusing or self.hoister.reuses_variables(reuse) and not reused:
             self.hoister.ctx.report(original, RULE_ID, WARNING, f"`{qualname}` under `variable_scope(reuse=...)` "
                                     "shares the variables of an earlier layer of its name: not converted")
             return updated
-        converted = self.hoister.convert(updated, self.local, original)
+        converted = self.hoister.convert(updated, self.local, original, reused=reused)
         if converted is None:
+            if reused:
+                self.hoister.ctx.report(original, RULE_ID, WARNING, f"`{qualname}(reuse=True)` shares the variables "
+                                        "of an earlier layer of its name, which is not a module-level layer configured "
+                                        "alike: not converted")
             return updated
         _, constructor, call = converted
         self.constructors.extend(constructor)
