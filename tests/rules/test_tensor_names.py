@@ -71,3 +71,15 @@ def test_a_name_given_in_a_function_may_be_made_again():
     source = GRAPH.replace("xs = np.arange", "def more():\n    return tf.identity(1.0, name='accuracy')\n\n\n"
                            "xs = np.arange")
     assert "`accuracy` is not given by exactly one call" in _reason(source)
+
+
+def test_an_unknown_name_inside_a_fetch_list_keeps_the_file_compat():
+    """`sess.run([y, 'MatMul:0'])`: the session rule saw only a fetch that is a string itself, and the eager
+    program printed the string where TF1 printed the tensor."""
+    source = ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\n"
+              "y = tf.matmul(x, tf.ones([2, 1]))\nsess = tf.Session()\n"
+              "print(sess.run([y, 'MatMul:0'], {x: np.ones((2, 2))}))\n"
+              "print(sess.run({'a': y, 'b': 'MatMul:0'}, {x: np.ones((2, 2))}))\n")
+    result = migrate_source(source, "names.py")
+    assert result.outcome == "compat"
+    assert "sess.run by tensor name" in result.compat_reason

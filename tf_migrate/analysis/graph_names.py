@@ -224,6 +224,18 @@ class _Reader:
         self.graphs[graph].named.setdefault(prefix + literal.evaluated_value, []).append(named)
 
 
+def fetched_strings(fetches: cst.BaseExpression) -> List[cst.BaseString]:
+    """The strings a ``sess.run`` fetch structure holds (``'cost:0'`` alone, in lists, tuples and dict values):
+    tensors and operations fetched by graph name."""
+    if isinstance(fetches, cst.BaseString):
+        return [fetches]
+    if isinstance(fetches, (cst.List, cst.Tuple)):
+        return [s for e in fetches.elements if not isinstance(e, cst.StarredElement) for s in fetched_strings(e.value)]
+    if isinstance(fetches, cst.Dict):
+        return [s for e in fetches.elements if isinstance(e, cst.DictElement) for s in fetched_strings(e.value)]
+    return []
+
+
 def _named_calls(node: cst.CSTNode) -> List[cst.Call]:
     """Calls with a ``name=`` keyword in ``node``, outermost first."""
     found: List[cst.Call] = []

@@ -12,6 +12,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import finder
+from tf_migrate.analysis.graph_names import fetched_strings
 from tf_migrate.analysis.symbols import reads, symbol_key, target_keys
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
@@ -140,9 +141,9 @@ def check_feed_objects(site, scope, block) -> None:
 
 
 def check_by_name(site, block) -> None:
-    names = [n for n in [site.fetch] + ([e.key for e in site.feed.elements if isinstance(e, cst.DictElement)]
-                                        if isinstance(site.feed, cst.Dict) else [])
-             if isinstance(n, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))]
+    names = fetched_strings(site.fetch) + [
+        e.key for e in (site.feed.elements if isinstance(site.feed, cst.Dict) else [])
+        if isinstance(e, cst.DictElement) and isinstance(e.key, cst.BaseString)]
     if names or site.extra_args:
         block(site.call, "sess.run by tensor name, or with options/run_metadata: no eager equivalent")
 

@@ -19,7 +19,7 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis.graph_names import ModuleGraphNames, graph_names
+from tf_migrate.analysis.graph_names import ModuleGraphNames, fetched_strings, graph_names
 from tf_migrate.cst.arguments import find_argument
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
@@ -67,22 +67,12 @@ def _run_strings(call: cst.Call) -> Optional[Tuple[List[cst.SimpleString], Optio
     feed = find_argument(call, "feed_dict", 1)
     strings: List[cst.SimpleString] = []
     if fetches is not None:
-        strings += _fetched_strings(fetches.value)
+        strings += [s for s in fetched_strings(fetches.value) if isinstance(s, cst.SimpleString)]
     feed_dict = feed.value if feed is not None and isinstance(feed.value, cst.Dict) else None
     if feed_dict is not None:
         strings += [e.key for e in feed_dict.elements
                     if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)]
     return strings, feed_dict
-
-
-def _fetched_strings(fetches: cst.BaseExpression) -> List[cst.SimpleString]:
-    if isinstance(fetches, cst.SimpleString):
-        return [fetches]
-    if isinstance(fetches, (cst.List, cst.Tuple)):
-        return [s for e in fetches.elements if not isinstance(e, cst.StarredElement) for s in _fetched_strings(e.value)]
-    if isinstance(fetches, cst.Dict):
-        return [s for e in fetches.elements if isinstance(e, cst.DictElement) for s in _fetched_strings(e.value)]
-    return []
 
 
 class _Runs(cst.CSTTransformer):
