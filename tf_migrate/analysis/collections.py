@@ -65,7 +65,8 @@ def resolve_regularization(call: cst.Call, qualname: str, scope: "pm.Scope", tf:
     layers = []
     for key in scope.trainable_order:
         symbol = scope.kept_symbol_at(key, before)
-        if symbol is None or symbol.kind not in (pm.LAYER, pm.VARIABLE) or symbol.call is None:
+        if symbol is None or symbol.kind not in (pm.LAYER, pm.VARIABLE) or symbol.call is None \
+                or not scope.same_graph(symbol.index, before):
             continue
         given = {a.keyword.value for a in symbol.call.args if a.keyword is not None}
         if "activity_regularizer" in given:
@@ -140,6 +141,8 @@ def _listed(scope: "pm.Scope", before: int, which: str, pattern: Optional[str]) 
     for key in scope.creation_order:  # TF1 lists a collection in creation order, trainable or not
         symbol = scope.kept_symbol_at(key, before)
         if symbol is None or symbol.covered_by:  # (appended to a list named here too: analysis/covered_variables)
+            continue
+        if not scope.same_graph(symbol.index, before):  # another graph's (tf.reset_default_graph() between)
             continue
         shadowed = [s for s in scope.bindings.get(key, ()) if s.index < before and s is not symbol
                     and s.kind in (pm.VARIABLE, pm.VARIABLES, pm.LAYER) and not _grown(scope, key, s, symbol)]

@@ -139,6 +139,15 @@ class Scope:
     own_scope_blocks: Set[int] = field(default_factory=set)  # ids of main-guard blocks analysed as scopes
     instances: Dict[str, str] = field(default_factory=dict)  # key -> the local class it was built from
     object_graphs: Dict[str, object] = field(default_factory=dict)  # object key -> its members (object_members)
+    # The graph each statement builds in (analysis/run_graphs.statement_graphs), by statement index: empty where the
+    # scope builds one graph. TF1's collections (trainable variables, the default var_list) held that graph's only.
+    graphs: List[object] = field(default_factory=list)
+
+    def same_graph(self, made_at: int, read_at: int) -> bool:
+        """Whether what statement ``made_at`` made is in the graph statement ``read_at`` builds in."""
+        if not self.graphs or made_at < 0:
+            return True
+        return self.graphs[min(made_at, len(self.graphs) - 1)] == self.graphs[min(read_at, len(self.graphs) - 1)]
 
     @property
     def is_graph_program(self) -> bool:

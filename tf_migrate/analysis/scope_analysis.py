@@ -21,6 +21,7 @@ from tf_migrate.analysis.imported_helpers import add_imported
 from tf_migrate.analysis.instance_runs import check_parameter_objects, mark_function_runs, parameter_instances
 from tf_migrate.analysis.covered_variables import mark_covered_variables
 from tf_migrate.analysis.main_guard import main_guard_scopes
+from tf_migrate.analysis.run_graphs import statement_graphs
 from tf_migrate.analysis.object_members import bind_built_object
 from tf_migrate.analysis.session_escapes import check_session_escapes
 from tf_migrate.analysis.variable_places import check_optimizer_places, check_variable_places
@@ -71,6 +72,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     for param in params:
         if param in ("sess", "session") or param.endswith("_sess") or param.endswith("session"):
             scope.sessions.add(param)
+    scope.graphs = statement_graphs(flat.statements, names)
     classifier = Classifier(scope, names, [f.node for f in flat.statements],
                             lambda st: bind_built_object(st, scope, names, classifier.block))
     for index, flat_stmt in enumerate(flat.statements):

@@ -21,6 +21,7 @@ from tf_migrate.analysis.collections import unbuilt_layer_read
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import describe_problem, escaped_reads, finder, printed_only, static_read_problem
 from tf_migrate.analysis.input_specs import placeholder_default
+from tf_migrate.analysis.run_graphs import run_graph
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, writes
 from tf_migrate.cst.text import code
@@ -139,7 +140,8 @@ def check_reinitialization(c: Classifier) -> None:
 
     Not when ``tf.reset_default_graph()`` stands between them: the second one initializes the new
     graph's variables, which eager code creates anew as well (the cookbook's one-script-per-section
-    programs). Nor when the second one gives the variable the value it holds anyway
+    programs); nor when the two run in graphs the text tells apart (``analysis/run_graphs``: a notebook's
+    second model in a ``tf.Graph()`` of its own). Nor when the second one gives the variable the value it holds anyway
     (:func:`_reinitialization_changes_nothing`). ``w1.initializer`` then ``w2.initializer`` initialize
     two variables once each."""
     runs = [st for st in c.scope.statements if st.role == pm.REMOVE and st.run_sites]
@@ -151,11 +153,17 @@ def check_reinitialization(c: Classifier) -> None:
         for key in targets:
             before = last_run.get(key)
             if before is not None and not any(before.index < reset < run.index for reset in resets) \
+                    and not _other_graphs(c, before, run) \
                     and not _reinitialization_changes_nothing(c, before, run, key):
                 c.block(run.node, "variables are initialized again (a second session): eager variables "
                                   "would keep their trained values")
                 return
         last_run.update((key, run) for key in targets)
+
+
+def _other_graphs(c: Classifier, before: "pm.Statement", run: "pm.Statement") -> bool:
+    first, second = run_graph(c.scope, c.names, before), run_graph(c.scope, c.names, run)
+    return first is not None and second is not None and first != second
 
 
 def _initialized(c: Classifier, run: "pm.Statement") -> List[str]:

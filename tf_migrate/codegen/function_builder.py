@@ -173,8 +173,8 @@ class FunctionBuilder:
         parts = []
         for key in self.scope.trainable_order:
             symbol = self.scope.kept_symbol_at(key, before)
-            if symbol is None or symbol.covered_by:  # (appended to a list named here too)
-                continue
+            if symbol is None or symbol.covered_by or not self.scope.same_graph(symbol.index, before):
+                continue  # (appended to a list named here too; made in another graph)
             if symbol is not self.scope.symbol_at(key, before) and "." not in key:
                 key = OUTER + key  # graph code rebinds the name in this function: the variable is the outer one
             if symbol.kind == pm.VARIABLE:

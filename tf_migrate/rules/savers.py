@@ -110,6 +110,9 @@ def _plan_savers(scope: "pm.Scope", module_scope: "pm.Scope", module: cst.Module
         plan.name = st.defines[0]
         names = TF1Names(ctx.names)
         variables, why = names.variables(scope, before=st.index)
+        if any(other.kind in (pm.VARIABLE, pm.VARIABLES, pm.LAYER) and not scope.same_graph(other.index, st.index)
+               for other in scope.statements[:st.index]):
+            why = "variables made in another graph before it (TF1 named each graph's variables afresh)"
         if why:
             plan.problem = why
             continue
