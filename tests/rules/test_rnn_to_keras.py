@@ -270,3 +270,17 @@ def test_weight_mapping_helpers_invert_each_other():
         namespace["assign_tf1_rnn_weights"](kind, _Layer(keras), variables, 0.7)
         for variable, value in zip(variables, tf1):
             np.testing.assert_allclose(variable.value, value)
+
+
+def test_an_initial_state_written_as_none_is_none_given(tmp_path):
+    """MorvanZhou's RNN tutorials write `initial_state=None` out: the layer got `initial_state=[None[1], None[0]]`."""
+    source = ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 4, 3])\n"
+              "cell = tf.nn.rnn_cell.LSTMCell(num_units=5)\n"
+              "outputs, (c, h) = tf.nn.dynamic_rnn(cell, x, initial_state=None, dtype=tf.float32, time_major=False)\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    print(sess.run(h, {x: np.ones((2, 4, 3))}).shape)\n")
+    result = migrate_source(source, "rnn.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "None[1]" not in result.new_source and "lstm(x)" in result.new_source
+    verdict = verify_program(source, result.new_source, path=tmp_path / "case.py", timeout=240)
+    assert verdict.status == EQUIVALENT, verdict.detail

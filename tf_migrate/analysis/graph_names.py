@@ -170,9 +170,14 @@ class _Reader:
                     prefix = None
                 continue
             if qualname in _NEUTRAL_WITH:
-                if qualname != "tf.device" and qualname != "tf.control_dependencies" and item.asname is not None \
-                        and isinstance(item.asname.name, cst.Name):
-                    self.sessions[(item.asname.name.value, index)] = self._session_graph(call, graph)
+                if qualname not in ("tf.device", "tf.control_dependencies"):
+                    session_graph = self._session_graph(call, graph)
+                    if item.asname is not None and isinstance(item.asname.name, cst.Name):
+                        self.sessions[(item.asname.name.value, index)] = session_graph
+                    if session_graph != graph:  # the session's graph is the default one inside the block
+                        graph = session_graph if session_graph >= 0 else self._new_graph()
+                        if session_graph < 0:
+                            self.graphs[graph].unknown = "a session on a graph the analysis does not know"
                 continue
             prefix = None
         return graph, prefix

@@ -270,3 +270,8 @@ def call_arguments(func: cst.FunctionDef, call: Optional[cst.Call]) -> Dict[str,
         if name is not None:
             given[name] = arg.value
     return given
+
+
+def given_argument(value):
+    """An argument's value, None where the call gives none or writes ``None`` (``initial_state=None``)."""
+    return None if value is None or isinstance(value, cst.Name) and value.value == "None" else value

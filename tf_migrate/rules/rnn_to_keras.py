@@ -41,7 +41,7 @@ from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, 
     zero_state_source
 from tf_migrate.rules._rnn_placement import SetupPlacement
 from tf_migrate.rules._rnn_statements import (RNN_CALLS, StateTuples, Widths, call_arguments, calls_by_name,
-                                              rewrite_state_fields, top_lines, with_cell_helpers)
+                                              given_argument, rewrite_state_fields, top_lines, with_cell_helpers)
 from tf_migrate.traversal import visit
 
 RULE_ID = "rnn-to-keras"
@@ -314,7 +314,7 @@ class _Converter:
         if code(bound.pop("time_major", cst.Name("False"))) == "True":
             raise _Refused(stmt, "bidirectional_dynamic_rnn with time_major=True")
         prefix = scope.evaluated_value if scope else "bidirectional_rnn"
-        lengths = bound.pop("sequence_length", None)
+        lengths = given_argument(bound.pop("sequence_length", None))
         if lengths is not None:  # TF1 reverses only the first `length` steps of each sequence
             reverse = f"{self.tf}.reverse_sequence({{}}, {code(lengths)}, seq_axis=1, batch_axis=0)"
         else:
@@ -330,8 +330,8 @@ class _Converter:
     def _run(self, stmt, cell: Cell, sequence: str, width: str, bound, scope: str, lines: List[str]
              ) -> Tuple[str, str]:
         """Run ``cell`` over ``sequence``; returns (outputs, TF1 state structure) source."""
-        lengths = bound.pop("sequence_length", None)
-        initial = bound.pop("initial_state", None)
+        lengths = given_argument(bound.pop("sequence_length", None))
+        initial = given_argument(bound.pop("initial_state", None))  # (`initial_state=None` written out: none given)
         extra = {k: v for k, v in bound.items() if v is not None}
         if extra:
             raise _Refused(stmt, f"rnn call arguments the rule does not map: {', '.join(sorted(extra))}")
@@ -396,4 +396,3 @@ class _Converter:
         state = fresh(f"{layer}_state", self.taken)
         lines.append(f"{outputs}, {state} = {layer}({', '.join(call_args)})")
         return outputs, state
-
