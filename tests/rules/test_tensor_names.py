@@ -83,3 +83,25 @@ def test_an_unknown_name_inside_a_fetch_list_keeps_the_file_compat():
     result = migrate_source(source, "names.py")
     assert result.outcome == "compat"
     assert "sess.run by tensor name" in result.compat_reason
+
+
+def test_a_name_bound_again_in_the_block_that_made_it_is_not_resolved():
+    """`'features:0'` is the placeholder; `tf_x` holds `tf_x * 2` by the run: feeding it would feed another tensor."""
+    source = GRAPH.replace("    w = tf.Variable(tf.ones([3, 2]) * 0.1)\n",
+                           "    tf_x = tf_x * 2.0\n    w = tf.Variable(tf.ones([3, 2]) * 0.1)\n")
+    assert "`tf_x` is bound again before this run" in _reason(source)
+
+
+def test_a_name_bound_again_in_the_loop_around_the_run_is_not_resolved():
+    source = GRAPH.replace("        print(c)\n", "        print(c)\n        cost = None\n")
+    assert "`cost` is bound again before this run" in _reason(source)
+
+
+def test_names_made_and_run_in_one_session_block_convert():
+    source = ("import tensorflow as tf\nwith tf.Session() as sess:\n"
+              "    x = tf.placeholder(tf.float32, [None], name='x')\n"
+              "    total = tf.reduce_sum(x * 2.0, name='total')\n"
+              "    print(sess.run('total:0', {'x:0': [1.0, 2.0]}))\n")
+    result = migrate_source(source, "names.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

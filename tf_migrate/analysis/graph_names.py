@@ -55,7 +55,7 @@ class Named:
     """A value the program binds under the graph name TF1 gave it."""
 
     target: str  # the Python name bound to it
-    statement: int  # index of the module statement that binds it
+    statement: int  # position of the statement that binds it
     is_operation: bool
 
 
@@ -69,12 +69,14 @@ class GraphNames:
 @dataclasses.dataclass
 class ModuleGraphNames:
     graphs: Dict[int, GraphNames]
-    sessions: Dict[Tuple[str, int], int]  # (session name, statement index where bound) -> graph
-    bindings: Dict[str, List[int]]  # Python name -> module statements that bind it
+    sessions: Dict[Tuple[str, int], int]  # (session name, position of the statement that binds it) -> graph
+    bindings: Dict[str, List[int]]  # Python name -> the positions of the statements that bind it
     elsewhere: Set[str]  # last parts of the names functions and classes give
+    loops: List[Tuple[int, int]]  # (first, last) position of each loop's statements
+    positions: Dict[int, int]  # id(statement) -> its position in the text (statements are counted in order)
 
     def resolve(self, text: str, graph: int, statement: int) -> Tuple[Optional[str], str]:
-        """(the Python name that holds what ``text`` means in ``graph`` at module statement ``statement``,
+        """(the Python name that holds what ``text`` means in ``graph`` at the statement at position ``statement``,
         why not when None)."""
         match = _TENSOR.match(text)
         if match is None:
@@ -91,8 +93,10 @@ class ModuleGraphNames:
         named = found[0]
         if index not in (None, "0") or (index is None) != named.is_operation:
             return None, f"`{text}` names {'an operation' if index is None else 'a tensor'} the text does not bind"
-        later = [i for i in self.bindings.get(named.target, []) if named.statement < i <= statement]
-        if named.statement >= statement or later:
+        others = [i for i in self.bindings.get(named.target, []) if i != named.statement]
+        looped = [(first, last) for first, last in self.loops if first <= statement <= last]
+        if named.statement >= statement or any(named.statement < i < statement for i in others) or any(
+                first <= i <= last for first, last in looped for i in others):
             return None, f"`{named.target}` is bound again before this run"
         return named.target, ""
 
@@ -102,20 +106,22 @@ class ModuleGraphNames:
 
 
 def graph_names(module: cst.Module, names: TFNames) -> ModuleGraphNames:
-    reader = _Reader(names)
-    for index, statement in enumerate(module.body):
-        reader.statement(statement, index)
-    return ModuleGraphNames(reader.graphs, reader.sessions, reader.bindings, reader.elsewhere)
+    order = _Order()
+    module.visit(order)  # (LibCST's own walk: _Order counts every statement in on_visit)
+    reader = _Reader(names, order.positions)
+    for statement in module.body:
+        reader.statement(statement)
+    return ModuleGraphNames(reader.graphs, reader.sessions, order.bindings, reader.elsewhere, order.loops,
+                            order.positions)
 
 
 class _Reader:
-    def __init__(self, names: TFNames) -> None:
-        self.names = names
+    def __init__(self, names: TFNames, positions: Dict[int, int]) -> None:
+        self.names, self.positions = names, positions
         self.graphs: Dict[int, GraphNames] = {0: GraphNames(0)}
         self.default = 0
         self.graph_of: Dict[str, int] = {}  # a Python name bound to tf.Graph() -> its graph
         self.sessions: Dict[Tuple[str, int], int] = {}
-        self.bindings: Dict[str, List[int]] = {}
         self.scopes_entered: Dict[Tuple[int, str], int] = {}
         self.elsewhere: Set[str] = set()  # names given in functions and classes (made when they run)
 
@@ -124,19 +130,18 @@ class _Reader:
         self.graphs[graph] = GraphNames(graph)
         return graph
 
-    def statement(self, statement: cst.CSTNode, index: int) -> None:
-        for target in _bound_names(statement):
-            self.bindings.setdefault(target, []).append(index)
-        self._block(statement, index, self.default, "", top=True)
+    def statement(self, statement: cst.CSTNode) -> None:
+        self._block(statement, self.default, "", top=True)
 
-    def _block(self, statement: cst.CSTNode, index: int, graph: int, prefix: Optional[str], top: bool) -> None:
+    def _block(self, statement: cst.CSTNode, graph: int, prefix: Optional[str], top: bool) -> None:
+        index = self.positions[id(statement)]
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 self._small(small, index, graph, prefix, top)
         elif isinstance(statement, cst.With):
             graph, prefix = self._with(statement, index, graph, prefix)
             for inner in statement.body.body:
-                self._block(inner, index, graph, prefix, top)
+                self._block(inner, graph, prefix, top)
         elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):  # runs when called, in whichever graph
             self.elsewhere.update(argument(call, "name").evaluated_value.rsplit("/", 1)[-1]
                                   for call in _named_calls(statement)
@@ -254,28 +259,60 @@ def _named_calls(node: cst.CSTNode) -> List[cst.Call]:
     return found
 
 
-def _bound_names(statement: cst.CSTNode) -> List[str]:
-    found: List[str] = []
+class _Order(cst.CSTVisitor):
+    """Positions of the statements in text order, the positions of the statements that bind each name, and the
+    range of each loop."""
 
-    class _Find(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            found.extend(_names_in(node.target))
+    def __init__(self) -> None:
+        self.positions: Dict[int, int] = {}
+        self.bindings: Dict[str, List[int]] = {}
+        self.loops: List[Tuple[int, int]] = []
+        self._open: List[int] = []
 
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            found.extend(_names_in(node.target))
+    def _count(self, node: cst.CSTNode) -> None:
+        self.positions[id(node)] = len(self.positions)
 
-        def visit_For(self, node: cst.For) -> None:
-            found.extend(_names_in(node.target))
+    def _bind(self, target: cst.CSTNode) -> None:
+        for name in _names_in(target):
+            self.bindings.setdefault(name, []).append(len(self.positions) - 1)
 
-        def visit_AsName(self, node: cst.AsName) -> None:
-            found.extend(_names_in(node.name))
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            self._count(node)
+        return super().on_visit(node)
 
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            found.append(node.name.value)
-            return False
+    def visit_For(self, node: cst.For) -> None:
+        self._bind(node.target)
+        self._open.append(len(self.positions) - 1)
 
-    visit(statement, _Find())
-    return found
+    def leave_For(self, node: cst.For) -> None:
+        self.loops.append((self._open.pop(), len(self.positions) - 1))
+
+    def visit_While(self, node: cst.While) -> None:
+        self._open.append(len(self.positions) - 1)
+
+    def leave_While(self, node: cst.While) -> None:
+        self.loops.append((self._open.pop(), len(self.positions) - 1))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.bindings.setdefault(node.name.value, []).append(len(self.positions) - 1)
+        return False  # its body runs when called: its bindings are its own
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.bindings.setdefault(node.name.value, []).append(len(self.positions) - 1)
+        return False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._bind(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._bind(node.name)
 
 
 def _names_in(target: cst.CSTNode) -> List[str]:

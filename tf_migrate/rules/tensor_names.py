@@ -41,7 +41,7 @@ class TensorNames(Rule):
             if not _has_string_run(statement):
                 continue
             known = known or graph_names(module, ctx.names)
-            body[index] = visit(statement, _Runs(ctx, known, index))
+            body[index] = visit(statement, _Runs(ctx, known))
         return module.with_changes(body=body) if known is not None else module
 
 
@@ -76,20 +76,32 @@ def _run_strings(call: cst.Call) -> Optional[Tuple[List[cst.SimpleString], Optio
 
 
 class _Runs(cst.CSTTransformer):
-    def __init__(self, ctx: RuleContext, known: ModuleGraphNames, statement: int) -> None:
-        self.ctx, self.known, self.statement = ctx, known, statement
+    def __init__(self, ctx: RuleContext, known: ModuleGraphNames) -> None:
+        self.ctx, self.known = ctx, known
         self.replace: dict = {}
+        self.statements: List[int] = []  # positions of the statements around the call visited
+
+    def _enter(self, node: cst.CSTNode) -> None:
+        self.statements.append(self.known.positions.get(id(node), -1))
+
+    def _leave(self, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+        self.statements.pop()
+        return updated
+
+    visit_SimpleStatementLine = visit_With = visit_For = visit_While = visit_If = visit_Try = _enter
+    leave_SimpleStatementLine = leave_With = leave_For = leave_While = leave_If = leave_Try = _leave
 
     def visit_Call(self, call: cst.Call) -> None:
         found = _run_strings(call)
         if not found or not found[0]:
             return
         strings = found[0]
-        graph = self.known.session_graph(call.func.value.value, self.statement)
+        statement = self.statements[-1] if self.statements else -1
+        graph = self.known.session_graph(call.func.value.value, statement) if statement >= 0 else None
         resolved = {}
         for string in strings:
             target, why = (None, "the session's graph is not known") if graph is None else self.known.resolve(
-                string.evaluated_value, graph, self.statement)
+                string.evaluated_value, graph, statement)
             if target is None:
                 self.ctx.report(call, RULE_ID, WARNING, f"run by graph name kept: {why}")
                 return
