@@ -1,7 +1,12 @@
 """softmax-labels: TF1's softmax_cross_entropy_with_logits sent no gradient to its labels; TF2's does."""
 import pytest
 
+import libcst
+
 from tf_migrate.engine import migrate_source
+from tf_migrate.rules import EAGER, RuleContext
+from tf_migrate.rules.softmax_labels import SoftmaxLabels
+from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
 SOFT_TARGETS = '''
@@ -64,3 +69,19 @@ def test_a_parameter_is_not_known_to_be_an_input():
     assert result.outcome == "eager", result.compat_reason
     assert "labels=tf.stop_gradient(y)" in result.new_source
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("before, wrapped", [
+    ("from teacher import soft_targets\nx = tf.placeholder(tf.float32, [None, 4])\nlabels = soft_targets(x)\n", True),
+    ("import teacher\nx = tf.placeholder(tf.float32, [None, 4])\nlabels = teacher.soft_targets(x)\n", True),
+    ("import numpy as np\nx = tf.placeholder(tf.float32, [None, 4])\nlabels = np.eye(4)[[0, 1]]\n", False),
+    ("x = tf.placeholder(tf.float32, [None, 4])\nlabels = tf.constant([[0.0, 1.0, 0.0, 0.0]])\n", False),
+])
+def test_what_the_labels_are_bound_to(before, wrapped):
+    """A function of another module may compute from variables; numpy and constants carry no gradient."""
+    source = "import tensorflow as tf\n" + before + \
+        "loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=x)\n"
+    module = libcst.parse_module(source)  # the rule alone (the engine keeps a program importing `teacher` compat)
+    ctx = RuleContext("soft.py", TFNames.scan(module), EAGER)
+    output = SoftmaxLabels().apply(module, ctx).code
+    assert ("labels=tf.stop_gradient(labels)" in output) == wrapped, output

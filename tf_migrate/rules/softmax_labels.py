@@ -21,11 +21,13 @@ import libcst as cst
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import visit
 
 RULE_ID = "softmax-labels"
 _FUNCTION = "tf.nn.softmax_cross_entropy_with_logits"
 _PLACEHOLDERS = ("tf.placeholder", "tf.placeholder_with_default", "tf.sparse_placeholder")
+_NUMERIC_LIBRARIES = {"numpy", "math", "random", "scipy", "pandas"}
 
 
 class SoftmaxLabels(Rule):
@@ -41,11 +43,11 @@ class SoftmaxLabels(Rule):
 
 def _input_keys(module: cst.Module, ctx: RuleContext) -> Tuple[Set[Tuple[int, str]], Set[Tuple[int, str]]]:
     """((scope, key) of the names (and ``self.`` attributes, scope 0) whose every binding in that scope is a
-    placeholder, a constant, a literal, a value of a module other than TF's (numpy) or an import: values no
-    gradient reaches, (scope, key) of every binding). A scope is a function or class (the id of its node), or the
+    placeholder, a constant, a literal, or a numeric library (numpy) or a value of one: values no gradient
+    reaches, (scope, key) of every binding). A scope is a function or class (the id of its node), or the
     module (0)."""
     bindings: Dict[Tuple[int, str], List[bool]] = {}
-    modules: Set[str] = set()  # names bound by imports
+    modules: Set[str] = set()  # names bound to numeric libraries (np)
 
     class _Find(cst.CSTVisitor):
         def __init__(self) -> None:
@@ -89,25 +91,41 @@ def _input_keys(module: cst.Module, ctx: RuleContext) -> Tuple[Set[Tuple[int, st
         def visit_Param(self, node: cst.Param) -> None:
             self._bind(node.name, False)
 
-        def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
-            bound = node.asname.name if node.asname is not None else node.name
+        def visit_Import(self, node: cst.Import) -> None:
+            for alias in node.names:
+                self._import(alias, dotted_name(alias.name) or "")
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+            module_name = dotted_name(node.module) if node.module is not None and not node.relative else ""
+            for alias in node.names if isinstance(node.names, (list, tuple)) else ():
+                self._import(alias, module_name or "")
+
+        def _import(self, alias: cst.ImportAlias, module_name: str) -> None:
+            """A numeric library's names are values no gradient reaches; any other import's may be graph code."""
+            bound = alias.asname.name if alias.asname is not None else alias.name
             while isinstance(bound, cst.Attribute):
                 bound = bound.value
             if isinstance(bound, cst.Name):
-                modules.add(bound.value)
-                bindings.setdefault((self.scopes[-1], bound.value), []).append(True)
+                numeric = module_name.split(".")[0] in _NUMERIC_LIBRARIES
+                if numeric:
+                    modules.add(bound.value)
+                bindings.setdefault((self.scopes[-1], bound.value), []).append(numeric)
 
     visit(module, _Find())
     return {key for key, inputs in bindings.items() if all(inputs)}, set(bindings)
 
 
 def _no_gradient(value: cst.BaseExpression, ctx: RuleContext, modules: Set[str]) -> bool:
-    """A placeholder, a TF constant, a literal, or a call of another module's (``np.eye(10)``)."""
+    """A placeholder, a TF constant, a literal, or a call of a numeric library's (``np.eye(10)``)."""
     if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)):
         return True
     if isinstance(value, (cst.List, cst.Tuple)):
         return all(not isinstance(e, cst.StarredElement) and _no_gradient(e.value, ctx, modules)
                    for e in value.elements)
+    if isinstance(value, cst.Subscript):  # np.eye(10)[labels]
+        return _no_gradient(value.value, ctx, modules)
+    if isinstance(value, cst.BinaryOperation):  # smoothed: np.eye(10)[y] * 0.9 + 0.01
+        return _no_gradient(value.left, ctx, modules) and _no_gradient(value.right, ctx, modules)
     if not isinstance(value, cst.Call):
         return False
     qualname = ctx.names.call_name(value)
