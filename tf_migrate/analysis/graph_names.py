@@ -25,6 +25,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis.symbols import target_keys
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
@@ -273,7 +274,7 @@ class _Order(cst.CSTVisitor):
         self.positions[id(node)] = len(self.positions)
 
     def _bind(self, target: cst.CSTNode) -> None:
-        for name in _names_in(target):
+        for name in target_keys(target):  # (`d[k] = v` binds d again: it may hold another value now)
             self.bindings.setdefault(name, []).append(len(self.positions) - 1)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -314,12 +315,3 @@ class _Order(cst.CSTVisitor):
     def visit_AsName(self, node: cst.AsName) -> None:
         self._bind(node.name)
 
-
-def _names_in(target: cst.CSTNode) -> List[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _names_in(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _names_in(target.value)
-    return []
