@@ -85,3 +85,17 @@ def test_what_the_labels_are_bound_to(before, wrapped):
     ctx = RuleContext("soft.py", TFNames.scan(module), EAGER)
     output = SoftmaxLabels().apply(module, ctx).code
     assert ("labels=tf.stop_gradient(labels)" in output) == wrapped, output
+
+
+def test_a_second_run_on_the_output_changes_nothing():
+    """The output calls TF2's function by the same name: read as TF1's again, a parameter's labels were wrapped (the
+    fuzz run's idempotence check found it); a module that names no TF1-only symbol is TF2 code and left alone."""
+    source = SOFT_TARGETS.replace("x = tf.placeholder(tf.float32, [None, 3])\n",
+                                  "x = tf.placeholder(tf.float32, [None, 3])\ny = tf.placeholder(tf.float32, "
+                                  "[None, 4])\n").replace("labels=labels,", "labels=y,").replace(
+        "{x: xs}", "{x: xs, y: np.eye(4)[[0, 1, 2, 3, 0]]}")
+    first = migrate_source(source, "soft.py")
+    assert first.outcome == "eager", first.compat_reason
+    assert "labels=y," in first.new_source
+    second = migrate_source(first.new_source, "soft.py")
+    assert second.new_source == first.new_source

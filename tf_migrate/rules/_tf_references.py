@@ -109,3 +109,21 @@ class _Finder(cst.CSTVisitor):
         for part in (*node.decorators, *node.bases, *node.keywords, node.body):
             visit(part, self)
         return False
+
+
+def names_tf1_symbols(module: cst.Module, names: TFNames, renamed) -> bool:
+    """Whether the module names a TF1-only symbol: one of ``renamed`` (tf_upgrade_v2's rename table: ``tf.placeholder``,
+    ``tf.log``), written other than under ``tf.compat.v1``. TF2 code, this tool's eager output among it, names none:
+    rules for a name whose TF1 and TF2 functions differ (``softmax_cross_entropy_with_logits``) leave such a module
+    alone, so a second run changes nothing. Names that symbol-renames may keep in TF2 code (the initializers whose
+    arguments mean the same in TF2, Keras names) are no evidence."""
+    for ref in references(module, names):
+        written = dotted_name(ref.node) if isinstance(ref.node, (cst.Attribute, cst.Name)) else None
+        if ref.qualname in renamed and not _kept_in_tf2_code(ref.qualname) and (
+                written is None or ".compat.v1." not in f"{written}."):
+            return True
+    return False
+
+
+def _kept_in_tf2_code(qualname: str) -> bool:
+    return qualname.startswith(("tf.keras.", "tf.initializers.")) or qualname.endswith("_initializer")

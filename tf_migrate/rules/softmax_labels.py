@@ -10,7 +10,8 @@ TF1's function sent no gradient to ``labels``; TF2's, under the same name, does 
 a GAN's or an actor's own outputs) would train those values too after migration, and print other
 numbers. Labels that are only placeholders (or literals, or TF and module constants built from
 them) carry no gradient either way and are left as they are, so the usual ``labels=y`` reads the
-same in the output. The rule runs on eager output only: compat output keeps TF1's function.
+same in the output. The rule runs on eager output only: compat output keeps TF1's function. A module that names no
+TF1-only symbol is TF2 code already (this tool's own output, run again): left alone.
 """
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ import libcst as cst
 
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.report import INFO
+from tf_migrate import tf_tables
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._tf_references import names_tf1_symbols
 from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import visit
 
@@ -38,6 +41,8 @@ class SoftmaxLabels(Rule):
     TRIGGERS = ("softmax_cross_entropy_with_logits",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        if not names_tf1_symbols(ctx.original_module or module, ctx.names, tf_tables.load().symbol_renames):
+            return module  # TF2 code (a second run on this tool's output): the name is TF2's function already
         return visit(module, _Wrap(ctx, *_input_keys(module, ctx)))
 
 

@@ -10,11 +10,14 @@ TF2 initializer keeps the TF2 name (``tf.constant_initializer(0.1)``).
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from tf_migrate import tf_tables
 from tf_migrate.report import WARNING
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._tf_references import names_tf1_symbols
 from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import visit
 
@@ -60,13 +63,14 @@ class SymbolRenames(Rule):
         if not tables.symbol_renames:
             ctx.report(None, RULE_ID, WARNING, "TensorFlow is not installed: its rename tables are unavailable")
             return module
-        return visit(module, _Renamer(ctx, tables))
+        return visit(module, _Renamer(ctx, tables, module))
 
 
 class _Renamer(cst.CSTTransformer):
-    def __init__(self, ctx: RuleContext, tables: "tf_tables.Tables") -> None:
-        self.ctx, self.tables = ctx, tables
+    def __init__(self, ctx: RuleContext, tables: "tf_tables.Tables", module: cst.Module) -> None:
+        self.ctx, self.tables, self.module = ctx, tables, module
         self.kept: set = set()  # ids of callee names whose call means the same in TF2
+        self.tf1: Optional[bool] = None  # whether the input is TF1 code (found when first asked)
 
     def visit_Call(self, node: cst.Call) -> None:
         same = _SAME_IN_TF2.get(self.ctx.names.call_name(node) or "")
@@ -78,7 +82,16 @@ class _Renamer(cst.CSTTransformer):
         if qualname is None or id(node) in self.kept or not isinstance(node, cst.Attribute) or ".compat.v1." in (dotted_name(node) or "") \
                 or qualname.startswith(_KEEP_PREFIXES):
             return None, None
-        return qualname, _KEPT_TF1[qualname][0] if qualname in _KEPT_TF1 else self.tables.symbol_renames.get(qualname)
+        if qualname in _KEPT_TF1:
+            return (qualname, _KEPT_TF1[qualname][0]) if self._tf1_module() else (None, None)
+        return qualname, self.tables.symbol_renames.get(qualname)
+
+    def _tf1_module(self) -> bool:
+        """Whether the file is TF1 code (it names a TF1-only symbol): in TF2 code, TF2's tf.image.resize is meant."""
+        if self.tf1 is None:
+            self.tf1 = names_tf1_symbols(self.ctx.original_module or self.module, self.ctx.names,
+                                         self.tables.symbol_renames)
+        return self.tf1
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         qualname, target = self._target(original)
