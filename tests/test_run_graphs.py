@@ -90,3 +90,18 @@ def test_a_graph_initialized_again_in_a_second_session_stays_compat():
     result = migrate_source(source, "graphs.py")
     assert result.outcome == "compat"
     assert "initialized again" in result.compat_reason
+
+
+def test_a_name_bound_again_in_the_next_graph_does_not_hide_a_variable_of_it(tmp_path):
+    """`w` names the first graph's variable, then the second's: the second graph's collection holds only the
+    second, so nothing is hidden from it (it kept the file compat)."""
+    from tf_migrate.verify import verify_program
+    source = ("import tensorflow as tf\nw = tf.Variable(1.0, name='w')\nwith tf.Session() as sess:\n"
+              "    sess.run(tf.global_variables_initializer())\n    print(sess.run(w))\ntf.reset_default_graph()\n"
+              "w = tf.Variable(2.0, name='w')\nb = tf.Variable(3.0, name='b')\n"
+              "print([v.name for v in tf.global_variables()])\nwith tf.Session() as sess:\n"
+              "    sess.run(tf.global_variables_initializer())\n    print(sess.run(w + b))\n")
+    result = migrate_source(source, "graphs.py")
+    assert result.outcome == "eager", result.compat_reason
+    verdict = verify_program(source, result.new_source, path=tmp_path / "graphs.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail

@@ -145,7 +145,8 @@ def _listed(scope: "pm.Scope", before: int, which: str, pattern: Optional[str]) 
         if not scope.same_graph(symbol.index, before):  # another graph's (tf.reset_default_graph() between)
             continue
         shadowed = [s for s in scope.bindings.get(key, ()) if s.index < before and s is not symbol
-                    and s.kind in (pm.VARIABLE, pm.VARIABLES, pm.LAYER) and not _grown(scope, key, s, symbol)]
+                    and s.kind in (pm.VARIABLE, pm.VARIABLES, pm.LAYER) and not _grown(scope, key, s, symbol)
+                    and scope.same_graph(s.index, before)]
         # The collection also held the variable `key` named first, which no name reaches now.
         if any(s.kind != pm.VARIABLE or ((s.trainable or which != "trainable")
                                          and (pattern is None or re.match(pattern, s.tf_name))) for s in shadowed):

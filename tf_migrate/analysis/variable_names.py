@@ -93,6 +93,7 @@ class TF1Names:
     def __init__(self, names: TFNames) -> None:
         self.names = names
         self.in_use: Dict[str, int] = {}
+        self.in_use_by_graph: Dict[object, Dict[str, int]] = {}  # each graph named its ops afresh (analysis/run_graphs)
         self.scopes: Dict[int, Tuple[Optional[str], Optional[str]]] = {}  # id(with item) -> (name scope, var scope)
         self.constructors_seen = 0
 
@@ -157,6 +158,8 @@ class TF1Names:
             self.constructors_seen += len(self._constructors(st.node))
             if st.index >= before:
                 continue
+            if scope.graphs:
+                self.in_use = self.in_use_by_graph.setdefault(scope.graphs[st.index], {})
             if st.kind in (pm.VARIABLE, pm.VARIABLES) and not calls and any(
                     self.names.call_name(c) is None for c in all_calls(st.node)):
                 # (a collection read, an alias or a selection of variables makes none)
