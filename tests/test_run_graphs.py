@@ -105,3 +105,18 @@ def test_a_name_bound_again_in_the_next_graph_does_not_hide_a_variable_of_it(tmp
     assert result.outcome == "eager", result.compat_reason
     verdict = verify_program(source, result.new_source, path=tmp_path / "graphs.py", timeout=240)
     assert verdict.status == "equivalent", verdict.detail
+
+
+def test_a_selection_by_name_lists_its_own_graphs_variables():
+    """The first graph's `gen/w` matches `startswith('gen')` too, but TF1's list was the second graph's."""
+    source = ("import tensorflow as tf\nwith tf.variable_scope('gen'):\n    w = tf.Variable(1.0, name='w')\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n    print(sess.run(w))\n"
+              "tf.reset_default_graph()\nx = tf.placeholder(tf.float32, [])\nwith tf.variable_scope('gen'):\n"
+              "    v = tf.Variable(2.0, name='v')\nwith tf.variable_scope('dis'):\n    d = tf.Variable(3.0, name='d')\n"
+              "loss = tf.square(v * d - x)\ng_vars = [t for t in tf.trainable_variables() if t.name.startswith('gen')]\n"
+              "train = tf.train.GradientDescentOptimizer(0.01).minimize(loss, var_list=g_vars)\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    print(sess.run([train, loss], {x: 1.0})[1], sess.run([v, d]))\n")
+    result = migrate_source(source, "graphs.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "g_vars = [v]" in result.new_source

@@ -37,6 +37,7 @@ class Variable:
     tf_name: str
     trainable: bool
     call: Optional[cst.Call] = None  # the tf.Variable call that makes it here (None: get_variable or a helper)
+    made_at: int = -1  # the index of the statement that makes it (-1: not known)
 
 
 def scoped_constructors(module: cst.Module, names: TFNames) -> List[Tuple[cst.With, str]]:
@@ -144,7 +145,8 @@ class TF1Names:
     def variables(self, scope: "pm.Scope", before: int) -> Tuple[List[Variable], str]:
         """The variables the scope's statements before ``before`` make, with their TF1 names, in creation
         order; or ([], why) when one of them has no name the text gives. ``constructors_seen`` counts
-        the constructor calls of the whole scope (a caller compares it with the module's count)."""
+        the constructor calls of the whole scope (a caller compares it with the module's count). A reader of a
+        collection keeps those of its own graph (``scope.same_graph(v.made_at, before)``)."""
         found: List[Variable] = []
         helpers = variable_helpers([st.node for st in scope.statements], self.names)
         for st in scope.statements:
@@ -180,6 +182,7 @@ class TF1Names:
                         return [], variable
                     if made is call and self.names.call_name(call) == "tf.Variable":
                         variable.call = call
+                    variable.made_at = st.index
                     found.append(variable)
                 elif names is not None and _literal_name(call) is not None and \
                         (self.names.call_name(call) or "").startswith("tf."):

@@ -117,7 +117,7 @@ def _trainable(scope: "pm.Scope", before: int, total: int, ctx: RuleContext) -> 
     variables, why = names.variables(scope, before=before)
     if why or names.constructors_seen != total:
         return None
-    return [v for v in variables if v.trainable]
+    return [v for v in variables if v.trainable and scope.same_graph(v.made_at, before)]
 
 
 def _read_after(name: str, statements: List["pm.Statement"]) -> bool:

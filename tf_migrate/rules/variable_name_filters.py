@@ -92,6 +92,8 @@ class VariableNameFilters(Rule):
             return None
         chosen = []
         for variable in variables:
+            if not scope.same_graph(variable.made_at, st.index):
+                continue  # another graph's (TF1 listed the graph the selection is built in)
             kept = passes(test, loop.target.value, variable.tf_name + ":0")
             if kept is None:
                 return None
