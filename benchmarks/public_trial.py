@@ -46,7 +46,7 @@ import tokenize
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -316,8 +316,7 @@ def run(args: argparse.Namespace) -> int:
     records.sort(key=lambda r: (r["repo"].lower(), r["path"]))
     wall = time.monotonic() - start
     results = {"meta": _meta(args, wall), "repos": index["repos"], "excluded": index["excluded"], "records": records}
-    json_path, md_path = (args.work / "results_only.json", args.work / "results_only.md") if args.only else (
-        RESULTS_JSON, RESULTS_MD)
+    json_path, md_path = results_paths(args)
     json_path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     write_report(json_path, md_path)
     print(f"wrote {json_path} and {md_path} ({wall / 60:.1f} min)", file=sys.stderr)
@@ -341,7 +340,8 @@ def recheck(args: argparse.Namespace) -> int:
     from tf_migrate.engine import migrate_source
     from tf_migrate.notebook import migrate_notebook
 
-    results = json.loads(RESULTS_JSON.read_text(encoding="utf-8"))
+    json_path, md_path = results_paths(args)
+    results = json.loads(json_path.read_text(encoding="utf-8"))
     index = {(p["repo"], p["path"]): p for p in json.loads((args.work / "src" / "index.json").read_text())["programs"]}
     _init_worker()
     for record in results["records"]:
@@ -372,9 +372,19 @@ def recheck(args: argparse.Namespace) -> int:
         print(f"rechecked {record['repo']}: {record['path']}: {record['verdict']}, "
               f"reproducible={record.get('legacy_reproducible')}", file=sys.stderr, flush=True)
     results["meta"]["command"] += " && python benchmarks/public_trial.py recheck"
-    RESULTS_JSON.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    write_report(RESULTS_JSON, RESULTS_MD)
+    json_path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_report(json_path, md_path)
     return 0
+
+
+def results_paths(args: argparse.Namespace) -> Tuple[Path, Path]:
+    """Where a run writes its JSON and report: the committed results for a full run of the committed manifest;
+    under ``--work`` for a subset (``--only``) or another manifest (a held-out probe stays out of the repository)."""
+    if args.only:
+        return args.work / "results_only.json", args.work / "results_only.md"
+    if args.manifest.resolve() != MANIFEST.resolve():
+        return args.work / "results.json", args.work / "results.md"
+    return RESULTS_JSON, RESULTS_MD
 
 def _verify_all(tasks: List[dict], jobs: int, progress: Path) -> List[dict]:
     """verify_one over a process pool; a pool whose worker dies is replaced and its unfinished tasks run again
@@ -475,8 +485,9 @@ def main(argv=None) -> int:
         return run(args)
     if args.command == "recheck":
         return recheck(args)
-    recount_session_free(RESULTS_JSON, args.work)
-    write_report(RESULTS_JSON, RESULTS_MD)
+    json_path, md_path = results_paths(args)
+    recount_session_free(json_path, args.work)
+    write_report(json_path, md_path)
     return 0
 
 

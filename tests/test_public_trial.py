@@ -243,3 +243,15 @@ def test_records_keep_no_quoted_program_lines():
     assert trial.without_source(tail).splitlines() == [
         "Traceback (most recent call last):", '  File "x.py", line 3, in <module>',
         "AttributeError: module 'tensorflow' has no attribute 'placeholder'"]
+
+
+def test_only_a_full_run_of_the_committed_manifest_writes_the_committed_results(tmp_path):
+    """A held-out probe (another manifest) or a subset writes under --work: a probe's results once replaced the
+    trial's in the repository."""
+    import argparse
+    def paths(**changes):
+        args = argparse.Namespace(**{"manifest": trial.MANIFEST, "only": None, "work": tmp_path, **changes})
+        return trial.results_paths(args)
+    assert paths() == (trial.RESULTS_JSON, trial.RESULTS_MD)
+    assert paths(only="mnist") == (tmp_path / "results_only.json", tmp_path / "results_only.md")
+    assert paths(manifest=tmp_path / "probe.json") == (tmp_path / "results.json", tmp_path / "results.md")
