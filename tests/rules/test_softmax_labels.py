@@ -99,3 +99,14 @@ def test_a_second_run_on_the_output_changes_nothing():
     assert "labels=y," in first.new_source
     second = migrate_source(first.new_source, "soft.py")
     assert second.new_source == first.new_source
+
+
+def test_a_method_reads_the_modules_names_not_its_class_bodys():
+    """Python: a method does not see its class body's `labels`; the module's is computed from a variable."""
+    source = ("import tensorflow as tf\nv = tf.Variable([[0.5, 0.5]])\nlabels = tf.nn.softmax(v)\n"
+              "class Model:\n    labels = tf.placeholder(tf.float32, [None, 2])\n"
+              "    def loss(self, logits):\n"
+              "        return tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)\n")
+    module = libcst.parse_module(source)
+    output = SoftmaxLabels().apply(module, RuleContext("soft.py", TFNames.scan(module), EAGER)).code
+    assert "labels=tf.stop_gradient(labels)" in output

@@ -146,6 +146,7 @@ class _Wrap(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext, inputs: Set[Tuple[int, str]], bound: Set[Tuple[int, str]]) -> None:
         self.ctx, self.inputs, self.bound = ctx, inputs, bound
         self.scopes: List[int] = [0]
+        self.classes: Set[int] = set()  # the scopes that are class bodies
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.scopes.append(id(node))
@@ -156,6 +157,7 @@ class _Wrap(cst.CSTTransformer):
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.scopes.append(id(node))
+        self.classes.add(id(node))
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         self.scopes.pop()
@@ -165,7 +167,9 @@ class _Wrap(cst.CSTTransformer):
         """Whether the binding ``key`` reads here (its innermost scope that binds it, else the module's) is one."""
         if key.startswith("self."):
             return (0, key) in self.inputs
-        scope = next((s for s in reversed(self.scopes[1:]) if (s, key) in self.bound), 0)
+        visible = [s for i, s in enumerate(self.scopes[1:], 1)  # a method does not see its class body's names
+                   if s not in self.classes or i == len(self.scopes) - 1]
+        scope = next((s for s in reversed(visible) if (s, key) in self.bound), 0)
         return (scope, key) in self.inputs
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:

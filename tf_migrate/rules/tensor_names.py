@@ -50,7 +50,8 @@ def _has_string_run(statement: cst.CSTNode) -> bool:
 
     class _Find(cst.CSTVisitor):
         def visit_Call(self, call: cst.Call) -> None:
-            if _run_strings(call) is not None and _run_strings(call)[0]:
+            strings = _run_strings(call)
+            if strings is not None and strings[0]:
                 found.append(call)
 
     visit(statement, _Find())
