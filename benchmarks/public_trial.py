@@ -54,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 import public_trial_report as report  # noqa: E402
+from tf_migrate.files import SKIP_DIRS  # noqa: E402
 
 MANIFEST = HERE / "public_trial_manifest.json"
 RESULTS_JSON = HERE / "results_public_trial.json"
@@ -305,7 +306,7 @@ def run(args: argparse.Namespace) -> int:
         if (program["repo"], program["path"]) in done:
             continue
         folder = folder_name(program["repo"])
-        outcome, why = outcomes.get((program["repo"], program["path"]), ("failed", ""))
+        outcome, why = outcomes.get((program["repo"], program["path"]), _not_reported(program["path"]))
         tasks.append({
             **program, "outcome": outcome, "compat_reason": why, "timeout": args.timeout,
             "legacy": str(args.work / "src" / folder / program["path"]),
@@ -321,6 +322,15 @@ def run(args: argparse.Namespace) -> int:
     write_report(json_path, md_path)
     print(f"wrote {json_path} and {md_path} ({wall / 60:.1f} min)", file=sys.stderr)
     return 0
+
+
+def _not_reported(path: str) -> Tuple[str, str]:
+    """The outcome of a program the tree's report does not list: skipped where the CLI skips its folder
+    (a notebook's ``.ipynb_checkpoints`` copy), else failed."""
+    skipped = [part for part in Path(path).parts[:-1] if part in SKIP_DIRS]
+    if skipped:
+        return "skipped", f"in `{skipped[0]}`, a folder the CLI does not migrate"
+    return "failed", ""
 
 
 def recheck(args: argparse.Namespace) -> int:

@@ -23,6 +23,9 @@ COVERED_BY = {
     "get-variable": "tests/golden/variable_store_reuse.py",
     "absl-wrappers": "tests/golden/host_calls_kept.py",
     "random-seed": "tests/golden/plumbing_control_dependencies_logging.py",
+    "session-config": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\n"
+                       "with tf.Session(config=tf.ConfigProto(log_device_placement=True)) as sess:\n"
+                       "    print(sess.run(x * 2.0, {x: [1.0, 2.0]}))\n"),
     "optimizers": "tests/golden/class_actor_grad_ys.py",
     "hoist-optimizers": "tests/golden/class_actor_grad_ys.py",
     "hoist-graph-ops": "tests/golden/function_builds_ops_it_runs.py",

@@ -8,7 +8,7 @@ import pytest
 
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.scope_analysis import analyze_scope
-from tf_migrate.analysis.symbols import value_reads
+from tf_migrate.analysis.symbols import free_reads, value_reads
 from tf_migrate.engine import migrate_source
 from tf_migrate.tfnames import TFNames
 from tf_migrate.verify import verify_program
@@ -36,6 +36,26 @@ def _before(name: str) -> str:
 ])
 def test_value_reads(code, expected):
     assert value_reads(cst.parse_statement(code)) == expected
+
+
+def test_a_function_reads_from_around_it_what_is_not_its_own():
+    function = cst.parse_statement(
+        "def model(X, w, k=default):\n"
+        "    terms = []\n"
+        "    for i in range(num_coeffs):\n"
+        "        terms.append(tf.multiply(w[i], tf.pow(X, i)) * scale)\n"
+        "    z = [a * i for a in values]\n"
+        "    f = lambda q: q + offset\n"
+        "    try:\n"
+        "        pass\n"
+        "    except ValueError as error:\n"
+        "        print(error)\n"
+        "    global counter\n"
+        "    counter = 3\n"
+        "    return tf.add_n(terms) + self.x\n")
+    # Not `default`: a default is read when the def runs, not when the function is called.
+    assert free_reads(function) == {"range", "num_coeffs", "tf", "scale", "values", "offset", "ValueError",
+                                    "print", "counter", "self.x"}
 
 
 def test_each_binding_is_its_own_value():

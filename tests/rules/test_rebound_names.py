@@ -131,3 +131,82 @@ def test_in_a_class_a_value_it_cannot_rename_keeps_compat():
     result = migrate_source(source, "agent.py")
     assert result.outcome == "compat"
     assert "`w1` is bound again in __init__ after graph code read it" in result.compat_reason
+
+
+# BinRoot's TensorFlow-Book ch03 regularization notebook: the loop rebinds the hyperparameter the graph
+# was built with. TF1 kept the value it had when `cost` was built (0.0) in every run.
+LOOP_REBINDS_A_BUILD_VALUE = '''
+import numpy as np
+import tensorflow as tf
+
+xs = np.linspace(-1.0, 1.0, 20).astype(np.float32)
+ys = 3.0 * xs + 1.0
+X = tf.placeholder(tf.float32)
+Y = tf.placeholder(tf.float32)
+reg_lambda = 0.
+w = tf.Variable([0., 0.])
+cost = tf.reduce_mean(tf.square(Y - (w[0] * X + w[1]))) + reg_lambda * tf.reduce_sum(tf.square(w))
+train_op = tf.train.GradientDescentOptimizer(0.1).minimize(cost)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+for reg_lambda in np.linspace(0, 1, 3):
+    for epoch in range(10):
+        sess.run(train_op, feed_dict={X: xs, Y: ys})
+    print(reg_lambda, sess.run(cost, feed_dict={X: xs, Y: ys}))
+'''
+
+
+def test_a_loop_around_the_run_that_rebinds_a_build_value():
+    # Before: the loop's `reg_lambda` (0.0, 0.5, 1.0, a float64) reached the traced function: it crashed on the
+    # dtype, and with a float32 value it would have trained with the first loop value.
+    result = migrate_source(LOOP_REBINDS_A_BUILD_VALUE, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "reg_lambda_2 = 0." in result.new_source
+    assert "reg_lambda_2 * tf.reduce_sum" in result.new_source
+    assert "for reg_lambda in np.linspace(0, 1, 3):" in result.new_source
+    assert_same_output(run_legacy(LOOP_REBINDS_A_BUILD_VALUE), run_migrated(result.new_source))
+
+
+def test_a_loop_that_reads_the_old_value_in_what_it_iterates_keeps_compat():
+    source = LOOP_REBINDS_A_BUILD_VALUE.replace("np.linspace(0, 1, 3)", "[reg_lambda, 0.5]")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert "`reg_lambda` is bound again after graph code reads it" in result.compat_reason
+
+
+# A helper reads a module name when graph code calls it; the name is bound again before the run.
+HELPER_READS_A_REBOUND_NAME = '''
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32)
+scale = 3.0
+
+
+def model(x):
+    return x * scale
+
+
+def network(x):
+    return model(x) + 1.0
+
+
+y = network(x)
+scale = 10.0
+with tf.Session() as sess:
+    print(sess.run(y, {x: 1.0}))
+'''
+
+
+def test_a_name_a_called_function_reads_bound_again_keeps_compat():
+    # Before: eager, printing 11.0 where TF1 printed 4.0 (the function read `scale` when the run traced it).
+    result = migrate_source(HELPER_READS_A_REBOUND_NAME, "case.py")
+    assert result.outcome == "compat"
+    assert "`scale`, which `model` reads when graph code calls it (`network`)" in result.compat_reason
+
+
+def test_a_name_a_called_function_reads_bound_before_the_call_converts():
+    source = HELPER_READS_A_REBOUND_NAME.replace("scale = 10.0\n", "").replace("y = network(x)\n",
+                                                                                 "scale = 10.0\ny = network(x)\n")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

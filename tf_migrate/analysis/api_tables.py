@@ -100,7 +100,8 @@ EAGER_CONFIG_CALLS = {"tf.set_random_seed", "tf.random.set_seed", "tf.logging.se
 
 # TF1 APIs that act in Python when called (files, logging, flags), not graph ops: kept where they are.
 HOST_CALL_PREFIXES = ("tf.gfile.", "tf.io.gfile.", "tf.logging.", "tf.flags.", "tf.app.flags.",
-                      "tf.examples.")  # tensorflow.examples...input_data.read_data_sets: numpy datasets
+                      "tf.examples.",  # tensorflow.examples...input_data.read_data_sets: numpy datasets
+                      "tf.config.")  # the runtime's settings (devices, threads, memory growth)
 
 # TF ops whose value is a tuple, list or namedtuple of tensors: a fetch of one converts each member.
 STRUCTURE_CALLS = {"tf.self_adjoint_eig", "tf.linalg.eigh", "tf.linalg.eig", "tf.svd", "tf.linalg.svd",

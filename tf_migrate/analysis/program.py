@@ -132,6 +132,8 @@ class Scope:
     opaque_functions: Dict[str, str] = field(default_factory=dict)
     variable_classes: Set[str] = field(default_factory=set)  # classes whose methods create variables
     local_callables: Set[str] = field(default_factory=set)  # functions, classes and lambdas defined here
+    # Functions (def) of this scope -> the names they read from around them when called (symbols.free_reads).
+    function_reads: Dict[str, Set[str]] = field(default_factory=dict)
     # Functions (def) of the scopes around this one: name -> the FunctionDef.
     outer_functions: Dict[str, cst.FunctionDef] = field(default_factory=dict)
     params: Set[str] = field(default_factory=set)  # the enclosing function's parameters

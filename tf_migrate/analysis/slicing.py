@@ -101,13 +101,14 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
                 # A later plain assignment by graph code leaves the program with it (the generated
                 # functions bind the name locally, see codegen.local_bindings): the name keeps this value.
                 # Any other later binding (a loop appending to it, a kept statement) changes what it holds.
-                later = scope.symbol_at(key, limit)
-                if later is not None and later.index != symbol.index and at < limit \
-                        and not _deferred_assignment(scope.statements[later.index], key):
+                # (A dataset iterator bound again is the program's re-initialization, which the run means:
+                # the functions take the iterator bound at the call, see codegen.compiled.iterator_parameters.)
+                if symbol.kind != pm.ITERATOR and at < limit and _bound_again(scope, key, symbol, limit):
                     rebound_conflicts.append(f"`{key}` is bound again after graph code reads it and before the "
                                              "run; the generated function would read the new value")
                     conflicts.append(rebound_conflicts[-1])
                     rebound.add((key, symbol.index))
+                conflicts.extend(_called_reads_rebound(scope, key, symbol, at, limit))
                 continue
             if key in fed_at:
                 if fed_at[key] != symbol.index:
@@ -166,6 +167,42 @@ def object_members_needed(scope: "pm.Scope", st: "pm.Statement", hits, fed_at, c
         if f"{instance}.{attribute}" not in fed_at:
             conflicts.append(f"`{instance}.{attribute}`, a placeholder of `{instance}`'s graph, is needed and not fed")
     return member_statement(instance, attributes, feeds, st.index) if attributes else None
+
+
+def _bound_again(scope: "pm.Scope", key: str, symbol: "pm.Symbol", limit: int) -> bool:
+    """Whether ``key`` (its binding ``symbol`` read by graph code) holds another value when the run at statement
+    ``limit`` happens: bound again before that statement (not by graph code the functions make local), or by
+    the block that holds the run (``for k in ks: sess.run(y)``, the loop binding ``k`` before each run)."""
+    later = scope.symbol_at(key, limit)
+    if later is not None and later.index != symbol.index \
+            and not _deferred_assignment(scope.statements[later.index], key):
+        return True
+    holder = scope.statements[limit] if limit < len(scope.statements) else None
+    return holder is not None and not isinstance(holder.node, cst.SimpleStatementLine) and key in holder.defines
+
+
+def _called_reads_rebound(scope: "pm.Scope", key: str, symbol: "pm.Symbol", at: int, limit: int) -> List[str]:
+    """Why the run at ``limit`` would see other values than TF1 built with through ``key``, a function of the
+    scope that graph code at ``at`` calls: a name it reads from the scope when called (or a function it calls
+    reads) is bound again before the run. TF1 built with the value at the call; the generated function calls
+    it when it runs. (No fresh name helps: the function reads the name itself.)"""
+    found: List[str] = []
+    seen = {key}
+    pending = [key]
+    while pending:
+        function = pending.pop()
+        for name in sorted(scope.function_reads.get(function, ())):
+            bound = scope.symbol_at(name, at)
+            if bound is None or name in seen:
+                continue
+            seen.add(name)
+            if name in scope.function_reads:
+                pending.append(name)
+            elif bound.kind not in pm.DEFERRED_KINDS and at < limit and _bound_again(scope, name, bound, limit):
+                found.append(f"`{name}`, which `{function}` reads when graph code calls it "
+                             f"(`{key}`), is bound again before the run; TF1 built with the value it had at the "
+                             "call, the generated function would read the new one")
+    return found
 
 
 def _deferred_assignment(st: "pm.Statement", key: str) -> bool:

@@ -301,3 +301,37 @@ def _all_calls(node: cst.CSTNode) -> List[cst.Call]:
     visitor = _Calls()
     visit(node, visitor)
     return visitor.calls
+
+
+def free_reads(func: cst.FunctionDef) -> Set[str]:
+    """The names ``func`` reads from the scopes around it when it is called: what its body reads that is no
+    parameter, no local of it (bound in its body, a comprehension's or a lambda's own name), and names it
+    declares ``global`` or ``nonlocal`` (a new set). Nested functions' locals count as its own (over-reads)."""
+    return set(fact("free_reads", func, _free_reads))
+
+
+def _free_reads(func: cst.FunctionDef) -> Set[str]:
+    local: Set[str] = set()
+    declared: Set[str] = set()
+
+    class _Locals(cst.CSTVisitor):
+        def visit_Param(self, node: cst.Param) -> None:
+            local.add(node.name.value)
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            local.update(target_keys(node.target))
+
+        def visit_Global(self, node: cst.Global) -> None:
+            declared.update(item.name.value for item in node.names)
+
+        visit_Nonlocal = visit_Global
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            local.update(writes(node.body))
+
+        def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+            if node.name is not None:
+                local.update(target_keys(node.name.name))
+
+    visit(func, _Locals())  # (its own FunctionDef too: the body's bindings are locals)
+    return reads(func.body) - (local - declared)

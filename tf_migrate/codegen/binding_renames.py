@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.analysis.symbols import reads, target_keys, writes
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.cst.names import fresh
 from tf_migrate.traversal import visit
@@ -117,7 +117,10 @@ def _target_renamed(node: cst.SimpleStatementLine, key: str, new: str) -> cst.Si
 
 
 def _reads_renamed(node: cst.CSTNode, key: str, new: str) -> Optional[cst.CSTNode]:
-    """The statement that binds ``key`` again, reading the renamed earlier value (None: no such form)."""
+    """The statement that binds ``key`` again, reading the renamed earlier value (None: no such form). A loop
+    over values bound to ``key`` reads the earlier value only in what it iterates over; its body reads its own."""
+    if isinstance(node, cst.For) and key in target_keys(node.target) and key not in reads(node.iter):
+        return node
     if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1):
         return None
     small = node.body[0]

@@ -17,6 +17,11 @@ shows the value too (``tf.Tensor(5, shape=(), dtype=int32)``), or, printed from 
 graph form with TF2's op name and ``None`` for ``?``. Such descriptions are paired in
 order and compared by what both show, dtype and shape (a TF1 ``?`` matches any size); the value
 TF1 never printed is not compared (:func:`align_descriptions`).
+
+Lines TF's runtime prints when asked to log device placement (``Neg: (Neg): /job:localhost/...``,
+``log_device_placement=True``, ``tf.debugging.set_log_device_placement``) are no output of the
+program: TF1 logs the graph's ops when a session first runs them, TF2 each op or function as it
+runs, with its own argument and return nodes. They are left out of both sides.
 """
 
 import math
@@ -35,6 +40,8 @@ _TOKEN = re.compile(
 _UNKNOWN_DIMENSION = re.compile(r"(?<=[(\[,\s])\?(?=\s*[,)\]])")
 # An object's address in its repr ("<... Graph object at 0x7f77f270e340>"): another in every run.
 _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+# A device placement log line of TF's runtime: "gradients/Neg_grad/Neg: (Neg): /job:localhost/.../device:CPU:0".
+_PLACEMENT_LOG = re.compile(r"^[^\s:]+: \([^\s()]+\): /job:\S+$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -134,6 +141,7 @@ def _replace(text, replacements):
 
 def first_difference(legacy, migrated, *, rtol, atol):
     """Describes the first difference between two outputs, or returns None."""
+    legacy, migrated = _PLACEMENT_LOG.sub("", legacy), _PLACEMENT_LOG.sub("", migrated)
     legacy_text, migrated_text = legacy, migrated
     legacy, migrated = align_descriptions(legacy, migrated)
     a, b = tokenize(legacy), tokenize(migrated)
