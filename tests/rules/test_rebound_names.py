@@ -210,3 +210,20 @@ def test_a_name_a_called_function_reads_bound_before_the_call_converts():
     result = migrate_source(source, "case.py")
     assert result.outcome == "eager", result.compat_reason
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("change, reason", [
+    pytest.param("params[0] = 5.0\n", "`params` is bound again after graph code reads it", id="item changed"),
+    pytest.param("def set_params(value):\n    global params\n    params = value\n\n\nset_params([5.0, 6.0])\n",
+                 "`params`, which graph code reads, is bound by `set_params` (`global`)", id="global in a function"),
+])
+def test_a_value_graph_code_read_changed_before_the_run_keeps_compat(change, reason):
+    # Before: the item assignment was renamed into a NameError that only the self-check caught; the `global`
+    # rebinding converted and printed 16.0 where TF1 printed 4.0.
+    source = ("import tensorflow as tf\n\nx = tf.placeholder(tf.float32)\nparams = [1.0, 3.0]\n"
+              "y = x * params[0] + params[1]\n" + change +
+              "with tf.Session() as sess:\n    print(sess.run(y, {x: 1.0}))\n")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert reason in result.compat_reason
+    assert not any(f.rule == "rebound-names" for f in result.findings)

@@ -19,7 +19,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import variable_members
 from tf_migrate.analysis.statement_facts import returns_tensors, single
-from tf_migrate.analysis.symbols import free_reads, reads, symbol_key
+from tf_migrate.analysis.symbols import free_reads, global_writes, reads, symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
 
@@ -232,6 +232,8 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
     scope.local_callables.add(node.name.value)
     if isinstance(node, cst.FunctionDef):
         scope.function_reads.setdefault(node.name.value, set()).update(free_reads(node))
+        for name in global_writes(node):
+            scope.global_writers.setdefault(name, node.name.value)
     if isinstance(node, cst.ClassDef):
         scope.class_defs[node.name.value] = node
     creates_variables = any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS | api.KERAS_RNN_CELLS or (

@@ -134,6 +134,8 @@ class Scope:
     local_callables: Set[str] = field(default_factory=set)  # functions, classes and lambdas defined here
     # Functions (def) of this scope -> the names they read from around them when called (symbols.free_reads).
     function_reads: Dict[str, Set[str]] = field(default_factory=dict)
+    # Names of this scope that a function of it binds (``global name``) -> that function: bound when it is called.
+    global_writers: Dict[str, str] = field(default_factory=dict)
     # Functions (def) of the scopes around this one: name -> the FunctionDef.
     outer_functions: Dict[str, cst.FunctionDef] = field(default_factory=dict)
     params: Set[str] = field(default_factory=set)  # the enclosing function's parameters

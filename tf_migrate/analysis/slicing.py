@@ -108,6 +108,10 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
                                              "run; the generated function would read the new value")
                     conflicts.append(rebound_conflicts[-1])
                     rebound.add((key, symbol.index))
+                if key in scope.global_writers and at < limit:
+                    conflicts.append(f"`{key}`, which graph code reads, is bound by `{scope.global_writers[key]}` "
+                                     "(`global`) when it is called: TF1 built with the value it had then, the "
+                                     "generated function would read the one it has when it runs")
                 conflicts.extend(_called_reads_rebound(scope, key, symbol, at, limit))
                 continue
             if key in fed_at:
@@ -198,7 +202,8 @@ def _called_reads_rebound(scope: "pm.Scope", key: str, symbol: "pm.Symbol", at: 
             seen.add(name)
             if name in scope.function_reads:
                 pending.append(name)
-            elif bound.kind not in pm.DEFERRED_KINDS and at < limit and _bound_again(scope, name, bound, limit):
+            elif bound.kind not in pm.DEFERRED_KINDS and at < limit and (
+                    _bound_again(scope, name, bound, limit) or name in scope.global_writers):
                 found.append(f"`{name}`, which `{function}` reads when graph code calls it "
                              f"(`{key}`), is bound again before the run; TF1 built with the value it had at the "
                              "call, the generated function would read the new one")

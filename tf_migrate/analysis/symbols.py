@@ -335,3 +335,15 @@ def _free_reads(func: cst.FunctionDef) -> Set[str]:
 
     visit(func, _Locals())  # (its own FunctionDef too: the body's bindings are locals)
     return reads(func.body) - (local - declared)
+
+
+def global_writes(func: cst.FunctionDef) -> Set[str]:
+    """The names ``func`` declares ``global`` and binds: it changes them in the module when called."""
+    declared: Set[str] = set()
+
+    class _Globals(cst.CSTVisitor):
+        def visit_Global(self, node: cst.Global) -> None:
+            declared.update(item.name.value for item in node.names)
+
+    visit(func.body, _Globals())
+    return declared & set(writes(func.body)) if declared else set()

@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import reads, target_keys, writes
+from tf_migrate.analysis.symbols import reads, symbol_key, target_keys, writes
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.cst.names import fresh
 from tf_migrate.traversal import visit
@@ -108,6 +108,16 @@ def _deferred_bodies(node: cst.CSTNode) -> List[cst.CSTNode]:
     return found
 
 
+def _changes_in_place(target: cst.BaseExpression, key: str) -> bool:
+    """Whether assigning to ``target`` changes the value ``key`` holds (an item or attribute of it) rather than
+    binding ``key`` anew."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_changes_in_place(element.value, key) for element in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _changes_in_place(target.value, key)
+    return symbol_key(target) is None and key in target_keys(target)
+
+
 def _target_renamed(node: cst.SimpleStatementLine, key: str, new: str) -> cst.SimpleStatementLine:
     assign = node.body[0]
     if isinstance(assign, cst.AugAssign):  # `a *= 2.0` -> `a_2 = a * 2.0` (reading the value before it)
@@ -125,6 +135,8 @@ def _reads_renamed(node: cst.CSTNode, key: str, new: str) -> Optional[cst.CSTNod
         return None
     small = node.body[0]
     if isinstance(small, cst.Assign):
+        if any(_changes_in_place(t.target, key) for t in small.targets):
+            return None  # `params[0] = 5.0`, `cfg.scale = 7.0`: changes the earlier value itself
         return node.with_changes(body=[small.with_changes(value=rename_keys(small.value, {key: new} if new else {}))])
     if isinstance(small, cst.AugAssign):  # `a -= 1.0` -> `a = a_2 - 1.0`
         value = _expanded(small, key, new or key)
