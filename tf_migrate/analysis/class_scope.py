@@ -26,7 +26,7 @@ from tf_migrate.analysis.run_sites import RunSite, find_run_sites
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.session_methods import session_methods
-from tf_migrate.analysis.symbols import writes
+from tf_migrate.analysis.symbols import reads, stored_outside, writes
 from tf_migrate.tfnames import TFNames
 
 _GRAPH_BUILDERS = api.PLACEHOLDERS | api.VARIABLE_CONSTRUCTORS
@@ -77,6 +77,7 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
     scope = analyze_scope(list(init.body.body), names, params, is_class=True, layer_scopes=layer_scopes)
     analysis = ClassAnalysis(scope, init, [], set(params), list(scope.blockers),
                              {m.name.value for m in methods})
+    scope.later_stores = _later_stores(methods, init)
     for st in scope.statements:
         if st.role == pm.KEEP:
             analysis.init_locals.update(k for k in st.defines if "." not in k)
@@ -121,9 +122,31 @@ def run_blockers(scope: "pm.Scope", site: RunSite) -> List[Tuple[cst.CSTNode, st
         found.append((site.call, f"`{key}` is bound again in __init__ after graph code read "
                                  "it; the generated method would read the new value"))
     found += [(site.call, conflict) for conflict in plan.unrenamed_conflicts]
+    for key in sorted(plan.reads):
+        symbol = scope.symbols.get(key)
+        if key in scope.later_stores and symbol is not None and symbol.kind in (pm.PYTHON, pm.EAGER):
+            found.append((site.call, f"`{key}`, which graph code in __init__ reads, is bound again by "
+                                     f"{scope.later_stores[key]}: TF1 built with the value it had in __init__, the "
+                                     "generated method would read the one it has when it runs"))
     unbuilt = unbuilt_layer_read(scope, plan)
     if unbuilt is not None:
         found.append((site.call, unbuilt))
+    return found
+
+
+def _later_stores(methods: Sequence[cst.FunctionDef], init: cst.FunctionDef) -> Dict[str, str]:
+    """``self.x`` -> where code binds it after ``__init__``: a method of the class, or code outside it that binds
+    the attribute on some object (symbols.stored_outside)."""
+    found: Dict[str, str] = {}
+    for method in methods:
+        if method is not init:
+            for key in writes(method.body):
+                if key.startswith("self."):
+                    found.setdefault(key, f"method `{method.name.value}`")
+    for method in methods:
+        for key in reads(method.body):
+            if key.startswith("self.") and key not in found and stored_outside(key[len("self."):]):
+                found[key] = f"code outside the class (`.{key[len('self.'):]} = ...`)"
     return found
 
 

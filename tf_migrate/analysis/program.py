@@ -136,6 +136,9 @@ class Scope:
     function_reads: Dict[str, Set[str]] = field(default_factory=dict)
     # Names of this scope that a function of it binds (``global name``) -> that function: bound when it is called.
     global_writers: Dict[str, str] = field(default_factory=dict)
+    # A class's ``__init__``: attributes of ``self`` code binds after it (``self.lr *= 0.5`` in a method, ``m.lr =``
+    # outside the class) -> where (class_scope).
+    later_stores: Dict[str, str] = field(default_factory=dict)
     # Functions (def) of the scopes around this one: name -> the FunctionDef.
     outer_functions: Dict[str, cst.FunctionDef] = field(default_factory=dict)
     params: Set[str] = field(default_factory=set)  # the enclosing function's parameters

@@ -33,6 +33,47 @@ def member_objects(objects: FrozenSet[str]):
         _MEMBER_OBJECTS.reset(token)
 
 
+# Attribute names the module being migrated binds on objects other than ``self`` (``model.lr = 0.1``).
+_OUTSIDE_STORES: ContextVar[FrozenSet[str]] = ContextVar("outside_stores", default=frozenset())
+
+
+@contextmanager
+def outside_stores(module: cst.Module):
+    """Within it, :func:`stored_outside` answers for ``module``."""
+    token = _OUTSIDE_STORES.set(frozenset(fact("outside_stores", module, _outside_stores)))
+    try:
+        yield
+    finally:
+        _OUTSIDE_STORES.reset(token)
+
+
+def stored_outside(attribute: str) -> bool:
+    """Whether the module binds ``attribute`` on some object other than ``self`` (``obj.attribute = v``)."""
+    return attribute in _OUTSIDE_STORES.get()
+
+
+def _outside_stores(module: cst.Module) -> Set[str]:
+    found: Set[str] = set()
+
+    def store(target: cst.BaseExpression) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                store(element.value)
+        elif isinstance(target, cst.Attribute) and not (isinstance(target.value, cst.Name)
+                                                        and target.value.value == "self"):
+            found.add(target.attr.value)
+
+    class _Stores(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            store(node.target)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            store(node.target)
+
+    visit(module, _Stores())
+    return found
+
+
 def is_member_object(name: str) -> bool:
     """Whether ``name``'s attributes are keys here (:func:`member_objects`)."""
     return name in _MEMBER_OBJECTS.get()
