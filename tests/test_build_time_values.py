@@ -7,7 +7,6 @@ from tests.twins import assert_same_output, run_legacy, run_migrated
 from tf_migrate.engine import migrate_source
 
 
-
 # A hyperparameter `__init__` built the graph with, changed later: TF1 kept the value it had in `__init__`.
 CHANGED_AFTER_INIT = '''
 import numpy as np
