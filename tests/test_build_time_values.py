@@ -52,3 +52,41 @@ def test_a_value_init_built_with_and_left_alone_converts():
     result = migrate_source(source, "case.py")
     assert result.outcome == "eager", result.compat_reason
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+LOOP_READ_IN_THE_FETCH = '''
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32)
+y = x * 2.0
+with tf.Session() as sess:
+    for i in range(3):
+        print(sess.run({fetch}, {{x: 1.0}}))
+'''
+
+
+@pytest.mark.parametrize("fetch", ["y * i + tf.constant(1.0)", "tf.square(tf.constant(1.0) + i)"])
+def test_a_fetch_reading_the_loop_name_around_a_run_keeps_compat(fetch):
+    # Before: eager, printing 1.0 three times where TF1 printed 1.0, 3.0, 5.0 (the compiled function kept i = 0);
+    # the second fetch reads no placeholder, but the run feeds one, so it became a compiled function too.
+    result = migrate_source(LOOP_READ_IN_THE_FETCH.format(fetch=fetch), "case.py")
+    assert result.outcome == "compat"
+    assert "the run's fetch reads `i`, which the loop around the run binds" in result.compat_reason
+
+
+def test_a_fetch_computed_where_it_stands_reads_the_loop_name_each_time():
+    # No graph value in the fetch: it is computed eagerly at each iteration (nfmcclure's `custom_polynomial(num)`).
+    source = LOOP_READ_IN_THE_FETCH.format(fetch="tf.square(tf.constant(1.0) + i)").replace(", {x: 1.0}", "")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_an_array_shuffled_in_place_after_graph_code_read_it_keeps_compat():
+    # Before: eager, the run read the shuffled array ([3. 2. 1.]) where TF1 built with [1. 2. 3.].
+    source = ("import numpy as np\nimport tensorflow as tf\n\nx = tf.placeholder(tf.float32, [3])\n"
+              "data = np.array([1., 2., 3.], dtype=np.float32)\ny = x * data\nnp.random.seed(0)\n"
+              "np.random.shuffle(data)\nwith tf.Session() as sess:\n    print(sess.run(y, {x: [1., 1., 1.]}))\n")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert "`data` is bound again after graph code reads it" in result.compat_reason

@@ -13,6 +13,7 @@ from tf_migrate.analysis.feed_dicts import bool_literals, feeds_tensors, named_f
 from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import reads, target_keys
+from tf_migrate.traversal import visit
 
 
 # The method the statement computing an object's members calls until the class's rewrite names it.
@@ -93,6 +94,9 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
 
     def need(keys, at: int) -> None:
         for key in keys:
+            if at == limit and _loop_around_binds(scope, key, limit):
+                loop_reads.append(key)  # a conflict where the run becomes a function (see below)
+                continue
             symbol = scope.symbol_at(key, at)
             if symbol is None:
                 continue
@@ -120,6 +124,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
                 continue
             needed.add((key, symbol.index))
 
+    loop_reads: List[str] = []
     need(reads(site.fetch), limit)
     chosen: List[pm.Statement] = []
     placeholders: List[pm.Statement] = []
@@ -148,6 +153,10 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     for st in chosen + placeholders:
         all_reads |= st.reads
     fed_keys = {key for key, _ in fed}
+    if loop_reads and (chosen or placeholders or dynamic or fed):  # (else the fetch is computed where it stands)
+        conflicts.append(f"the run's fetch reads `{loop_reads[0]}`, which the loop around the run binds: TF1 built "
+                         "the fetched ops at each run, with the value then; the generated function would keep the "
+                         "value of its first call")
     fed_bools = {key: value for key, value in bool_literals(site_feed_literals(scope, site)).items()
                  if key in fed_keys} if fed_keys else {}
     return RunPlan(site, chosen, fed, dynamic, placeholders, all_reads, conflicts,
@@ -183,6 +192,31 @@ def _bound_again(scope: "pm.Scope", key: str, symbol: "pm.Symbol", limit: int) -
         return True
     holder = scope.statements[limit] if limit < len(scope.statements) else None
     return holder is not None and not isinstance(holder.node, cst.SimpleStatementLine) and key in holder.defines
+
+
+def _loop_around_binds(scope: "pm.Scope", key: str, limit: int) -> bool:
+    """Whether the statement holding the run at ``limit`` is a loop, or holds one, and binds ``key``."""
+    holder = scope.statements[limit] if limit < len(scope.statements) else None
+    if holder is None or isinstance(holder.node, cst.SimpleStatementLine) or key not in holder.defines:
+        return False
+    return isinstance(holder.node, (cst.For, cst.While)) or _holds_loop(holder.node)
+
+
+def _holds_loop(node: cst.CSTNode) -> bool:
+    found = []
+
+    class _Loops(cst.CSTVisitor):
+        def visit_For(self, loop: cst.For) -> bool:
+            found.append(loop)
+            return False
+
+        visit_While = visit_For
+
+        def visit_FunctionDef(self, function: cst.FunctionDef) -> bool:
+            return False
+
+    visit(node, _Loops())
+    return bool(found)
 
 
 def _called_reads_rebound(scope: "pm.Scope", key: str, symbol: "pm.Symbol", at: int, limit: int) -> List[str]:

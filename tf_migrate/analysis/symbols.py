@@ -19,6 +19,11 @@ from tf_migrate.traversal import fact, visit
 
 
 _MUTATORS = {"append", "extend", "insert", "update", "add", "setdefault"}
+# Methods and functions that change a list or numpy array in place (``data.sort()``, ``np.random.shuffle(data)``):
+# the value graph code read is another one after them.
+_IN_PLACE_METHODS = {"sort", "reverse", "fill", "resize", "clear", "remove", "pop", "popitem", "put", "itemset"}
+_IN_PLACE_FUNCTIONS = {"np.random.shuffle", "numpy.random.shuffle", "random.shuffle", "np.copyto", "numpy.copyto",
+                       "np.put", "numpy.put", "np.place", "numpy.place", "np.putmask", "numpy.putmask"}
 # Names of objects whose attributes are keys in the file being migrated (analysis/object_members).
 _MEMBER_OBJECTS: ContextVar[FrozenSet[str]] = ContextVar("member_objects", default=frozenset())
 
@@ -262,8 +267,12 @@ class _Writes(cst.CSTVisitor):
         # lst.append(t), d.update(...) as a statement: the container now holds what the call put in it.
         # (tf.add(a, b) in an expression is a TF op, not a change of `tf`.)
         func = node.value.func if isinstance(node.value, cst.Call) else None
-        if isinstance(func, cst.Attribute) and func.attr.value in _MUTATORS:
+        if isinstance(func, cst.Attribute) and func.attr.value in _MUTATORS | _IN_PLACE_METHODS:
             key = symbol_key(func.value)
+            if key is not None:
+                self._add([key])
+        elif func is not None and node.value.args and dotted_name(func) in _IN_PLACE_FUNCTIONS:
+            key = symbol_key(node.value.args[0].value)
             if key is not None:
                 self._add([key])
 
