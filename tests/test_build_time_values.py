@@ -90,3 +90,48 @@ def test_an_array_shuffled_in_place_after_graph_code_read_it_keeps_compat():
     result = migrate_source(source, "case.py")
     assert result.outcome == "compat"
     assert "`data` is bound again after graph code reads it" in result.compat_reason
+
+
+HELPER_THAT_PRINTS = '''
+import numpy as np
+import tensorflow as tf
+
+
+def model(x):
+    print{message}
+    return x * 2.0 + 1.0
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+y = model(x)
+loss = tf.reduce_sum(y)
+print("built")
+with tf.Session() as sess:
+    print(sess.run(loss, {{x: np.ones((2, 3))}}))
+    print(sess.run(y, {{x: np.ones((1, 3))}}))
+'''
+
+
+def test_graph_code_that_prints_when_built_keeps_compat():
+    # Before: eager, printing "building model" after "built", once for each run function (TF1: once, first).
+    result = migrate_source(HELPER_THAT_PRINTS.format(message='("building model")'), "case.py")
+    assert result.outcome == "compat"
+    assert "graph code the run recomputes calls `model`, which prints (`print(...)`)" in result.compat_reason
+
+
+def test_a_diagnostic_to_another_stream_is_no_output():
+    source = HELPER_THAT_PRINTS.format(message='("building model", file=sys.stderr)').replace(
+        "import numpy", "import sys\nimport numpy")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_graph_code_that_draws_numpy_random_numbers_keeps_compat():
+    # Before: eager; the second run function drew other numbers than the first (TF1 drew once, at build).
+    source = ("import numpy as np\nimport tensorflow as tf\n\nx = tf.placeholder(tf.float32, [3])\n"
+              "y = x * np.random.randn(3).astype(np.float32)\nwith tf.Session() as sess:\n"
+              "    print(sess.run(y, {x: np.ones(3)}))\n    print(sess.run(y * 2.0, {x: np.ones(3)}))\n")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert "draws numpy random numbers (`np.random.randn(...)`)" in result.compat_reason

@@ -243,6 +243,10 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
         scope.variable_functions.add(node.name.value)
     elif isinstance(node, cst.ClassDef) and creates_variables:
         scope.variable_classes.add(node.name.value)
+    if isinstance(node, cst.FunctionDef):
+        effect = next(filter(None, (python_effect(c, scope, names) for c in body_calls)), None)
+        if effect is not None:
+            scope.function_effects[node.name.value] = effect
     if isinstance(node, cst.FunctionDef) and returns_tensors(node, names):
         scope.tensor_functions.add(node.name.value)
     opaque = next(filter(None, (_imported_callee(c, scope, names) for c in body_calls)), None)
@@ -260,4 +264,31 @@ def _imported_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optio
     why = unknown_callee(call, scope, names) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
     if why is not None and (" is imported from " in why or " comes from " in why):
         return "calls " + why.replace(" is imported from ", ", imported from ").replace(" comes from ", ", from ")
+    return None
+
+
+# Python calls that act when they run (output, random state, files): what they do.
+_EFFECT_CALLS = {"print": "prints", "open": "opens a file", "input": "reads input"}
+_EFFECT_MODULES = {"numpy.random": "draws numpy random numbers", "random": "draws random numbers"}
+
+
+def python_effect(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional[str]:
+    """What ``call`` does in Python that TF1 graph code did once, when it was built (``print(...)``,
+    ``np.random.randn(3)``, a function of the scope that does such things); None: nothing known."""
+    dotted = dotted_name(call.func)
+    if dotted is None:
+        return None
+    if dotted in scope.function_effects:
+        return f"calls `{dotted}`, which {scope.function_effects[dotted]}"
+    if dotted == "print" and any(arg.keyword is not None and arg.keyword.value == "file" for arg in call.args):
+        return None  # a diagnostic to another stream (`file=sys.stderr`), not the program's output
+    if dotted in _EFFECT_CALLS and dotted not in names.aliases and dotted not in scope.local_callables:
+        return f"{_EFFECT_CALLS[dotted]} (`{dotted}(...)`)"
+    head, _, rest = dotted.partition(".")
+    full = names.aliases.get(head)
+    if full is None or not rest:
+        return None
+    module = f"{full}.{rest}".rsplit(".", 1)[0]
+    if module in _EFFECT_MODULES:
+        return f"{_EFFECT_MODULES[module]} (`{dotted}(...)`)"
     return None

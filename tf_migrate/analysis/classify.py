@@ -10,7 +10,8 @@ from tf_migrate.analysis.branch_placeholders import branch_placeholders, placeho
 from tf_migrate.analysis.block_variables import classify_variable_block, computed_reads
 from tf_migrate.analysis.built_objects import classify_built_object
 from tf_migrate.analysis.run_sites import find_run_sites
-from tf_migrate.analysis.callables import check_knowledge, kept_members, record_callables, summarize_definition
+from tf_migrate.analysis.callables import (check_knowledge, kept_members, python_effect, record_callables,
+                                          summarize_definition)
 from tf_migrate.analysis.dtypes import expression_dtype, placeholder_dtype
 from tf_migrate.analysis.feed_dicts import feed_dict_literal
 from tf_migrate.analysis.fed_gradients import record_targets
@@ -115,6 +116,7 @@ class Classifier:
         self._check_api(node, calls)
         check_knowledge(st, calls, self.scope, self.names, self.kind_of, self.block)
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
+        st.python_effect = next(filter(None, (python_effect(c, self.scope, self.names) for c in calls)), None)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
         if st.gradient:
             record_targets(st, [c for c in calls if self.names.call_name(c) in api.GRADIENTS], self.scope, self.names)

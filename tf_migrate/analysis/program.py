@@ -84,6 +84,7 @@ class Statement:
     run_sites: List[RunSite] = field(default_factory=list)
     gradient: bool = False  # needs a tape (tf.gradients, minimize, compute_gradients)
     random: bool = False
+    python_effect: Optional[str] = None  # what it does in Python besides building ops (callables.python_effect)
 
     @property
     def node(self) -> cst.BaseStatement:
@@ -136,6 +137,9 @@ class Scope:
     function_reads: Dict[str, Set[str]] = field(default_factory=dict)
     # Names of this scope that a function of it binds (``global name``) -> that function: bound when it is called.
     global_writers: Dict[str, str] = field(default_factory=dict)
+    # Functions of this scope that act in Python when called (print, draw numpy random numbers...) -> what they do:
+    # graph code that calls them did so once, at build time (callables.python_effect).
+    function_effects: Dict[str, str] = field(default_factory=dict)
     # A class's ``__init__``: attributes of ``self`` code binds after it (``self.lr *= 0.5`` in a method, ``m.lr =``
     # outside the class) -> where (class_scope).
     later_stores: Dict[str, str] = field(default_factory=dict)

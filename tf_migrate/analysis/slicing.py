@@ -148,6 +148,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     chosen.reverse()
     placeholders.reverse()
     conflicts += _parameter_conflicts(scope, chosen, placeholders, fed)
+    conflicts += _build_time_effects(chosen)
     conflicts += gradient_through_feeds(scope, chosen, {key: symbol for key, symbol in fed_symbols.items() if symbol})
     all_reads = set(reads(site.fetch))
     for st in chosen + placeholders:
@@ -192,6 +193,17 @@ def _bound_again(scope: "pm.Scope", key: str, symbol: "pm.Symbol", limit: int) -
         return True
     holder = scope.statements[limit] if limit < len(scope.statements) else None
     return holder is not None and not isinstance(holder.node, cst.SimpleStatementLine) and key in holder.defines
+
+
+def _build_time_effects(chosen: List["pm.Statement"]) -> List[str]:
+    """Why graph code this run recomputes acts in Python (prints, draws numpy random numbers): TF1 did that
+    once, when it built the graph; in a generated function it happens when the function is traced, once per
+    function that needs the line."""
+    for st in chosen:
+        if st.python_effect is not None:
+            return [f"graph code the run recomputes {st.python_effect}: TF1 did that once, when it built the graph; "
+                    "a generated function would do it when traced, once for each function that needs it"]
+    return []
 
 
 def _loop_around_binds(scope: "pm.Scope", key: str, limit: int) -> bool:
