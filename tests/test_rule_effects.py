@@ -43,6 +43,8 @@ COVERED_BY = {
                        "labels=tf.nn.softmax(tf.matmul(x, w)), logits=x)\n"
                        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
                        "    print(sess.run(loss, {x: [[1.0, 2.0]]}))\n"),
+    "dimension-values": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n"
+                         "w = tf.Variable(tf.ones([x.get_shape()[1].value, 2]))\n"),
     "dropout-rate": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\nh = tf.nn.dropout(x, 0.5)\n"
                      "with tf.Session() as sess:\n    print(sess.run(h, {x: [1.0, 2.0, 3.0]}))\n"),
     "dead-collections": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\nw = tf.Variable(1.0)\n"
