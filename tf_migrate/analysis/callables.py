@@ -270,6 +270,8 @@ def _imported_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optio
 # Python calls that act when they run (output, random state, files): what they do.
 _EFFECT_CALLS = {"print": "prints", "open": "opens a file", "input": "reads input"}
 _EFFECT_MODULES = {"numpy.random": "draws numpy random numbers", "random": "draws random numbers"}
+# A generator of its own (`np.random.RandomState(0).randn(3)`): its draws change no shared state.
+_GENERATORS = {"RandomState", "default_rng", "Generator", "SeedSequence", "PCG64", "MT19937", "Random"}
 
 
 def python_effect(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional[str]:
@@ -288,7 +290,7 @@ def python_effect(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional
     full = names.aliases.get(head)
     if full is None or not rest:
         return None
-    module = f"{full}.{rest}".rsplit(".", 1)[0]
-    if module in _EFFECT_MODULES:
+    module, _, function = f"{full}.{rest}".rpartition(".")
+    if module in _EFFECT_MODULES and function not in _GENERATORS:
         return f"{_EFFECT_MODULES[module]} (`{dotted}(...)`)"
     return None
