@@ -61,6 +61,13 @@ print(np.round(sess.run(y, {{x: np.ones((1, 2))}}), 5))
     ("sess.run(train, {x: np.ones((1, 2))})", "tf.zeros([2, 3]) + 0.5"),  # trained: TF1 resets it
     ("print(sess.run(y, {x: np.ones((1, 2))}))", "tf.random_normal([2, 3])"),  # TF1 draws new values
     ("print(sess.run(y, {x: np.ones((1, 2))}))", "tf.random_normal([2, 3], seed=1)"),  # same session: new draw
+    # An update built in the run itself converted, and the migrated program printed the updated values where
+    # TF1 printed the initial ones again (a silent wrong rewrite); a restored checkpoint or a loaded value
+    # changes the variables too.
+    ("sess.run(tf.assign(w, tf.ones([2, 3])))", "tf.zeros([2, 3]) + 0.5"),
+    ("saver = tf.train.Saver([w])\nsaver.restore(sess, saver.save(sess, '/tmp/reinit.ckpt'))",
+     "tf.zeros([2, 3]) + 0.5"),
+    ("w.load(np.ones((2, 3)), sess)", "tf.zeros([2, 3]) + 0.5"),
 ])
 def test_an_initialization_that_resets_values_stays_compat(between, initial):
     source = HEAD + f"""w = tf.Variable({initial})

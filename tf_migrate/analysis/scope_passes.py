@@ -194,9 +194,14 @@ def _reinitialization_changes_nothing(c: Classifier, before: "pm.Statement", aft
                 return False
             if any(_changes_state(c, needed) for needed in plan_run(c.scope, site, st.index).statements):
                 return False  # `inc = tf.assign_add(w, 1.0)` is a tensor, and running it changes w
+            if _updates(c, site.fetch):
+                return False  # `sess.run(tf.assign(w, v))`: the op is built in the run
         if any(isinstance(call.func, cst.Name) and call.func.value in c.scope.local_callables
                for call in all_calls(st.node)):
             return False  # a function of the program may run anything
+        if any(isinstance(call.func, cst.Attribute) and call.func.attr.value in ("restore", "load")
+               for call in all_calls(st.node)):
+            return False  # `saver.restore(sess, path)`, `w.load(value, sess)`: the variables changed
     new_session = any(st.kind == pm.SESSION for st in between)
     if _session_key(before) != _session_key(after) and any(
             site.style != "run" or _session_key(st, site) == _session_key(before)
@@ -215,9 +220,12 @@ _STATE_METHODS = api.VARIABLE_WRITE_METHODS | {"minimize", "apply_gradients"}
 
 def _changes_state(c: Classifier, st: "pm.Statement") -> bool:
     """Whether running the graph statement ``st`` updates a variable (an assignment, an optimizer step)."""
-    if st.kind == pm.OP or st.gradient:
-        return True
-    for call in all_calls(st.node):
+    return st.kind == pm.OP or st.gradient or _updates(c, st.node)
+
+
+def _updates(c: Classifier, node: cst.CSTNode) -> bool:
+    """Whether ``node`` builds an op that updates a variable (an assignment, an optimizer step)."""
+    for call in all_calls(node):
         qualname = c.names.call_name(call) or ""
         name = call.func.attr.value if isinstance(call.func, cst.Attribute) else qualname.rsplit(".", 1)[-1]
         if name in _STATE_METHODS or qualname.startswith(("tf.assign", "tf.scatter_")):
