@@ -135,3 +135,17 @@ def test_graph_code_that_draws_numpy_random_numbers_keeps_compat():
     result = migrate_source(source, "case.py")
     assert result.outcome == "compat"
     assert "draws numpy random numbers (`np.random.randn(...)`)" in result.compat_reason
+
+
+def test_a_module_name_init_built_with_bound_again_keeps_compat():
+    # Before: eager, printing 10.0 where TF1 printed 2.0 (the generated method read SCALE when traced).
+    source = ("import tensorflow as tf\nSCALE = 2.0\n\n\nclass Model:\n    def __init__(self):\n"
+              "        self.sess = tf.Session()\n        self.x = tf.placeholder(tf.float32)\n"
+              "        self.y = self.x * SCALE\n\n    def predict(self, v):\n"
+              "        return self.sess.run(self.y, {self.x: v})\n\n\nm = Model()\nSCALE = 10.0\nprint(m.predict(1.0))\n")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert "`SCALE`, a module name graph code in __init__ reads, is bound again in the module" in result.compat_reason
+    once = migrate_source(source.replace("SCALE = 10.0\n", ""), "case.py")
+    assert once.outcome == "eager", once.compat_reason
+    assert_same_output(run_legacy(source.replace("SCALE = 10.0\n", "")), run_migrated(once.new_source))

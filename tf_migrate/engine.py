@@ -29,7 +29,7 @@ from tf_migrate.analysis.modules import variable_holders, variable_makers
 from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.object_members import member_requests, mixed_objects
 from tf_migrate.analysis.session_methods import kept_per_run, outer_variables_reset
-from tf_migrate.analysis.symbols import member_objects, outside_stores
+from tf_migrate.analysis.symbols import member_objects, module_bindings
 from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.project_index import one_session_classes, scan_module, single_instance_classes
 from tf_migrate.analysis.scope_analysis import analyze_scope
@@ -257,7 +257,7 @@ def _migrate(source: str, path: str, mode: str, select, ignore, functions: str,
              facts: _TreeFacts) -> MigrationResult:
     traversal.forget()
     module = parse(source, path)
-    with member_objects(mixed_objects(module, facts.tree_helpers.graph_classes)), outside_stores(module):
+    with member_objects(mixed_objects(module, facts.tree_helpers.graph_classes)), module_bindings(module):
         return _migrate_module(module, source, path, mode, select, ignore, functions, facts)
 
 

@@ -26,7 +26,7 @@ from tf_migrate.analysis.run_sites import RunSite, find_run_sites
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.session_methods import session_methods
-from tf_migrate.analysis.symbols import reads, stored_outside, writes
+from tf_migrate.analysis.symbols import reads, rebound_in_module, stored_outside, writes
 from tf_migrate.tfnames import TFNames
 
 _GRAPH_BUILDERS = api.PLACEHOLDERS | api.VARIABLE_CONSTRUCTORS
@@ -128,6 +128,10 @@ def run_blockers(scope: "pm.Scope", site: RunSite) -> List[Tuple[cst.CSTNode, st
             found.append((site.call, f"`{key}`, which graph code in __init__ reads, is bound again by "
                                      f"{scope.later_stores[key]}: TF1 built with the value it had in __init__, the "
                                      "generated method would read the one it has when it runs"))
+        elif symbol is None and "." not in key and key not in scope.params and rebound_in_module(key):
+            found.append((site.call, f"`{key}`, a module name graph code in __init__ reads, is bound again in the "
+                                     "module: TF1 built with the value it had then, the generated method would "
+                                     "read the one it has when it runs"))
     unbuilt = unbuilt_layer_read(scope, plan)
     if unbuilt is not None:
         found.append((site.call, unbuilt))

@@ -12,8 +12,7 @@ from tf_migrate.analysis.fed_gradients import gradient_through_feeds
 from tf_migrate.analysis.feed_dicts import bool_literals, feeds_tensors, named_feed_keys, site_feed_literals
 from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.analysis.symbols import reads, target_keys
-from tf_migrate.traversal import visit
+from tf_migrate.analysis.symbols import holds_loop, reads, target_keys
 
 
 # The method the statement computing an object's members calls until the class's rewrite names it.
@@ -211,24 +210,7 @@ def _loop_around_binds(scope: "pm.Scope", key: str, limit: int) -> bool:
     holder = scope.statements[limit] if limit < len(scope.statements) else None
     if holder is None or isinstance(holder.node, cst.SimpleStatementLine) or key not in holder.defines:
         return False
-    return isinstance(holder.node, (cst.For, cst.While)) or _holds_loop(holder.node)
-
-
-def _holds_loop(node: cst.CSTNode) -> bool:
-    found = []
-
-    class _Loops(cst.CSTVisitor):
-        def visit_For(self, loop: cst.For) -> bool:
-            found.append(loop)
-            return False
-
-        visit_While = visit_For
-
-        def visit_FunctionDef(self, function: cst.FunctionDef) -> bool:
-            return False
-
-    visit(node, _Loops())
-    return bool(found)
+    return isinstance(holder.node, (cst.For, cst.While)) or holds_loop(holder.node)
 
 
 def _called_reads_rebound(scope: "pm.Scope", key: str, symbol: "pm.Symbol", at: int, limit: int) -> List[str]:

@@ -38,23 +38,68 @@ def member_objects(objects: FrozenSet[str]):
         _MEMBER_OBJECTS.reset(token)
 
 
-# Attribute names the module being migrated binds on objects other than ``self`` (``model.lr = 0.1``).
+# What the module being migrated binds: attribute names it binds on objects other than ``self``
+# (``model.lr = 0.1``), and module names it binds more than once (again, in a loop, in place, or through
+# ``global`` in a function).
 _OUTSIDE_STORES: ContextVar[FrozenSet[str]] = ContextVar("outside_stores", default=frozenset())
+_REBOUND_GLOBALS: ContextVar[FrozenSet[str]] = ContextVar("rebound_globals", default=frozenset())
 
 
 @contextmanager
-def outside_stores(module: cst.Module):
-    """Within it, :func:`stored_outside` answers for ``module``."""
-    token = _OUTSIDE_STORES.set(frozenset(fact("outside_stores", module, _outside_stores)))
+def module_bindings(module: cst.Module):
+    """Within it, :func:`stored_outside` and :func:`rebound_in_module` answer for ``module``."""
+    stores = _OUTSIDE_STORES.set(frozenset(fact("outside_stores", module, _outside_stores)))
+    rebound = _REBOUND_GLOBALS.set(frozenset(fact("rebound_globals", module, _rebound_globals)))
     try:
         yield
     finally:
-        _OUTSIDE_STORES.reset(token)
+        _OUTSIDE_STORES.reset(stores)
+        _REBOUND_GLOBALS.reset(rebound)
 
 
 def stored_outside(attribute: str) -> bool:
     """Whether the module binds ``attribute`` on some object other than ``self`` (``obj.attribute = v``)."""
     return attribute in _OUTSIDE_STORES.get()
+
+
+def rebound_in_module(name: str) -> bool:
+    """Whether the module binds its name ``name`` more than once (see :func:`module_bindings`)."""
+    return name in _REBOUND_GLOBALS.get()
+
+
+def _rebound_globals(module: cst.Module) -> Set[str]:
+    counts: Dict[str, int] = {}
+    found: Set[str] = set()
+    for statement in module.body:
+        keys = writes(statement)
+        for key in keys:
+            counts[key] = counts.get(key, 0) + 1
+        if isinstance(statement, (cst.For, cst.While)) or not isinstance(statement, cst.SimpleStatementLine) \
+                and holds_loop(statement):
+            found.update(keys)  # bound at each pass of a loop
+        if isinstance(statement, cst.FunctionDef):
+            found |= global_writes(statement)
+    return found | {key for key, count in counts.items() if count > 1}
+
+
+def holds_loop(node: cst.CSTNode) -> bool:
+    """Whether ``node`` holds a ``for`` or ``while`` loop (not in a function or class it defines)."""
+    loops = []
+
+    class _Loops(cst.CSTVisitor):
+        def visit_For(self, loop: cst.For) -> bool:
+            loops.append(loop)
+            return False
+
+        visit_While = visit_For
+
+        def visit_FunctionDef(self, function: cst.FunctionDef) -> bool:
+            return False
+
+        visit_ClassDef = visit_FunctionDef
+
+    visit(node, _Loops())
+    return bool(loops)
 
 
 def _outside_stores(module: cst.Module) -> Set[str]:
