@@ -46,3 +46,16 @@ def test_runs_without_an_eager_feed_stay_compat_with_the_cause(run, why):
 def test_feeds_the_rewrite_gives_convert(run):
     result = migrate_source(HEAD + run, "feeds.py")
     assert result.outcome == "eager", result.compat_reason
+
+
+@pytest.mark.parametrize("made", [
+    "tf.SparseTensor(indices=[[0, 1], [1, 2]], values=tf.reduce_sum(x) * tf.constant([1.0, 2.0]), dense_shape=[2, 3])",
+    "tf.SparseTensor(indices=[[0, 1]], values=[1.0], dense_shape=[2, 3])",
+])
+def test_a_fetched_sparse_tensor_keeps_compat(made):
+    # Before: eager, and the migrated program failed: AttributeError: 'SparseTensor' object has no attribute 'numpy'.
+    source = (f"import numpy as np\nimport tensorflow as tf\n\nx = tf.placeholder(tf.float32, [None, 3])\nsp = {made}\n"
+              "with tf.Session() as sess:\n    v = sess.run(sp, {x: np.ones((1, 3))})\n    print(v.indices, v.values)\n")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert "`sp` is a sparse tensor (tf.SparseTensor)" in result.compat_reason

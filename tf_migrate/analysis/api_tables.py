@@ -175,3 +175,12 @@ LIST_MUTATIONS = {"append", "extend", "insert", "reverse", "sort", "pop", "remov
 # Methods of a variable that write it (run when a run fetches the op TF1 built, not when built).
 VARIABLE_WRITE_METHODS = {"assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub",
                           "scatter_nd_update", "scatter_nd_add", "load"}
+
+# TF1 ops whose result is a SparseTensor (a run gave a SparseTensorValue of numpy arrays).
+SPARSE_RESULTS = {"tf.SparseTensor", "tf.sparse.SparseTensor", "tf.string_split", "tf.strings.split",
+                  "tf.sparse_reorder", "tf.sparse.reorder", "tf.sparse_add", "tf.sparse.add", "tf.sparse_reshape",
+                  "tf.sparse.reshape", "tf.sparse_retain", "tf.sparse.retain", "tf.sparse_slice", "tf.sparse.slice",
+                  "tf.sparse.from_dense", "tf.sparse_concat", "tf.sparse.concat", "tf.sparse_transpose",
+                  "tf.sparse.transpose", "tf.sparse_reset_shape", "tf.sparse.reset_shape", "tf.sparse_fill_empty_rows",
+                  "tf.sparse.fill_empty_rows", "tf.sparse_maximum", "tf.sparse.maximum", "tf.sparse_minimum",
+                  "tf.sparse.minimum", "tf.contrib.layers.dense_to_sparse", "tf.serialize_sparse"}

@@ -123,6 +123,15 @@ def kept_members(scope: "pm.Scope", names: TFNames):
     return lambda owner: variable_members(scope.class_defs[owner], names) if owner in scope.class_defs else frozenset()
 
 
+def _made_by(scope: "pm.Scope", key: str) -> Optional[cst.BaseExpression]:
+    """The value the statement binding ``key`` (last, alone) assigns it (None: not such a statement)."""
+    symbol = scope.symbols.get(key)
+    if symbol is None or not 0 <= symbol.index < len(scope.statements):
+        return None
+    target, value = single(scope.statements[symbol.index].node)
+    return value if target is not None and symbol_key(target) == key else None
+
+
 def unknown_fetch(leaf: cst.BaseExpression, scope: "pm.Scope", kind_of, names: TFNames) -> Optional[str]:
     """Why the model does not know what the fetch ``leaf`` is (None: it does)."""
     if isinstance(leaf, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
@@ -137,6 +146,10 @@ def unknown_fetch(leaf: cst.BaseExpression, scope: "pm.Scope", kind_of, names: T
                 return None
             return f"`{code(leaf)}` is a per-run member of a `{owner}`, local to its generated methods"
     key = symbol_key(leaf)
+    made_by = _made_by(scope, key) if key is not None else leaf
+    if isinstance(made_by, cst.Call) and names.call_name(made_by) in api.SPARSE_RESULTS:
+        return (f"`{code(leaf)}` is a sparse tensor ({names.call_name(made_by)}): TF1 gave a SparseTensorValue of "
+                "numpy arrays, which the conversion has no form for")
     if key is not None:
         kind = scope.kind(key)
         if kind in _FETCHABLE:
