@@ -265,3 +265,19 @@ def test_a_dict_of_variables_is_listed_by_its_values():
     assert result.outcome == "eager", result.compat_reason
     assert "[*weights.values()]" in result.new_source and "[*weights]" not in result.new_source
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_collections_read_through_tensorflows_internal_ops_module():
+    # instillai's TensorFlow-Course: `from tensorflow.python.framework import ops` and `ops.get_collection(...)`.
+    source = ("import numpy as np\nimport tensorflow as tf\nfrom tensorflow.python.framework import ops\n\n"
+              "x = tf.placeholder(tf.float32, [None, 2])\nw = tf.Variable(tf.ones([2, 1]), name='w')\n"
+              "b = tf.Variable(tf.zeros([1]), name='b')\nloss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - 1.0))\n"
+              "params = ops.get_collection(ops.GraphKeys.TRAINABLE_VARIABLES)\n"
+              "train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, var_list=params)\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    for _ in range(3):\n        print(sess.run([train, loss], {x: np.ones((2, 2))})[1])\n"
+              "    print([v.name for v in params])\n")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "get_collection" not in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

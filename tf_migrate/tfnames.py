@@ -29,7 +29,11 @@ _PREFIXES = (
 # re-export public symbols under other paths; these reach the same object as the public name.
 _INTERNAL_MODULES = {
     "tf.python.framework.ops.": ("reset_default_graph", "get_default_graph", "Graph", "convert_to_tensor",
-                                 "control_dependencies", "device", "Tensor", "Operation"),
+                                 "control_dependencies", "device", "Tensor", "Operation", "name_scope",
+                                 "get_collection", "get_collection_ref", "add_to_collection", "GraphKeys",
+                                 "GraphKeys.GLOBAL_VARIABLES", "GraphKeys.TRAINABLE_VARIABLES",
+                                 "GraphKeys.LOCAL_VARIABLES", "GraphKeys.UPDATE_OPS",
+                                 "GraphKeys.REGULARIZATION_LOSSES", "GraphKeys.SUMMARIES"),
     "tf.python.framework.dtypes.": ("float16", "float32", "float64", "int32", "int64", "uint8", "bool",
                                     "string", "DType"),
     "tf.python.framework.constant_op.": ("constant",),
