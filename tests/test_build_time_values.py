@@ -149,3 +149,13 @@ def test_a_module_name_init_built_with_bound_again_keeps_compat():
     once = migrate_source(source.replace("SCALE = 10.0\n", ""), "case.py")
     assert once.outcome == "eager", once.compat_reason
     assert_same_output(run_legacy(source.replace("SCALE = 10.0\n", "")), run_migrated(once.new_source))
+
+
+def test_a_name_a_lambda_reads_bound_again_keeps_compat():
+    # Before: eager, printing -0.5 where TF1 printed -0.2 (the lambda read `alpha` when the run traced it).
+    source = ("import tensorflow as tf\n\nx = tf.placeholder(tf.float32)\nalpha = 0.2\n"
+              "act = lambda z: tf.maximum(z, alpha * z)\ny = act(x)\nalpha = 0.5\n"
+              "with tf.Session() as sess:\n    print(sess.run(y, {x: -1.0}))\n")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert "`alpha`, which `act` reads when graph code calls it" in result.compat_reason

@@ -192,6 +192,8 @@ def record_callables(st: "pm.Statement", targets, value, scope: "pm.Scope", name
     """What a statement binds that calls may name: lambdas, namedtuple types, instances of local classes."""
     if isinstance(value, cst.Lambda) or is_container_type(value, names):
         scope.local_callables.update(st.defines)
+    if isinstance(value, cst.Lambda) and len(st.defines) == 1:
+        scope.function_reads.setdefault(st.defines[0], set()).update(free_reads(value))
     for key in st.defines:
         scope.instances.pop(key, None)
     if isinstance(value, cst.Call) and targets is not None and len(st.defines) == 1:

@@ -398,14 +398,15 @@ def _all_calls(node: cst.CSTNode) -> List[cst.Call]:
     return visitor.calls
 
 
-def free_reads(func: cst.FunctionDef) -> Set[str]:
-    """The names ``func`` reads from the scopes around it when it is called: what its body reads that is no
-    parameter, no local of it (bound in its body, a comprehension's or a lambda's own name), and names it
-    declares ``global`` or ``nonlocal`` (a new set). Nested functions' locals count as its own (over-reads)."""
+def free_reads(func) -> Set[str]:
+    """The names ``func`` (a ``def`` or a lambda) reads from the scopes around it when it is called: what its
+    body reads that is no parameter, no local of it (bound in its body, a comprehension's or a lambda's own
+    name), and names it declares ``global`` or ``nonlocal`` (a new set). Nested functions' locals count as its
+    own (over-reads)."""
     return set(fact("free_reads", func, _free_reads))
 
 
-def _free_reads(func: cst.FunctionDef) -> Set[str]:
+def _free_reads(func) -> Set[str]:
     local: Set[str] = set()
     declared: Set[str] = set()
 
