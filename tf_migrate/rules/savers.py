@@ -21,7 +21,9 @@ than through save / restore / last_checkpoints.
 
 The checkpoint holds the program's variables, not the optimizer's slots
 (TF1's ``Saver()`` also saved Adam's moments): after a restore the slots keep
-their values, and a warning says so where the optimizer has slots.
+their values, and a warning says so where the optimizer has slots. Where the
+program trains after a restore (also one that runs only when a checkpoint
+exists: a resumed run), that changes its numbers, and the file stays compat.
 """
 from __future__ import annotations
 
@@ -34,7 +36,8 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.collections import imported_variable_class
 from tf_migrate.analysis.object_variables import answer_variables, object_variables
-from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.analysis.callables import fetch_leaves
+from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
 from tf_migrate.cst.arguments import find_argument, keyword
 from tf_migrate.cst.names import attribute_mentions, attribute_names
@@ -79,6 +82,10 @@ class SaverVarList(Rule):
                 ctx.report(plan.call, RULE_ID, INFO, "Saver -> an explicit var_list keyed by TF1 names")
                 if plan.slots_warning:
                     ctx.report(plan.call, RULE_ID, WARNING, plan.slots_warning)
+                    if cls is None and _trains_after_restore(scope, plan.name):
+                        ctx.block(plan.call, "the program restores a checkpoint and then trains with an optimizer "
+                                             "that has slots: TF1's Saver() restored them too (Adam's moments), "
+                                             "the eager Saver lists the model's variables only")
         # Where the program model cannot keep the saver, the decision after the local rules keeps compat mode.
         return visit(module, _Rewrite(plans, ctx)) if plans else module
 
@@ -250,12 +257,38 @@ def _slots_warning(scope: "pm.Scope", ctx: RuleContext, classes=()) -> str:
     """A warning where an optimizer with slots is built in the scope, or in the classes whose objects it builds."""
     made = [call for symbol in scope.symbols.values() if symbol.kind == pm.OPTIMIZER
             for call in ([symbol.call] if symbol.call is not None else symbol.choices)]
-    made += [call for cls in classes for call in all_calls(cls) if (ctx.names.call_name(call) or "").startswith(
-        "tf.train.") and (ctx.names.call_name(call) or "").endswith("Optimizer")]
+    made += [call for node in [*classes, *(st.node for st in scope.statements)] for call in all_calls(node)
+             if (ctx.names.call_name(call) or "").startswith("tf.train.")
+             and (ctx.names.call_name(call) or "").endswith("Optimizer")]  # (also one built inline: `...minimize`)
     if any(not (ctx.names.call_name(call) or "").endswith(_SLOTLESS) for call in made):
         return ("the checkpoint holds the model's variables, not the optimizer's slots that TF1's Saver() also "
                 "saved: after a restore they keep their current values")
     return ""
+
+
+def _trains_after_restore(scope: "pm.Scope", saver: str) -> bool:
+    """Whether a training step runs after ``saver.restore(...)`` (in text order; a restore in a loop or a function
+    counts as before every step)."""
+    restored = None
+    for st in scope.statements:
+        restores = any(isinstance(call.func, cst.Attribute) and call.func.attr.value == "restore"
+                       and symbol_key(call.func.value) == saver for call in all_calls(st.node))
+        if restores and restored is None:
+            restored = -1 if not isinstance(st.node, cst.SimpleStatementLine) else st.index
+        if restored is not None and (restored == -1 or st.index >= restored) and _runs_a_step(scope, st):
+            return True
+    return restored == -1 and any(_runs_a_step(scope, st) for st in scope.statements)
+
+
+def _runs_a_step(scope: "pm.Scope", st: "pm.Statement") -> bool:
+    for site in st.run_sites:
+        for leaf in fetch_leaves(site.fetch):
+            key = symbol_key(leaf)
+            symbol = scope.symbols.get(key) if key is not None else None
+            if symbol is not None and 0 <= symbol.index < len(scope.statements) \
+                    and scope.statements[symbol.index].gradient:
+                return True
+    return False
 
 
 def _hidden_variables(module: cst.Module, ctx: RuleContext) -> Optional[str]:
