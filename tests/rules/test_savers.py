@@ -173,6 +173,19 @@ def test_restoring_then_training_with_optimizer_slots_keeps_compat():
     assert "restores a checkpoint and then trains with an optimizer that has slots" in result.compat_reason
 
 
+def test_restoring_then_exiting_is_no_training_after_the_restore():
+    # solaris33's shape: with a checkpoint, restore, print the test accuracy and exit; else train and save.
+    source = RESTORE_THEN_TRAIN.format(optimizer="AdamOptimizer").replace(
+        "    saver.restore(sess, path)\n",
+        "    if os.path.exists(path + '.index') and os.environ.get('RESUME'):\n        saver.restore(sess, path)\n"
+        "        print(sess.run(loss, {x: np.ones((2, 2))}))\n        sys.exit()\n").replace(
+        "import numpy as np", "import os\nimport sys\nimport numpy as np")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    kept_training = source.replace("        sys.exit()\n", "")
+    assert migrate_source(kept_training, "case.py").outcome == "compat"
+
+
 def test_restoring_then_training_without_slots_converts():
     source = RESTORE_THEN_TRAIN.format(optimizer="GradientDescentOptimizer")
     result = migrate_source(source, "case.py")

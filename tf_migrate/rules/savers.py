@@ -36,8 +36,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.collections import imported_variable_class
 from tf_migrate.analysis.object_variables import answer_variables, object_variables
-from tf_migrate.analysis.callables import fetch_leaves
-from tf_migrate.analysis.symbols import all_calls, symbol_key
+from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
 from tf_migrate.cst.arguments import find_argument, keyword
 from tf_migrate.cst.names import attribute_mentions, attribute_names
@@ -47,6 +46,7 @@ from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._program_scopes import graph_and_class_scopes, statement_value
 from tf_migrate.rules._layer_variable_markers import named_as_tf1
 from tf_migrate.rules._saver_layers import layer_saver_variables
+from tf_migrate.rules._saver_restores import trains_after_restore
 from tf_migrate.traversal import visit
 
 RULE_ID = "saver-var-list"
@@ -82,7 +82,7 @@ class SaverVarList(Rule):
                 ctx.report(plan.call, RULE_ID, INFO, "Saver -> an explicit var_list keyed by TF1 names")
                 if plan.slots_warning:
                     ctx.report(plan.call, RULE_ID, WARNING, plan.slots_warning)
-                    if cls is None and _trains_after_restore(scope, plan.name):
+                    if cls is None and trains_after_restore(scope, plan.name):
                         ctx.block(plan.call, "the program restores a checkpoint and then trains with an optimizer "
                                              "that has slots: TF1's Saver() restored them too (Adam's moments), "
                                              "the eager Saver lists the model's variables only")
@@ -264,31 +264,6 @@ def _slots_warning(scope: "pm.Scope", ctx: RuleContext, classes=()) -> str:
         return ("the checkpoint holds the model's variables, not the optimizer's slots that TF1's Saver() also "
                 "saved: after a restore they keep their current values")
     return ""
-
-
-def _trains_after_restore(scope: "pm.Scope", saver: str) -> bool:
-    """Whether a training step runs after ``saver.restore(...)`` (in text order; a restore in a loop or a function
-    counts as before every step)."""
-    restored = None
-    for st in scope.statements:
-        restores = any(isinstance(call.func, cst.Attribute) and call.func.attr.value == "restore"
-                       and symbol_key(call.func.value) == saver for call in all_calls(st.node))
-        if restores and restored is None:
-            restored = -1 if not isinstance(st.node, cst.SimpleStatementLine) else st.index
-        if restored is not None and (restored == -1 or st.index >= restored) and _runs_a_step(scope, st):
-            return True
-    return restored == -1 and any(_runs_a_step(scope, st) for st in scope.statements)
-
-
-def _runs_a_step(scope: "pm.Scope", st: "pm.Statement") -> bool:
-    for site in st.run_sites:
-        for leaf in fetch_leaves(site.fetch):
-            key = symbol_key(leaf)
-            symbol = scope.symbols.get(key) if key is not None else None
-            if symbol is not None and 0 <= symbol.index < len(scope.statements) \
-                    and scope.statements[symbol.index].gradient:
-                return True
-    return False
 
 
 def _hidden_variables(module: cst.Module, ctx: RuleContext) -> Optional[str]:
