@@ -8,7 +8,8 @@ import pytest
 
 from tf_migrate.analysis.dtypes import expression_dtype
 from tf_migrate.analysis.scope_analysis import analyze_scope
-from tf_migrate.analysis.symbols import free_reads, value_reads
+from tf_migrate.analysis.binding_times import free_reads
+from tf_migrate.analysis.symbols import value_reads
 from tf_migrate.engine import migrate_source
 from tf_migrate.tfnames import TFNames
 from tf_migrate.verify import verify_program

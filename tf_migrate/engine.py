@@ -29,7 +29,8 @@ from tf_migrate.analysis.modules import variable_holders, variable_makers
 from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.object_members import member_requests, mixed_objects
 from tf_migrate.analysis.session_methods import kept_per_run, outer_variables_reset
-from tf_migrate.analysis.symbols import member_objects, module_bindings
+from tf_migrate.analysis.binding_times import module_bindings
+from tf_migrate.analysis.symbols import member_objects
 from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.project_index import one_session_classes, scan_module, single_instance_classes
 from tf_migrate.analysis.scope_analysis import analyze_scope

@@ -19,7 +19,8 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import variable_members
 from tf_migrate.analysis.statement_facts import returns_tensors, single
-from tf_migrate.analysis.symbols import free_reads, global_writes, reads, symbol_key
+from tf_migrate.analysis.binding_times import free_reads, global_writes
+from tf_migrate.analysis.symbols import reads, symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
 

@@ -26,7 +26,8 @@ from tf_migrate.analysis.run_sites import RunSite, find_run_sites
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.session_methods import session_methods
-from tf_migrate.analysis.symbols import reads, rebound_in_module, stored_outside, writes
+from tf_migrate.analysis.binding_times import rebound_in_module, stored_outside
+from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.tfnames import TFNames
 
 _GRAPH_BUILDERS = api.PLACEHOLDERS | api.VARIABLE_CONSTRUCTORS

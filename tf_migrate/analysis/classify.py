@@ -5,13 +5,11 @@ from typing import List, Optional, Sequence
 
 import libcst as cst
 
-from tf_migrate.analysis import api_tables as api, collections, program as pm
+from tf_migrate.analysis import api_tables as api, callables, collections, program as pm
 from tf_migrate.analysis.branch_placeholders import branch_placeholders, placeholder_lines
 from tf_migrate.analysis.block_variables import classify_variable_block, computed_reads
 from tf_migrate.analysis.built_objects import classify_built_object
 from tf_migrate.analysis.run_sites import find_run_sites
-from tf_migrate.analysis.callables import (check_knowledge, kept_members, python_effect, record_callables,
-                                          summarize_definition)
 from tf_migrate.analysis.dtypes import expression_dtype, placeholder_dtype
 from tf_migrate.analysis.feed_dicts import feed_dict_literal
 from tf_migrate.analysis.fed_gradients import record_targets
@@ -41,7 +39,7 @@ class Classifier:
                  bind_members=None) -> None:
         """``bind_members(statement)``: binds the members of an object the statement builds (object_members)."""
         self.scope, self.bind_members = scope, bind_members
-        self.kept_members = kept_members(scope, names)  # class -> the members its conversion keeps (variables)
+        self.kept_members = callables.kept_members(scope, names)  # class -> members its conversion keeps
         self.names = names
         self.statements = statements  # every statement of the scope, the ones not classified yet included
         self.variable_functions = scope.variable_functions  # user functions that create variables
@@ -114,9 +112,9 @@ class Classifier:
         calls = all_calls(node)
         qualnames = [q for q in (self.names.call_name(c) for c in calls) if q]
         self._check_api(node, calls)
-        check_knowledge(st, calls, self.scope, self.names, self.kind_of, self.block)
+        callables.check_knowledge(st, calls, self.scope, self.names, self.kind_of, self.block)
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
-        st.python_effect = next(filter(None, (python_effect(c, self.scope, self.names) for c in calls)), None)
+        st.python_effect = next(filter(None, (callables.python_effect(c, self.scope, self.names) for c in calls)), None)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
         if st.gradient:
             record_targets(st, [c for c in calls if self.names.call_name(c) in api.GRADIENTS], self.scope, self.names)
@@ -128,7 +126,7 @@ class Classifier:
         if classify_optimizer_choice(self, st):  # if adam: opt = tf.train.AdamOptimizer(lr) else: opt = ...
             return st
         targets, value = single(node)
-        record_callables(st, targets, value, self.scope, self.names)
+        callables.record_callables(st, targets, value, self.scope, self.names)
         if self._is_layer_build(value) and not st.defines:
             self.scope.symbols[symbol_key(value.func.value)].built = True
             st.role = pm.KEEP  # dense.build((None, 8)) / set_weights: the layer's variables exist from here on
@@ -391,7 +389,7 @@ class Classifier:
         self.define(st, pm.PYTHON)
         body_calls = all_calls(node)
         qualnames = {self.names.call_name(c) for c in body_calls}
-        summarize_definition(node, body_calls, self.scope, self.names)
+        callables.summarize_definition(node, body_calls, self.scope, self.names)
         if qualnames & (api.PLACEHOLDERS | api.SESSIONS):  # a scope of its own, or a main() on this graph
             st.run_sites = own_session_runs(node, self.scope, self.names, self.statements, self.is_session, self.kind_of)
             if st.run_sites is None:

@@ -12,7 +12,8 @@ from tf_migrate.analysis.fed_gradients import gradient_through_feeds
 from tf_migrate.analysis.feed_dicts import bool_literals, feeds_tensors, named_feed_keys, site_feed_literals
 from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.analysis.symbols import holds_loop, reads, target_keys
+from tf_migrate.analysis.binding_times import holds_loop
+from tf_migrate.analysis.symbols import reads, target_keys
 
 
 # The method the statement computing an object's members calls until the class's rewrite names it.

@@ -12,7 +12,8 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import fetch_leaves
-from tf_migrate.analysis.symbols import all_calls, holds_loop, symbol_key
+from tf_migrate.analysis.binding_times import holds_loop
+from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import visit
 
