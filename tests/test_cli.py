@@ -101,3 +101,20 @@ def test_notebook_cells_are_one_program(tree):
     assert "def run_y(x):" in new.cells[2].source
     assert new.cells[3].source.strip() == "print(to_numpy(call_compiled(run_y, x=2.0)))"
     assert [c.get("id") for c in new.cells] == [c.get("id") for c in nb.cells]
+
+
+def test_an_unwrapped_session_block_shows_no_value_its_cell_did_not_show(tree, tmp_path):
+    # rasbt's ae-deconv: `saver.save(...)` last in a `with tf.Session()` block; unwrapped, it was the cell's last
+    # expression and Jupyter showed the checkpoint path where the TF1 cell showed nothing.
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import tensorflow as tf\nw = tf.Variable(1.0)  # ü\n"
+                                          "saver = tf.train.Saver()"),
+                nbformat.v4.new_code_cell("with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                                          f"    saver.save(sess, {str(tmp_path / 'w.ckpt')!r})  # the path"),
+                nbformat.v4.new_code_cell("w.initial_value")]
+    path = tree / "nb.ipynb"
+    nbformat.write(nb, str(path))
+    assert main(["-w", str(path)]) == 0
+    new = nbformat.read(str(path), as_version=4)
+    assert new.cells[1].source.rstrip().endswith(".ckpt');  # the path"), new.cells[1].source
+    assert not new.cells[2].source.rstrip().endswith(";")  # it showed a value before: it still does

@@ -10,6 +10,7 @@ cleared, since they came from the old code.
 """
 from __future__ import annotations
 
+import ast
 import json
 import re
 import warnings
@@ -167,13 +168,36 @@ def migrate_notebook(text: str, path: str, **options) -> NotebookResult:
         if new_body.strip() == masked[index].strip():
             continue
         old = nb.cells[index].source
-        restored = _unmask(new_body, magics)
+        restored = _unmask(_silenced(masked[index], new_body), magics)
         nb.cells[index].source = restored
         nb.cells[index].outputs = []
         nb.cells[index].execution_count = None
         changes.append((index, old, restored))
     new_text = nbformat.writes(nb, version=version) + "\n" if changes else text
     return NotebookResult(path, text, new_text, result.outcome, findings, result.compat_reason, tuple(changes))
+
+
+def _silenced(old: str, new: str) -> str:
+    """``new``, its last expression silenced with ``;`` where the old cell showed no value and the new one would
+    (a ``with tf.Session():`` block unwrapped leaves ``saver.save(...)`` last: Jupyter would show its path)."""
+    if _shows_value(old) or not _shows_value(new):
+        return new
+    last = ast.parse(new).body[-1]
+    if isinstance(last.value, ast.Call) and isinstance(last.value.func, ast.Name) and last.value.func.id == "print":
+        return new  # it shows nothing
+    lines = new.split("\n")
+    row = lines[last.end_lineno - 1].encode()  # (ast's columns count UTF-8 bytes)
+    lines[last.end_lineno - 1] = (row[:last.end_col_offset] + b";" + row[last.end_col_offset:]).decode()
+    return "\n".join(lines)
+
+
+def _shows_value(source: str) -> bool:
+    """Whether a cell ends with an expression whose value Jupyter shows (no trailing ``;``)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    return bool(tree.body) and isinstance(tree.body[-1], ast.Expr) and not source.rstrip().endswith(";")
 
 
 def _cell_finding(finding: Finding, line_map, path: str) -> Finding:

@@ -281,3 +281,39 @@ def test_a_layer_reused_by_its_name_but_configured_otherwise_is_not_converted():
                                                    "h_fake = tf.layers.dense(fake, 4, tf.nn.tanh"), "gan.py")
     assert result.outcome == "compat"
     assert any("not a module-level layer configured alike" in f.message for f in result.findings)
+
+
+# rasbt's convolutional autoencoders: a Saver of every variable after convolution layers whose input channels
+# the program states (a literal reshape, then each layer's filters, pooling keeping them).
+CONV_LAYERS_THEN_SAVER = '''
+import numpy as np
+import tensorflow as tf
+
+tf.set_random_seed(1)
+x = tf.placeholder(tf.float32, [None, 64])
+image = tf.reshape(x, shape=[-1, 8, 8, 1])
+conv = tf.layers.conv2d(image, filters=4, kernel_size=(3, 3), padding='same', activation=tf.nn.relu)
+pool = tf.layers.max_pooling2d(conv, pool_size=(2, 2), strides=(2, 2), padding='same')
+up = tf.layers.conv2d_transpose(pool, filters=2, kernel_size=(3, 3), strides=(2, 2), padding='same')
+out = tf.layers.conv2d(up, filters=1, kernel_size=(3, 3), padding='same')
+cost = tf.reduce_mean(tf.square(out - image))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(cost)
+saver = tf.train.Saver()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(3):
+        print(sess.run([train, cost], {x: np.ones((2, 64))})[1])
+'''
+
+
+def test_convolution_layers_whose_input_channels_are_stated_are_built_where_made(tmp_path):
+    # Before: the Saver's var_list named layers Keras had not built yet (an undefined marker the self-check caught:
+    # compat). The channels come from the reshape's last size, then from each layer's filters.
+    result = migrate_source(CONV_LAYERS_THEN_SAVER, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    for built in ("conv2d.build((None, None, None, 1))", "conv2d_transpose.build((None, None, None, 4))",
+                  "conv2d_1.build((None, None, None, 2))"):
+        assert built in result.new_source, result.new_source
+    from tf_migrate.verify import verify_program
+    verdict = verify_program(CONV_LAYERS_THEN_SAVER, result.new_source, path=tmp_path / "conv.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail

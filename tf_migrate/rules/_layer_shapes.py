@@ -8,9 +8,11 @@ away when its input width is known. The width is an expression that has the
 same value where the layer is constructed as where TF1 read it: a number, or
 names bound once (a module constant, a parameter, ``self.s_dim`` set once in
 ``__init__``, ``n_l1 = 30``), and sums and products of those. It is read from
-placeholder shapes, carried through dense layers (their ``units``), elementwise
-ops, ``tf.matmul`` by a variable of stated shape, ``tf.concat`` on the last
-axis, and graph functions whose every call passes an input of known width; in
+placeholder shapes and literal ``tf.reshape`` shapes (their last size), carried
+through dense layers (their ``units``), convolution layers (their ``filters``:
+the width is the channels of a channels-last tensor, all a convolution's kernel
+needs to be built), pooling layers and dropout, elementwise ops, ``tf.matmul``
+by a variable of stated shape, ``tf.concat`` on the last axis, and graph functions whose every call passes an input of known width; in
 module code, module-level functions and classes' ``__init__``. Anything else
 stays unknown and the layer builds on its first call.
 """
@@ -33,8 +35,11 @@ _ELEMENTWISE = {"tf.nn.relu", "tf.nn.relu6", "tf.tanh", "tf.nn.tanh", "tf.sigmoi
                 "tf.nn.selu", "tf.nn.softplus", "tf.nn.leaky_relu", "tf.identity", "tf.nn.dropout",
                 "tf.nn.softmax", "tf.abs", "tf.square", "tf.exp"}
 _ELEMENTWISE_PAIRS = {"tf.maximum", "tf.minimum", "tf.add", "tf.multiply", "tf.subtract"}
-_SAME_WIDTH_LAYERS = {"dropout", "batch_normalization"}
-_UNITS_POSITION = {"dense": 1}
+_SAME_WIDTH_LAYERS = {"dropout", "batch_normalization", "max_pooling1d", "max_pooling2d", "max_pooling3d",
+                      "average_pooling1d", "average_pooling2d", "average_pooling3d"}
+# The width (last axis: units, or a convolution's channels) a layer gives, by the position of its argument.
+_UNITS_ARGUMENT = {"dense": ("units", 1), "conv1d": ("filters", 1), "conv2d": ("filters", 1),
+                   "conv3d": ("filters", 1), "conv2d_transpose": ("filters", 1), "conv3d_transpose": ("filters", 1)}
 
 
 class LayerShapes:
@@ -98,13 +103,23 @@ class LayerShapes:
             return None
         if qualname.startswith("tf.layers."):
             layer = qualname[len("tf.layers."):]
+            data_format = argument(expr, "data_format")
+            if data_format is not None and not (isinstance(data_format, cst.SimpleString)
+                                                and data_format.evaluated_value == "channels_last"):
+                return None  # channels first: the last axis is no width
             if layer in _SAME_WIDTH_LAYERS:
                 return self._width(argument(expr, "inputs", 0), env)
-            if layer in _UNITS_POSITION:
-                return self._width_code(argument(expr, "units", _UNITS_POSITION[layer]))
+            if layer in _UNITS_ARGUMENT:
+                return self._width_code(argument(expr, *_UNITS_ARGUMENT[layer]))
             return None
         if qualname in _ELEMENTWISE and expr.args:
             return self._width(expr.args[0].value, env)
+        if qualname == "tf.reshape":  # a literal shape: its last size (`[-1, 28, 28, 1]`: 1 channel)
+            shape = argument(expr, "shape", 1)
+            if isinstance(shape, (cst.List, cst.Tuple)) and len(shape.elements) >= 2 \
+                    and not isinstance(shape.elements[-1].value, cst.UnaryOperation):
+                return self._width_code(shape.elements[-1].value)
+            return None
         if qualname == "tf.matmul" and len(expr.args) == 2 and all(a.keyword is None for a in expr.args):
             return self._variables.get(symbol_key(expr.args[1].value) or "")
         if qualname == "tf.concat":

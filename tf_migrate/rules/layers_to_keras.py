@@ -69,7 +69,9 @@ LAYERS: Dict[str, Tuple[str, List[str], Set[str]]] = {
 _TRAINING_DEFAULT = {"dropout", "batch_normalization"}
 _DROPPED = {"reuse", "fused"}
 _UNSUPPORTED = {"renorm", "renorm_clipping", "renorm_momentum", "virtual_batch_size", "adjustment"}
-_BUILDABLE = {"Dense", "BatchNormalization"}
+# Keras layers built where constructed when their input's width is known -> the rank of that input.
+_BUILDABLE = {"Dense": 2, "BatchNormalization": 2, "Conv1D": 3, "Conv2D": 4, "Conv3D": 5, "Conv2DTranspose": 4,
+              "Conv3DTranspose": 5}
 
 
 class LayersToKeras(Rule):
@@ -346,7 +348,8 @@ class _Hoister:
             width = None if reads(width_value) & local else code(width_value)
         if width is not None and keras_class in _BUILDABLE:
             # Variables exist from here on, as in TF1 once the graph was built.
-            constructor = [constructor, cst.parse_statement(f"{var}.build((None, {width}))")]
+            shape = ", ".join(["None"] * (_BUILDABLE[keras_class] - 1) + [width])
+            constructor = [constructor, cst.parse_statement(f"{var}.build(({shape}))")]
             self.built.add(var)
         else:
             constructor = [constructor]
