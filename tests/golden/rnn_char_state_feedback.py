@@ -152,6 +152,7 @@ kernel_values = np.linspace(-0.3, 0.3, (vocab + hidden) * 4 * hidden)
 lstm = tf.keras.layers.LSTM(units=hidden, unit_forget_bias=False, return_sequences=True, return_state=True, zero_output_for_mask=True, **tf1_cell_initializers("lstm", hidden, forget_bias=1.0, kernel_initializer=tf.compat.v1.constant_initializer(kernel_values)))
 lstm.build((None, None, vocab))
 dense = tf.keras.layers.Dense(units=vocab, kernel_initializer=tf.constant_initializer(0.05))
+dense.build((None, hidden))
 optimizer = tf.compat.v1.train.AdamOptimizer(0.01)
 
 
