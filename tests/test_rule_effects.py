@@ -43,6 +43,9 @@ COVERED_BY = {
                        "labels=tf.nn.softmax(tf.matmul(x, w)), logits=x)\n"
                        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
                        "    print(sess.run(loss, {x: [[1.0, 2.0]]}))\n"),
+    "run-once-ops": ("import tensorflow as tf\nv = tf.Variable(1.0)\nsess = tf.Session()\n"
+                     "sess.run(tf.global_variables_initializer())\nfor i in range(3):\n"
+                     "    upd = tf.assign_add(v, 1.0)\n    sess.run(upd)\nprint(sess.run(v))\n"),
     "dimension-values": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n"
                          "w = tf.Variable(tf.ones([x.get_shape()[1].value, 2]))\n"),
     "dropout-rate": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\nh = tf.nn.dropout(x, 0.5)\n"

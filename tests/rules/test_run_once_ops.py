@@ -1,0 +1,81 @@
+"""run-once-ops: an op bound in a loop and run only by the next statement -> built in that run."""
+import pytest
+
+from tests.twins import assert_same_output, run_legacy, run_migrated
+from tf_migrate.engine import migrate_source
+
+# BinRoot's TensorFlow-Book, ch02 `spikes.py` (its shape): an update built and run at once, in a branch of a
+# loop, under an InteractiveSession. Before: compat ("`updater` is not a graph value the analysis knows").
+SPIKES = '''
+import tensorflow as tf
+sess = tf.InteractiveSession()
+raw_data = [1., 2., 8., -1., 0., 5.5, 6., 13]
+spike = tf.Variable(False)
+spike.initializer.run()
+for i in range(1, len(raw_data)):
+    if raw_data[i] - raw_data[i - 1] > 5:
+        # flag it
+        updater = tf.assign(spike, tf.constant(True))
+        updater.eval()
+    else:
+        tf.assign(spike, False).eval()
+    print("Spike", spike.eval())
+sess.close()
+'''
+
+SESSION_RUNS = '''
+import numpy as np
+import tensorflow as tf
+v = tf.Variable(1.0)
+x = tf.placeholder(tf.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        double = tf.assign(v, v * 2.0)
+        sess.run(double)
+        for j in range(2):
+            bump = tf.assign_add(v, 1.0)
+            value, _ = sess.run([v, bump])
+            print(i, j, value)
+    print(sess.run(v))
+'''
+
+
+@pytest.mark.parametrize("source", [SPIKES, SESSION_RUNS])
+def test_ops_run_once_where_built_convert(source):
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert any(f.rule == "run-once-ops" for f in result.findings)
+    assert "updater" not in result.new_source and "double =" not in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_the_comment_above_the_binding_stays():
+    result = migrate_source(SPIKES, "case.py")
+    assert "        # flag it\n        spike.assign(tf.constant(True))" in result.new_source
+
+
+@pytest.mark.parametrize("loop", [
+    # run again after the loop: TF1 ran the last iteration's op once more
+    "for i in range(3):\n    upd = tf.assign_add(v, float(i))\n    sess.run(upd)\nsess.run(upd)\n",
+    # not the next statement: something runs between the build and the run
+    "for i in range(3):\n    upd = tf.assign_add(v, float(i))\n    sess.run(v)\n    sess.run(upd)\n",
+    # run twice by the next statement's loop
+    "for i in range(3):\n    upd = tf.assign_add(v, 1.0)\n    for j in range(2): sess.run(upd)\n",
+    # a fetch computed before it in the same run
+    "for i in range(3):\n    upd = tf.assign_add(v, 1.0)\n    sess.run([v + 1.0, upd])\n",
+])
+def test_other_uses_keep_the_name(loop):
+    source = ("import tensorflow as tf\nv = tf.Variable(1.0)\nsess = tf.Session()\n"
+              "sess.run(tf.global_variables_initializer())\n" + loop + "print(sess.run(v))\n")
+    result = migrate_source(source, "case.py")
+    assert not any(f.rule == "run-once-ops" for f in result.findings)
+    assert "upd = " in result.new_source
+
+
+def test_outside_loops_nothing_changes():
+    source = ("import tensorflow as tf\nv = tf.Variable(1.0)\nsess = tf.Session()\n"
+              "sess.run(tf.global_variables_initializer())\nupd = tf.assign_add(v, 1.0)\nsess.run(upd)\n"
+              "print(sess.run(v))\n")
+    result = migrate_source(source, "case.py")
+    assert not any(f.rule == "run-once-ops" for f in result.findings)
