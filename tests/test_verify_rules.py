@@ -287,3 +287,18 @@ def test_printed_graph_tensors_compare_by_dtype_and_shape_not_value():
     assert output_compare.first_difference(legacy, other_rank, rtol=1e-5, atol=1e-6) is not None
     other_number = migrated.replace("7.0", "8.0")
     assert "value 7.0 != 8.0" in output_compare.first_difference(legacy, other_number, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("legacy", [
+    "Neg: (Neg): /job:localhost/replica:0/task:0/device:CPU:0\nConst: (Const): /job:localhost/replica:0/task:0/device:CPU:0\n"
+    "[[-1 -2]]\n",
+    # the runtime's C buffer and the program's print met inside one line (BinRoot's session logging, under load)
+    "Neg: (Neg): /job:localhost/replica:0/task:0/device:CPU:0[[-1 -2]]\nx: (Const): /job:localhost/replica:0/task:0/device:CPU:0\n",
+])
+def test_device_placement_log_entries_are_no_output(legacy):
+    assert diff(legacy, "[[-1 -2]]\n") is None
+    assert diff(legacy, "[[-1 -3]]\n") is not None
+
+
+def test_text_like_a_placement_entry_without_a_device_is_output():
+    assert diff("op: (Neg): /job:localhost\n", "\n") is not None

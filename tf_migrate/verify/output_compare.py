@@ -40,8 +40,10 @@ _TOKEN = re.compile(
 _UNKNOWN_DIMENSION = re.compile(r"(?<=[(\[,\s])\?(?=\s*[,)\]])")
 # An object's address in its repr ("<... Graph object at 0x7f77f270e340>"): another in every run.
 _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
-# A device placement log line of TF's runtime: "gradients/Neg_grad/Neg: (Neg): /job:localhost/.../device:CPU:0".
-_PLACEMENT_LOG = re.compile(r"^[^\s:]+: \([^\s()]+\): /job:\S+$", re.MULTILINE)
+# A device placement log entry of TF's runtime: "gradients/Neg_grad/Neg: (Neg): /job:localhost/.../device:CPU:0".
+# Matched anywhere, not only as a whole line: the runtime writes it through C's buffer and the program's prints
+# through Python's, and on a busy machine the two can meet inside one line.
+_PLACEMENT_LOG = re.compile(r"[^\s:]+: \([^\s()]+\): /job:[\w/:.-]*?/device:[A-Z_]+:\d+\n?")
 
 
 @dataclass(frozen=True)
