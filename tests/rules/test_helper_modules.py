@@ -180,6 +180,35 @@ def test_variables_shaped_by_the_input_are_made_at_the_first_call(functions):
     assert_same_output(run_legacy(source), run_migrated(code))
 
 
+_SHAPED_SCALE = '''
+def scale_layer(x):
+    width = x.get_shape().as_list()[-1]
+    s = tf.Variable(tf.linspace(0.5, 1.5, width))
+    return x * s
+'''
+
+
+def test_helpers_that_all_wait_for_their_first_calls_keep_the_creation_order():
+    # easy-tensorflow's CNN: conv_layer and fc_layer both read their input's shape; each waited for the other
+    # ("`fc_layer` after its first call makes variables"), and the notebook stayed compat. Made at their first
+    # calls, in the order Python calls them, they are made in TF1's order.
+    source = _program(_SHAPED + _SHAPED_SCALE, "h = dense(x, 3)\nh = scale_layer(h)\ny = dense(h, 2, scale=0.2)\n"
+                      "train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(y ** 2))") \
+        + "for _ in range(3):\n    sess.run(train, {x: np.ones((4, 2))})\nprint(sess.run(y, {x: np.ones((1, 2))}))\n"
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert code.count("    def build(self, x):\n") == 2
+    assert "[dense_1.w, dense_1.b, scale_layer.s, dense_2.w, dense_2.b]" in code  # TF1's creation order
+    assert_same_output(run_legacy(source), run_migrated(code))
+
+
+def test_a_helper_made_at_the_call_after_one_that_waits_is_refused():
+    source = _program(_SHAPED + _DENSE.replace("def dense(", "def fixed("), "h = dense(x, 2)\ny = fixed(h, 2)")
+    result = migrate_source(source, "case.py", mode="eager")
+    assert "`fixed` after its first call makes variables" in " ".join(f.message for f in result.findings)
+
+
 @pytest.mark.parametrize("source, reason", [
     pytest.param(_program('''
 def dense(x, n):

@@ -17,7 +17,7 @@ sites: every call must pass tensors for the same parameters. The helper is left 
 blocker, when a call sits in a loop or a nested function, the helper is used other than by calling it, or its
 variables depend on its tensor arguments' values (see ``_module_split``). Variables shaped by the input
 (``x.get_shape()[1]``) are made at the instance's first call, where nothing after the first call site makes variables
-or lists them (``_lazy_refused``): then they are still made in TF1's order.
+or lists them, except helpers that wait too (``_lazy_builds``): then they are still made in TF1's order.
 
 A helper imported from another module of the tree gets the same treatment across modules (``_tree_helpers``): this
 module builds the instances and imports the class, the provider, asked by the project pass
@@ -30,7 +30,6 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.symbols import all_calls, reads
@@ -38,6 +37,7 @@ from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._lazy_builds import first_call_refusal, lazily_built
 from tf_migrate.rules._module_split import SplitRefused, class_name, split
 from tf_migrate.rules._tree_helpers import (RenameImports, class_for_importer, class_for_provider, imported_candidates,
                                            kept_imported_helper)
@@ -194,27 +194,25 @@ class _Rewrite:
         candidates = [name for name, params in tensor_params_of.items() if params is not None]  # (in order)
         self._keep_imported({name: h for name, h in helpers.items() if h.imported and name not in candidates})
         self._export(helpers, exports, taken, classes)
+        self.lazy = lazily_built([name for name in candidates if helpers[name].imported is None],
+                                 lambda name: self._splits_lazily(name, helpers[name], tensor_params_of[name],
+                                                                  candidates),
+                                 lambda name, lazy: self._lazy_refused(helpers[name], lazy))
         for name in candidates:
             helper, tensor_params = helpers[name], tensor_params_of[name]
             try:
-                for site in helper.sites:
-                    if site.trouble:
-                        raise SplitRefused(site.trouble)
-                    if isinstance(site.function, cst.FunctionDef) and site.function.name.value in candidates:
-                        raise SplitRefused(f"it is called inside `{site.function.name.value}`, another helper "
-                                           "called on graph tensors")
-                if helper.other_uses != len(helper.sites) + (helper.imported is None):
-                    raise SplitRefused("it is used other than by calling it (passed or stored as a value)")
+                self._check_sites(helper, candidates)
                 if helper.imported is not None:
-                    form = class_for_importer(helper.imported, tensor_params, self._lazy_refused(helper), self.module,
-                                              taken)
+                    form = class_for_importer(helper.imported, tensor_params, self._lazy_refused(helper, self.lazy),
+                                              self.module, taken)
                     cls = renamed_imports[name] = form.class_name
                     self.ctx.names.tree_helpers.requested[name] = form
                     self.ctx.names.tree_helpers.classes[cls] = form.members
                 else:
                     cls = class_name(name, taken)
                     classes[id(helper.func)] = split(helper.func, tensor_params, cls, self.ctx.tf, self.ctx.names,
-                                                     self.module_scope.variable_functions, self._lazy_refused(helper))
+                                                     self.module_scope.variable_functions,
+                                                     self._lazy_refused(helper, self.lazy))
             except SplitRefused as refused:
                 for site in helper.sites:
                     self.ctx.block(site.call, f"`{name}` creates variables each time it is called on graph "
@@ -286,36 +284,33 @@ class _Rewrite:
                                 "at its first call (from the input's static shape, which they read)" if form.lazy
                                 else "in __init__"))
 
-    def _lazy_refused(self, helper: _Helper) -> Optional[str]:
-        """Why the helper's variables may not wait for its first call (None: they may).
+    @staticmethod
+    def _check_sites(helper: _Helper, candidates: List[str]) -> None:
+        """Raises SplitRefused when a call of the helper cannot become a call of an instance."""
+        for site in helper.sites:
+            if site.trouble:
+                raise SplitRefused(site.trouble)
+            if isinstance(site.function, cst.FunctionDef) and site.function.name.value in candidates:
+                raise SplitRefused(f"it is called inside `{site.function.name.value}`, another helper "
+                                   "called on graph tensors")
+        if helper.other_uses != len(helper.sites) + (helper.imported is None):
+            raise SplitRefused("it is used other than by calling it (passed or stored as a value)")
 
-        They are read from the input's static shape, known at the first call, where TF1 made them when
-        the helper ran. Made later, they keep TF1's creation order only if nothing after the first call
-        site makes variables (a layer, a ``tf.Variable``, another helper) or reads the variable list
-        before a run (``tf.trainable_variables()``, a ``Saver``): those would see them missing."""
-        functions = {id(site.function) for site in helper.sites}
-        if len(functions) != 1:
-            return "its calls are in different functions"
-        function = helper.sites[0].function
-        body = list(self.module.body) if function is None else pm.nested_scope_body(function)[0]
-        calls = {id(site.call) for site in helper.sites}
-        first = next((i for i, stmt in enumerate(body) if any(id(c) in calls for c in all_calls(stmt))), None)
-        if first is None:
-            return "its calls are not statements of one scope"
-        makers = self.module_scope.variable_functions
-        for stmt in body[first:]:
-            for call in all_calls(stmt):
-                qualname = self.ctx.names.call_name(call)
-                own = isinstance(call.func, cst.Name) and call.func.value == helper.func.name.value
-                if own:
-                    continue
-                if qualname in api.VARIABLE_COLLECTIONS | api.SAVERS:
-                    return f"`{qualname}` reads the variables before any run, when they are not made yet"
-                if (qualname in api.VARIABLE_CONSTRUCTORS or (qualname and api.builds_keras_variables(qualname))
-                        or (isinstance(call.func, cst.Name) and call.func.value in makers)):
-                    return (f"`{qualname or call.func.value}` after its first call makes variables, which would "
-                            "then be made before its own (TF1's creation order)")
-        return None
+    def _splits_lazily(self, name: str, helper: _Helper, tensor_params: List[str], candidates: List[str]) -> bool:
+        """Whether the helper would become a class whose variables wait for its first call (if allowed to)."""
+        try:
+            self._check_sites(helper, candidates)
+            made = split(helper.func, tensor_params, class_name(name, set()), self.ctx.tf, self.ctx.names,
+                         self.module_scope.variable_functions, None)
+        except SplitRefused:
+            return False
+        return any(isinstance(m, cst.FunctionDef) and m.name.value == "build" for m in made.body.body)
+
+    def _lazy_refused(self, helper: _Helper, lazy: Set[str]) -> Optional[str]:
+        """Why the helper's variables may not wait for its first call (None: they may); ``lazy``: the other helpers
+        whose variables wait for their first calls (``rules/_lazy_builds``)."""
+        return first_call_refusal(helper.func.name.value, helper.sites, self.module, self.ctx.names,
+                                  self.module_scope.variable_functions, lazy)
 
     def _tensor_params(self, name: str, helper: _Helper) -> Optional[List[str]]:
         """The parameters every call passes tensors for (None: no call passes a tensor; blocked if they differ)."""
