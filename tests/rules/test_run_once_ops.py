@@ -27,7 +27,7 @@ SESSION_RUNS = '''
 import numpy as np
 import tensorflow as tf
 v = tf.Variable(1.0)
-x = tf.placeholder(tf.float32)
+one = tf.constant(1.0)
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     for i in range(3):
@@ -35,8 +35,8 @@ with tf.Session() as sess:
         sess.run(double)
         for j in range(2):
             bump = tf.assign_add(v, 1.0)
-            value, _ = sess.run([v, bump])
-            print(i, j, value)
+            done, _ = sess.run([one, bump])  # (a fetch that reads `v` would race the update in TF1)
+            print(i, j, done)
     print(sess.run(v))
 '''
 

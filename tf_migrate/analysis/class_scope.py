@@ -19,6 +19,7 @@ from tf_migrate.analysis.batch_norm_updates import batch_norm_blockers
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
 from tf_migrate.analysis.instance_runs import external_run_blockers
+from tf_migrate.analysis.method_local_runs import method_local_runs
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.collections import unbuilt_layer_read
 from tf_migrate.analysis.statement_facts import only_initializers
@@ -42,6 +43,7 @@ class ClassAnalysis:
     blockers: List[Tuple[cst.CSTNode, str]] = field(default_factory=list)
     members: Set[str] = field(default_factory=set)
     own_scopes: List[cst.FunctionDef] = field(default_factory=list)  # methods that open their own session
+    eager_runs: Set[int] = field(default_factory=set)  # runs computed where they stand (analysis/method_local_runs)
 
     def attribute_for(self, local: str) -> str:
         """The attribute a local of __init__ is kept in so generated methods can read it."""
@@ -102,9 +104,13 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
                                                      "TF1 ran at each call: eager variables would keep their values"))
         for key in sorted(_escaped_reads(method, sites, scope)):
             analysis.blockers.append((method, f"`{key}` is used outside sess.run in `{method.name.value}`"))
+        eager, local_blockers = method_local_runs(method, sites, scope, {m.name.value: m for m in methods})
+        analysis.eager_runs |= eager
+        analysis.blockers.extend(local_blockers)
         for site in sites:
             site.home = method  # its feed dict is built in the method, not in the graph's scope
-            analysis.blockers.extend(run_blockers(scope, site))
+            if id(site.call) not in eager:
+                analysis.blockers.extend(run_blockers(scope, site))
         if sites:
             analysis.method_sites.append((method, sites))
     for site in external:  # runs from outside the class, written as its methods would (analysis/instance_runs)

@@ -27,6 +27,7 @@ from tf_migrate.analysis.session_setters import SETTER, setter_attribute
 from tf_migrate.analysis.slicing import RunPlan, member_parts, plan_run
 from tf_migrate.analysis.symbols import reads, target_keys, writes
 from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
+from tf_migrate.codegen.fetches import to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
@@ -92,6 +93,10 @@ class ClassGraph:
     def run(self, site: RunSite, owner: str) -> cst.BaseExpression:
         """The call of the generated method that runs ``site`` (written as the class would), on ``owner``
         (``self.`` or ``net.``)."""
+        if id(site.call) in self.analysis.eager_runs:  # it reads the method's own values and no per-run one
+            self.rewriter.ctx.report(site.call, "session-to-functions", INFO, "sess.run of values the method computes "
+                                     "from its own and the variables' -> computed where it stands, .numpy()")
+            return to_numpy(site.fetch, self.scope, self.classifier.kind_of, self.rewriter.ctx.tf)
         plan = plan_run(self.scope, site, len(self.scope.statements))
         return self.rewriter.call_for(plan, self.scope, self.builder, self.classifier, self.generated,
                                       owner=owner, rename=self._rename, position=0)

@@ -1,4 +1,4 @@
-"""An op bound to a name in a loop and run by the next statement, and nowhere else -> built in that run.
+"""An op bound to a name in a loop or a method and run by the next statement, and nowhere else -> built in that run.
 
     for i in range(1, len(raw)):                     for i in range(1, len(raw)):
         if raw[i] - raw[i - 1] > 5:                      if raw[i] - raw[i - 1] > 5:
@@ -10,7 +10,9 @@ adjacent: no op is made between them) and the same Python (nothing reads the nam
 model does not follow names bound in loops, so ``updater`` was "a value the analysis does not know" and
 the file stayed compat; an op built in its run is one the session rule runs eagerly where it stands
 (``spike.assign(True)``). BinRoot's TensorFlow-Book updates variables this way under an
-``InteractiveSession``.
+``InteractiveSession``. In a method of a class whose ``__init__`` builds the graph, a local op run at once
+(``x = tf.nn.sigmoid(self.one_pass(X))``, then ``self.session.run(x, ...)``: Packt's RBM) was read by the
+generated method as a name it does not have; built in the run, the class's runs see what it computes.
 
 Only where the name is bound once per pair: every mention of it in its function (or the module) is one
 such binding and the run right after it. The run is ``sess.run(name, ...)`` (the name as the fetch, or an
@@ -34,7 +36,7 @@ _PURE = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.SimpleString)
 
 class RunOnceOps(Rule):
     RULE_ID = RULE_ID
-    DESCRIPTION = ("an op bound in a loop and run only by the next statement -> built in that run "
+    DESCRIPTION = ("an op bound in a loop or a method and run only by the next statement -> built in that run "
                    "(`upd = tf.assign(v, x); sess.run(upd)` -> `sess.run(tf.assign(v, x))`)")
     ORDER = 3  # on TF1 code, before the session rule decides what each run fetches
     TRIGGERS = (".run(", ".eval(")
@@ -102,13 +104,16 @@ class _Mentions(cst.CSTVisitor):
 
 
 class _Pairs(cst.CSTVisitor):
-    """Each binding in a loop run by the statement after it, and every mention of each name per scope."""
+    """Each binding in a loop or a method run by the statement after it, and every mention of each name per scope."""
 
     def __init__(self) -> None:
         self.found: List[Tuple[int, str, cst.BaseStatement, cst.Name]] = []
         self.mentions: Dict[int, Dict[str, int]] = {}
         self._scopes: List[int] = []
         self._loops: List[int] = [0]
+        self._methods: List[bool] = [False]  # per function scope: a method of a class (its body is the class's)
+        self._class_bodies: List[int] = []
+        self._class_statements: Dict[int, Tuple[cst.BaseStatement, ...]] = {}
 
     def bound_in_pairs(self, scope: int, name: str) -> int:
         return sum(1 for found_scope, found_name, _, _ in self.found if (found_scope, found_name) == (scope, name))
@@ -116,13 +121,25 @@ class _Pairs(cst.CSTVisitor):
     def visit_Module(self, node: cst.Module) -> None:
         self._enter(node)
 
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._class_bodies.append(id(node.body))
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self._class_bodies.pop()
+
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._enter(node)
         self._loops.append(0)
+        self._methods.append(bool(self._class_bodies) and any(
+            statement is node for statement in self._class_body_statements()))
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.pop()
         self._loops.pop()
+        self._methods.pop()
+
+    def _class_body_statements(self):
+        return self._class_statements.get(self._class_bodies[-1], ())
 
     def _enter(self, node: cst.CSTNode) -> None:
         counts: Dict[str, int] = {}
@@ -144,7 +161,8 @@ class _Pairs(cst.CSTVisitor):
     visit_While, leave_While = visit_For, leave_For
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        if not self._loops[-1]:
+        self._class_statements[id(node)] = tuple(node.body)
+        if not (self._loops[-1] or self._methods[-1]):
             return
         body = list(node.body)
         for first, second in zip(body, body[1:]):

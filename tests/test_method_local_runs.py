@@ -1,0 +1,74 @@
+"""Runs in a method that fetch what the method computes from its own values (analysis/method_local_runs)."""
+import pytest
+
+from tests.twins import assert_same_output, run_legacy, run_migrated
+from tf_migrate.engine import migrate_source
+
+# Packt's TensorFlow 1.x Deep Learning Cookbook, Chapter07/rbm.py (its shape): `reconstruct` builds ops on its
+# numpy argument and runs them with a feed they do not read. Before: the generated method read `X`, a name it
+# does not have (the self-check caught it; compat).
+RBM = '''
+import numpy as np
+import tensorflow as tf
+
+
+class RBM(object):
+    def __init__(self, m, n):
+        self._m, self._n = m, n
+        self._W = tf.Variable(tf.reshape(tf.range(m * n, dtype=tf.float32), (m, n)) / 10.0)
+        self._c = tf.Variable(np.zeros(n).astype(np.float32))
+        self._b = tf.Variable(np.zeros(m).astype(np.float32))
+        self._X = tf.placeholder('float', [None, m])
+        h = tf.nn.sigmoid(tf.matmul(self._X, self._W) + self._c)
+        self.cost = tf.reduce_mean(tf.square(self._X - self.one_pass(self._X))) + tf.reduce_mean(h)
+        self._train_op = tf.train.GradientDescentOptimizer(0.1).minimize(self.cost)
+
+    def set_session(self, session):
+        self.session = session
+
+    def one_pass(self, X):
+        h = tf.nn.sigmoid(tf.matmul(X, self._W) + self._c)
+        return tf.matmul(h, tf.transpose(self._W)) + self._b
+
+    def reconstruct(self, X):
+        x = tf.nn.sigmoid(self.one_pass(X))
+        return self.session.run(x, feed_dict={self._X: X})
+
+    def fit(self, X, epochs=2):
+        for i in range(epochs):
+            _, ob = self.session.run([self._train_op, self.cost], feed_dict={self._X: X})
+            print('epoch', i, ob)
+
+
+data = (np.arange(12, dtype=np.float32).reshape(4, 3) % 5) / 5.0
+rbm = RBM(3, 2)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    rbm.set_session(sess)
+    print(rbm.reconstruct(data[:2]))
+    rbm.fit(data)
+    print(rbm.reconstruct(data[:2]))
+'''
+
+
+def test_a_run_of_what_the_method_computes_from_its_argument_runs_where_it_stands():
+    result = migrate_source(RBM, "rbm.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "        return tf.nn.sigmoid(self.one_pass(X)).numpy()\n" in result.new_source
+    assert_same_output(run_legacy(RBM), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("method, reason", [
+    # the fetch also reads a per-run value (computed from the placeholder)
+    ("    def score(self, X, k):\n        return self.session.run(self.cost * k, feed_dict={self._X: X})\n",
+     "reads `self.cost`, a per-run value of the graph"),
+    # a local the method binds (read twice, so not built in the run)
+    ("    def score(self, X):\n        y = X * 2.0\n        z = tf.reduce_sum(y)\n"
+     "        return self.session.run(z + tf.reduce_sum(self._W), feed_dict={self._X: y})\n",
+     "`z` is bound in the method"),
+])
+def test_other_runs_of_the_methods_values_stay_compat_with_the_reason(method, reason):
+    source = RBM.replace("    def fit(self,", method + "\n    def fit(self,")
+    result = migrate_source(source, "rbm.py")
+    assert result.outcome == "compat"
+    assert reason in result.compat_reason
