@@ -62,13 +62,32 @@ def test_a_run_of_what_the_method_computes_from_its_argument_runs_where_it_stand
     # the fetch also reads a per-run value (computed from the placeholder)
     ("    def score(self, X, k):\n        return self.session.run(self.cost * k, feed_dict={self._X: X})\n",
      "reads `self.cost`, a per-run value of the graph"),
-    # a local the method binds (read twice, so not built in the run)
-    ("    def score(self, X):\n        y = X * 2.0\n        z = tf.reduce_sum(y)\n"
-     "        return self.session.run(z + tf.reduce_sum(self._W), feed_dict={self._X: y})\n",
-     "`z` is bound in the method"),
+    # computed before a run that trains: TF1 computed it at its own run, after the training
+    ("    def score(self, X):\n        y = tf.reduce_sum(self._W * X[0, 0])\n"
+     "        self.session.run(self._train_op, feed_dict={self._X: X})\n"
+     "        return self.session.run(y, feed_dict={self._X: X})\n",
+     "the method runs or changes something between computing it and the run"),
+    # bound in a branch
+    ("    def score(self, X, big):\n        y = X\n        if big:\n            y = X * 2.0\n"
+     "        return self.session.run(tf.reduce_sum(y), feed_dict={self._X: X})\n",
+     "`y` is not bound once, by a line of its own before the run"),
 ])
 def test_other_runs_of_the_methods_values_stay_compat_with_the_reason(method, reason):
     source = RBM.replace("    def fit(self,", method + "\n    def fit(self,")
     result = migrate_source(source, "rbm.py")
     assert result.outcome == "compat"
     assert reason in result.compat_reason
+
+
+def test_locals_the_method_computes_before_the_run_are_computed_where_they_stand():
+    # Packt's autoencoders: `h = self.encoder(x)`, `r = self.decoder(h)`, then a run of `r`.
+    method = ("    def encode(self, X):\n        return tf.nn.sigmoid(tf.matmul(X, self._W) + self._c)\n\n"
+              "    def decode(self, H):\n        return tf.matmul(H, tf.transpose(self._W)) + self._b\n\n"
+              "    def round_trip(self, X):\n        h = self.encode(X)\n        r = self.decode(h)\n"
+              "        return self.session.run(r, feed_dict={self._X: X})\n")
+    source = RBM.replace("    def fit(self,", method + "\n    def fit(self,").replace(
+        "    print(rbm.reconstruct(data[:2]))\n    rbm.fit", "    print(rbm.round_trip(data[:2]))\n    rbm.fit")
+    result = migrate_source(source, "rbm.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "        return self.decode(h).numpy()\n" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

@@ -19,7 +19,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.analysis.symbols import reads, writes
+from tf_migrate.analysis.symbols import all_calls, binding_counts, reads, writes
 
 
 def method_local_runs(method: cst.FunctionDef, sites: List[RunSite], scope: "pm.Scope",
@@ -27,15 +27,14 @@ def method_local_runs(method: cst.FunctionDef, sites: List[RunSite], scope: "pm.
     """The ids of the run calls in ``method`` that eager code computes where they stand, and a blocker for each
     other run that reads the method's own locals."""
     params = [p.name.value for p in method.params.params][1:]
-    bound = set(writes(method.body))
-    own = (set(params) | bound) - {"self"}
+    own = (set(params) | set(writes(method.body))) - {"self"}
     eager: Set[int] = set()
     blockers: List[Tuple[cst.CSTNode, str]] = []
     for site in sites:
         local = sorted(key for key in reads(site.fetch) if "." not in key and key in own)
         if not local:
             continue
-        why = _not_eager(site, scope, methods, params, bound, local)
+        why = _not_eager(site, method, scope, methods, params)
         if why:
             blockers.append((site.call, f"the run fetches `{local[0]}`, a value of method `{method.name.value}`, "
                                         f"which the class's generated methods do not have: {why}"))
@@ -44,20 +43,73 @@ def method_local_runs(method: cst.FunctionDef, sites: List[RunSite], scope: "pm.
     return eager, blockers
 
 
-def _not_eager(site: RunSite, scope: "pm.Scope", methods: Dict[str, cst.FunctionDef], params: List[str],
-               bound: Set[str], local: List[str]) -> str:
-    rebound = [key for key in local if key in bound]
-    if rebound:
-        return f"`{rebound[0]}` is bound in the method (only its parameters are read where the run stands)"
-    for key in sorted(_reads_through_methods(site.fetch, methods) - set(params) - bound):
+def _not_eager(site: RunSite, method: cst.FunctionDef, scope: "pm.Scope", methods: Dict[str, cst.FunctionDef],
+               params: List[str]) -> str:
+    computed, why = _computed_before(site, method, params)
+    if why:
+        return why
+    read = set().union(*(_reads_through_methods(node, methods) for node in [site.fetch, *computed]))
+    locals_ = set(params) | {key for node in computed for key in writes(node)}
+    for key in sorted(read - locals_):
         if scope.deferred(key):
             return f"it also reads `{key}`, a per-run value of the graph"
     if site.feed is not None and not isinstance(site.feed, cst.Dict):
         return "its feed is not a dict written at the run, so what it feeds is not known"
-    fed = [key for key in _feed_keys(site) if key in _reads_through_methods(site.fetch, methods)]
+    fed = [key for key in _feed_keys(site) if key in read]
     if fed:
         return f"it reads `{fed[0]}`, which the run feeds"
     return ""
+
+
+def _computed_before(site: RunSite, method: cst.FunctionDef, params: List[str]):
+    """The method's statements that compute the locals the fetch reads (``h = self.encoder(x)``), and why they
+    are not what the run would compute ("" when they are): each a plain ``name = value`` line at the top of the
+    method, the name bound nowhere else, and the lines from the first of them to the run all such lines (no
+    other run or update between: the values then are the values at the run)."""
+    body = list(method.body.body)
+    at = next((i for i, statement in enumerate(body) if _holds(statement, site.call)), None)
+    if at is None:
+        return [], "the run is inside a block of the method"
+    counts = binding_counts(body)
+    bound = set(writes(method.body)) - set(params)
+    needed = [key for key in reads(site.fetch) if key in bound]
+    first, computed, seen = at, [], set()
+    while needed:
+        key = needed.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        line = next((i for i in range(at - 1, -1, -1) if key in writes(body[i])), None)
+        if line is None or counts.get(key) != 1 or _assigned(body[line]) != key:
+            return [], f"`{key}` is not bound once, by a line of its own before the run"
+        first = min(first, line)
+        computed.append(body[line])
+        needed.extend(k for k in reads(body[line]) if k in bound)
+    for statement in body[first:at]:
+        if _assigned(statement) is None or any(_updates(call) for call in all_calls(statement)):
+            return [], "the method runs or changes something between computing it and the run"
+    return computed, ""
+
+
+def _holds(statement: cst.BaseStatement, call: cst.Call) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and any(c is call for c in all_calls(statement))
+
+
+def _assigned(statement: cst.BaseStatement):
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
+            and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1 \
+            and isinstance(statement.body[0].targets[0].target, cst.Name):
+        return statement.body[0].targets[0].target.value
+    return None
+
+
+_UPDATES = {"run", "eval", "assign", "assign_add", "assign_sub", "load", "restore", "save", "minimize",
+            "apply_gradients", "scatter_update"}
+
+
+def _updates(call: cst.Call) -> bool:
+    """A call that may run the graph or change a variable (by its method's name)."""
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in _UPDATES
 
 
 def _reads_through_methods(node: cst.CSTNode, methods: Dict[str, cst.FunctionDef]) -> Set[str]:

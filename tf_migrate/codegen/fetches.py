@@ -78,3 +78,24 @@ def to_tensors(expr: cst.BaseExpression, scope: "pm.Scope",
         return expr.with_changes(args=[arg.with_changes(value=to_tensors(arg.value, scope, kind_of))
                                        for arg in expr.args])
     return expr
+
+
+def computed_to_numpy(expr: cst.BaseExpression, kind_of: Callable[[cst.BaseExpression], Optional[str]], tf: str,
+                      returned: Callable[[cst.BaseExpression], Optional[cst.BaseExpression]]) -> cst.BaseExpression:
+    """What ``sess.run(expr)`` returned, for a fetch eager code computes where the run stands (not one of the
+    graph's values: analysis/method_local_runs): ``.numpy()`` of a tensor, element by element in a literal list,
+    tuple or dict, and through ``tf.nest`` where the structure is not known. ``returned``: the expression a call
+    of a method of the class returns (None where it is not one)."""
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return expr.with_changes(elements=[el.with_changes(value=computed_to_numpy(el.value, kind_of, tf, returned))
+                                           for el in expr.elements])
+    if isinstance(expr, cst.Dict):
+        return expr.with_changes(elements=[el.with_changes(value=computed_to_numpy(el.value, kind_of, tf, returned))
+                                           if isinstance(el, cst.DictElement) else el for el in expr.elements])
+    inner = returned(expr)
+    kind = kind_of(inner if inner is not None else expr)
+    if kind in ("op", "init"):
+        return _NONE
+    if kind is None or kind == "structure":
+        return _parse(f"{tf}.nest.map_structure(lambda value: value.numpy(), {code(expr)})")
+    return _method(expr, "numpy")

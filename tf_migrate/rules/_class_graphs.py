@@ -27,7 +27,7 @@ from tf_migrate.analysis.session_setters import SETTER, setter_attribute
 from tf_migrate.analysis.slicing import RunPlan, member_parts, plan_run
 from tf_migrate.analysis.symbols import reads, target_keys, writes
 from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
-from tf_migrate.codegen.fetches import to_numpy
+from tf_migrate.codegen.fetches import computed_to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
@@ -96,10 +96,22 @@ class ClassGraph:
         if id(site.call) in self.analysis.eager_runs:  # it reads the method's own values and no per-run one
             self.rewriter.ctx.report(site.call, "session-to-functions", INFO, "sess.run of values the method computes "
                                      "from its own and the variables' -> computed where it stands, .numpy()")
-            return to_numpy(site.fetch, self.scope, self.classifier.kind_of, self.rewriter.ctx.tf)
+            return computed_to_numpy(site.fetch, self.classifier.kind_of, self.rewriter.ctx.tf, self._returned)
         plan = plan_run(self.scope, site, len(self.scope.statements))
         return self.rewriter.call_for(plan, self.scope, self.builder, self.classifier, self.generated,
                                       owner=owner, rename=self._rename, position=0)
+
+    def _returned(self, expr: cst.BaseExpression):
+        """For ``self.m(...)`` of a method of the class ending in ``return value``: that value (else None)."""
+        if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
+                and isinstance(expr.func.value, cst.Name) and expr.func.value.value == "self"):
+            return None
+        method = next((m for m in self.cls.body.body if isinstance(m, cst.FunctionDef)
+                       and m.name.value == expr.func.attr.value), None)
+        last = method.body.body[-1] if method is not None and method.body.body else None
+        if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return):
+            return last.body[0].value
+        return None
 
     def members_call(self, instance: str, attributes, feeds, promoted: Dict[str, str], values=None
                      ) -> cst.BaseExpression:
