@@ -37,6 +37,10 @@ GLOROT, ZEROS = "kernel_initializer=tf.glorot_uniform_initializer()", "bias_init
                  id="noop collections"),
     pytest.param("h = tf.contrib.layers.fully_connected(x, 8)\nsaver = tf.train.Saver()\n", None,
                  id="noop a Saver would look for contrib's variable names"),
+    pytest.param("w = tf.get_variable('w', [3, 2], initializer=tf.contrib.layers.xavier_initializer())\n"
+                 "saver = tf.train.Saver()\n",
+                 "w = tf.get_variable('w', [3, 2], initializer=tf.glorot_uniform_initializer())\n"
+                 "saver = tf.train.Saver()\n", id="an initializer names no variable: converted beside a Saver"),
 ])
 def test_rewrite(before, after):
     result = migrate_source(HEAD + before, "case.py", select={"contrib-layers"})

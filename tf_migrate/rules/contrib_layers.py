@@ -18,10 +18,11 @@ tensorflow/tensorflow@1681cd91): relu activation, Xavier (Glorot uniform)
 weights, zero biases, ``padding='SAME'``, dropout ``is_training=True``.
 ``scope=`` becomes ``name=``. Calls with ``normalizer_fn``, collections or
 arguments past these are left alone (the file stays in compat mode), and so
-is every contrib layer of a file with a ``tf.train.Saver`` or a string naming
-contrib's default scopes: variables are named ``dense/kernel`` where contrib
-wrote ``fully_connected/weights``, so legacy checkpoints would not restore and
-name filters would match nothing.
+is every contrib layer (not its initializers and regularizers, which name no
+variable) of a file with a ``tf.train.Saver`` or a string naming contrib's
+default scopes: variables are named ``dense/kernel`` where contrib wrote
+``fully_connected/weights``, so legacy checkpoints would not restore and name
+filters would match nothing.
 """
 from __future__ import annotations
 
@@ -69,14 +70,15 @@ class ContribLayersToCore(Rule):
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         text = module_code(module)
-        if "Saver" in text or any(f"{q}{n}" in text for q in "'\"" for n in ("fully_connected", "Conv")):
-            return module  # variable names read back: contrib's scopes were not tf.layers' (dense, conv2d)
-        return visit(module, _Contrib(ctx))
+        # Variable names read back: contrib's layer scopes were not tf.layers' (dense, conv2d). Initializers and
+        # regularizers name no variable: they convert either way.
+        names_read = "Saver" in text or any(f"{q}{n}" in text for q in "'\"" for n in ("fully_connected", "Conv"))
+        return visit(module, _Contrib(ctx, layers=not names_read))
 
 
 class _Contrib(cst.CSTTransformer):
-    def __init__(self, ctx: RuleContext) -> None:
-        self.ctx, self.tf = ctx, ctx.tf
+    def __init__(self, ctx: RuleContext, layers: bool) -> None:
+        self.ctx, self.tf, self.layers = ctx, ctx.tf, layers
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         qualname = self.ctx.names.call_name(original) or ""
@@ -87,7 +89,7 @@ class _Contrib(cst.CSTTransformer):
             new, note = _initializer(updated, qualname, self.tf)
         elif name in ("l1_regularizer", "l2_regularizer"):
             new, note = self._regularizer(updated, name)
-        elif _ALIASES.get(name, name) in _SIGNATURES:
+        elif _ALIASES.get(name, name) in _SIGNATURES and self.layers:
             new, note = self._layer(updated, _ALIASES.get(name, name))
         else:
             return updated
