@@ -91,3 +91,47 @@ def test_locals_the_method_computes_before_the_run_are_computed_where_they_stand
     assert result.outcome == "eager", result.compat_reason
     assert "        return self.decode(h).numpy()\n" in result.new_source
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+LOADS = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Net(object):
+    def __init__(self):
+        self.w = tf.Variable(tf.ones([2]))
+        self.x = tf.placeholder(tf.float32, [None, 2])
+        self.y = tf.reduce_sum(self.x * self.w)
+
+    def set_session(self, sess):
+        self.sess = sess
+
+    def load(self, values):
+        self.sess.run(tf.group(self.w.assign(values)))
+
+    def load_shifted(self, values):
+        op = tf.group(tf.assign(self.w, values + 1.0), name="load_shifted")
+        self.sess.run(op)
+
+    def out(self, xs):
+        return self.sess.run(self.y, {self.x: xs})
+
+
+net = Net()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    net.set_session(sess)
+    net.load(np.array([3.0, 4.0], np.float32))
+    print(net.out(np.ones((1, 2))))
+    net.load_shifted(np.array([3.0, 4.0], np.float32))
+    print(net.out(np.ones((1, 2))))
+'''
+
+
+def test_an_op_the_method_builds_from_its_argument_runs_where_it_stands():
+    # A probe of this session's code before its fix: the run became `None`, and the variable kept its values.
+    result = migrate_source(LOADS, "net.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "        tf.group(self.w.assign(values))\n" in result.new_source
+    assert_same_output(run_legacy(LOADS), run_migrated(result.new_source))

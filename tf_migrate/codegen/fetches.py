@@ -6,7 +6,7 @@ function returns the same: ``[None, loss.numpy()]`` for ``[train_op, loss]``.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, List, Optional
 
 import libcst as cst
 
@@ -26,17 +26,22 @@ def _parse(code: str) -> cst.BaseExpression:
 
 
 def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst.BaseExpression], Optional[str]],
-             tf: str) -> cst.BaseExpression:
-    """The expression eager code evaluates to get what ``sess.run(expr)`` returned."""
+             tf: str, run_ops: bool = False) -> cst.BaseExpression:
+    """The expression eager code evaluates to get what ``sess.run(expr)`` returned. ``run_ops``: the fetch is
+    computed where the run stands, so an op built in it (``tf.group(tf.assign_add(v, 1.0))``) stays, to run
+    there (eager ``tf.group`` gives None, as TF1's run did); otherwise the function computing the fetch runs
+    it (``op_calls``) and the value is None."""
     if id(expr) in scope.replacements:  # a variable collection, now the list of its variables
         return _parse(f"{tf}.nest.map_structure(lambda value: value.numpy(), {code(scope.replacements[id(expr)])})")
     if isinstance(expr, (cst.List, cst.Tuple)):
-        elements = [el.with_changes(value=to_numpy(el.value, scope, kind_of, tf)) for el in expr.elements]
+        elements = [el.with_changes(value=to_numpy(el.value, scope, kind_of, tf, run_ops)) for el in expr.elements]
         return expr.with_changes(elements=elements)
     if isinstance(expr, cst.Dict):
-        elements = [el.with_changes(value=to_numpy(el.value, scope, kind_of, tf))
+        elements = [el.with_changes(value=to_numpy(el.value, scope, kind_of, tf, run_ops))
                     if isinstance(el, cst.DictElement) else el for el in expr.elements]
         return expr.with_changes(elements=elements)
+    if run_ops and isinstance(expr, cst.Call) and kind_of(expr) == "op":
+        return expr
     key = symbol_key(expr)
     if key is not None:
         kind = scope.kind(key)
@@ -52,7 +57,7 @@ def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst
         return _method(expr, "numpy")
     if isinstance(expr, cst.Call) and kind_of(expr) is None:
         # A namedtuple or other container built around fetches.
-        args = [arg.with_changes(value=to_numpy(arg.value, scope, kind_of, tf)) for arg in expr.args]
+        args = [arg.with_changes(value=to_numpy(arg.value, scope, kind_of, tf, run_ops)) for arg in expr.args]
         return expr.with_changes(args=args)
     if kind_of(expr) in ("op", "init"):
         return _NONE
@@ -94,8 +99,20 @@ def computed_to_numpy(expr: cst.BaseExpression, kind_of: Callable[[cst.BaseExpre
                                            if isinstance(el, cst.DictElement) else el for el in expr.elements])
     inner = returned(expr)
     kind = kind_of(inner if inner is not None else expr)
+    if kind == "op" and isinstance(expr, cst.Call):
+        return expr  # it runs where it stands (eager `tf.group` gives None, as TF1's run did)
     if kind in ("op", "init"):
         return _NONE
     if kind is None or kind == "structure":
         return _parse(f"{tf}.nest.map_structure(lambda value: value.numpy(), {code(expr)})")
     return _method(expr, "numpy")
+
+
+def op_calls(expr: cst.BaseExpression, kind_of: Callable[[cst.BaseExpression], Optional[str]]) -> List[cst.Call]:
+    """The ops a fetch builds in place (``sess.run([tf.group(tf.assign_add(v, 1.0)), loss])``), which the function
+    computing the fetch must run: its value for them is None."""
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return [call for el in expr.elements for call in op_calls(el.value, kind_of)]
+    if isinstance(expr, cst.Dict):
+        return [call for el in expr.elements if isinstance(el, cst.DictElement) for call in op_calls(el.value, kind_of)]
+    return [expr] if isinstance(expr, cst.Call) and kind_of(expr) == "op" else []

@@ -37,7 +37,7 @@ from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen import compiled
 from tf_migrate.codegen.branch_lines import lower_branch_placeholders
 from tf_migrate.codegen.fetch_reads import plan_reads
-from tf_migrate.codegen.fetches import to_numpy, to_tensors
+from tf_migrate.codegen.fetches import op_calls, to_numpy, to_tensors
 from tf_migrate.codegen.local_bindings import OUTER, unshadow
 from tf_migrate.codegen.nested_tapes import nested_tapes
 from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
@@ -321,6 +321,8 @@ class FunctionBuilder:
                 body.extend(_stmt(line) for line in reads_after.get(st.index, []))
         if plan.site.style != "op_run":
             kind_of = Classifier(view, self.names).kind_of
+            body.extend(cst.SimpleStatementLine([cst.Expr(rename_keys(call, read_names))])
+                        for call in op_calls(fetch, kind_of))  # ops built in the fetch run here
             value = to_tensors(fetch, view, kind_of) if compile_it else to_numpy(fetch, view, kind_of, self.tf)
             value = rename_keys(value, read_names)
             if not (isinstance(value, cst.Name) and value.value == "None"):

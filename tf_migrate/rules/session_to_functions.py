@@ -250,10 +250,12 @@ class _ScopeRewriter:
         view = scope.at(plan.limit)  # the values bound where the run stands
         if not plan.needs_function and not any(view.deferred(k) for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values -> .numpy()")
-            return _on(owner, site, to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf))
+            return _on(owner, site, to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf,
+                                             run_ops=True))
         if plan.feeds_unread and all(k in local_eager or view.kind(k) == pm.EAGER for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values, with feeds they do not read -> .numpy()")
-            return _on(owner, site, to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf))
+            return _on(owner, site, to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf,
+                                             run_ops=True))
         name = self._function_for(plan, scope, builder, generated, owner, rename, position, limit, plain=plain)
         if plan.dynamic_feed:
             args = [cst.Arg(site.feed, star="**")] if site.feed is not None else []
