@@ -135,3 +135,37 @@ def test_an_op_the_method_builds_from_its_argument_runs_where_it_stands():
     assert result.outcome == "eager", result.compat_reason
     assert "        tf.group(self.w.assign(values))\n" in result.new_source
     assert_same_output(run_legacy(LOADS), run_migrated(result.new_source))
+
+
+BUMPS = LOADS.replace('''    def out(self, xs):''', '''    def bump(self, step, n):
+        for i in range(n):
+            self.sess.run(tf.assign_add(self.w, step * i))
+            print(self.out(np.ones((1, 2))))
+
+    def bump_doubled(self, step):
+        step = step * 2.0
+        self.sess.run(self.w.assign_add(step))
+
+    def bump_by_weights(self, step):
+        step = tf.reduce_sum(self.w) * step
+        self.sess.run(tf.assign_add(self.w, [1.0, 1.0]))
+        self.sess.run(self.w.assign_add(tf.fill([2], step)))
+
+    def out(self, xs):''').replace('''    net.load(np.array([3.0, 4.0], np.float32))''', '''    net.bump(np.array([1.0, 0.5], np.float32), 3)
+    net.bump_doubled(np.array([1.0, 2.0], np.float32))''')
+
+
+def test_runs_in_a_loop_of_the_method_over_its_arguments_run_where_they_stand():
+    source = BUMPS.replace("    def bump_by_weights", "    def unused_bump_by_weights").replace(
+        "self.sess.run(self.w.assign_add(tf.fill([2], step)))", "pass")
+    result = migrate_source(source, "net.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "            self.w.assign_add(step * i).numpy()\n" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_a_tensor_computed_before_another_run_stays_compat():
+    # TF1 computed `step` from the weights at the last run, after the update; eager code would have computed it before
+    result = migrate_source(BUMPS, "net.py")
+    assert result.outcome == "compat"
+    assert "the method runs or changes something between computing it and the run" in result.compat_reason

@@ -67,12 +67,14 @@ def _computed_before(site: RunSite, method: cst.FunctionDef, params: List[str]):
     method, the name bound nowhere else, and the lines from the first of them to the run all such lines (no
     other run or update between: the values then are the values at the run)."""
     body = list(method.body.body)
+    bound = set(writes(method.body)) - _loop_counters(method)  # (a parameter bound again too)
+    needed = [key for key in reads(site.fetch) if key in bound]
+    if not needed:  # only the arguments as passed: their values where the run stands, as TF1 built the ops there
+        return [], ""
     at = next((i for i, statement in enumerate(body) if _holds(statement, site.call)), None)
     if at is None:
         return [], "the run is inside a block of the method"
     counts = binding_counts(body)
-    bound = set(writes(method.body)) - set(params)
-    needed = [key for key in reads(site.fetch) if key in bound]
     first, computed, seen = at, [], set()
     while needed:
         key = needed.pop()
@@ -89,6 +91,40 @@ def _computed_before(site: RunSite, method: cst.FunctionDef, params: List[str]):
         if _assigned(statement) is None or any(_updates(call) for call in all_calls(statement)):
             return [], "the method runs or changes something between computing it and the run"
     return computed, ""
+
+
+def _loop_counters(method: cst.FunctionDef) -> Set[str]:
+    """Names the method binds only as the targets of ``for`` loops over ``range(...)``: Python ints."""
+    counters: Set[str] = set()
+    others: Set[str] = set()
+
+    class _Loops(cst.CSTVisitor):
+        def visit_For(self, node: cst.For) -> None:
+            if isinstance(node.target, cst.Name) and isinstance(node.iter, cst.Call) \
+                    and isinstance(node.iter.func, cst.Name) and node.iter.func.value == "range":
+                counters.add(node.target.value)
+            else:
+                others.update(writes(node.target))
+
+    method.body.visit(_Loops())
+    plain = {key for statement in method.body.body for key in _plain_bindings(statement)}
+    return counters - others - plain
+
+
+def _plain_bindings(node: cst.CSTNode) -> Set[str]:
+    """Names bound other than as a loop target (assignments anywhere in ``node``)."""
+    found: Set[str] = set()
+
+    class _Assigns(cst.CSTVisitor):
+        def visit_Assign(self, assign: cst.Assign) -> None:
+            for target in assign.targets:
+                found.update(writes(target.target))
+
+        def visit_AugAssign(self, assign: cst.AugAssign) -> None:
+            found.update(writes(assign.target))
+
+    node.visit(_Assigns())
+    return found
 
 
 def _holds(statement: cst.BaseStatement, call: cst.Call) -> bool:
