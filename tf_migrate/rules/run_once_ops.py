@@ -51,14 +51,15 @@ class RunOnceOps(Rule):
         return visit(module, _Inline(ctx, chosen))
 
 
-def _single_assign(statement: cst.BaseStatement) -> Optional[Tuple[str, cst.Call]]:
-    """``name = call(...)`` alone on its line (no comment after it): (name, the call)."""
+def _single_assign(statement: cst.BaseStatement) -> Optional[Tuple[str, cst.BaseExpression]]:
+    """``name = value`` alone on its line (no comment after it), the value a call, name, attribute or item (it
+    reads the same in the run, also as ``value.eval()``): (name, the value)."""
     if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
             and statement.trailing_whitespace.comment is None):
         return None
     small = statement.body[0]
     if (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
-            and isinstance(small.value, cst.Call)):
+            and isinstance(small.value, (cst.Call, cst.Attribute, cst.Name, cst.Subscript))):
         return small.targets[0].target.value, small.value
     return None
 
@@ -178,7 +179,7 @@ class _Inline(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext, chosen) -> None:
         self.ctx = ctx
         self.chosen = chosen
-        self._replace: Dict[int, cst.Call] = {}
+        self._replace: Dict[int, cst.BaseExpression] = {}
         self._done: Set[int] = set()
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
@@ -207,7 +208,7 @@ class _Inline(cst.CSTTransformer):
 class _Swap(cst.CSTTransformer):
     """The statement with the run's mention of the name replaced by the call that was bound to it."""
 
-    def __init__(self, run: cst.Name, call: cst.Call) -> None:
+    def __init__(self, run: cst.Name, call: cst.BaseExpression) -> None:
         self.run = run
         self.call = call
 
