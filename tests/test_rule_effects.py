@@ -46,6 +46,9 @@ COVERED_BY = {
     "run-once-ops": ("import tensorflow as tf\nv = tf.Variable(1.0)\nsess = tf.Session()\n"
                      "sess.run(tf.global_variables_initializer())\nfor i in range(3):\n"
                      "    upd = tf.assign_add(v, 1.0)\n    sess.run(upd)\nprint(sess.run(v))\n"),
+    "discarded-values": ("import tensorflow as tf\nv = tf.Variable(1.0)\nsess = tf.Session()\n"
+                         "sess.run(tf.global_variables_initializer())\nfor i in range(3):\n"
+                         "    sess.run(tf.assign_add(v, 1.0))\nprint(sess.run(v))\n"),
     "dimension-values": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n"
                          "w = tf.Variable(tf.ones([x.get_shape()[1].value, 2]))\n"),
     "dropout-rate": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\nh = tf.nn.dropout(x, 0.5)\n"
