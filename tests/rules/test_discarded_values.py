@@ -22,3 +22,15 @@ def test_a_dropped_runs_value_is_not_copied():
     assert "print(v.numpy(), (v + 0.5).numpy())" in code  # values that are used keep theirs
     assert any(f.rule == "discarded-values" for f in result.findings)
     assert_same_output(run_legacy(SOURCE), run_migrated(code))
+
+
+def test_notebooks_keep_the_value_a_cell_shows():
+    import json
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": text}
+             for text in ["import tensorflow as tf\nsess = tf.InteractiveSession()\n", "tf.reduce_sum([1, 2]).eval()\n"]]
+    notebook = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 2})
+    from tf_migrate.notebook import migrate_notebook
+    result = migrate_notebook(notebook, "case.ipynb")
+    assert result.outcome == "eager", result.compat_reason
+    assert "tf.reduce_sum([1, 2]).numpy()" in "".join(
+        "".join(cell["source"]) for cell in json.loads(result.new_source)["cells"])

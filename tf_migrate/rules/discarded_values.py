@@ -4,7 +4,8 @@
 and the program dropped it. Converted where it stands, the update is ``spike.assign(True)`` and the session
 rule wrote the run's value as ``.numpy()`` of it, which the statement drops again: a copy to the host that a
 TF2 engineer would not write. The ``.numpy()`` goes where the statement is only that: a call's ``.numpy()``
-(never a name's, whose statement would then do nothing). Eager mode only.
+(never a name's, whose statement would then do nothing). Eager mode only, and not in notebooks, which show
+the value of a cell's last expression.
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ class DiscardedValues(Rule):
     TRIGGERS = (".run(", ".eval(")
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        if ctx.path.endswith(".ipynb"):
+            return module  # a cell's last expression is shown: `.numpy()` shows the array TF1's run gave
         return visit(module, _Drop(ctx))
 
 
