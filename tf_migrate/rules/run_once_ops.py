@@ -21,7 +21,7 @@ in a simple statement. Eager mode only: a file that stays compat keeps its lines
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
@@ -64,7 +64,7 @@ def _single_assign(statement: cst.BaseStatement) -> Optional[Tuple[str, cst.Base
     return None
 
 
-def run_of(statement: cst.BaseStatement, name: str) -> Optional[cst.Name]:
+def _run_of(statement: cst.BaseStatement, name: str) -> Optional[cst.Name]:
     """The one mention of ``name`` in the simple ``statement``, when it is what a run there runs."""
     if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
         return None
@@ -170,7 +170,7 @@ class _Pairs(cst.CSTVisitor):
             bound = _single_assign(first)
             if bound is None:
                 continue
-            run = run_of(second, bound[0])
+            run = _run_of(second, bound[0])
             if run is not None:
                 self.found.append((self._scopes[-1], bound[0], first, run))
 
@@ -179,8 +179,6 @@ class _Inline(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext, chosen) -> None:
         self.ctx = ctx
         self.chosen = chosen
-        self._replace: Dict[int, cst.BaseExpression] = {}
-        self._done: Set[int] = set()
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
         originals, body = list(original.body), list(updated.body)
