@@ -220,3 +220,68 @@ def test_summaries_of_a_program_in_a_function_it_cannot_follow_stay_compat(chang
     result = migrate_source(change(_in_function(PROGRAM)), "summaries.py")
     assert result.outcome == "compat"
     assert "summar" in result.compat_reason
+
+
+COLLECTIONS = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None])
+w = tf.Variable(0.5, name="w")
+loss = tf.reduce_mean(tf.square(w * x - 2.0 * x))
+train_op = tf.train.GradientDescentOptimizer(0.05).minimize(loss)
+tf.summary.scalar("loss", loss, collections=["train", "test"])
+tf.summary.scalar("weight", w, collections=["train"])
+tf.summary.scalar("ignored", w * 2.0, collections=["other"])
+train_merged = tf.summary.merge_all("train")
+test_merged = tf.summary.merge_all(key="test")
+data = np.arange(1.0, 5.0)
+with tf.Session() as sess:
+    train_writer = tf.summary.FileWriter(LOGDIR + "/train")
+    test_writer = tf.summary.FileWriter(LOGDIR + "/test")
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        summary, _ = sess.run([train_merged, train_op], feed_dict={x: data})
+        train_writer.add_summary(summary, step)
+        summary = sess.run(test_merged, feed_dict={x: data * 2.0})
+        test_writer.add_summary(summary, step)
+    train_writer.close()
+    test_writer.close()
+'''
+
+
+def test_summaries_kept_in_collections_are_merged_by_key(tmp_path):
+    # astorfi's TensorFlow-World: train and test summaries in `collections=`, each merged by its key. Before: compat
+    # ("summary arguments other than name, tensor and max_outputs").
+    result = migrate_source(COLLECTIONS, "summaries.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert "train_merged = {'loss': loss, 'weight': w_read}" in code and "test_merged = {'loss': loss}" in code
+    legacy_dir, migrated_dir = tmp_path / "legacy", tmp_path / "migrated"
+    run_legacy(COLLECTIONS.replace("LOGDIR", repr(str(legacy_dir))))
+    run_migrated(code.replace("LOGDIR", repr(str(migrated_dir))))
+    for part, tags in (("train", {"loss", "weight"}), ("test", {"loss"})):
+        before, after = summary_events(legacy_dir / part), summary_events(migrated_dir / part)
+        assert set(before) == set(after) == {(tag, step) for tag in tags for step in range(3)}
+        for key, (kind, number) in before.items():
+            assert after[key] == (kind, pytest.approx(number, rel=1e-5))
+
+
+def test_one_name_fetched_from_two_merges_writes_what_each_fetch_gave(tmp_path):
+    # Before (older than the collections above): the name's last fetch decided every add_summary's tags; the
+    # train writer got the test merge's `loss` only, and `weight` was never written (a silent wrong rewrite).
+    source = COLLECTIONS.replace('''tf.summary.scalar("loss", loss, collections=["train", "test"])
+tf.summary.scalar("weight", w, collections=["train"])
+tf.summary.scalar("ignored", w * 2.0, collections=["other"])
+train_merged = tf.summary.merge_all("train")
+test_merged = tf.summary.merge_all(key="test")''', '''s_loss = tf.summary.scalar("loss", loss)
+s_weight = tf.summary.scalar("weight", w)
+train_merged = tf.summary.merge([s_loss, s_weight])
+test_merged = tf.summary.merge([s_loss])''')
+    code = migrate_source(source, "summaries.py").new_source
+    legacy_dir, migrated_dir = tmp_path / "legacy", tmp_path / "migrated"
+    run_legacy(source.replace("LOGDIR", repr(str(legacy_dir))))
+    run_migrated(code.replace("LOGDIR", repr(str(migrated_dir))))
+    for part, tags in (("train", {"loss", "weight"}), ("test", {"loss"})):
+        before, after = summary_events(legacy_dir / part), summary_events(migrated_dir / part)
+        assert set(before) == set(after) == {(tag, step) for tag in tags for step in range(3)}

@@ -46,6 +46,28 @@ class SummaryCall:
     name: str  # as TF1 cleaned it, before the scope and uniquification
     value: cst.BaseExpression
     extra: List[cst.Arg]
+    collections: Optional[Tuple[str, ...]] = None  # the keys of ``collections=`` (None: TF1's default, summaries)
+
+
+SUMMARIES_KEY = "summaries"  # tf.GraphKeys.SUMMARIES
+
+
+def collection_key(node: cst.BaseExpression, names: TFNames) -> Optional[str]:
+    """The key a literal string or ``tf.GraphKeys.SUMMARIES`` names (None: another expression)."""
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value
+    return SUMMARIES_KEY if names.qualname(node) == "tf.GraphKeys.SUMMARIES" else None
+
+
+def merged_key(call: cst.Call, names: TFNames) -> str:
+    """The collection ``tf.summary.merge_all(key=...)`` merges (TF1's default: the summaries)."""
+    given = next((a.value for a in call.args if a.keyword is None or a.keyword.value == "key"), None)
+    if given is None:
+        return SUMMARIES_KEY
+    key = collection_key(given, names)
+    if key is None or any(a.keyword is not None and a.keyword.value != "key" for a in call.args):
+        raise Unsupported("merge_all of a collection other than a literal key")
+    return key
 
 
 def summary_call(call: cst.Call, names: TFNames) -> Optional[SummaryCall]:
@@ -55,15 +77,23 @@ def summary_call(call: cst.Call, names: TFNames) -> Optional[SummaryCall]:
         return None
     positional = [a for a in call.args if a.keyword is None]
     keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
-    if set(keywords) - {"name", "tensor", "values", "max_outputs"} or len(positional) > 2:
-        raise Unsupported("summary arguments other than name, tensor and max_outputs (collections=, family=)")
+    if set(keywords) - {"name", "tensor", "values", "max_outputs", "collections"} or len(positional) > 2:
+        raise Unsupported("summary arguments other than name, tensor, max_outputs and collections (family=)")
+    collections = None
+    if "collections" in keywords:
+        listed = keywords["collections"].value
+        keys = [collection_key(e.value, names) for e in listed.elements] \
+            if isinstance(listed, (cst.List, cst.Tuple)) else [None]
+        if None in keys:
+            raise Unsupported("summary collections= other than a literal list of keys")
+        collections = tuple(keys)
     name = positional[0].value if positional else getattr(keywords.get("name"), "value", None)
     value = positional[1].value if len(positional) > 1 else getattr(
         keywords.get("tensor", keywords.get("values")), "value", None)
     if not isinstance(name, cst.SimpleString) or value is None:
         raise Unsupported("a summary whose name is not a string literal")
     cleaned = _INVALID_TAG_CHARACTERS.sub("_", name.evaluated_value).lstrip("/")
-    return SummaryCall(kind, cleaned, value, [keywords[k] for k in _EXTRA.get(kind, []) if k in keywords])
+    return SummaryCall(kind, cleaned, value, [keywords[k] for k in _EXTRA.get(kind, []) if k in keywords], collections)
 
 
 def scope_name(call: cst.BaseExpression, names: TFNames) -> Optional[str]:
@@ -200,8 +230,10 @@ def _read_line(line: cst.SimpleStatementLine, names: TFNames, helper: Helper, as
         return True
     value = small.value if isinstance(small, cst.Expr) else None
     summary = summary_call(value, names) if isinstance(value, cst.Call) else None
-    if summary is None or summary.name in helper.summaries or not _pure_tf(summary.value, names):
-        return False  # a bare op (its effect is lost), two summaries named alike, or a value with effects
+    if summary is None or summary.name in helper.summaries or not _pure_tf(summary.value, names) \
+            or summary.collections is not None:
+        return False  # a bare op (its effect is lost), two summaries named alike, a value with effects, or kept
+        # in collections of its own (merged by key)
     helper.events += [("op", name) for name in op_names(summary.value, names)]
     helper.summaries[summary.name] = summary
     helper.events.append(("summary", summary.name))

@@ -35,8 +35,8 @@ from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._edits import with_module_helper
 from tf_migrate.rules._summary_helpers import (
-    KINDS, Helper, NameScopes, SummaryCall, Unsupported as _Unsupported, find_helpers, op_names, program_function,
-    replay, scope_name, summary_call,
+    KINDS, SUMMARIES_KEY, Helper, NameScopes, SummaryCall, Unsupported as _Unsupported, find_helpers, merged_key,
+    op_names, program_function, replay, scope_name, summary_call,
 )
 from tf_migrate.traversal import visit
 
@@ -50,6 +50,7 @@ class _Summary:
     value: cst.BaseExpression
     extra: List[cst.Arg]
     members: List[Tuple[str, str, SummaryCall]] = field(default_factory=list)  # (key in its return, tag, call)
+    collections: Tuple[str, ...] = (SUMMARIES_KEY,)  # the keys merge_all(key) selects it by
 
 
 class SummariesToTF2(Rule):
@@ -107,6 +108,7 @@ class _Survey(cst.CSTVisitor):
         self.tf2_writers: set = set()  # w = tf.summary.create_file_writer(...): its as_default() writes
         self.fetched: Dict[str, str] = {}  # variable holding a fetched merge -> merge name
         self.add_calls: List[cst.Call] = []
+        self.add_sources: Dict[int, Optional[str]] = {}  # add_summary call -> the merge its value was last fetched from
 
     def visit_FunctionDef(self, node) -> Optional[bool]:
         self.depth += node is not self.program
@@ -170,7 +172,8 @@ class _Survey(cst.CSTVisitor):
         if self.depth:
             raise _Unsupported("a summary built inside a function other than a summary helper")
         found = summary_call(call, self.ctx.names)
-        return _Summary(found.kind, self.scopes.unique(found.name), found.value, found.extra)
+        return _Summary(found.kind, self.scopes.unique(found.name), found.value, found.extra,
+                        collections=found.collections if found.collections is not None else (SUMMARIES_KEY,))
 
     def _helper_call(self, call: cst.Call) -> _Summary:
         """The summaries a statement ``helper(args)`` registers, as one group of the merged dict."""
@@ -212,7 +215,8 @@ class _Survey(cst.CSTVisitor):
                 self.named[target_key] = summary
             return
         if qualname == "tf.summary.merge_all" and target_key:
-            self.merges[target_key] = list(self.order)
+            key = merged_key(value, self.ctx.names)
+            self.merges[target_key] = [summary for summary in self.order if key in summary.collections]
             self.merge_statements[id(node)] = target_key
         elif qualname == "tf.summary.merge" and target_key:
             members = value.args[0].value if value.args else None
@@ -235,7 +239,8 @@ class _Survey(cst.CSTVisitor):
             self._fetch(target, value)
         elif (isinstance(value.func, cst.Attribute) and value.func.attr.value == "add_summary"
               and symbol_key(value.func.value) in self.writers):
-            self.add_calls.append(value)
+            self.add_calls.append(value)  # (a name fetched from two merges: the fetch before it, in the text)
+            self.add_sources[id(value)] = self.fetched.get(symbol_key(value.args[0].value)) if value.args else None
 
     def _fetch(self, target, call: cst.Call) -> None:
         fetch = call.args[0].value if call.args else None
@@ -264,9 +269,8 @@ class _Survey(cst.CSTVisitor):
                 raise _Unsupported(f"{merge} = merge_all() with no summary registered before it is None in TF1, "
                                    "and it is fetched")
         for call in self.add_calls:
-            fetched = symbol_key(call.args[0].value) if call.args else None
-            if fetched not in self.fetched:
-                raise _Unsupported("add_summary of a value not fetched from a merged summary")
+            if self.add_sources[id(call)] is None:
+                raise _Unsupported("add_summary of a value not fetched from a merged summary before it")
         if any(k in self.merges or k in self.named for k in self.fetched.values()) and not self.writers:
             raise _Unsupported("summaries fetched but no FileWriter writes them")
 
@@ -347,7 +351,7 @@ class _Rewrite(cst.CSTTransformer):
         """
         survey = self.survey
         fetched = symbol_key(call.args[0].value)
-        source = survey.fetched[fetched]
+        source = survey.add_sources[id(call)]
         summaries = survey.merges.get(source) or [survey.named[source]]
         step = code(call.args[1].value) if len(call.args) > 1 else "0"
         writer = code(call.func.value)
