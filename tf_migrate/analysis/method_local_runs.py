@@ -49,7 +49,7 @@ def _not_eager(site: RunSite, method: cst.FunctionDef, scope: "pm.Scope", method
     if why:
         return why
     read = set().union(*(_reads_through_methods(node, methods) for node in [site.fetch, *computed]))
-    locals_ = set(params) | {key for node in computed for key in writes(node)}
+    locals_ = set(params) | _loop_counters(method) | {key for node in computed for key in writes(node)}
     for key in sorted(read - locals_):
         if scope.deferred(key):
             return f"it also reads `{key}`, a per-run value of the graph"
