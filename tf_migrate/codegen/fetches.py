@@ -40,7 +40,7 @@ def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst
         elements = [el.with_changes(value=to_numpy(el.value, scope, kind_of, tf, run_ops))
                     if isinstance(el, cst.DictElement) else el for el in expr.elements]
         return expr.with_changes(elements=elements)
-    if run_ops and isinstance(expr, cst.Call) and kind_of(expr) == "op":
+    if run_ops and _builds_op(expr, kind_of):
         return expr
     key = symbol_key(expr)
     if key is not None:
@@ -99,7 +99,7 @@ def computed_to_numpy(expr: cst.BaseExpression, kind_of: Callable[[cst.BaseExpre
                                            if isinstance(el, cst.DictElement) else el for el in expr.elements])
     inner = returned(expr)
     kind = kind_of(inner if inner is not None else expr)
-    if kind == "op" and isinstance(expr, cst.Call):
+    if _builds_op(expr, kind_of, kind):
         return expr  # it runs where it stands (eager `tf.group` gives None, as TF1's run did)
     if kind in ("op", "init"):
         return _NONE
@@ -115,4 +115,16 @@ def op_calls(expr: cst.BaseExpression, kind_of: Callable[[cst.BaseExpression], O
         return [call for el in expr.elements for call in op_calls(el.value, kind_of)]
     if isinstance(expr, cst.Dict):
         return [call for el in expr.elements if isinstance(el, cst.DictElement) for call in op_calls(el.value, kind_of)]
-    return [expr] if isinstance(expr, cst.Call) and kind_of(expr) == "op" else []
+    return [expr] if _builds_op(expr, kind_of) else []
+
+
+def _builds_op(expr: cst.BaseExpression, kind_of: Callable[[cst.BaseExpression], Optional[str]],
+               kind: Optional[str] = None) -> bool:
+    """An op built in the fetch that does something when run: not a group of initializers (the session rule drops
+    initializer runs; eager variables start initialized)."""
+    if not (isinstance(expr, cst.Call) and (kind or kind_of(expr)) == "op"):
+        return False
+    inner = [arg.value for arg in expr.args]
+    inner = [el.value for node in inner for el in (node.elements if isinstance(node, (cst.List, cst.Tuple))
+                                                    else [cst.Element(node)])]
+    return not inner or not all(isinstance(node, cst.Call) and kind_of(node) == "init" for node in inner)
