@@ -20,6 +20,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import all_calls, binding_counts, reads, writes
+from tf_migrate.cst.statements import plain_assignment
 
 
 def method_local_runs(method: cst.FunctionDef, sites: List[RunSite], scope: "pm.Scope",
@@ -82,13 +83,13 @@ def _computed_before(site: RunSite, method: cst.FunctionDef, params: List[str]):
             continue
         seen.add(key)
         line = next((i for i in range(at - 1, -1, -1) if key in writes(body[i])), None)
-        if line is None or counts.get(key) != 1 or _assigned(body[line]) != key:
+        if line is None or counts.get(key) != 1 or (plain_assignment(body[line]) or ('',))[0] != key:
             return [], f"`{key}` is not bound once, by a line of its own before the run"
         first = min(first, line)
         computed.append(body[line])
         needed.extend(k for k in reads(body[line]) if k in bound)
     for statement in body[first:at]:
-        if _assigned(statement) is None or any(_updates(call) for call in all_calls(statement)):
+        if plain_assignment(statement) is None or any(_updates(call) for call in all_calls(statement)):
             return [], "the method runs or changes something between computing it and the run"
     return computed, ""
 
@@ -129,14 +130,6 @@ def _plain_bindings(node: cst.CSTNode) -> Set[str]:
 
 def _holds(statement: cst.BaseStatement, call: cst.Call) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and any(c is call for c in all_calls(statement))
-
-
-def _assigned(statement: cst.BaseStatement):
-    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
-            and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1 \
-            and isinstance(statement.body[0].targets[0].target, cst.Name):
-        return statement.body[0].targets[0].target.value
-    return None
 
 
 _UPDATES = {"run", "eval", "assign", "assign_add", "assign_sub", "load", "restore", "save", "minimize",

@@ -47,6 +47,7 @@ from tf_migrate.rules._body_slices import SliceRefused as SplitRefused  # the he
 from tf_migrate.rules._body_slices import (Leaf, backward_slice, blocks_by_id, decompose, header_reads, jumps,
                                           leaves, loop_index, reads_after, rebuild)
 from tf_migrate.cst.names import fresh
+from tf_migrate.cst.statements import plain_assignment
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import contains, visit
 
@@ -111,11 +112,8 @@ def _static_shape_reads(node: cst.CSTNode, name: str) -> bool:
 
 def _assigned_name(line: cst.BaseStatement) -> Optional[str]:
     """``name = value``: name (None for anything else)."""
-    if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign):
-        targets = line.body[0].targets
-        if len(targets) == 1 and isinstance(targets[0].target, cst.Name):
-            return targets[0].target.value
-    return None
+    found = plain_assignment(line)
+    return found[0] if found is not None else None
 
 
 def _check_shape(func: cst.FunctionDef) -> None:

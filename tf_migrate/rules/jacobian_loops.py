@@ -36,6 +36,7 @@ import libcst as cst
 from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.cst.text import code
+from tf_migrate.cst.statements import plain_assignment
 from tf_migrate.report import INFO
 from tf_migrate.rules import COMPAT, EAGER, Rule, RuleContext
 from tf_migrate.rules import _edits as ed
@@ -292,11 +293,8 @@ def _empty_list_target(stmt) -> Optional[str]:
 
 
 def _assigned_name(stmt, value) -> Optional[str]:
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
-        assign = stmt.body[0]
-        if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name) and assign.value is value:
-            return assign.targets[0].target.value
-    return None
+    found = plain_assignment(stmt)
+    return found[0] if found is not None and found[1] is value else None
 
 
 def _appended(body, rows: str):

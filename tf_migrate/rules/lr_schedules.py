@@ -37,6 +37,7 @@ from tf_migrate.analysis.variable_owners import keras_owned_variables
 from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.cst.text import code
+from tf_migrate.cst.statements import plain_assignment
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules import _edits as ed
@@ -122,7 +123,7 @@ class _Calls(cst.CSTVisitor):
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.BaseStatement):
             self._statements.append(node)
-            if _assigned(node) is not None:
+            if plain_assignment(node) is not None:
                 self.assignments.append(node)
         if isinstance(node, cst.Call):
             qualname = self.names.call_name(node) or ""
@@ -140,15 +141,6 @@ class _Calls(cst.CSTVisitor):
             self._statements.pop()
 
 
-def _assigned(stmt) -> Optional[Tuple[str, cst.BaseExpression]]:
-    """(name, value) of ``name = value``, else None."""
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
-        assign = stmt.body[0]
-        if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
-            return assign.targets[0].target.value, assign.value
-    return None
-
-
 class _GlobalStep:
     """``tf.train.get_or_create_global_step()`` -> a ``tf.Variable``; later look-ups -> its name."""
 
@@ -164,7 +156,7 @@ class _GlobalStep:
                                                   "is None in TF1; left to tf.compat.v1")
             return self.module
         home = self.layout.function_of(first_stmt) if id(first_stmt) in self.layout.where else None
-        target = _assigned(first_stmt)
+        target = plain_assignment(first_stmt)
         name = target[0] if target is not None and target[1] is first else None
         for call, stmt in steps[1:]:
             where = self.layout.function_of(stmt) if id(stmt) in self.layout.where else None
@@ -182,7 +174,7 @@ class _GlobalStep:
             edits.expressions[id(first)] = cst.parse_expression(variable)
         self.ctx.report(first, RULE_ID, INFO, f"global step -> `{name}`, an int64 tf.Variable (TF1's global step)")
         for call, stmt in steps[1:]:
-            same = _assigned(stmt)
+            same = plain_assignment(stmt)
             if same is not None and same[0] == name and same[1] is call:
                 edits.statements[id(stmt)] = []  # global_step = tf.train.get_global_step(): already bound
             else:
@@ -215,7 +207,7 @@ class _Schedules:
                 self.ctx.report(call, RULE_ID, WARNING, f"the decay's parameters read `{stale}`, a per-run value: "
                                                         "left as is")
                 continue
-            assigned = _assigned(stmt)
+            assigned = plain_assignment(stmt)
             if assigned is not None and assigned[1] is call:
                 held = fresh(f"{assigned[0]}_schedule", self.taken)
                 self.edits.statements[id(stmt)] = [
@@ -257,7 +249,7 @@ class _Schedules:
     def _per_step_values(self, assignments) -> None:
         """Names bound to a value that depends on a schedule: their per-step expression, names inlined."""
         for stmt in assignments:
-            name, value = _assigned(stmt)
+            name, value = plain_assignment(stmt)
             function = self.layout.function_of(stmt) if id(stmt) in self.layout.where else None
             expression = self._expression(value, function)
             if expression is not None:

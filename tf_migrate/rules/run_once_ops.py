@@ -25,6 +25,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.cst.statements import plain_assignment
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -54,14 +55,11 @@ class RunOnceOps(Rule):
 def _single_assign(statement: cst.BaseStatement) -> Optional[Tuple[str, cst.BaseExpression]]:
     """``name = value`` alone on its line (no comment after it), the value a call, name, attribute or item (it
     reads the same in the run, also as ``value.eval()``): (name, the value)."""
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-            and statement.trailing_whitespace.comment is None):
+    found = plain_assignment(statement)
+    if found is None or statement.trailing_whitespace.comment is not None \
+            or not isinstance(found[1], (cst.Call, cst.Attribute, cst.Name, cst.Subscript)):
         return None
-    small = statement.body[0]
-    if (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
-            and isinstance(small.value, (cst.Call, cst.Attribute, cst.Name, cst.Subscript))):
-        return small.targets[0].target.value, small.value
-    return None
+    return found
 
 
 def _run_of(statement: cst.BaseStatement, name: str) -> Optional[cst.Name]:
