@@ -168,3 +168,46 @@ def test_a_class_its_module_and_an_importer_both_build_stays_compat(tmp_path):
     result = run(tmp_path, {"agent.py": own, "run_a.py": ONE_AGENT})
     files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
     assert files["agent.py"] == "compat"
+
+
+CLASS_MODEL = """import tensorflow as tf
+
+
+class Model(object):
+    def __init__(self):
+        self.x = tf.placeholder(tf.float32, [None, 2])
+        self.w = tf.Variable(tf.ones([2, 1]))
+        self.y = tf.matmul(self.x, self.w)
+"""
+
+TRAIN = """import numpy as np
+import tensorflow as tf
+from model import Model
+
+model = Model()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(model.y, {model.x: np.ones((1, 2))}))
+"""
+
+# cnn-text's eval.py: it imports the model class, then restores a saved graph instead (no TF2 form: compat).
+EVAL = """import tensorflow as tf
+from model import Model
+
+with tf.Session() as sess:
+    saver = tf.train.import_meta_graph("run/model.meta")
+"""
+
+
+def test_a_script_that_imports_a_model_it_never_uses_ties_nothing(tmp_path):
+    result = run(tmp_path, {"model.py": CLASS_MODEL, "train.py": TRAIN, "eval.py": EVAL})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files == {"model.py": "eager", "train.py": "eager", "eval.py": "compat"}
+
+
+def test_a_script_that_uses_the_model_it_imports_keeps_it_compat(tmp_path):
+    uses = EVAL.replace('    saver = tf.train.import_meta_graph("run/model.meta")\n',
+                        '    saver = tf.train.import_meta_graph("run/model.meta")\n    model = Model()\n')
+    result = run(tmp_path, {"model.py": CLASS_MODEL, "train.py": TRAIN, "eval.py": uses})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files == {"model.py": "compat", "train.py": "compat", "eval.py": "compat"}

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from tf_migrate import engine, files, project_class_runs, report, tree_helpers
+from tf_migrate.analysis.inert_imports import inert_import
 from tf_migrate.analysis.project_index import ImportEdge, ProjectIndex, build_index
 from tf_migrate.runner import FileOutcome, Options
 from tf_migrate.tfnames import HelperClass
@@ -77,8 +78,9 @@ class ProjectPlan:
         if self._imports is None:
             self._imports, self._importers = {}, {}
             for edge in self.index.edges:
-                self._imports.setdefault(edge.importer, []).append(edge.target)
-                self._importers.setdefault(edge.target, []).append(edge.importer)
+                if not inert_import(self.index, edge):
+                    self._imports.setdefault(edge.importer, []).append(edge.target)
+                    self._importers.setdefault(edge.target, []).append(edge.importer)
         together: Set[str] = set()
         for importer in self._reach(name, self._importers):
             together |= self._reach(importer, self._imports)

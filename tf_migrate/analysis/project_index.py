@@ -65,6 +65,7 @@ class ModuleInfo:
     # the keyword (or ``#position``) it fills; None for a call that passes none, or stands in a function or class
     session_arguments: Dict[str, Set[Optional[Tuple[str, str]]]] = field(default_factory=dict)
     explicit_all: Optional[Tuple[str, ...]] = None  # __all__ when it is a literal
+    read_names: Set[str] = field(default_factory=set)  # every name the module's code reads
     syntax_error: str = ""
 
     @property
@@ -74,6 +75,17 @@ class ModuleInfo:
     @property
     def imports_compat_v1(self) -> bool:
         return any(full.startswith("tensorflow.compat.v1") for full in self.tf_aliases.values())
+
+    def bound_by_import(self, line: int) -> Set[str]:
+        """The names the module's import statement at ``line`` binds ("*" for a star import)."""
+        bound: Set[str] = set()
+        for at, module, names, _ in self.imports:
+            if at != line:
+                continue
+            if not names:
+                bound.add(self.local_names.get((line, module), module.split(".")[0]))
+            bound.update(self.local_names.get((line, name), name) for name in names)
+        return bound
 
     def star_exports(self) -> Set[str]:
         """The names ``from module import *`` binds: ``__all__``, else every top-level name without ``_``."""
@@ -102,6 +114,7 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
         return info
     _read_imports(tree, info)
     info.definitions_only = all(_defines_only(node) for node in tree.body)
+    info.read_names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
     _count_calls(tree, info.calls)
     _session_arguments(tree, _module_sessions(tree), info.session_arguments)
     for node in tree.body:
