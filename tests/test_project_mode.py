@@ -211,3 +211,8 @@ def test_a_script_that_uses_the_model_it_imports_keeps_it_compat(tmp_path):
     result = run(tmp_path, {"model.py": CLASS_MODEL, "train.py": TRAIN, "eval.py": uses})
     files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
     assert files == {"model.py": "compat", "train.py": "compat", "eval.py": "compat"}
+
+
+def test_a_model_imported_and_never_used_is_not_reported_as_built_there(tmp_path):
+    result = run(tmp_path, {"model.py": CLASS_MODEL, "train.py": TRAIN, "eval.py": EVAL})
+    assert not [f for f in result["findings"] if f["rule"] == "project-mode" and f["path"].endswith("eval.py")]

@@ -202,6 +202,8 @@ def cross_module_graphs(project: ProjectPlan, path: Path) -> List[report.Finding
     name = next((n for n, info in modules.items() if info.path == path), None)
     found = []
     for edge in project.index.imports_of(name) if name else ():
+        if inert_import(project.index, edge):  # imported, never used: no graph of it is built here
+            continue
         provider = modules[edge.target]
         builders = sorted(provider.graph_builders & (provider.star_exports() if edge.star else set(edge.names)))
         if not edge.names:
