@@ -14,8 +14,10 @@ from tf_migrate.analysis.dtypes import expression_dtype, placeholder_dtype
 from tf_migrate.analysis.feed_dicts import feed_dict_literal
 from tf_migrate.analysis.fed_gradients import record_targets
 from tf_migrate.analysis.fed_rates import fed_rate, step_reads
+from tf_migrate.analysis.function_locals import eager_locals
 from tf_migrate.analysis.held_objects import bind_elements, bind_loop_elements, held_objects_loop
 from tf_migrate.analysis.session_functions import own_session_runs
+from tf_migrate.analysis.shadowed_runs import shadowed_run_blockers
 from tf_migrate.analysis.instance_runs import mark_runs, writes_member_variable
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.outside_state import kept_for_outside_state, outside_keys
@@ -397,4 +399,6 @@ class Classifier:
             return st
         self._check_api(node, body_calls)
         st.run_sites = find_run_sites(node, self.is_session, self.kind_of)
+        for blocked, reason in shadowed_run_blockers(node, st.run_sites, lambda f: eager_locals(f, self.scope)):
+            self.block(blocked, reason)
         return st

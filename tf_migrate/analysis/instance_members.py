@@ -28,10 +28,11 @@ def member_blockers(scope: "pm.Scope", names, layer_scopes=None) -> List[Tuple[c
     in_class_runs = _class_runs(scope)
     imported_reads = []  # of objects of another module's class
     run_here = {site.instance_class for st in scope.statements for site in st.run_sites if site.instance is not None}
+    owners = set(scope.instances.values())
     for st in scope.statements:
-        if st.role not in (pm.KEEP, pm.RUN) or isinstance(st.node, cst.ClassDef):
-            continue
-        for instance, attribute in _instance_attributes(st.node, scope.instances, in_class_runs):
+        if st.role not in (pm.KEEP, pm.RUN) or isinstance(st.node, cst.ClassDef) and st.node.name.value in owners:
+            continue  # (a graph class's own methods: the class analysis reads them)
+        for instance, attribute, read in _instance_attributes(st.node, scope.instances, in_class_runs):
             owner = scope.instances[instance]
             if is_imported(owner, scope):  # asked of its module where its graph runs here (imported_runs)
                 if owner in run_here:
@@ -41,7 +42,7 @@ def member_blockers(scope: "pm.Scope", names, layer_scopes=None) -> List[Tuple[c
                 gone_by_class[owner] = _gone_members(scope.class_defs[owner], names, layer_scopes)
             why = gone_by_class[owner].get(attribute)
             if why is not None:
-                found.append((st.node, f"`{instance}.{attribute}` is read outside the class, and the converted "
+                found.append((read, f"`{instance}.{attribute}` is read outside the class, and the converted "
                                        f"`{owner}` has no `{attribute}`: {why}"))
     return found + outside_member_blockers(scope, names, imported_reads) + passed_on_blockers(scope, run_here)
 
@@ -69,7 +70,7 @@ def _instance_attributes(node: cst.CSTNode, instances: Dict[str, str], skipped: 
 
         def visit_Attribute(self, attribute: cst.Attribute) -> None:
             if isinstance(attribute.value, cst.Name) and attribute.value.value in instances:
-                found.append((attribute.value.value, attribute.attr.value))
+                found.append((attribute.value.value, attribute.attr.value, attribute))
 
     visit(node, _Reads())
     return found
