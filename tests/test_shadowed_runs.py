@@ -141,3 +141,14 @@ def test_a_run_of_self_in_the_graphs_class_still_converts():
     result = migrate_source(OWN_CLASS, "own.py")
     assert result.outcome == "eager", result.compat_reason
     assert_same_output(run_legacy(OWN_CLASS), run_migrated(result.new_source))
+
+
+def test_a_method_that_mutates_its_object_does_not_bind_self():
+    # lazyprogrammer's a3c worker: `self.update(...)` in the method (a call Python does not bind a name with).
+    source = OWN_CLASS.replace("    def predict(self, sess):\n",
+                               "    def update(self):\n        self.calls = 1\n\n"
+                               "    def predict(self, sess):\n        self.update()\n")
+    result = migrate_source(source, "own.py")
+    assert "binds itself" not in result.compat_reason
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
