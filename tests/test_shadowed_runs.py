@@ -78,7 +78,8 @@ def test_a_method_reading_what_the_modules_converted_object_drops_stays_compat_a
 
 def test_a_module_level_functions_local_object_stays_compat():
     source = METHOD_LOCAL.replace("class Check:\n    def run(self):\n", "def check():\n").replace(
-        "        model = Model(4.0)\n        sess.run(tf.global_variables_initializer())\n        print(sess.run(model.y))\n",
+        "        model = Model(4.0)\n        sess.run(tf.global_variables_initializer())\n"
+        "        print(sess.run(model.y))\n",
         "    model = Model(4.0)\n    sess.run(tf.global_variables_initializer())\n    print(sess.run(model.y))\n"
     ).replace("Check().run()", "check()")
     result = migrate_source(source, "check.py")

@@ -220,8 +220,12 @@ def dense(x, n):
                  "`tf.Variable` after its first call makes variables", id="shaped by the input, a variable after"),
     pytest.param(_program(_SHAPED, "h = dense(x, 3)\ny = dense(h, 2)\nprint(len(tf.trainable_variables()))"),
                  "`tf.trainable_variables` reads the variables before any run", id="shaped by the input, listed"),
-    pytest.param(_program(_DENSE, "y = x\nfor n in (2, 2):\n    y = dense(y, n)"), "called in a loop",
-                 id="called in a loop"),
+    pytest.param(_program(_DENSE, "y = x\nn = 2\nwhile n < 4:\n    y = dense(y, 2)\n    n += 1"),
+                 "called in a loop", id="called in a while loop"),
+    pytest.param(_program(_DENSE, "y = x\nfor n in (2, 2):\n    if n:\n        y = dense(y, n)"),
+                 "called in a loop", id="called in a block of a loop"),
+    pytest.param(_program(_SHAPED, "y = x\nfor n in (2, 3):\n    y = dense(y, n)"),
+                 "called in a loop, and its variables read the input's shape", id="called in a loop, shaped by input"),
     pytest.param(_program(_DENSE, "make = dense\ny = dense(x, 2)"), "used other than by calling it",
                  id="used as a value"),
     pytest.param(_program('''
@@ -271,6 +275,36 @@ def test_stays_compat_with_the_reason(source, reason):
     result = migrate_source(source, "case.py")
     assert result.outcome == "compat"
     assert "has no tf.Module form here" in result.compat_reason and reason in result.compat_reason, \
+        result.compat_reason
+
+
+# MorvanZhou's add_layer stacked by a loop over the layer sizes (each iteration made new variables in TF1).
+ADD_LAYER_LOOP = ADD_LAYER.replace("l1 = add_layer(xs, 1, 4, activation_function=tf.nn.relu)\n",
+                                   "l1 = xs\nfor n_in, n_out in [(1, 4), (4, 4)]:\n"
+                                   "    l1 = add_layer(l1, n_in, n_out, activation_function=tf.nn.relu)\n")
+
+
+def test_a_helper_called_in_a_loop_makes_its_instances_in_a_first_loop():
+    result = migrate_source(ADD_LAYER_LOOP, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    new = result.new_source
+    assert ("add_layer_1s = []\nfor n_in, n_out in [(1, 4), (4, 4)]:\n"
+            "    add_layer_1 = AddLayer(n_in, n_out, activation_function=tf.nn.relu)\n"
+            "    add_layer_1s.append(add_layer_1)\n") in new
+    assert "    for add_layer_1_i in add_layer_1s:\n        l1 = add_layer_1_i(l1)\n" in new
+    # every instance's variables, in TF1's creation order
+    assert "[*(v for obj in add_layer_1s for v in (obj.Weights, obj.biases)), add_layer_2.Weights" in new
+    assert_same_output(run_legacy(ADD_LAYER_LOOP), run_migrated(new))
+
+
+def test_a_loop_whose_instances_cannot_be_made_first_stays_compat():
+    # A random op among the lines that compute: TF1 numbered them in the order it built them, interleaved with the
+    # variables' initial values; the loop is not split, and building an instance at each run would not be TF1.
+    source = ADD_LAYER_LOOP.replace("activation_function=tf.nn.relu)\n",
+                                    "activation_function=tf.nn.relu)\n    l1 = tf.nn.dropout(l1, 0.5)\n", 1)
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert "`AddLayer` instances are made in a loop that also computes, and the loop does not split" in \
         result.compat_reason
 
 

@@ -88,10 +88,21 @@ def test_a_width_the_loop_reads_of_what_it_computes_is_carried_through_the_makin
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
 
 
-def test_python_lines_both_loops_need_are_copied_and_the_loop_target_unpacks():
+def test_python_lines_only_the_making_loop_needs_stay_there():
     code = _rule_alone(LAYERS)
     assert code.count("    name = 'layer%d' % layer_i\n") == 1  # only the making loop reads it
+    # the computing loop reads the lists alone
+    assert "for W_i, b_i in zip(Ws, bs):\n    h = tf.nn.tanh(tf.matmul(h, W_i) + b_i)\n" in code
+
+
+def test_the_loop_target_unpacks_where_the_computing_loop_reads_it():
+    source = LAYERS.replace("    h = tf.nn.tanh(tf.matmul(h, W) + b)\n",
+                            "    h = tf.nn.tanh(tf.matmul(h, W) + b) * layer_i\n")
+    code = _rule_alone(source)
     assert "for (layer_i, (n_in, n_out)), W_i, b_i in zip(enumerate(zip(sizes[:-1], sizes[1:])), Ws, bs):" in code
+    result = migrate_source(source, "layers.py")
+    assert result.outcome == "eager", result.findings
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
 
 
 def test_the_layer_loop_converts_and_prints_the_legacy_numbers():

@@ -111,10 +111,26 @@ def bind_elements(node: cst.CSTNode, index: int, scope: "pm.Scope", graph_kinds,
     for key, kind in element_kinds(node, scope, graph_kinds).items():
         if defined is None or key in defined:
             scope.bind(pm.Symbol(key, kind, index))
-    if isinstance(node, cst.For) and isinstance(node.target, cst.Name):
-        listed = scope.symbol_at(symbol_key(node.iter) or "", index)
+    if not isinstance(node, cst.For):
+        return
+    for target, iterated in _element_targets(node):
+        listed = scope.symbol_at(symbol_key(iterated) or "", index)
         if listed is not None and listed.kind == pm.VARIABLES and listed.members:
-            scope.bind(pm.Symbol(node.target.value, pm.LAYER, index, built=True, members=listed.members))
+            scope.bind(pm.Symbol(target.value, pm.LAYER, index, built=True, members=listed.members))
+
+
+def _element_targets(loop: cst.For) -> List[tuple]:
+    """(name, what it iterates over) for the loop's names bound to elements of one iterable: ``for layer in L``,
+    and each name of ``for ..., layer in zip(..., L)`` (split_build_loops' second loop)."""
+    if isinstance(loop.target, cst.Name):
+        return [(loop.target, loop.iter)]
+    call = loop.iter
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "zip"
+            and isinstance(loop.target, (cst.Tuple, cst.List)) and not any(a.star or a.keyword for a in call.args)
+            and len(call.args) == len(loop.target.elements)):
+        return []
+    return [(element.value, arg.value) for element, arg in zip(loop.target.elements, call.args)
+            if isinstance(element.value, cst.Name)]
 
 
 def _inside_constructor(call: cst.Call, calls: List[cst.Call], built: Dict[int, object]) -> bool:

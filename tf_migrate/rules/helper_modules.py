@@ -13,8 +13,12 @@ becomes
 In TF1 each call made its own variables, once, at build time, and returned a tensor that every run recomputed. Here
 each call site builds its instance where the call stood (so variables are made in TF1's order, before any run function
 traces) and the run functions call the instance on the fed tensors. Which arguments are tensors is read from the call
-sites: every call must pass tensors for the same parameters. The helper is left as it was, with the reason as an eager
-blocker, when a call sits in a loop or a nested function, the helper is used other than by calling it, or its
+sites: every call must pass tensors for the same parameters. A call in a line directly in the body of a ``for`` loop
+(``for n_in, n_out in sizes: h = add_layer(h, n_in, n_out)``) builds its instance there, at each iteration, as TF1 made
+new variables at each; ``split-build-loops`` then makes the instances in a first loop, kept in a list, and calls them in
+a second (or blocks the loop, with the reason). The helper is left as it was, with the reason as an eager blocker,
+when a call sits in another loop or block of a loop or in a nested function, the helper is used other than by calling
+it, its variables wait for the first call and a call is in a loop, or its
 variables depend on its tensor arguments' values (see ``_module_split``). Variables shaped by the input
 (``x.get_shape()[1]``) are made at the instance's first call, where nothing after the first call site makes variables
 or lists them, except helpers that wait too (``_lazy_builds``): then they are still made in TF1's order.
@@ -68,6 +72,9 @@ class _Site:
     statement: Optional[cst.SimpleStatementLine]  # where the instance is built (None: not a plain statement)
     function: Optional[cst.CSTNode]  # the module-level function or main-guard scope it is in (None: module code)
     trouble: str = ""  # why this call cannot become an instance call
+    # The loop whose body holds the call's statement: each iteration builds its instance there, and split-build-loops
+    # makes them in a first loop (a list), called by a second.
+    loop: Optional[cst.For] = None
     order: int = 0  # when Python evaluates it among the statement's calls (inner calls first)
 
 
@@ -143,7 +150,9 @@ class _Finder(cst.CSTVisitor):
         if helper is None:
             return
         site = _Site(node, self.statement, self.function)
-        if any(isinstance(c, _LOOPS) for c in self.context):
+        if self._in_loop_body():
+            site.loop = self.context[0]
+        elif any(isinstance(c, _LOOPS) for c in self.context):
             site.trouble = "it is called in a loop (each iteration made new variables in TF1)"
         elif self.context:
             site.trouble = "it is called inside a nested function, lambda or class"
@@ -151,6 +160,12 @@ class _Finder(cst.CSTVisitor):
             site.trouble = "it is called in the header of a compound statement"
         helper.sites.append(site)
         self.open[id(node)] = site
+
+    def _in_loop_body(self) -> bool:
+        """Whether the call is in a line of its own directly in the body of one ``for`` loop (nothing else around)."""
+        loop = self.context[0] if len(self.context) == 1 else None
+        return (isinstance(loop, cst.For) and self.statement is not None and loop.orelse is None
+                and isinstance(loop.body, cst.IndentedBlock) and any(s is self.statement for s in loop.body.body))
 
     def leave_Call(self, node: cst.Call) -> None:
         site = self.open.pop(id(node), None)
@@ -202,6 +217,9 @@ class _Rewrite:
             helper, tensor_params = helpers[name], tensor_params_of[name]
             try:
                 self._check_sites(helper, candidates)
+                if name in self.lazy and any(site.loop is not None for site in helper.sites):
+                    raise SplitRefused("it is called in a loop, and its variables read the input's shape: they "
+                                       "would be made at each instance's first call, inside the run")
                 if helper.imported is not None:
                     form = class_for_importer(helper.imported, tensor_params, self._lazy_refused(helper, self.lazy),
                                               self.module, taken)

@@ -8,6 +8,11 @@
                                                             for pow_i, W_i in zip(range(1, 5), Ws):
                                                                 Y_pred = tf.add(tf.pow(X, pow_i) * W_i, Y_pred)
 
+A line may also build an instance of one of the module's ``tf.Module`` classes (``layer = AddLayer(n_in, n_out)``,
+what ``helper-modules`` makes of a helper called in the loop): the first loop builds them, kept in a list, and the
+second calls them. The second loop iterates over the lists alone where its lines do not read the loop's target
+(``for layer_i in layers:``, ``for W_i, b_i in zip(Ws, bs):``).
+
 TF1 ran such a loop once, at build time: each iteration made its variables and
 built ops that every run recomputed. The first loop makes the variables, once,
 in TF1's order, and keeps each iteration's in a list; the second is graph code
@@ -31,7 +36,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys, value_reads, writes
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.cst.names import all_names, attribute_names, fresh
 from tf_migrate.cst.text import code
@@ -57,17 +62,25 @@ class SplitBuildLoops(Rule):
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         taken = all_names(module)
+        modules = module_classes(module, ctx)
         splits: Dict[int, List[cst.BaseStatement]] = {}
         for scope, cls in graph_and_class_scopes(module, ctx):
             if not scope.is_graph_program and cls is None:
                 continue
             for st in scope.statements:
+                split = None
                 if st.role == pm.KEEP and isinstance(st.node, cst.For):
-                    split = _split(st.node, ctx, taken, lambda key, at=st.index: _declared_shape(scope, key, at, ctx))
+                    split = _split(st.node, ctx, taken, lambda key, at=st.index: _declared_shape(scope, key, at, ctx),
+                                   modules)
                     if split is not None:
                         splits[id(st.node)] = split
                         ctx.report(st.node, RULE_ID, INFO, "loop split: its variables are made once by a first "
                                                            "loop, the graph code it built runs in a second")
+                made = _instances_made(st.node, modules) if isinstance(st.node, cst.For) and split is None else None
+                if made:  # helper-modules built them per iteration, where TF1's helper made its variables
+                    ctx.block(st.node, f"`{made}` instances are made in a loop that also computes, and the loop does "
+                                       "not split into one making them and one computing (each line one statement, "
+                                       "no break, no random op among the computing lines, no name both bind)")
         if not splits:
             return module
         return visit(module, _Replace(splits))
@@ -105,7 +118,8 @@ def _declared_shape(scope: "pm.Scope", key: str, index: int, ctx: RuleContext) -
     return f"{key}.get_shape()"
 
 
-def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape) -> Optional[List[cst.BaseStatement]]:
+def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape, modules: Set[str]
+           ) -> Optional[List[cst.BaseStatement]]:
     """The statements replacing ``loop`` (None: it is not a loop this rule splits)."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
         return None
@@ -120,7 +134,7 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape) -> O
     bound_in_loop = {key for line in lines for key in writes(line)} | _appended(lines, ctx)
     if not _stable_iterable(loop.iter, bound_in_loop):
         return None
-    makers = [i for i, line in enumerate(lines) if _makes_variable(line, ctx)]
+    makers = [i for i, line in enumerate(lines) if _makes_variable(line, ctx, modules)]
     if not makers:
         return None
     build = _build_lines(lines, makers, ctx)
@@ -137,7 +151,7 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape) -> O
     if any(last is None or reads(cst.parse_expression(last or "0")) & computing_bound_names
            for last in carried.values()):
         return None  # a shape the algebra does not know, or one only the computing lines could give
-    if not any(_calls_tf(lines[i], ctx) for i in computing):
+    if not any(_calls_tf(lines[i], ctx) or _calls_made(lines[i], made) for i in computing):
         return None  # nothing per run: the loop is build code as it stands
     if any(ctx.names.call_name(call) in api.RANDOM_OPS for i in computing for call in all_calls(lines[i])):
         return None
@@ -146,7 +160,7 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape) -> O
     computing_reads = {key for i in computing for key in value_reads(lines[i])}
     if build_bound & computing_bound or _appended([lines[i] for i in build], ctx) & computing_reads:
         return None  # a name both loops bind, or a list the first fills and the second reads as it grows
-    copied = [i for i in build if not _makes_variable(lines[i], ctx) and _is_assignment(lines[i])
+    copied = [i for i in build if not _makes_variable(lines[i], ctx, modules) and _is_assignment(lines[i])
               and set(writes(lines[i])) & computing_reads]
     variables = [key for i in makers for key in writes(lines[i])]
     needed = [key for key in dict.fromkeys(variables)
@@ -168,8 +182,14 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape) -> O
     target = code(loop.target)
     if isinstance(loop.target, cst.Tuple) and not loop.target.lpar:
         target = f"({target})"
-    header = (f"for {target}, {', '.join(items[k] for k in needed)} in "
-              f"zip({code(loop.iter)}, {', '.join(lists[k] for k in needed)}):\n    pass\n")
+    if set(target_keys(loop.target)) & {key for line in forward_lines for key in value_reads(line)}:
+        header = (f"for {target}, {', '.join(items[k] for k in needed)} in "
+                  f"zip({code(loop.iter)}, {', '.join(lists[k] for k in needed)}):\n    pass\n")
+    elif len(needed) == 1:  # the second loop reads the first's lists only
+        header = f"for {items[needed[0]]} in {lists[needed[0]]}:\n    pass\n"
+    else:
+        header = (f"for {', '.join(items[k] for k in needed)} in zip({', '.join(lists[k] for k in needed)}):"
+                  "\n    pass\n")
     forward_loop = cst.parse_statement(header)
     forward_loop = forward_loop.with_changes(body=forward_loop.body.with_changes(body=forward_lines))
     starts = [_line(f"{lists[key]} = []") for key in needed]
@@ -213,11 +233,43 @@ def _build_lines(lines: Sequence[cst.SimpleStatementLine], makers: List[int], ct
         build -= moved
 
 
-def _makes_variable(line: cst.SimpleStatementLine, ctx: RuleContext) -> bool:
+def _makes_variable(line: cst.SimpleStatementLine, ctx: RuleContext, modules: Set[str]) -> bool:
+    """``W = tf.Variable(...)``, or ``layer = AddLayer(...)`` of a ``tf.Module`` class of the module (helper-modules
+    built one per call of a helper in the loop: its variables are made in ``__init__``)."""
     small = line.body[0]
-    return (isinstance(small, cst.Assign) and len(small.targets) == 1
-            and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)
-            and ctx.names.call_name(small.value) in api.VARIABLE_CONSTRUCTORS)
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)):
+        return False
+    func = small.value.func
+    return ctx.names.call_name(small.value) in api.VARIABLE_CONSTRUCTORS or (
+        isinstance(func, cst.Name) and func.value in modules)
+
+
+def module_classes(module: cst.Module, ctx: RuleContext) -> Set[str]:
+    """The module's ``tf.Module`` classes whose variables exist once they are built (no ``build`` method)."""
+    found = set()
+    for statement in module.body:
+        if not isinstance(statement, cst.ClassDef):
+            continue
+        lazy = any(isinstance(m, cst.FunctionDef) and m.name.value == "build" for m in statement.body.body)
+        if not lazy and any(code(base.value) == f"{ctx.tf}.Module" for base in statement.bases):
+            found.add(statement.name.value)
+    return found
+
+
+def _instances_made(loop: cst.For, modules: Set[str]) -> Optional[str]:
+    """The tf.Module class of the module whose instance a line of the loop's body makes, if one does."""
+    for line in loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ():
+        small = line.body[0] if isinstance(line, cst.SimpleStatementLine) else None
+        value = small.value if isinstance(small, cst.Assign) else None
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in modules:
+            return value.func.value
+    return None
+
+
+def _calls_made(line: cst.SimpleStatementLine, made: Dict[str, cst.BaseExpression]) -> bool:
+    """Whether the line calls what a maker line made (an instance of a tf.Module class)."""
+    return any(isinstance(call.func, cst.Name) and call.func.value in made for call in all_calls(line))
 
 
 def _is_assignment(line: cst.SimpleStatementLine) -> bool:
