@@ -105,6 +105,10 @@ COVERED_BY = {
     "session-to-functions": "tests/golden/class_actor_grad_ys.py",
     "symbol-renames": "tests/golden/compat_v1_alias.py",
     "eager-imports": "tests/golden/compat_v1_alias.py",
+    "frozen-keras-layers": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\n"
+                            "layer = tf.keras.layers.Dense(1, trainable=False)\ny = layer(x)\n"
+                            "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                            "    print(sess.run(y, {x: [[1.0, 2.0]]}).shape)\n"),
     "distributed-runtime": ("import tensorflow as tf\nserver = tf.train.Server.create_local_server()\n"
                             "x = tf.constant(1.0)\nwith tf.Session(server.target) as sess:\n    print(sess.run(x))\n"),
     "scoped-variable-names": ("import tensorflow as tf\nwith tf.variable_scope('g'):\n    G = tf.get_variable('w', [])\n"

@@ -308,6 +308,43 @@ def test_a_loop_whose_instances_cannot_be_made_first_stays_compat():
         result.compat_reason
 
 
+# A helper that builds tf.keras layers and calls them, called for two networks (a DQN's eval and target). Before:
+# it was not known to make variables; the eager output built new layers in the run function and trained no
+# variable (an empty variable list: the output crashed).
+KERAS_HELPER = HEADER + '''
+def net(x):
+    l1 = tf.keras.layers.Dense(4, activation=tf.nn.relu, kernel_initializer="ones")
+    h = l1(x)
+    out = tf.keras.layers.Dense(1, kernel_initializer="ones")
+    return out(h)
+
+
+x = tf.placeholder(tf.float32, [None, 2])
+y = tf.placeholder(tf.float32, [None, 1])
+q = net(x)
+q_target = net(x)
+loss = tf.reduce_mean(tf.square(q - y - 0.1 * q_target))
+train = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+xs = np.linspace(-1.0, 1.0, 8, dtype=np.float32).reshape(4, 2)
+ys = np.array([[0.5], [0.1], [-0.2], [0.3]], np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        print(i, sess.run([loss, train], {x: xs, y: ys})[0])
+'''
+
+
+def test_a_helper_building_keras_layers_becomes_a_module_holding_them():
+    result = migrate_source(KERAS_HELPER, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    new = result.new_source
+    assert "        self.l1 = tf.keras.layers.Dense(4, activation=tf.nn.relu, kernel_initializer=\"ones\")\n" in new
+    assert "        h = self.l1(x)\n" in new and "net_1 = Net()\nnet_2 = Net()\n" in new
+    # the layers' variables exist after their first call: listed where the list is read
+    assert "[*net_1.l1.trainable_variables, *net_1.out.trainable_variables, *net_2.l1.trainable_variables" in new
+    assert_same_output(run_legacy(KERAS_HELPER), run_migrated(new))
+
+
 def test_helper_from_another_module_stays_compat():
     source = HEADER.replace("import numpy as np\n", "import numpy as np\nfrom layers import dense\n") + (
         "x = tf.placeholder(tf.float32, [None, 2])\ny = dense(x, 2)\n"

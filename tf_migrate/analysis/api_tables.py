@@ -6,6 +6,7 @@ path; ``tf.compat.v1.`` stripped).
 from __future__ import annotations
 
 import sys
+from typing import Optional
 
 # Checkpoint writers: kept where they are built (they hold variables, they are not graph ops).
 SAVERS = {"tf.train.Saver"}
@@ -152,6 +153,15 @@ def is_optimizer_constructor(qualname: str) -> bool:
 
 def is_keras_optimizer(qualname: str) -> bool:
     return qualname.startswith(KERAS_OPTIMIZER_PREFIXES)
+
+
+def is_keras_layer_with_variables(qualname: Optional[str]) -> bool:
+    """A Keras layer class whose object makes variables at its first call (``tf.keras.layers.Dense``, the rnn cells):
+    every ``tf.keras.layers`` class but those known to have none (:data:`WEIGHTLESS_LAYERS`)."""
+    if not qualname or not qualname.startswith("tf.keras.layers."):
+        return False
+    name = qualname[len("tf.keras.layers."):]
+    return "." not in name and name[:1].isupper() and name not in WEIGHTLESS_LAYERS
 
 
 def builds_keras_variables(qualname: str) -> bool:

@@ -252,9 +252,10 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
             scope.global_writers.setdefault(name, node.name.value)
     if isinstance(node, cst.ClassDef):
         scope.class_defs[node.name.value] = node
-    creates_variables = any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS | api.KERAS_RNN_CELLS or (
-        isinstance(c.func, cst.Name) and c.func.value in scope.variable_functions | scope.variable_classes)
-        for c in body_calls)
+    makers = scope.variable_functions | scope.variable_classes
+    creates_variables = any(
+        names.call_name(c) in api.VARIABLE_CONSTRUCTORS or api.is_keras_layer_with_variables(names.call_name(c))
+        or (isinstance(c.func, cst.Name) and c.func.value in makers) for c in body_calls)
     if isinstance(node, cst.FunctionDef) and creates_variables:
         scope.variable_functions.add(node.name.value)
     elif isinstance(node, cst.ClassDef) and creates_variables:

@@ -32,7 +32,8 @@ OPTIONAL = -2
 
 
 def _creates_variables(call: cst.Call, names: TFNames, variable_functions: Set[str]) -> bool:
-    return names.call_name(call) in api.VARIABLE_CONSTRUCTORS | api.KERAS_RNN_CELLS or (
+    qualname = names.call_name(call)
+    return qualname in api.VARIABLE_CONSTRUCTORS or api.is_keras_layer_with_variables(qualname) or (
         isinstance(call.func, cst.Name) and call.func.value in variable_functions)
 
 
@@ -145,7 +146,7 @@ def _is_cell(init: cst.FunctionDef, attr: str, names: TFNames) -> bool:
             assign = line.body[0]
             target = assign.targets[0].target
             if isinstance(target, cst.Attribute) and target.attr.value == attr and isinstance(assign.value, cst.Call):
-                return names.call_name(assign.value) in api.KERAS_RNN_CELLS
+                return api.is_keras_layer_with_variables(names.call_name(assign.value))
     return False
 
 

@@ -84,8 +84,8 @@ class _ToSelf(cst.CSTTransformer):
 
 
 def _creates_variables(node: cst.CSTNode, names: TFNames, variable_functions: Set[str]) -> bool:
-    return any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS | api.KERAS_RNN_CELLS or (
-        isinstance(c.func, cst.Name) and c.func.value in variable_functions) for c in all_calls(node))
+    return any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS or api.is_keras_layer_with_variables(names.call_name(c))
+               or (isinstance(c.func, cst.Name) and c.func.value in variable_functions) for c in all_calls(node))
 
 
 _BUILD_DOC = "The variables, made at the first call from the input's static shape (TF1 made them where the helper ran)."
