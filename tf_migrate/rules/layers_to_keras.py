@@ -19,8 +19,10 @@ A layer configured by a parameter (``tf.layers.dense(h, out_dim)``) is
 configured by the value every call passes (``generator(z, input_size)`` and
 ``generator(z, input_size, reuse=True)``: ``Dense(units=input_size)``); where
 calls pass different values it is left alone. A function that builds layers
-and is called more than once without reuse is left alone (each call made new
-variables in TF1). Layers built in a loop are left alone too.
+and is called more than once without reuse (each call made new variables in
+TF1) builds them in its body, at each call (``l1 = tf.keras.layers.Dense(...)``,
+``h = l1(x)``), where ``helper-modules`` makes it a ``tf.Module``: one instance,
+holding its layers, per call. Layers built in a loop are left alone.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ from tf_migrate.cst.text import code
 from tf_migrate.rules._layer_variable_markers import resolve_markers
 from tf_migrate.rules._hoisting import call_counts, first_calling_statement, fixed_arguments, how_called, reuses
 from tf_migrate.rules._layer_shapes import LayerShapes
+from tf_migrate.rules._per_call_layers import per_call_layers
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -100,6 +103,7 @@ class _Hoister:
         self.built: Set[str] = set()  # layers built where they are constructed: their variables exist from there
         # (scoped TF1 name, Keras class, constructor arguments) -> the module-level layer named so in the text
         self.module_layers: Dict[Tuple[str, str, str], str] = {}
+        self.per_call = False  # building a helper's layers in its body, at each call (_per_call)
 
     def enter_with(self, node: cst.With) -> None:
         pushed = 0
@@ -230,6 +234,9 @@ class _Hoister:
         params = {p.name.value for p in [*func.params.params, *func.params.kwonly_params]}
         local = params | set(writes(func.body))
         if self.call_counts.get(name, 0) > 1 and not reuses(func, self.module, name):
+            per_call = self._per_call(func)
+            if per_call is not None:  # helper-modules makes it a tf.Module, one instance (its layers) per call
+                return [], per_call
             self.ctx.report(func, RULE_ID, WARNING, f"`{name}` builds layers and is "
                             f"{how_called(self.module, name, self.call_counts)} without reuse: each call made new "
                             "variables")
@@ -271,6 +278,13 @@ class _Hoister:
             hoisted[0] = hoisted[0].with_changes(leading_lines=list(func.leading_lines))
             new_func = new_func.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
         return hoisted, new_func
+
+    def _per_call(self, func: cst.FunctionDef) -> Optional[cst.FunctionDef]:
+        new = per_call_layers(self, func, _CallReplacer)
+        if new is not None:
+            self.ctx.report(func, RULE_ID, INFO, f"`{func.name.value}` builds its layers at each call, as TF1 did "
+                                                 "(helper-modules makes it a tf.Module: one instance per call)")
+        return new
 
     def _class(self, cls: cst.ClassDef) -> cst.ClassDef:
         members = []
@@ -321,7 +335,7 @@ class _Hoister:
             return None
         constructor_args = [(k, substituted(v, self.fixed)) for k, v in bound.items()
                             if k not in ("inputs",) and k not in call_params and k not in _DROPPED]
-        if any(reads(v) & local for _, v in constructor_args):
+        if any(reads(v) & local for _, v in constructor_args) and not self.per_call:
             self.ctx.report(call, RULE_ID, WARNING, f"tf.layers.{function} configured from values local to "
                             "its function: cannot be built once; not converted")
             return None
@@ -339,10 +353,10 @@ class _Hoister:
             return var, [], cst.Call(cst.Name(var), args=self._call_arguments(function, bound, call_params))
         var = self._fresh(stem)
         self.ctx.layer_scopes[var] = scoped
-        if self.function is None and layer_name is not None:  # a layer a later call may reuse by its name
+        if self.function is None and layer_name is not None and not self.per_call:  # a later call may reuse it
             self.module_layers.setdefault((scoped, keras_class, args), var)
         constructor = cst.parse_statement(f"{var} = {self.ctx.tf}.keras.layers.{keras_class}({args})")
-        width = self.shapes.input_width(self.function, code(original or call))
+        width = None if self.per_call else self.shapes.input_width(self.function, code(original or call))
         if width is not None:  # read where the layer is built: a parameter of the function by its value
             width_value = substituted(cst.parse_expression(width), self.fixed)
             width = None if reads(width_value) & local else code(width_value)

@@ -1,0 +1,77 @@
+"""The layers of a helper every call of which made new ones, built in its body at each call (``layers-to-keras``).
+
+    def net(x, scope):                                  def net(x, scope):
+        with tf.variable_scope(scope):                      with tf.variable_scope(scope):
+            h = tf.layers.dense(x, 16, name="l1")    ->         l1 = tf.keras.layers.Dense(units=16, name="l1")
+            ...                                                 h = l1(x)
+
+called twice without reuse (a DQN's eval and target networks): TF1 made new variables at each call. Built where
+TF1 built them, each call still makes its own; ``helper-modules`` then makes the helper a ``tf.Module`` holding its
+layers, one instance per call. Only where no layer call sits in a loop or names ``reuse``.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import libcst as cst
+
+from tf_migrate.cst.arguments import argument
+from tf_migrate.cst.text import code
+from tf_migrate.traversal import visit
+
+
+def per_call_layers(hoister, func: cst.FunctionDef, replacer) -> Optional[cst.FunctionDef]:
+    """``func`` with each ``tf.layers`` call built in place (``replacer``: layers-to-keras' call replacer, given
+    ``hoister``, the names local to the body and the list the constructors go to), or None where a layer call sits
+    in a loop or names ``reuse``."""
+    calls = hoister._layer_calls(func.body)
+    if any(argument(call, "reuse") is not None for call in calls) or "reuse" in code(func) \
+            or len(calls) != len(_outside_loops(hoister, func.body)):
+        return None
+    hoister.per_call = True
+
+    class _InPlace(cst.CSTTransformer):
+        def leave_IndentedBlock(self, original, updated):
+            out: List[cst.BaseStatement] = []
+            for child in updated.body:
+                if isinstance(child, cst.SimpleStatementLine):
+                    constructors: List[cst.BaseStatement] = []
+                    child = visit(child, replacer(hoister, set(), constructors))
+                    if constructors and child.leading_lines:
+                        constructors[0] = constructors[0].with_changes(leading_lines=child.leading_lines)
+                        child = child.with_changes(leading_lines=[])
+                    out.extend(constructors)
+                out.append(child)
+            return updated.with_changes(body=out)
+
+        def visit_FunctionDef(self, node) -> bool:
+            return node is func
+
+        def visit_With(self, node) -> None:
+            hoister.enter_with(node)
+
+        def leave_With(self, original, updated):
+            hoister.leave_with()
+            return updated
+
+    try:
+        return visit(func, _InPlace())
+    finally:
+        hoister.per_call = False
+
+
+def _outside_loops(hoister, node) -> List[cst.Call]:
+    """The layer calls of ``node`` that no loop, lambda or comprehension holds."""
+    found: List[cst.Call] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_For(self, _) -> bool:
+            return False
+
+        visit_While = visit_Lambda = visit_ListComp = visit_GeneratorExp = visit_SetComp = visit_DictComp = visit_For
+
+        def visit_Call(self, call: cst.Call) -> None:
+            found.extend(c for c in hoister._layer_calls(call) if c is call)
+
+    visit(node, _Find())
+    return found
