@@ -345,6 +345,16 @@ def test_a_helper_building_keras_layers_becomes_a_module_holding_them():
     assert_same_output(run_legacy(KERAS_HELPER), run_migrated(new))
 
 
+def test_a_module_of_keras_layers_listed_before_any_run_stays_compat():
+    # Its layers make their variables at its first call, in a run; TF1 listed them after the build (a `[]` before).
+    source = KERAS_HELPER.replace("with tf.Session() as sess:\n",
+                                  "print(len(tf.trainable_variables()))\nwith tf.Session() as sess:\n")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert ("its Keras layers make their variables at its first call, and `tf.trainable_variables` reads the "
+            "variables before any run") in result.compat_reason
+
+
 def test_helper_from_another_module_stays_compat():
     source = HEADER.replace("import numpy as np\n", "import numpy as np\nfrom layers import dense\n") + (
         "x = tf.placeholder(tf.float32, [None, 2])\ny = dense(x, 2)\n"

@@ -45,13 +45,20 @@ def first_call_refusal(name: str, sites, module: cst.Module, names: TFNames, mak
             if called == name or called in lazy:
                 continue
             qualname = names.call_name(call)
-            if qualname in api.VARIABLE_COLLECTIONS | api.SAVERS:
+            if qualname in api.VARIABLE_COLLECTIONS | api.SAVERS and not _update_ops(call, names):
                 return f"`{qualname}` reads the variables before any run, when they are not made yet"
             if (qualname in api.VARIABLE_CONSTRUCTORS or (qualname and api.builds_keras_variables(qualname))
                     or called in makers):
                 return (f"`{qualname or called}` after its first call makes variables, which would "
                         "then be made before its own (TF1's creation order)")
     return None
+
+
+def _update_ops(call: cst.Call, names: TFNames) -> bool:
+    """``tf.get_collection(tf.GraphKeys.UPDATE_OPS)``: batch norm's update ops, not variables (their runs are
+    ``analysis/batch_norm_updates``' work)."""
+    key = call.args[0].value if call.args else None
+    return key is not None and names.qualname(key) == "tf.GraphKeys.UPDATE_OPS"
 
 
 def lazily_built(helpers: Iterable[str], splits_lazily: Callable[[str], bool],

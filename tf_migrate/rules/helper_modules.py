@@ -34,6 +34,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.symbols import all_calls, reads
@@ -228,9 +229,12 @@ class _Rewrite:
                     self.ctx.names.tree_helpers.classes[cls] = form.members
                 else:
                     cls = class_name(name, taken)
-                    classes[id(helper.func)] = split(helper.func, tensor_params, cls, self.ctx.tf, self.ctx.names,
-                                                     self.module_scope.variable_functions,
-                                                     self._lazy_refused(helper, self.lazy))
+                    made = split(helper.func, tensor_params, cls, self.ctx.tf, self.ctx.names,
+                                 self.module_scope.variable_functions, self._lazy_refused(helper, self.lazy))
+                    why = self._holds_keras_layers(made) and self._lazy_refused(helper, self.lazy)
+                    if why:  # (its layers' variables wait for its first call, as a build method's do)
+                        raise SplitRefused(f"its Keras layers make their variables at its first call, and {why}")
+                    classes[id(helper.func)] = made
             except SplitRefused as refused:
                 for site in helper.sites:
                     self.ctx.block(site.call, f"`{name}` creates variables each time it is called on graph "
@@ -322,7 +326,12 @@ class _Rewrite:
                          self.module_scope.variable_functions, None)
         except SplitRefused:
             return False
-        return any(isinstance(m, cst.FunctionDef) and m.name.value == "build" for m in made.body.body)
+        return any(isinstance(m, cst.FunctionDef) and m.name.value == "build" for m in made.body.body) \
+            or self._holds_keras_layers(made)
+
+    def _holds_keras_layers(self, cls: cst.ClassDef) -> bool:
+        """Whether the class builds Keras layers, whose variables exist from their first call (the module's)."""
+        return any(api.is_keras_layer_with_variables(self.ctx.names.call_name(call)) for call in all_calls(cls))
 
     def _lazy_refused(self, helper: _Helper, lazy: Set[str]) -> Optional[str]:
         """Why the helper's variables may not wait for its first call (None: they may); ``lazy``: the other helpers
