@@ -11,17 +11,16 @@ becomes
     prediction = add_layer_2(l1)
 
 In TF1 each call made its own variables, once, at build time, and returned a tensor that every run recomputed. Here
-each call site builds its instance where the call stood (so variables are made in TF1's order, before any run function
-traces) and the run functions call the instance on the fed tensors. Which arguments are tensors is read from the call
-sites: every call must pass tensors for the same parameters. A call in a line directly in the body of a ``for`` loop
-(``for n_in, n_out in sizes: h = add_layer(h, n_in, n_out)``) builds its instance there, at each iteration, as TF1 made
-new variables at each; ``split-build-loops`` then makes the instances in a first loop, kept in a list, and calls them in
-a second (or blocks the loop, with the reason). The helper is left as it was, with the reason as an eager blocker,
-when a call sits in another loop or block of a loop or in a nested function, the helper is used other than by calling
-it, its variables wait for the first call and a call is in a loop, or its
-variables depend on its tensor arguments' values (see ``_module_split``). Variables shaped by the input
-(``x.get_shape()[1]``) are made at the instance's first call, where nothing after the first call site makes variables
-or lists them, except helpers that wait too (``_lazy_builds``): then they are still made in TF1's order.
+each call site builds its instance where the call stood (variables made in TF1's order, before any run function
+traces); the run functions call the instance on the fed tensors. Which arguments are tensors is read from the call
+sites: every call must pass tensors for the same parameters. A call in a line directly in a ``for`` body builds its
+instance there, at each iteration; ``split-build-loops`` then makes the instances in a first loop (a list) and calls
+them in a second, or blocks the loop. Variables shaped by the input (``x.get_shape()[1]``), and Keras layers the helper
+builds, are made at the instance's first call, where nothing after the first call site makes variables or lists them
+but helpers that wait too (``_lazy_builds``): still TF1's order. The helper is left as it was, with the reason as an
+eager blocker, when a call sits in another loop or block of a loop or in a nested function, it is used other than by
+calling it, its variables wait for the first call and a call is in a loop, or they depend on its tensor arguments'
+values (``_module_split``).
 
 A helper imported from another module of the tree gets the same treatment across modules (``_tree_helpers``): this
 module builds the instances and imports the class, the provider, asked by the project pass
