@@ -297,6 +297,16 @@ def test_a_helper_called_in_a_loop_makes_its_instances_in_a_first_loop():
     assert_same_output(run_legacy(ADD_LAYER_LOOP), run_migrated(new))
 
 
+def test_a_helper_called_in_a_loop_of_main_makes_its_instances_there_too():
+    head, _, program = ADD_LAYER_LOOP.partition("x_data = ")
+    body = "".join(f"    {line}" if line.strip() else line for line in ("x_data = " + program).splitlines(True))
+    source = head + "def main():\n" + body + "\n\nmain()\n"
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "    add_layer_1s = []\n    for n_in, n_out in [(1, 4), (4, 4)]:\n" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
 def test_a_loop_whose_instances_cannot_be_made_first_stays_compat():
     # A random op among the lines that compute: TF1 numbered them in the order it built them, interleaved with the
     # variables' initial values; the loop is not split, and building an instance at each run would not be TF1.

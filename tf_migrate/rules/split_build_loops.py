@@ -69,7 +69,7 @@ class SplitBuildLoops(Rule):
                 continue
             for st in scope.statements:
                 split = None
-                if st.role == pm.KEEP and isinstance(st.node, cst.For):
+                if isinstance(st.node, cst.For) and (st.role == pm.KEEP or _instances_made(st.node, modules)):
                     split = _split(st.node, ctx, taken, lambda key, at=st.index: _declared_shape(scope, key, at, ctx),
                                    modules)
                     if split is not None:
