@@ -225,7 +225,7 @@ def dense(x, n):
     pytest.param(_program(_DENSE, "y = x\nfor n in (2, 2):\n    if n:\n        y = dense(y, n)"),
                  "called in a loop", id="called in a block of a loop"),
     pytest.param(_program(_SHAPED, "y = x\nfor n in (2, 3):\n    y = dense(y, n)"),
-                 "called in a loop, and its variables read the input's shape", id="called in a loop, shaped by input"),
+                 "called in a loop, and its variables wait for its first call", id="called in a loop, shaped by input"),
     pytest.param(_program(_DENSE, "make = dense\ny = dense(x, 2)"), "used other than by calling it",
                  id="used as a value"),
     pytest.param(_program('''

@@ -218,8 +218,9 @@ class _Rewrite:
             try:
                 self._check_sites(helper, candidates)
                 if name in self.lazy and any(site.loop is not None for site in helper.sites):
-                    raise SplitRefused("it is called in a loop, and its variables read the input's shape: they "
-                                       "would be made at each instance's first call, inside the run")
+                    raise SplitRefused("it is called in a loop, and its variables wait for its first call (they "
+                                       "read the input's shape, or Keras layers make them): they would be made at "
+                                       "each instance's first call, inside the run")
                 if helper.imported is not None:
                     form = class_for_importer(helper.imported, tensor_params, self._lazy_refused(helper, self.lazy),
                                               self.module, taken)
