@@ -23,8 +23,7 @@ from typing import Iterable, Set
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import writes
-from tf_migrate.traversal import visit
+from tf_migrate.analysis.symbols import bound_names, writes
 
 _OWN_KINDS = {pm.VARIABLE, pm.VARIABLES, pm.LAYER, pm.EAGER, pm.PYTHON, pm.OPTIMIZER}
 
@@ -36,44 +35,9 @@ def outside_keys(statements: Iterable[cst.CSTNode], params: Set[str], modules: S
     statements = list(statements)
     local = set(params) | set(modules) | {"self"}
     for statement in statements:
-        local.update(_bound_names(statement))
+        local.update(bound_names(statement))
     return {key for statement in statements for key in writes(statement)
             if "." not in key and key not in local}
-
-
-def _bound_names(statement: cst.CSTNode) -> Set[str]:
-    found: Set[str] = set()
-
-    class _Names(cst.CSTVisitor):
-        def _add(self, target) -> None:
-            if isinstance(target, cst.Name):
-                found.add(target.value)
-            elif isinstance(target, (cst.Tuple, cst.List)):
-                for element in target.elements:
-                    self._add(element.value.value if isinstance(element.value, cst.StarredElement) else element.value)
-
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            self._add(node.target)
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            self._add(node.target)
-
-        def visit_For(self, node: cst.For) -> None:
-            self._add(node.target)
-
-        def visit_AsName(self, node: cst.AsName) -> None:
-            self._add(node.name)
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            found.add(node.name.value)
-            return False
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            found.add(node.name.value)
-            return False
-
-    visit(statement, _Names())
-    return found
 
 
 def kept_for_outside_state(classifier, st: "pm.Statement", outside: Set[str]) -> bool:

@@ -24,7 +24,7 @@ from typing import Callable, Dict, List, Sequence, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.tfnames import dotted_name
+from tf_migrate.analysis.symbols import bound_names
 from tf_migrate.traversal import visit
 
 
@@ -86,74 +86,10 @@ def _local_names(functions: List[cst.FunctionDef], method: bool) -> Dict[str, st
         if depth == 0:
             names = names[1:] if method and params.params else []
         declared = _declared_outside(function)
-        for name in [*names, *_bound_names(function)]:
+        for name in [*names, *bound_names(function.body)]:
             if name not in declared:
                 local.setdefault(name, function.name.value)
     return local
-
-
-def _bound_names(function: cst.FunctionDef) -> List[str]:
-    """The names the function's body binds, which Python makes its locals: assignment, loop, ``with``,
-    ``except`` and import targets, nested definitions (not the containers it mutates: ``log.append(x)``)."""
-    bound: List[str] = []
-
-    def store(target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
-            bound.append(target.value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                store(element.value)
-        elif isinstance(target, cst.StarredElement):
-            store(target.value)
-
-    class _Bindings(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            if node is function:
-                return True
-            bound.append(node.name.value)
-            return False
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            bound.append(node.name.value)
-            return False
-
-        def visit_Lambda(self, node) -> bool:
-            return False
-
-        def visit_CompFor(self, node) -> bool:
-            return False  # (a comprehension's targets are its own)
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                store(target.target)
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            store(node.target)
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            store(node.target)
-
-        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-            store(node.target)
-
-        def visit_For(self, node: cst.For) -> None:
-            store(node.target)
-
-        def visit_AsName(self, node: cst.AsName) -> None:
-            store(node.name)
-
-        def visit_Import(self, node: cst.Import) -> None:
-            for alias in node.names:
-                if alias.asname is None:
-                    bound.append((dotted_name(alias.name) or "").split(".")[0])
-
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-            if not isinstance(node.names, cst.ImportStar):
-                bound.extend(alias.name.value for alias in node.names
-                             if alias.asname is None and isinstance(alias.name, cst.Name))
-
-    visit(function, _Bindings())
-    return bound
 
 
 def _declared_outside(function: cst.FunctionDef) -> Set[str]:

@@ -310,3 +310,65 @@ def _all_calls(node: cst.CSTNode) -> List[cst.Call]:
     visitor = _Calls()
     visit(node, visitor)
     return visitor.calls
+
+
+def bound_names(node: cst.CSTNode) -> List[str]:
+    """The plain names ``node`` binds in its own scope, which Python makes locals there: assignment (also augmented
+    and ``:=``), loop, ``with``/``except``/import targets, and the names of the functions and classes it defines
+    (not their bodies, nor lambdas' or comprehensions' own names; not the containers it mutates: ``log.append(x)``,
+    ``obj.attr = v``)."""
+    bound: List[str] = []
+
+    def store(target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            bound.append(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                store(element.value)
+        elif isinstance(target, cst.StarredElement):
+            store(target.value)
+
+    class _Bindings(cst.CSTVisitor):
+        def visit_FunctionDef(self, definition: cst.FunctionDef) -> bool:
+            bound.append(definition.name.value)
+            return False
+
+        def visit_ClassDef(self, definition: cst.ClassDef) -> bool:
+            bound.append(definition.name.value)
+            return False
+
+        def visit_Lambda(self, _) -> bool:
+            return False
+
+        def visit_CompFor(self, _) -> bool:
+            return False
+
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+            store(target.target)
+
+        def visit_AnnAssign(self, assign: cst.AnnAssign) -> None:
+            store(assign.target)
+
+        def visit_AugAssign(self, assign: cst.AugAssign) -> None:
+            store(assign.target)
+
+        def visit_NamedExpr(self, expression: cst.NamedExpr) -> None:
+            store(expression.target)
+
+        def visit_For(self, loop: cst.For) -> None:
+            store(loop.target)
+
+        def visit_AsName(self, alias: cst.AsName) -> None:
+            store(alias.name)
+
+        def visit_Import(self, statement: cst.Import) -> None:
+            bound.extend((dotted_name(alias.name) or "").split(".")[0] for alias in statement.names
+                         if alias.asname is None)
+
+        def visit_ImportFrom(self, statement: cst.ImportFrom) -> None:
+            if not isinstance(statement.names, cst.ImportStar):
+                bound.extend(alias.name.value for alias in statement.names
+                             if alias.asname is None and isinstance(alias.name, cst.Name))
+
+    visit(node, _Bindings())
+    return bound
