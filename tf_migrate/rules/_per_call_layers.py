@@ -24,7 +24,7 @@ def per_call_layers(hoister, func: cst.FunctionDef, replacer) -> Optional[cst.Fu
     """``func`` with each ``tf.layers`` call built in place (``replacer``: layers-to-keras' call replacer, given
     ``hoister``, the names local to the body and the list the constructors go to), or None where a layer call sits
     in a loop or names ``reuse``."""
-    calls = hoister._layer_calls(func.body)
+    calls = hoister.layer_calls(func.body)
     if any(argument(call, "reuse") is not None for call in calls) or "reuse" in code(func) \
             or len(calls) != len(_outside_loops(hoister, func.body)):
         return None
@@ -71,7 +71,7 @@ def _outside_loops(hoister, node) -> List[cst.Call]:
         visit_While = visit_Lambda = visit_ListComp = visit_GeneratorExp = visit_SetComp = visit_DictComp = visit_For
 
         def visit_Call(self, call: cst.Call) -> None:
-            found.extend(c for c in hoister._layer_calls(call) if c is call)
+            found.extend(c for c in hoister.layer_calls(call) if c is call)
 
     visit(node, _Find())
     return found

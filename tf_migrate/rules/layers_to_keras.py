@@ -165,7 +165,7 @@ class _Hoister:
     # -- one statement: returns (layer constructors to place before it, new statement) --
     def _statement(self, stmt, local: Set[str]):
         if isinstance(stmt, (cst.For, cst.While)):
-            if self._layer_calls(stmt):
+            if self.layer_calls(stmt):
                 self.ctx.report(stmt, RULE_ID, WARNING, "tf.layers call inside a loop: each iteration made new "
                                 "variables; not converted")
             return [], stmt
@@ -203,7 +203,7 @@ class _Hoister:
                 return updated.with_changes(body=out)
 
             def visit_For(inner, node) -> bool:
-                if self._layer_calls(node):
+                if self.layer_calls(node):
                     self.ctx.report(node, RULE_ID, WARNING, "tf.layers call inside a loop: not converted")
                 return False
 
@@ -228,7 +228,7 @@ class _Hoister:
         return visit(stmt, _Blocks())
 
     def _function(self, func: cst.FunctionDef):
-        if not self._layer_calls(func.body):
+        if not self.layer_calls(func.body):
             return [], func
         name = func.name.value
         params = {p.name.value for p in [*func.params.params, *func.params.kwonly_params]}
@@ -301,7 +301,8 @@ class _Hoister:
             members.append(stmt)
         return cls.with_changes(body=cls.body.with_changes(body=members))
 
-    def _layer_calls(self, node) -> List[cst.Call]:
+    def layer_calls(self, node) -> List[cst.Call]:
+        """The tf.layers calls in ``node`` this rule converts (also _per_call_layers)."""
         found: List[cst.Call] = []
         names = self.ctx.names
 

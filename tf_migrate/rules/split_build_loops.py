@@ -36,6 +36,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.modules import CELL, module_members, variable_makers
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys, value_reads, writes
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.cst.names import all_names, attribute_names, fresh
@@ -246,13 +247,17 @@ def _makes_variable(line: cst.SimpleStatementLine, ctx: RuleContext, modules: Se
 
 
 def module_classes(module: cst.Module, ctx: RuleContext) -> Set[str]:
-    """The module's ``tf.Module`` classes whose variables exist once they are built (no ``build`` method)."""
+    """The module's ``tf.Module`` classes whose variables exist once an instance is built (analysis/modules knows
+    them: made in ``__init__``, not at a first call by a ``build`` method or a Keras layer)."""
+    makers = variable_makers(module, ctx.names)
     found = set()
     for statement in module.body:
-        if not isinstance(statement, cst.ClassDef):
+        if not (isinstance(statement, cst.ClassDef)
+                and any(ctx.names.qualname(base.value) == "tf.Module" for base in statement.bases)):
             continue
+        members = module_members(statement, ctx.names, makers)
         lazy = any(isinstance(m, cst.FunctionDef) and m.name.value == "build" for m in statement.body.body)
-        if not lazy and any(code(base.value) == f"{ctx.tf}.Module" for base in statement.bases):
+        if members and not lazy and all(loop != CELL for _, _, loop in members):
             found.add(statement.name.value)
     return found
 
