@@ -83,6 +83,28 @@ def test_untraceable_add_summary_stays_compat():
     assert any(f.rule == "summaries" and "not converted" in f.message for f in result.findings)
 
 
+def test_run_metadata_writes_are_dropped_and_the_events_match(tmp_path):
+    """``writer.add_run_metadata(tf.RunMetadata(), tag)``: TF2's writer has no such method (the output crashed);
+    eager steps have no run metadata, so the statement goes, as add_graph does."""
+    source = PROGRAM.replace("        writer.add_summary(summary, step)\n",
+                             "        writer.add_summary(summary, step)\n"
+                             "        writer.add_run_metadata(tf.RunMetadata(), 'step%03d' % step)\n")
+    result = migrate_source(source, "run_metadata.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "add_run_metadata" not in result.new_source and "RunMetadata" not in result.new_source
+    assert any("add_run_metadata dropped" in f.message for f in result.findings)
+    _writes_the_legacysummary_events(source, result.new_source, tmp_path)
+
+
+@pytest.mark.parametrize("use", ["print(writer.get_logdir())", "writer.add_session_log(None, 1)",
+                                 "metadata = writer.add_run_metadata(tf.RunMetadata(), 'x')"])
+def test_a_writer_method_tf2_lacks_keeps_the_summaries_tf1(use):
+    source = PROGRAM.replace("    writer.close()\n", f"    {use}\n    writer.close()\n")
+    result = migrate_source(source, "writer_method.py")
+    assert result.outcome == "compat"
+    assert "TF2's summary writer has no such method" in result.compat_reason
+
+
 def test_writer_only_for_the_graph_becomes_an_eager_writer():
     source = ("import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = x * 2.0\nwith tf.Session() as sess:\n"
               "    writer = tf.summary.FileWriter('logs', sess.graph)\n    print(sess.run(y, {x: 1.0}))\n"

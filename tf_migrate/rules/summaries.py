@@ -84,6 +84,14 @@ class SummariesToTF2(Rule):
         return module
 
 
+# What code may do with a TF1 FileWriter whose rewrite is a TF2 writer (TF2's has close and flush too).
+_WRITER_METHODS = {"add_summary", "close", "flush"}
+# FileWriter methods whose statements are dropped: what they wrote has no eager counterpart -> why.
+_DROPPED_WRITES = {"add_graph": "add_graph dropped: eager code has no graph to write",
+                   "add_run_metadata": "add_run_metadata dropped: eager steps have no run metadata (TF2 records "
+                                       "traces with tf.summary.trace_on / trace_export)"}
+
+
 class _Survey(cst.CSTVisitor):
     """Where summaries are registered, merged, fetched and written."""
 
@@ -109,6 +117,7 @@ class _Survey(cst.CSTVisitor):
         self.fetched: Dict[str, str] = {}  # variable holding a fetched merge -> merge name
         self.add_calls: List[cst.Call] = []
         self.add_sources: Dict[int, Optional[str]] = {}  # add_summary call -> the merge its value was last fetched from
+        self.dropped: Set[int] = set()  # `writer.add_graph` / `.add_run_metadata` of statements `writer.x(...)`
 
     def visit_FunctionDef(self, node) -> Optional[bool]:
         self.depth += node is not self.program
@@ -150,6 +159,11 @@ class _Survey(cst.CSTVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in self.helpers and not any(node is s.value.func for s in self.helper_calls.values()):
             raise _Unsupported(f"summary helper `{node.value}` used other than called as a statement")
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if symbol_key(node.value) in self.writers and node.attr.value not in _WRITER_METHODS and not (
+                node.attr.value in _DROPPED_WRITES and id(node) in self.dropped):
+            raise _Unsupported(f"`{code(node)}` of a FileWriter: TF2's summary writer has no such method")
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._binds(node.target)
@@ -199,6 +213,8 @@ class _Survey(cst.CSTVisitor):
         value = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
         if not isinstance(value, cst.Call):
             return
+        if isinstance(small, cst.Expr) and isinstance(value.func, cst.Attribute):
+            self.dropped.add(id(value.func))  # (what the rewrite drops: a statement of the call alone)
         qualname = self.ctx.names.call_name(value) or ""
         target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
         target_key = symbol_key(target) if target is not None else None
@@ -291,9 +307,9 @@ class _Rewrite(cst.CSTTransformer):
         survey = self.survey
         small = original.body[0] if len(original.body) == 1 else None
         if (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
-                and isinstance(small.value.func, cst.Attribute) and small.value.func.attr.value == "add_graph"
+                and isinstance(small.value.func, cst.Attribute) and small.value.func.attr.value in _DROPPED_WRITES
                 and symbol_key(small.value.func.value) in survey.writers):
-            self.ctx.report(original, RULE_ID, INFO, "add_graph dropped: eager code has no graph to write")
+            self.ctx.report(original, RULE_ID, INFO, _DROPPED_WRITES[small.value.func.attr.value])
             return cst.RemoveFromParent()
         if id(original) in survey.helper_calls:
             self.ctx.report(original, RULE_ID, INFO, "summary helper call folded into the merged summary")
