@@ -111,9 +111,22 @@ def test_the_layer_loop_converts_and_prints_the_legacy_numbers():
     assert_same_output(run_legacy(LAYERS), run_migrated(result.new_source))
 
 
-def test_a_collection_of_a_loop_kept_in_two_lists_stays_compat():
-    """TF1 listed W0, b0, W1, b1; the lists give W0, W1, b0, b1."""
+def test_a_collection_of_a_loop_kept_in_two_lists_lists_them_by_iteration():
+    """TF1 listed W0, b0, W1, b1; the lists one by one would give W0, W1, b0, b1: they are zipped."""
+    source = LAYERS.replace("print(np.round(sess.run(h, {x: data}), 5))",
+                            "print([v.shape for v in sess.run(tf.trainable_variables())])")
+    result = migrate_source(source, "layers.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "*(v for made in zip(Ws, bs) for v in made)" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_a_collection_of_lists_appended_in_another_order_than_made_stays_compat():
+    """``bs.append(b)`` before ``Ws.append(W)``: the zip would list b0 before W0, which TF1 made after."""
     source = LAYERS.replace("print(np.round(sess.run(h, {x: data}), 5))", "print(sess.run(tf.trainable_variables()))")
+    source = source.replace("    h = tf.nn.tanh(tf.matmul(h, W) + b)\n",
+                            "    h = tf.nn.tanh(tf.matmul(h, W) + b)\n    bs.append(b)\n    Ws.append(W)\n")
+    source = source.replace("h = x\n", "h = x\nWs, bs = [], []\n")
     result = migrate_source(source, "layers.py")
     assert result.outcome == "compat"
     assert "TF1 listed them by iteration" in result.compat_reason

@@ -152,9 +152,13 @@ class Classifier:
         if self.scope.is_class and kept_for_outside_state(self, st, self.outside):
             return st
         self._classify_generic(st, calls, qualnames)
-        if st.defines and st.role == pm.KEEP and any(id(c) in self.scope.lazy_collections for c in calls):
+        lazy = next((c for c in calls if id(c) in self.scope.lazy_collections), None)
+        if st.defines and st.role == pm.KEEP and lazy is not None:
             st.role = pm.DEFER  # reads layer variables, which exist once the layers have run
             self.define(st, pm.STRUCT)
+        elif st.role == pm.KEEP and lazy is not None:
+            self.block(lazy, "this line reads the variables of Keras layers that exist once they have been called "
+                             "(their input width is not known where they are built), before any run calls them")
         return st
 
     def _is_layer_build(self, value) -> bool:

@@ -25,8 +25,8 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.covered_variables import grows_in_place
-from tf_migrate.analysis.modules import member_list
+from tf_migrate.analysis.covered_variables import appended_value, grows_in_place
+from tf_migrate.analysis.modules import KERAS_LAYER, keras_variables, member_list
 from tf_migrate.analysis.optimizer_slots import slot_step, zip_stops_before_slots
 from tf_migrate.analysis.statement_facts import reads_names, string_literals
 from tf_migrate.analysis.symbols import all_calls, symbol_key
@@ -169,9 +169,14 @@ def _listed(scope: "pm.Scope", before: int, which: str, pattern: Optional[str]) 
         elif symbol.kind == pm.VARIABLES:
             if pattern is not None:
                 return None, f"variables in `{key}` have no scoped names to filter on"
-            if _loop_lists(scope, symbol, before) > 1:
-                return None, (f"`{key}` is one of the lists a loop keeps its variables in: TF1 listed them "
-                              "by iteration, across the lists")
+            lists = _loop_lists(scope, symbol, before)
+            if len(lists) > 1:
+                together = _interleaved(scope, symbol, lists, which == "trainable")
+                if together is None:
+                    return None, (f"`{key}` is one of the lists a loop keeps its variables in: TF1 listed them "
+                                  "by iteration, across the lists")
+                parts.append(together)  # (once: the loop's other lists give the same part, which dict.fromkeys drops)
+                continue
             parts.append(container_part(key, symbol, trainable_only=which == "trainable"))
     return "[" + ", ".join(dict.fromkeys(parts)) + "]", ""
 
@@ -188,6 +193,8 @@ def container_part(key: str, symbol: "pm.Symbol", trainable_only: bool = True) -
     """The variables a list or dict of them (``symbol``, bound to ``key``) holds, starred into a list: ``*key``, or
     ``*key.values()`` for a dict (its literal made them in the order it lists them); for a list of objects holding
     variables (analysis/held_objects), each object's, in creation order."""
+    if symbol.members == KERAS_LAYER:
+        return f"*(v for layer in {key} for v in {keras_variables('layer', trainable_only)[1:]})"
     if symbol.members:
         each = [f"obj.{attr}" if loop == 0 else f'*([obj.{attr}] if hasattr(obj, "{attr}") else [])'
                 for attr, trainable, loop in symbol.members if trainable or not trainable_only]
@@ -195,13 +202,38 @@ def container_part(key: str, symbol: "pm.Symbol", trainable_only: bool = True) -
     return f"*{key}.values()" if symbol.mapping else f"*{key}"
 
 
-def _loop_lists(scope: "pm.Scope", symbol: "pm.Symbol", before: int) -> int:
-    """How many lists the loop that bound ``symbol`` keeps its variables in (0: not a loop's)."""
+def _loop_lists(scope: "pm.Scope", symbol: "pm.Symbol", before: int) -> List[str]:
+    """The lists the loop that bound ``symbol`` keeps its variables in, in creation order (none: not a loop's)."""
     if not (0 <= symbol.index < len(scope.statements)) or \
             not isinstance(scope.statements[symbol.index].node, (cst.For, cst.While)):
-        return 0
-    return sum(1 for k in scope.creation_order if getattr(scope.kept_symbol_at(k, before), "index", None) == symbol.index
-               and scope.kept_symbol_at(k, before).kind == pm.VARIABLES)
+        return []
+    return [k for k in scope.creation_order if getattr(scope.kept_symbol_at(k, before), "index", None) == symbol.index
+            and scope.kept_symbol_at(k, before).kind == pm.VARIABLES]
+
+
+def _interleaved(scope: "pm.Scope", symbol: "pm.Symbol", lists: List[str], trainable_only: bool) -> Optional[str]:
+    """The variables of a loop's lists of Keras layers or of variables, iteration by iteration, as TF1 made them
+    (``*(v for layers in zip(convs, norms) for layer in layers for v in layer.trainable_variables)``): where each
+    list is grown by one ``append`` line of the loop's body, at each iteration, in the order the lists are made in;
+    None otherwise."""
+    loop = scope.statements[symbol.index].node
+    if not isinstance(loop, cst.For) or not isinstance(loop.body, cst.IndentedBlock):
+        return None
+    lines = [line.body[0] for line in loop.body.body if isinstance(line, cst.SimpleStatementLine)]
+    appends = [small.value for small in lines if isinstance(small, cst.Expr) and appended_value(small.value) is not None]
+    appended = [symbol_key(call.func.value) for call in appends]
+    made_at = {symbol_key(t.target): i for i, small in enumerate(lines) if isinstance(small, cst.Assign)
+               for t in small.targets}  # (the last line binding each name)
+    order = [made_at.get(symbol_key(appended_value(call)), -1) for call in appends]
+    kinds = {scope.symbols[k].members or None for k in lists}
+    if sorted(appended) != sorted(lists) or len(set(appended)) != len(appended) or -1 in order \
+            or order != sorted(order) or len(kinds) != 1 or not kinds <= {None, KERAS_LAYER}:
+        return None  # (appended in another order than made: TF1's order is the making one)
+    together = ", ".join(appended)
+    if kinds == {KERAS_LAYER}:
+        each = keras_variables("layer", trainable_only)[1:]
+        return f"*(v for layers in zip({together}) for layer in layers for v in {each})"
+    return f"*(v for made in zip({together}) for v in made)"
 
 
 def name_filter_breaks(node: cst.CSTNode, code: str, scope: "pm.Scope") -> bool:

@@ -31,7 +31,8 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.block_variables import computed_reads
 from tf_migrate.analysis.covered_variables import appended_value
-from tf_migrate.analysis.modules import OPTIONAL, instance_members
+from tf_migrate.analysis.api_tables import WEIGHTLESS_LAYERS
+from tf_migrate.analysis.modules import KERAS_LAYER, OPTIONAL, instance_members
 from tf_migrate.analysis.statement_facts import element_kinds
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.traversal import visit
@@ -46,8 +47,10 @@ def held_objects_loop(classifier, st: "pm.Statement") -> bool:
     calls = all_calls(st.node)
     built = {id(call): instance_members(call, scope, names) for call in calls if isinstance(call.func, cst.Name)}
     built = {k: v for k, v in built.items() if v is not None and all(loop in (0, OPTIONAL) for _, _, loop in v)}
+    built.update({id(call): KERAS_LAYER for call in _built_keras_layers(st.node, names)})
     makers = scope.variable_functions | scope.variable_classes
-    if not built or any((names.call_name(call) is not None and not _inside_constructor(call, calls, built)) or (
+    if not built or any((names.call_name(call) is not None and id(call) not in built
+                         and not _inside_constructor(call, calls, built)) or (
             id(call) not in built and isinstance(call.func, cst.Name) and call.func.value in makers) for call in calls):
         return False
     finder = _Finder(built)
@@ -131,6 +134,25 @@ def _element_targets(loop: cst.For) -> List[tuple]:
         return []
     return [(element.value, arg.value) for element, arg in zip(loop.target.elements, call.args)
             if isinstance(element.value, cst.Name)]
+
+
+def _built_keras_layers(loop: cst.For, names) -> List[cst.Call]:
+    """The Keras layer constructors of lines ``layer = tf.keras.layers.X(...)`` of the loop's body whose layer the
+    body builds (``layer.build(shape)``, split_build_loops' first loop) or that make no variables: the layer holds
+    its variables from there, as TF1's layer call made them."""
+    lines = [line.body[0] for line in loop.body.body if isinstance(line, cst.SimpleStatementLine)] \
+        if isinstance(loop.body, cst.IndentedBlock) else []
+    built = {symbol_key(small.value.func.value) for small in lines if isinstance(small, cst.Expr)
+             and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute)
+             and small.value.func.attr.value == "build"}
+    found = []
+    for small in lines:
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, cst.Call):
+            qualname = names.call_name(small.value) or ""
+            if qualname.startswith("tf.keras.layers.") and (
+                    symbol_key(small.targets[0].target) in built or qualname.rsplit(".", 1)[-1] in WEIGHTLESS_LAYERS):
+                found.append(small.value)
+    return found
 
 
 def _inside_constructor(call: cst.Call, calls: List[cst.Call], built: Dict[int, object]) -> bool:

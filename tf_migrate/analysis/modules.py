@@ -29,6 +29,16 @@ from tf_migrate.tfnames import TFNames
 Members = Tuple[Tuple[str, bool, int], ...]
 CELL = -1
 OPTIONAL = -2
+# A Keras layer built where it was made (split_build_loops builds each one a loop makes): its variables are its own
+# ``trainable_variables`` / ``variables`` (Keras lists them in creation order), whatever its class.
+KERAS = -3
+KERAS_LAYER: Members = (("variables", True, KERAS),)
+
+
+def keras_variables(key: str, trainable_only: bool) -> str:
+    """The variables of the Keras layer ``key`` as a starred list item (``weights``: ``variables`` would hold a
+    Dropout's seed state, which TF1 had not)."""
+    return f"*{key}.{'trainable_variables' if trainable_only else 'weights'}"
 
 
 def _creates_variables(call: cst.Call, names: TFNames, variable_functions: Set[str]) -> bool:
@@ -169,6 +179,10 @@ def member_list(key: str, symbol: "pm.Symbol", trainable_only: bool) -> List[str
     index = 0
     while index < len(chosen):
         attr, loop = chosen[index]
+        if loop == KERAS:
+            out.append(keras_variables(key, trainable_only))
+            index += 1
+            continue
         if loop == CELL:  # made at the cell's first call: listed where the list is read
             out.append(f"*{key}.{attr}.{'trainable_variables' if trainable_only else 'variables'}")
             index += 1

@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis.symbols import all_calls, binding_counts, reads, symbol_key, target_keys
+from tf_migrate.analysis.symbols import all_calls, binding_counts, reads, symbol_key, target_keys, writes
 from tf_migrate.cst.arguments import argument, bind_with_defaults
 from tf_migrate.cst.names import substituted
 from tf_migrate.cst.text import code
@@ -182,10 +182,22 @@ class LayerShapes:
 
     def _block(self, body: List[cst.BaseStatement], env: Dict[str, Optional[str]], function) -> None:
         for stmt in body:
-            if isinstance(stmt, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef)):
+            if isinstance(stmt, (cst.For, cst.While)):
+                env.update({key: None for key in writes(stmt)})  # each pass may change them: unknown after
+                continue
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            if isinstance(stmt, cst.If) and stmt.orelse is not None:
+                other = dict(env)
+                self._block(list(stmt.body.body), env, function)
+                orelse = stmt.orelse
+                self._block([orelse] if isinstance(orelse, cst.If) else list(orelse.body.body), other, function)
+                env.update({key: None for key in set(env) | set(other) if env.get(key) != other.get(key)})
                 continue
             if isinstance(stmt, (cst.With, cst.If, cst.Try)):
                 self._block(list(stmt.body.body), env, function)
+                if isinstance(stmt, cst.Try):  # a handler may run instead of part of the body
+                    env.update({key: None for handler in stmt.handlers for key in writes(handler)})
                 continue
             if not isinstance(stmt, cst.SimpleStatementLine):
                 continue

@@ -21,13 +21,26 @@ loops: ``tf.matmul(a, W)`` with ``W`` made in the iteration from a literal
 shape list (its last entry), element-wise activations, and ``a + b`` where
 ``b`` is made in the iteration with the shape ``[last dimension of a]``. Any
 other op leaves the shape unknown, and the loop unsplit.
+
+Keras layers made in the loop (``layers-to-keras`` builds a ``tf.layers`` call's layer in place) are built by the
+making loop with the shape their input has there, and the shapes carried through what each layer gives
+(``keras_shape_lines``; Keras computes that exactly, strides and padding included):
+
+    h_shape = tf.TensorShape([None, 4])
+    for units in sizes:
+        dense = tf.keras.layers.Dense(units=units)
+        dense.build(h_shape)
+        h_shape = dense.compute_output_shape(h_shape)
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Set
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis.api_tables import WEIGHTLESS_LAYERS
+from tf_migrate.analysis.symbols import writes
+from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
@@ -167,3 +180,67 @@ def _made_shape(expr: cst.BaseExpression, makers: Dict[str, cst.Call]) -> Option
     if not isinstance(shape, cst.List) or any(isinstance(e, cst.StarredElement) for e in shape.elements):
         return None
     return [code(e.value) for e in shape.elements]
+
+
+def keras_shape_lines(computing: Dict[int, cst.SimpleStatementLine], layers: Dict[str, str], names: TFNames,
+                      taken: Set[str]) -> Optional[Tuple[Dict[int, List[str]], Dict[str, str]]]:
+    """What the making loop runs in place of each computing line (by index) that calls a Keras layer the iteration
+    makes (``layers``: name -> class), and the names whose shapes it carries from one iteration to the next (name ->
+    the shape's variable, to set before the loop). None where a layer's input is not a name whose shape is known
+    there (``h = dense(h)`` and ``h = tf.nn.relu(h)`` keep it known; any other line binding ``h`` loses it).
+    ``taken``: names in use, to which the shape variables are added."""
+    shapes: Dict[str, str] = {}  # name -> the variable holding its static shape at this point of the iteration
+    carried: Dict[str, str] = {}  # names whose shape at the iteration's start is the previous iteration's
+    out: Dict[int, List[str]] = {}
+    called: Set[str] = set()
+    for index in sorted(computing):
+        small = computing[index].body[0]
+        target = small.targets[0].target.value if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+            and isinstance(small.targets[0].target, cst.Name) else None
+        value = small.value if isinstance(small, cst.Assign) else None
+        source = _single_input(value, layers, names)
+        bound = set(writes(computing[index]))
+        if target is None or source is None:
+            if bound & (set(layers) | set(shapes)):
+                return None  # a name whose shape a layer reads, bound by what the algebra does not know
+            continue
+        if source not in shapes:
+            if source in {k for i in computing if i < index for k in writes(computing[i])}:
+                return None  # bound earlier in the iteration by a line the algebra does not know
+            shapes[source] = carried[source] = fresh(f"{source}_shape", taken)
+            taken.add(carried[source])
+        lines = []
+        layer = value.func.value if isinstance(value.func, cst.Name) and value.func.value in layers else None
+        if target in carried:
+            shape = carried[target]
+        else:
+            shape = fresh(f"{target}_shape", taken)
+            taken.add(shape)
+        if layer is not None:
+            if layer in called:
+                return None  # called twice: built once, with the first input's shape (a second build remakes)
+            called.add(layer)
+            if layers[layer] not in WEIGHTLESS_LAYERS:
+                lines.append(f"{layer}.build({shapes[source]})")
+            lines.append(f"{shape} = {layer}.compute_output_shape({shapes[source]})")
+        elif shape != shapes[source]:
+            lines.append(f"{shape} = {shapes[source]}")
+        shapes[target] = shape
+        out[index] = lines
+    if not called or {k for k, cls in layers.items() if cls not in WEIGHTLESS_LAYERS} - called:
+        return None  # a layer the iteration makes and calls otherwise: not built where TF1 made its variables
+    return out, carried
+
+
+def _single_input(value, layers: Dict[str, str], names: TFNames) -> Optional[str]:
+    """The name ``value`` computes from where it is ``layer(name, keywords...)`` of a layer the iteration makes, or
+    an element-wise op of one name (``tf.nn.relu(h)``)."""
+    if not isinstance(value, cst.Call) or not value.args or value.args[0].keyword is not None \
+            or value.args[0].star or not isinstance(value.args[0].value, cst.Name):
+        return None
+    rest = value.args[1:]
+    if isinstance(value.func, cst.Name) and value.func.value in layers:
+        return value.args[0].value.value if all(a.keyword is not None for a in rest) else None
+    if names.call_name(value) in _SAME_SHAPE and all(a.keyword is not None and a.keyword.value == "name" for a in rest):
+        return value.args[0].value.value
+    return None

@@ -1,4 +1,6 @@
-"""The layers of a helper every call of which made new ones, built in its body at each call (``layers-to-keras``).
+"""Layers built in place, where each call or iteration made new ones (``layers-to-keras``).
+
+The layers of a helper every call of which made new ones, built in its body at each call:
 
     def net(x, scope):                                  def net(x, scope):
         with tf.variable_scope(scope):                      with tf.variable_scope(scope):
@@ -8,6 +10,16 @@
 called twice without reuse (a DQN's eval and target networks): TF1 made new variables at each call. Built where
 TF1 built them, each call still makes its own; ``helper-modules`` then makes the helper a ``tf.Module`` holding its
 layers, one instance per call. Only where no layer call sits in a loop or names ``reuse``.
+
+The layers of a module-level ``for`` loop, built in its body at each iteration:
+
+    for units in sizes:                                 for units in sizes:
+        h = tf.layers.dense(h, units, tf.nn.relu)  ->       dense = tf.keras.layers.Dense(units=units, ...)
+                                                            h = dense(h)
+
+as TF1 made new variables at each iteration; ``split-build-loops`` then makes the layers (and builds them, with the
+shapes it carries through the iterations) in a first loop, and calls them in a second, which the run functions hold.
+Only loops whose body is one-statement lines (anything else: left alone, reported).
 """
 from __future__ import annotations
 
@@ -58,6 +70,30 @@ def per_call_layers(hoister, func: cst.FunctionDef, replacer) -> Optional[cst.Fu
         return visit(func, _InPlace())
     finally:
         hoister.per_call = False
+
+
+def per_iteration_layers(hoister, loop: cst.For, replacer) -> Optional[cst.For]:
+    """``loop`` with each ``tf.layers`` call of its body built in place, before its line, or None where the body
+    is not lines of one statement each or a call is not converted (names ``reuse``, arguments Keras lacks)."""
+    body = loop.body
+    if loop.orelse is not None or not isinstance(body, cst.IndentedBlock) or not all(
+            isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 for line in body.body) \
+            or any(argument(call, "reuse") is not None for call in hoister.layer_calls(body)):
+        return None
+    hoister.per_call = True
+    try:
+        out: List[cst.BaseStatement] = []
+        for line in body.body:
+            constructors: List[cst.BaseStatement] = []
+            line = visit(line, replacer(hoister, set(), constructors))
+            if constructors and line.leading_lines:
+                constructors[0] = constructors[0].with_changes(leading_lines=line.leading_lines)
+                line = line.with_changes(leading_lines=[])
+            out.extend([*constructors, line])
+    finally:
+        hoister.per_call = False
+    new = loop.with_changes(body=body.with_changes(body=out))
+    return None if hoister.layer_calls(new.body) else new
 
 
 def _outside_loops(hoister, node) -> List[cst.Call]:

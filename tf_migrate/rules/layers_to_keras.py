@@ -22,7 +22,8 @@ calls pass different values it is left alone. A function that builds layers
 and is called more than once without reuse (each call made new variables in
 TF1) builds them in its body, at each call (``l1 = tf.keras.layers.Dense(...)``,
 ``h = l1(x)``), where ``helper-modules`` makes it a ``tf.Module``: one instance,
-holding its layers, per call. Layers built in a loop are left alone.
+holding its layers, per call. Layers built in a module-level ``for`` loop are built in its body, at each
+iteration (``split-build-loops`` then makes them in a first loop); layers in other loops are left alone.
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from tf_migrate.cst.text import code
 from tf_migrate.rules._layer_variable_markers import resolve_markers
 from tf_migrate.rules._hoisting import call_counts, first_calling_statement, fixed_arguments, how_called, reuses
 from tf_migrate.rules._layer_shapes import LayerShapes
-from tf_migrate.rules._per_call_layers import per_call_layers
+from tf_migrate.rules._per_call_layers import per_call_layers, per_iteration_layers
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -165,10 +166,17 @@ class _Hoister:
     # -- one statement: returns (layer constructors to place before it, new statement) --
     def _statement(self, stmt, local: Set[str]):
         if isinstance(stmt, (cst.For, cst.While)):
-            if self.layer_calls(stmt):
+            if not self.layer_calls(stmt):
+                return [], stmt
+            in_place = per_iteration_layers(self, stmt, _CallReplacer) \
+                if isinstance(stmt, cst.For) and self.function is None else None
+            if in_place is None:
                 self.ctx.report(stmt, RULE_ID, WARNING, "tf.layers call inside a loop: each iteration made new "
-                                "variables; not converted")
-            return [], stmt
+                                "variables; not converted (a module-level `for` loop of one-statement lines is)")
+                return [], stmt
+            self.ctx.report(stmt, RULE_ID, INFO, "the loop's layers are built at each iteration, as TF1 made their "
+                                                 "variables (split-build-loops makes them once, in a first loop)")
+            return [], in_place
         if isinstance(stmt, (cst.With, cst.If, cst.Try)):
             return [], self._block_owner(stmt, local)
         if not isinstance(stmt, cst.SimpleStatementLine):

@@ -43,7 +43,8 @@ from tf_migrate.cst.names import all_names, attribute_names, fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._loop_shapes import carried_shape, is_static_read, static_shape_reads, value_reads_besides_shapes
+from tf_migrate.rules._loop_shapes import (carried_shape, is_static_read, keras_shape_lines, static_shape_reads,
+                                            value_reads_besides_shapes)
 from tf_migrate.rules._program_scopes import graph_and_class_scopes
 from tf_migrate.traversal import visit
 
@@ -69,16 +70,16 @@ class SplitBuildLoops(Rule):
             if not scope.is_graph_program and cls is None:
                 continue
             for st in scope.statements:
+                made = _instances_made(st.node, modules, ctx) if isinstance(st.node, cst.For) else None
                 split = None
-                if isinstance(st.node, cst.For) and (st.role == pm.KEEP or _instances_made(st.node, modules)):
+                if isinstance(st.node, cst.For) and (st.role == pm.KEEP or made):
                     split = _split(st.node, ctx, taken, lambda key, at=st.index: _declared_shape(scope, key, at, ctx),
                                    modules)
                     if split is not None:
                         splits[id(st.node)] = split
                         ctx.report(st.node, RULE_ID, INFO, "loop split: its variables are made once by a first "
                                                            "loop, the graph code it built runs in a second")
-                made = _instances_made(st.node, modules) if isinstance(st.node, cst.For) and split is None else None
-                if made:  # helper-modules built them per iteration, where TF1's helper made its variables
+                if made and split is None:  # made per iteration (helper-modules, layers-to-keras), as TF1 made them
                     ctx.block(st.node, f"`{made}` instances are made in a loop that also computes, and the loop does "
                                        "not split into one making them and one computing (each line one statement, "
                                        "no break, no random op among the computing lines, no name both bind)")
@@ -156,6 +157,16 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape, modu
         return None  # nothing per run: the loop is build code as it stands
     if any(ctx.names.call_name(call) in api.RANDOM_OPS for i in computing for call in all_calls(lines[i])):
         return None
+    keras = {key: (ctx.names.call_name(value) or "").rsplit(".", 1)[-1] for key, value in made.items()
+             if _is_keras_layer(value, ctx)}
+    in_place, keras_carried = {}, {}  # the Keras layers' build lines, by the computing line they stand for
+    if keras:
+        if tracked:
+            return None  # (shapes carried by the tf.Variable algebra and by Keras at once: not both)
+        shaped = keras_shape_lines({i: lines[i] for i in computing}, keras, ctx.names, taken)
+        if shaped is None:
+            return None
+        in_place, keras_carried = shaped
     build_bound = {key for i in build for key in writes(lines[i])}
     computing_bound = computing_bound_names | _appended([lines[i] for i in computing], ctx)
     computing_reads = {key for i in computing for key in value_reads(lines[i])}
@@ -172,7 +183,9 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape, modu
     items = {key: fresh(f"{key}_i", taken) for key in needed}
     shapes = {key: fresh(f"{key}_shape", taken) for key in tracked}
     taken |= set(lists.values()) | set(items.values()) | set(shapes.values())
-    build_lines = [_shapes_read(lines[i], shapes) for i in sorted(build)]
+    build_lines = [_shapes_read(lines[i], shapes) if i in build else _line(text)
+                   for i in range(len(lines)) if i in build or i in in_place
+                   for text in ([None] if i in build else in_place[i])]
     build_lines += [_line(f"{lists[key]}.append({key})") for key in needed]
     build_lines += [_line(f"{shapes[key]} = {shapes[key]}[:-1].concatenate([{last}])")
                     for key, last in carried.items() if last]
@@ -196,6 +209,8 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape, modu
     starts = [_line(f"{lists[key]} = []") for key in needed]
     starts += [_line(f"{shapes[key]} = {initial_shape(key)}  # carried through the loop that makes the variables")
                for key in tracked]
+    starts += [_line(f"{shape} = {initial_shape(key)}  # carried through the loop that makes the layers")
+               for key, shape in keras_carried.items()]
     starts[0] = starts[0].with_changes(leading_lines=loop.leading_lines)
     return [*starts, build_loop.with_changes(leading_lines=[]), forward_loop]
 
@@ -242,8 +257,13 @@ def _makes_variable(line: cst.SimpleStatementLine, ctx: RuleContext, modules: Se
             and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)):
         return False
     func = small.value.func
-    return ctx.names.call_name(small.value) in api.VARIABLE_CONSTRUCTORS or (
+    return ctx.names.call_name(small.value) in api.VARIABLE_CONSTRUCTORS or _is_keras_layer(small.value, ctx) or (
         isinstance(func, cst.Name) and func.value in modules)
+
+
+def _is_keras_layer(call: cst.Call, ctx: RuleContext) -> bool:
+    """``tf.keras.layers.Dense(...)`` and the like (layers-to-keras builds a ``tf.layers`` call's layer so in a loop)."""
+    return (ctx.names.call_name(call) or "").startswith("tf.keras.layers.")
 
 
 def module_classes(module: cst.Module, ctx: RuleContext) -> Set[str]:
@@ -262,13 +282,16 @@ def module_classes(module: cst.Module, ctx: RuleContext) -> Set[str]:
     return found
 
 
-def _instances_made(loop: cst.For, modules: Set[str]) -> Optional[str]:
-    """The tf.Module class of the module whose instance a line of the loop's body makes, if one does."""
+def _instances_made(loop: cst.For, modules: Set[str], ctx: RuleContext) -> Optional[str]:
+    """The tf.Module class of the module, or the Keras layer class, whose instance a line of the loop's body makes,
+    if one does."""
     for line in loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ():
         small = line.body[0] if isinstance(line, cst.SimpleStatementLine) else None
         value = small.value if isinstance(small, cst.Assign) else None
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in modules:
             return value.func.value
+        if isinstance(value, cst.Call) and _is_keras_layer(value, ctx):
+            return ctx.names.call_name(value)
     return None
 
 

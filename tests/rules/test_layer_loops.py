@@ -1,0 +1,120 @@
+"""tf.layers calls in a module-level ``for`` loop: layers-to-keras builds each layer in the loop, split-build-loops
+makes (and builds) them in a first loop with the shapes it carries, and the run functions call them in a second."""
+import pytest
+
+from tf_migrate.engine import migrate_source
+from tf_migrate.verify import verify_program
+
+DENSE_LOOP = '''
+import numpy as np
+import tensorflow as tf
+
+tf.set_random_seed(0)
+x = tf.placeholder(tf.float32, [None, 4])
+y = tf.placeholder(tf.float32, [None, 1])
+h = x
+for units in [8, 6]:
+    h = tf.layers.dense(h, units, activation=tf.nn.relu)
+out = tf.layers.dense(h, 1)
+loss = tf.reduce_mean(tf.square(out - y))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+rng = np.random.RandomState(0)
+xs = rng.randn(16, 4).astype(np.float32)
+ys = rng.randn(16, 1).astype(np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(5):
+        l, _ = sess.run([loss, train], feed_dict={x: xs, y: ys})
+        print(step, round(float(l), 5))
+'''
+
+# Convolutions, batch norm trained through a fed flag, pooling: three lists, built with the shapes Keras computes.
+CONV_LOOP = '''
+import numpy as np
+import tensorflow as tf
+
+tf.set_random_seed(1)
+x = tf.placeholder(tf.float32, [None, 8, 8, 1])
+training = tf.placeholder_with_default(False, [])
+h = x
+for i, filters in enumerate([4, 8]):
+    h = tf.layers.conv2d(h, filters, 3, padding="same", activation=tf.nn.relu, name="conv%d" % i)
+    h = tf.layers.batch_normalization(h, training=training)
+    h = tf.layers.max_pooling2d(h, 2, 2)
+loss = tf.reduce_mean(tf.square(h - 0.5))
+print([v.shape.as_list() for v in tf.trainable_variables()], len(tf.global_variables()))
+update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+with tf.control_dependencies(update_ops):
+    train = tf.train.AdamOptimizer(0.01).minimize(loss)
+xs = np.random.RandomState(0).randn(6, 8, 8, 1).astype(np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(4):
+        l, _ = sess.run([loss, train], feed_dict={x: xs, training: True})
+        print(step, round(float(l), 4))
+    print(sess.run(loss, {x: xs}).round(4))
+'''
+
+
+def test_a_dense_loop_makes_its_layers_in_a_first_loop_and_prints_the_legacy_numbers(tmp_path):
+    result = migrate_source(DENSE_LOOP, "dense_loop.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert ("h_shape = tf.TensorShape([None, 4])  # carried through the loop that makes the layers\n"
+            "for units in [8, 6]:\n"
+            "    dense = tf.keras.layers.Dense(units=units, activation=tf.nn.relu)\n"
+            "    dense.build(h_shape)\n"
+            "    h_shape = dense.compute_output_shape(h_shape)\n"
+            "    denses.append(dense)\n") in code
+    assert "        for dense_i in denses:\n            h = dense_i(h)\n" in code
+    assert "*(v for layer in denses for v in layer.trainable_variables)" in code
+    # The layer after the loop reads what the loop gave `h`, not `x`'s width: it is not built with 4 inputs.
+    assert ".build((None, 4))" not in code
+    verdict = verify_program(DENSE_LOOP, code, path=tmp_path / "dense_loop.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail
+
+
+def test_a_conv_loop_with_batch_norm_lists_its_variables_by_iteration_and_trains_alike(tmp_path):
+    result = migrate_source(CONV_LOOP, "conv_loop.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert "    batch_normalization.build(h_shape)\n" in code and "    max_pooling2d.build" not in code
+    assert ("*(v for layers in zip(conv2ds, batch_normalizations, max_pooling2ds) for layer in layers "
+            "for v in layer.trainable_variables)") in code
+    assert "for layer in layers for v in layer.weights)" in code  # global variables: moving statistics too
+    verdict = verify_program(CONV_LOOP, code, path=tmp_path / "conv_loop.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail
+
+
+@pytest.mark.parametrize("loop, why", [
+    # the layer's input is no name whose shape the making loop carries
+    ("for n in [2, 3]:\n    h = tf.layers.dense(tf.concat([h, x], 1), n)\n",
+     "`tf.keras.layers.Dense` instances are made in a loop that also computes"),
+    # a layer called twice: built once, where a second build would remake its variables
+    ("for n in [2, 3]:\n    layer_out = tf.layers.dense(h, n)\n    h = tf.layers.dense(layer_out, 3)\n"
+     "    h = tf.nn.relu(h)\n    h = h + layer_out[:, :1]\n",
+     "instances are made in a loop that also computes"),
+    ("i = 0\nwhile i < 2:\n    h = tf.layers.dense(h, 3)\n    i += 1\n", "has no eager rewrite"),
+    ("def net(h):\n    for n in [3, 3]:\n        h = tf.layers.dense(h, n)\n    return h\nh = net(h)\n",
+     "has no eager rewrite"),
+])
+def test_loops_it_cannot_split_keep_the_file_compat_with_the_reason(loop, why):
+    source = ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\nh = x\n" + loop
+              + "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              + "    print(sess.run(h, {x: np.ones((2, 3))}).shape)\n")
+    result = migrate_source(source, "unsplit.py")
+    assert result.outcome == "compat"
+    assert why in result.compat_reason
+
+
+def test_variables_of_layers_built_at_their_first_call_read_before_any_run_keep_the_file_compat():
+    """``dense`` after a flatten: its input width is not known where it is built, so its variables exist once a run
+    has called it; TF1 listed them as soon as the graph held the layer (the rewrite printed 2, not 4)."""
+    source = ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 4, 4, 1])\n"
+              "h = tf.layers.conv2d(x, 2, 3)\nh = tf.layers.flatten(h)\nlogits = tf.layers.dense(h, 3)\n"
+              "print(len(tf.trainable_variables()))\nwith tf.Session() as sess:\n"
+              "    sess.run(tf.global_variables_initializer())\n"
+              "    print(sess.run(logits, {x: np.ones((1, 4, 4, 1))}).shape)\n")
+    result = migrate_source(source, "lazy_listing.py")
+    assert result.outcome == "compat"
+    assert "reads the variables of Keras layers that exist once they have been called" in result.compat_reason
