@@ -70,6 +70,7 @@ class Runner:
         self.record_state, self.clock = record_state, clock
         self.as_written = False  # both runs with Grappler's arithmetic rewrites off (``_second_look``)
         self.migrated_environment: dict = {}  # extra variables for the migrated side only
+        self.legacy_environment: dict = {}  # extra variables for the legacy side only (``_rounding_look``)
         self.count = 0
 
     def run(self, mode, source, fetch_order):
@@ -142,6 +143,8 @@ class Runner:
             env["TF_USE_LEGACY_KERAS"] = "1"
         if mode == "migrated":
             env.update(self.migrated_environment)
+        if mode == "legacy":
+            env.update(self.legacy_environment)
         return env
 
 

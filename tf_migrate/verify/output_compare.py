@@ -148,15 +148,7 @@ def first_difference(legacy, migrated, *, rtol, atol):
     legacy, migrated = align_descriptions(legacy, migrated)
     a, b = tokenize(legacy), tokenize(migrated)
     legacy, migrated = legacy_text, migrated_text
-    for x, y in zip(a, b):
-        if x.value is not None and y.value is not None:
-            if _close(x, y, rtol, atol):
-                continue
-            what = f"value {x.text} != {y.text}"
-        elif x.text == y.text:
-            continue
-        else:
-            what = f"text {x.text!r} != {y.text!r}"
+    for x, y, what in _differing_tokens(a, b, rtol, atol):
         return (
             f"{what}: legacy output line {x.line} {_line(legacy, x.line)!r}, "
             f"migrated output line {y.line} {_line(migrated, y.line)!r}"
@@ -168,3 +160,20 @@ def first_difference(legacy, migrated, *, rtol, atol):
         y = b[len(a)]
         return f"the legacy output ends where the migrated one goes on with line {y.line} {_line(migrated, y.line)!r}"
     return None
+
+
+def first_differing_line(legacy, migrated, *, rtol, atol):
+    """The legacy output's line of the first token that differs (as ``first_difference`` finds it), or None where
+    the tokens both outputs have agree."""
+    legacy, migrated = align_descriptions(_PLACEMENT_LOG.sub("", legacy), _PLACEMENT_LOG.sub("", migrated))
+    return next((x.line for x, _, _ in _differing_tokens(tokenize(legacy), tokenize(migrated), rtol, atol)), None)
+
+
+def _differing_tokens(a, b, rtol, atol):
+    """(legacy token, migrated token, what differs) for each pair of tokens that differ, in order."""
+    for x, y in zip(a, b):
+        if x.value is not None and y.value is not None:
+            if not _close(x, y, rtol, atol):
+                yield x, y, f"value {x.text} != {y.text}"
+        elif x.text != y.text:
+            yield x, y, f"text {x.text!r} != {y.text!r}"

@@ -71,6 +71,17 @@ Read/update order (``child/fetch_order.py``)
     other output is then ``not-comparable``, equal output still ``equivalent``.
     Nowhere else is the check tolerant.
 
+Rounding (``_second_look``, ``_rounding_look``)
+    Outputs that differ run again, both with Grappler's arithmetic rewrites
+    off (equal then: ``equivalent``, the rewrites' rounding named). Printed
+    numbers that still differ are measured against the legacy program's own
+    rounding: it runs once more on TF's other CPU kernels
+    (``TF_ENABLE_ONEDNN_OPTS`` flipped); where its own output then moves
+    beyond the tolerance about as early as the migrated output differs (by
+    line 2N for a difference at line N: a training loop that amplifies
+    last-bit differences), or, with equal output, where its own trained values
+    differ too, the verdict is ``not-comparable``, and says so.
+
 Limits
     Only stdout is compared, and only for one run of each program: output that
     varies from run to run (timings, addresses) reads as ``different``. The
@@ -97,11 +108,13 @@ Results
     that printed nothing and whose variables cannot be compared, or other output
     where TF1 left the numbers to its scheduler: updates computed from variables
     the same run updates, two unordered writes, ``sess.run`` in worker threads;
-    see ``child/fetch_order.py``). ``legacy`` and ``migrated`` say how each run ended
+    see ``child/fetch_order.py``; or numbers that move with TF's kernels).
+    ``legacy`` and ``migrated`` say how each run ended
     (failed, timed out, seconds, error tail) whatever the verdict.
 """
 
 import dataclasses
+import os
 import pathlib
 import re
 import tempfile
@@ -112,7 +125,8 @@ from typing import Dict, Optional, Sequence
 
 from tf_migrate.verify.child import notebook as child_notebook
 from tf_migrate.verify.child_runs import Run, Runner, RunSummary
-from tf_migrate.verify.judge import DIFFERENT, EQUIVALENT, judge
+from tf_migrate.verify import output_compare, state_compare, values_compare
+from tf_migrate.verify.judge import DIFFERENT, EQUIVALENT, NOT_COMPARABLE, judge
 
 @dataclass(frozen=True)
 class VerifyResult:
@@ -197,6 +211,9 @@ def verify_program(
         status, detail = judge(legacy_runs, _at_legacy_location(migrated, programs), rtol=rtol, atol=atol)
         if status == DIFFERENT:
             status, detail = _second_look(runner, legacy_source, migrated_source, programs, detail, rtol, atol)
+        if status == DIFFERENT and len(legacy_runs) == 1:
+            status, detail = _rounding_look(runner, legacy_source, legacy, _at_legacy_location(migrated, programs),
+                                            detail, rtol, atol)
     return VerifyResult(status, detail, legacy.stdout, migrated.stdout, time.monotonic() - start,
                         legacy.summary(), migrated.summary())
 
@@ -234,6 +251,47 @@ def _second_look(runner, legacy_source, migrated_source, programs, detail, rtol,
         return DIFFERENT, detail
     return EQUIVALENT, (f"{again[1]} with Grappler's arithmetic rewrites off in both runs; with them on, the "
                         f"compiled graphs round otherwise: {detail}")
+
+
+def _rounding_look(runner, legacy_source, legacy, migrated, detail, rtol, atol):
+    """Numbers that still differ, measured against the legacy program's own rounding.
+
+    A training loop can amplify a difference in the last bit of one step to the printed digits of later ones
+    (ReLU units switching, Adam dividing by tiny second moments), and graph and eager kernels round
+    differently. The legacy program runs again with TF's other CPU kernels (``TF_ENABLE_ONEDNN_OPTS`` flipped):
+    where its own output then differs beyond the tolerance about as early as the migrated output does (by line
+    ``2 * N`` for a first difference at line ``N``: where rounding takes over is itself a matter of rounding), or,
+    when the outputs agree and the trained values differ, where its own trained values differ too, the numbers
+    cannot tell a wrong migration from rounding, and the verdict is ``not-comparable``, never a guess. Where it
+    reproduces its output (its values), the difference stands."""
+    line = output_compare.first_differing_line(legacy.stdout, migrated.stdout, rtol=rtol, atol=atol)
+    if line is None and not _values_differ(legacy, migrated):
+        return DIFFERENT, detail  # (the outputs' lengths differ: not a rounding question)
+    flipped = "1" if os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0" else "0"
+    runner.legacy_environment = {"TF_ENABLE_ONEDNN_OPTS": flipped}
+    try:
+        again = runner.run("legacy", legacy_source, "pre")
+    finally:
+        runner.legacy_environment = {}
+    kernels = f"when it runs on TF's other CPU kernels (TF_ENABLE_ONEDNN_OPTS={flipped})"
+    if again.failed:
+        return DIFFERENT, detail
+    if line is None:
+        if not _values_differ(legacy, again):
+            return DIFFERENT, detail
+        return NOT_COMPARABLE, (f"rounding-sensitive values: the legacy program's own trained values differ "
+                                f"{kernels} ({detail})")
+    own = output_compare.first_differing_line(legacy.stdout, again.stdout, rtol=rtol, atol=atol)
+    if own is None or own > 2 * line:
+        return DIFFERENT, detail
+    return NOT_COMPARABLE, (f"rounding-sensitive output: the legacy program's own output differs from line {own} "
+                            f"{kernels}, as the migrated output does from line {line} ({detail})")
+
+
+def _values_differ(run, other) -> bool:
+    """Whether two runs' trained variables, or the results their names hold, differ (beyond drift)."""
+    verdicts = (state_compare.compare(run.state, other.state), values_compare.compare(run.values, other.values))
+    return any(v is not None and v.status == state_compare.DIFFERENT for v in verdicts)
 
 
 def _at_legacy_location(migrated: "Run", programs) -> "Run":
