@@ -118,3 +118,19 @@ def test_variables_of_layers_built_at_their_first_call_read_before_any_run_keep_
     result = migrate_source(source, "lazy_listing.py")
     assert result.outcome == "compat"
     assert "reads the variables of Keras layers that exist once they have been called" in result.compat_reason
+
+
+def test_a_loop_over_a_reshaped_input_carries_the_shape_the_reshape_gives(tmp_path):
+    source = ("import numpy as np\nimport tensorflow as tf\ntf.set_random_seed(1)\n"
+              "x = tf.placeholder(tf.float32, [None, 64])\nh = tf.reshape(x, [-1, 8, 8, 1])\n"
+              "for filters in [4, 8]:\n    h = tf.layers.conv2d(h, filters, 3, activation=tf.nn.relu)\n"
+              "h = tf.reduce_mean(h, axis=[1, 2])\nloss = tf.reduce_mean(tf.square(h - 0.5))\n"
+              "train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+              "xs = np.random.RandomState(0).randn(3, 64).astype(np.float32)\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    for step in range(3):\n        print(sess.run([loss, train], {x: xs})[0])\n")
+    result = migrate_source(source, "reshaped_loop.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "h_shape = tf.TensorShape([None, 8, 8, 1])  # carried through the loop" in result.new_source
+    verdict = verify_program(source, result.new_source, path=tmp_path / "reshaped_loop.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail

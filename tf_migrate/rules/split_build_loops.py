@@ -114,10 +114,28 @@ def _declared_shape(scope: "pm.Scope", key: str, index: int, ctx: RuleContext) -
             return f"{ctx.tf}.TensorShape({code(shape) if shape is not None else 'None'})"
         node = scope.statements[symbol.index].node if 0 <= symbol.index < len(scope.statements) else None
         small = node.body[0] if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 else None
+        reshaped = _batch_reshape(small.value, ctx) if isinstance(small, cst.Assign) else None
+        if reshaped is not None:  # tf.reshape(x, [-1, 28, 28, 1]): the batch dimension unknown, the others given
+            return f"{ctx.tf}.TensorShape([None, {reshaped}])"
         if not (isinstance(small, cst.Assign) and isinstance(small.value, cst.Name)):
             break
         name, at = small.value.value, symbol.index
     return f"{key}.get_shape()"
+
+
+def _batch_reshape(value: cst.BaseExpression, ctx: RuleContext) -> Optional[str]:
+    """The dimensions after the first, as code, of ``tf.reshape(x, [-1, 28, 28, 1])`` (integer literals)."""
+    if not (isinstance(value, cst.Call) and ctx.names.call_name(value) == "tf.reshape" and len(value.args) == 2
+            and isinstance(value.args[1].value, cst.List) and len(value.args[1].value.elements) > 1):
+        return None
+    dims = [element.value for element in value.args[1].value.elements]
+    first = dims[0]
+    if not (isinstance(first, cst.UnaryOperation) and isinstance(first.operator, cst.Minus)
+            and isinstance(first.expression, cst.Integer) and first.expression.value == "1"):
+        return None
+    if not all(isinstance(d, cst.Integer) for d in dims[1:]):
+        return None
+    return ", ".join(d.value for d in dims[1:])
 
 
 def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape, modules: Set[str]
