@@ -158,6 +158,10 @@ COVERED_BY = {
                         "    print(sess.run([xs, ys]))\n    coord.request_stop()\n    coord.join(threads)\n"),
     "rebound-names": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\na = tf.constant([1.0, 2.0, 3.0])\n"
                       "y = x * a\na = a * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y, {x: [1.0, 1.0, 1.0]}))\n"),
+    "eager-branches": ("import numpy as np\nimport tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices(np.ones(3))\n"
+                       "if tf.executing_eagerly():\n    first = next(iter(ds)).numpy()\nelse:\n"
+                       "    item = ds.make_one_shot_iterator().get_next()\n    with tf.Session() as sess:\n"
+                       "        first = sess.run(item)\nprint(first)\n"),
     "version-branches": ("import tensorflow as tf\nsess = tf.Session()\nif int(tf.__version__.split('.')[0]) < 1:\n"
                          "    writer = tf.train.SummaryWriter('logs', sess.graph)\nelse:\n"
                          "    writer = tf.summary.FileWriter('logs', sess.graph)\n"),

@@ -187,6 +187,13 @@ class Edits(cst.CSTTransformer):
         return cst.FlattenSentinel(out) if out else cst.RemoveFromParent()
 
 
+def block_statements(block: cst.BaseSuite) -> List[cst.BaseStatement]:
+    """The statements of a block, as lines of their own (``if test: a = 1`` on one line gives ``a = 1``)."""
+    if isinstance(block, cst.IndentedBlock):
+        return list(block.body)
+    return [cst.SimpleStatementLine(list(block.body))]
+
+
 def pass_if_empty(body: Sequence[cst.BaseStatement]) -> List[cst.BaseStatement]:
     """``body``, or ``pass`` where a rewrite left a block with no statements."""
     return list(body) or [cst.SimpleStatementLine([cst.Pass()])]

@@ -27,7 +27,7 @@ from tf_migrate.analysis.static_eval import evaluate, parse_test
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._edits import pass_if_empty
+from tf_migrate.rules._edits import block_statements, pass_if_empty
 from tf_migrate.traversal import visit
 
 RULE_ID = "version-branches"
@@ -122,19 +122,13 @@ class _Inline(cst.CSTTransformer):
         self.ctx.report(original, RULE_ID, INFO, f"`{code(original.test).strip()}` is {taken} for every TF 1.x "
                                                  f"and 2.x release: kept {kept}")
         if taken:
-            return _statements(updated.body)
+            return block_statements(updated.body)
         if updated.orelse is None:
             return []
         if isinstance(updated.orelse, cst.If):  # elif: decided in turn, or kept as an if of its own
             inner = self._decided(original.orelse, updated.orelse)
             return inner if inner is not None else [updated.orelse.with_changes(leading_lines=[])]
-        return _statements(updated.orelse.body)
+        return block_statements(updated.orelse.body)
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
         return updated if updated.body else updated.with_changes(body=pass_if_empty(updated.body))
-
-
-def _statements(block: cst.BaseSuite) -> List[cst.BaseStatement]:
-    if isinstance(block, cst.IndentedBlock):
-        return list(block.body)
-    return [cst.SimpleStatementLine(list(block.body))]  # `if test: a = 1` on one line
