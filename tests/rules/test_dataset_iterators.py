@@ -135,3 +135,68 @@ def test_twin(source):
     assert migrated.outcome == "eager", migrated.findings
     assert "iterator" in migrated.new_source and "make_" not in migrated.new_source
     assert_same_output(run_legacy(source), run_migrated(migrated.new_source))
+
+
+# Stanford CS20's pattern: one iterator from a structure, pointed at the training or the test data by initializers.
+SWITCHED = '''\
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(0)
+train = (rng.randn(20, 3).astype(np.float32), rng.randint(0, 2, 20).astype(np.int32))
+test = (rng.randn(8, 3).astype(np.float32), rng.randint(0, 2, 8).astype(np.int32))
+train_data = tf.data.Dataset.from_tensor_slices(train).batch(6)
+test_data = tf.data.Dataset.from_tensor_slices(test).batch(6)
+iterator = tf.data.Iterator.from_structure(train_data.output_types, train_data.output_shapes)
+img, label = iterator.get_next()
+train_init = iterator.make_initializer(train_data)
+test_init = iterator.make_initializer(test_data)
+w = tf.Variable(tf.zeros([3, 2]))
+logits = tf.matmul(img, w)
+loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=label, logits=logits))
+optimizer = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+correct = tf.reduce_sum(tf.cast(tf.equal(tf.argmax(logits, 1, output_type=tf.int32), label), tf.int32))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for epoch in range(3):
+        sess.run(train_init)
+        total, n = 0.0, 0
+        try:
+            while True:
+                _, l = sess.run([optimizer, loss])
+                total += l
+                n += 1
+        except tf.errors.OutOfRangeError:
+            pass
+        print(epoch, n, total / n)
+    sess.run(test_init)
+    right = 0
+    try:
+        while True:
+            right += sess.run(correct)
+    except tf.errors.OutOfRangeError:
+        pass
+    print("right", right)
+'''
+
+
+def test_an_iterator_switched_between_datasets_by_initializers_prints_the_legacy_numbers():
+    migrated = migrate_source(SWITCHED, "switched.py")
+    assert migrated.outcome == "eager", migrated.compat_reason
+    code = migrated.new_source
+    assert "from_structure" not in code and "make_initializer" not in code and "_init" not in code
+    assert "iterator = iter(train_data)\nw = tf.Variable" in code  # starts over the first initializer's dataset
+    assert "    iterator = iter(train_data)\n    total, n = 0.0, 0\n" in code
+    assert "\niterator = iter(test_data)\n" in code
+    assert_same_output(run_legacy(SWITCHED), run_migrated(code))
+
+
+@pytest.mark.parametrize("change, why", [
+    (("        sess.run(train_init)\n", "        sess.run([train_init, w])\n"), "used other than run alone"),
+    (("train_init = iterator.make_initializer(train_data)\n",
+      "train_init = iterator.make_initializer(train_data.take(12))\n"), "over a dataset with no name"),
+])
+def test_initializers_it_cannot_follow_keep_the_file_in_compat_mode(change, why):
+    result = migrate_source(SWITCHED.replace(*change), "switched.py")
+    assert result.outcome == "compat"
+    assert any(f.rule == RULE and why in f.message for f in result.findings), result.findings

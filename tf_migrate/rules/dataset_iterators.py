@@ -35,6 +35,8 @@ from tf_migrate.traversal import visit
 
 RULE_ID = "dataset-iterators"
 _ONE_SHOT, _INITIALIZABLE = "make_one_shot_iterator", "make_initializable_iterator"
+_STRUCTURE = "from_structure"  # an iterator each make_initializer(dataset) points at a dataset
+_FROM_STRUCTURE = {"tf.data.Iterator.from_structure", "tf.compat.v1.data.Iterator.from_structure"}
 
 
 class DatasetIterators(Rule):
@@ -87,9 +89,11 @@ class _FunctionForm(cst.CSTTransformer):
         return cst.Call(cst.parse_expression(f"{self.tf}.data.{kind}"), [cst.Arg(updated.func.value)])
 
 
-def _maker(call: cst.Call, ctx: RuleContext) -> Optional[Tuple[str, cst.BaseExpression]]:
-    """(kind, dataset expression) when ``call`` makes a TF1 iterator, else None."""
+def _maker(call: cst.Call, ctx: RuleContext) -> Optional[Tuple[str, Optional[cst.BaseExpression]]]:
+    """(kind, dataset expression) when ``call`` makes a TF1 iterator, else None (no dataset: from_structure)."""
     qualname = ctx.names.call_name(call)
+    if qualname in _FROM_STRUCTURE:
+        return _STRUCTURE, None
     for kind in (_ONE_SHOT, _INITIALIZABLE):
         if qualname == f"tf.data.{kind}" and len(call.args) == 1 and call.args[0].keyword is None \
                 and not call.args[0].star:
@@ -100,13 +104,16 @@ def _maker(call: cst.Call, ctx: RuleContext) -> Optional[Tuple[str, cst.BaseExpr
     return None
 
 
-def _initializer_run(stmt: cst.BaseStatement) -> Optional[Tuple[str, bool]]:
-    """(iterator key, has a feed) for ``sess.run(it.initializer[, feed])`` as a whole statement."""
+def _initializer_run(stmt: cst.BaseStatement, initializers=()) -> Optional[Tuple[str, bool]]:
+    """(iterator key, has a feed) for ``sess.run(it.initializer[, feed])`` as a whole statement; (initializer name,
+    has a feed) for ``sess.run(train_init)`` of a name in ``initializers``."""
     value = statement_value(stmt)
     if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
             and value.func.attr.value == "run" and value.args and isinstance(stmt.body[0], cst.Expr)):
         return None
     fetch = value.args[0].value
+    if isinstance(fetch, cst.Name) and fetch.value in initializers:
+        return fetch.value, len(value.args) > 1
     if not (isinstance(fetch, cst.Attribute) and fetch.attr.value == "initializer"):
         return None
     key = symbol_key(fetch.value)
@@ -126,14 +133,32 @@ class _Survey(cst.CSTVisitor):
         self.shuffles = False
         self._line: Optional[cst.SimpleStatementLine] = None
         self._fed: Set[str] = set()
+        # train_init = it.make_initializer(train_data): initializer name -> (iterator key, dataset)
+        self.initializers: Dict[str, Tuple[str, cst.BaseExpression]] = {}
+        self.initializer_lines: Set[int] = set()
+        self.name_reads: Dict[str, int] = {}
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.name_reads[node.value] = self.name_reads.get(node.value, 0) + 1
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self._line = node
-        run = _initializer_run(node)
+        run = _initializer_run(node, self.initializers)
         if run is not None:
             self.initializer_runs.append((node, run[0]))
             if run[1]:
                 self._fed.add(run[0])
+        value = statement_value(node)
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                and value.func.attr.value == "make_initializer":
+            target = _single_target(node)
+            iterator = symbol_key(value.func.value)
+            dataset = value.args[0].value if len(value.args) == 1 and value.args[0].keyword is None else None
+            if target is None or iterator is None or symbol_key(dataset) is None:
+                self._fail(node, "an iterator initializer not bound to a name, or over a dataset with no name")
+            else:
+                self.initializers[target] = (iterator, dataset)
+                self.initializer_lines.add(id(node))
 
     def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self._line = None
@@ -163,10 +188,19 @@ class _Survey(cst.CSTVisitor):
                                  "get_next() cannot be followed")
             elif call in self.inline and kind == _INITIALIZABLE:
                 self._fail(call, "an initializable iterator built inline: nothing can re-initialize it")
-            elif kind == _INITIALIZABLE and self.bound.get(call) in self._fed:
+            elif kind in (_INITIALIZABLE, _STRUCTURE) and self.bound.get(call) in self._fed:
                 self._fail(call, "the initializer runs with a feed (a dataset built from placeholders): re-"
                                  "initializing needs the dataset rebuilt from the fed values")
-        self.initializer_runs = [(stmt, key) for stmt, key in self.initializer_runs if key in bound_keys]
+            elif kind == _STRUCTURE and not any(k == self.bound.get(call) for k, _ in self.initializers.values()):
+                self._fail(call, "an iterator from a structure that no make_initializer points at a dataset")
+        for name, (iterator, _) in self.initializers.items():
+            runs = sum(1 for _, key in self.initializer_runs if key == name)
+            if self.name_reads.get(name, 0) != 1 + runs:  # (its binding, and the statements that run it)
+                self._fail(None, f"the initializer `{name}` is used other than run alone as a statement")
+            if iterator not in bound_keys:
+                self._fail(None, f"`{iterator}.make_initializer` of an iterator this rule does not follow")
+        self.initializer_runs = [(stmt, key) for stmt, key in self.initializer_runs
+                                 if key in bound_keys or key in self.initializers]
 
     def _fail(self, node: cst.CSTNode, why: str) -> None:
         if self.problem is None:
@@ -181,7 +215,9 @@ class _Rewrite(cst.CSTTransformer):
         self.dataset_lines: Dict[cst.Call, cst.SimpleStatementLine] = {}
         self._hoisted: List[cst.BaseStatement] = []
         for call, (kind, dataset) in survey.makers.items():
-            if kind == _INITIALIZABLE and symbol_key(dataset) is None:
+            if kind == _STRUCTURE:  # starts over the first dataset an initializer points it at
+                dataset = next(d for k, d in survey.initializers.values() if k == survey.bound.get(call))
+            elif kind == _INITIALIZABLE and symbol_key(dataset) is None:
                 # An initializer iterates over the same dataset again: it needs a name.
                 name = self._fresh("dataset")
                 self.dataset_lines[call] = _assign(name, dataset)
@@ -199,7 +235,7 @@ class _Rewrite(cst.CSTTransformer):
         if original in self.dataset_lines:
             self._hoisted.append(self.dataset_lines[original])
         dataset = self.datasets[original]
-        if original not in self.dataset_lines:
+        if original not in self.dataset_lines and self.survey.makers[original][0] != _STRUCTURE:
             dataset = _maker(updated, self.survey.ctx)[1]  # keeps rewrites made inside the dataset expression
         return cst.Call(cst.Name("iter"), [cst.Arg(dataset)])
 
@@ -212,7 +248,13 @@ class _Rewrite(cst.CSTTransformer):
         return updated.with_changes(value=cst.Name(name))
 
     def leave_SimpleStatementLine(self, original, updated):
-        run = _initializer_run(original)
+        if id(original) in self.survey.initializer_lines:
+            return cst.RemoveFromParent()  # train_init = it.make_initializer(train_data): its runs say it
+        run = _initializer_run(original, self.survey.initializers)
+        if run is not None and run[0] in self.survey.initializers:
+            iterator, dataset = self.survey.initializers[run[0]]
+            return cst.parse_statement(f"{iterator} = iter({code(dataset)})\n").with_changes(
+                leading_lines=updated.leading_lines)
         if run is not None and run[0] in self.iterators:
             dataset = code(self.iterators[run[0]])
             return cst.parse_statement(f"{run[0]} = iter({dataset})\n").with_changes(
