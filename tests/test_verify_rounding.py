@@ -33,6 +33,7 @@ def test_a_legacy_output_that_moves_with_the_kernels_no_later_is_not_comparable(
     (status, detail), runner = _look("step 0 0.500000\nstep 1 0.250300\nstep 2 0.125000\nstep 3 0.062500\n")  # line 2 moves
     assert status == "not-comparable"
     assert "legacy program's own output differs from line 2" in detail and "value 0.125000 != 0.125100" in detail
+    assert "as the migrated output does from line 3" in detail
     flipped = "1" if os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0" else "0"
     assert runner.asked == [("legacy", {"TF_ENABLE_ONEDNN_OPTS": flipped})]
     assert runner.legacy_environment == {}  # (only for that run)
@@ -79,8 +80,21 @@ def _state_look(rerun_weights):
 
 def test_equal_output_and_trained_values_that_move_with_the_kernels_are_not_comparable():
     status, detail = _state_look([1.0] * 8 + [2.0, 1.0])
-    assert status == "not-comparable" and "own trained values differ" in detail
+    assert status == "not-comparable" and "legacy program's own trained values differ" in detail
 
 
 def test_trained_values_the_other_kernels_reproduce_keep_the_difference():
     assert _state_look([1.0] * 10) == ("different", "trained variable differs")
+
+
+def test_on_the_same_line_a_token_the_legacy_program_reproduces_keeps_the_difference():
+    """A timestamp that changes from run to run, and a step number the migration changed, on one line."""
+    legacy = "12:00:01.25 step 0 loss 0.5\n"
+    runner = _Runner("12:00:03.75 step 0 loss 0.5\n")
+    status, _ = _rounding_look(runner, "source", Run(0, legacy, "", False, 60.0),
+                               Run(0, "12:00:02.50 step 1 loss 0.5\n", "", False, 60.0), "value", rtol=1e-5, atol=1e-6)
+    assert status == "different"
+    runner = _Runner("12:00:03.75 step 0 loss 0.5\n")
+    status, _ = _rounding_look(runner, "source", Run(0, legacy, "", False, 60.0),
+                               Run(0, "12:00:02.50 step 0 loss 0.5\n", "", False, 60.0), "value", rtol=1e-5, atol=1e-6)
+    assert status == "not-comparable"  # only the time differs, which the legacy program does not reproduce

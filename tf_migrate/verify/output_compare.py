@@ -162,18 +162,23 @@ def first_difference(legacy, migrated, *, rtol, atol):
     return None
 
 
-def first_differing_line(legacy, migrated, *, rtol, atol):
-    """The legacy output's line of the first token that differs (as ``first_difference`` finds it), or None where
-    the tokens both outputs have agree."""
+def differing_tokens(legacy, migrated, *, rtol, atol):
+    """[(token index, legacy line)] of the tokens that differ (as ``first_difference`` compares them), in order;
+    where the tokens both outputs have agree, none."""
     legacy, migrated = align_descriptions(_PLACEMENT_LOG.sub("", legacy), _PLACEMENT_LOG.sub("", migrated))
-    return next((x.line for x, _, _ in _differing_tokens(tokenize(legacy), tokenize(migrated), rtol, atol)), None)
+    pairs = list(zip(tokenize(legacy), tokenize(migrated)))
+    return [(index, x.line) for index, (x, y) in enumerate(pairs) if _differ(x, y, rtol, atol)]
 
 
 def _differing_tokens(a, b, rtol, atol):
     """(legacy token, migrated token, what differs) for each pair of tokens that differ, in order."""
     for x, y in zip(a, b):
-        if x.value is not None and y.value is not None:
-            if not _close(x, y, rtol, atol):
-                yield x, y, f"value {x.text} != {y.text}"
-        elif x.text != y.text:
-            yield x, y, f"text {x.text!r} != {y.text!r}"
+        if _differ(x, y, rtol, atol):
+            yield x, y, f"value {x.text} != {y.text}" if x.value is not None and y.value is not None \
+                else f"text {x.text!r} != {y.text!r}"
+
+
+def _differ(x, y, rtol, atol):
+    if x.value is not None and y.value is not None:
+        return not _close(x, y, rtol, atol)
+    return x.text != y.text

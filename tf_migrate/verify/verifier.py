@@ -79,8 +79,9 @@ Rounding (``_second_look``, ``_rounding_look``)
     (``TF_ENABLE_ONEDNN_OPTS`` flipped); where its own output then moves
     beyond the tolerance about as early as the migrated output differs (by
     line 2N for a difference at line N: a training loop that amplifies
-    last-bit differences), or, with equal output, where its own trained values
-    differ too, the verdict is ``not-comparable``, and says so.
+    last-bit differences; on the same line, at each token the migrated output
+    changes there), or, with equal output, where its own trained values differ
+    too, the verdict is ``not-comparable``, and says so.
 
 Limits
     Only stdout is compared, and only for one run of each program: output that
@@ -258,34 +259,38 @@ def _rounding_look(runner, legacy_source, legacy, migrated, detail, rtol, atol):
 
     A training loop can amplify a difference in the last bit of one step to the printed digits of later ones
     (ReLU units switching, Adam dividing by tiny second moments), and graph and eager kernels round
-    differently. The legacy program runs again with TF's other CPU kernels (``TF_ENABLE_ONEDNN_OPTS`` flipped):
-    where its own output then differs beyond the tolerance about as early as the migrated output does (by line
-    ``2 * N`` for a first difference at line ``N``: where rounding takes over is itself a matter of rounding), or,
-    when the outputs agree and the trained values differ, where its own trained values differ too, the numbers
-    cannot tell a wrong migration from rounding, and the verdict is ``not-comparable``, never a guess. Where it
-    reproduces its output (its values), the difference stands."""
-    line = output_compare.first_differing_line(legacy.stdout, migrated.stdout, rtol=rtol, atol=atol)
-    if line is None and not _values_differ(legacy, migrated):
-        return DIFFERENT, detail  # (the outputs' lengths differ: not a rounding question)
+    differently. The legacy program runs again with TF's other CPU kernels (``TF_ENABLE_ONEDNN_OPTS`` flipped).
+    Where its own output then differs beyond the tolerance about as early as the migrated output does (from line
+    ``K <= 2 * N`` for a first difference at line ``N``: where rounding takes over is itself a matter of rounding;
+    on the same line, at every token where the migrated output differs there), or, when the outputs agree and the
+    trained values differ, where its own trained values differ too, the numbers cannot tell a wrong migration from
+    the program's own variation, and the verdict is ``not-comparable``, never a guess. Where it reproduces its
+    output (its values), the difference stands."""
+    mine = output_compare.differing_tokens(legacy.stdout, migrated.stdout, rtol=rtol, atol=atol)
+    if not mine and not _values_differ(legacy, migrated):
+        return DIFFERENT, detail  # (the outputs' lengths differ: not a question of rounding)
     flipped = "1" if os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0" else "0"
     runner.legacy_environment = {"TF_ENABLE_ONEDNN_OPTS": flipped}
     try:
         again = runner.run("legacy", legacy_source, "pre")
     finally:
         runner.legacy_environment = {}
-    kernels = f"when it runs on TF's other CPU kernels (TF_ENABLE_ONEDNN_OPTS={flipped})"
+    kernels = f"when it runs again on TF's other CPU kernels (TF_ENABLE_ONEDNN_OPTS={flipped})"
     if again.failed:
         return DIFFERENT, detail
-    if line is None:
+    if not mine:
         if not _values_differ(legacy, again):
             return DIFFERENT, detail
-        return NOT_COMPARABLE, (f"rounding-sensitive values: the legacy program's own trained values differ "
-                                f"{kernels} ({detail})")
-    own = output_compare.first_differing_line(legacy.stdout, again.stdout, rtol=rtol, atol=atol)
-    if own is None or own > 2 * line:
+        return NOT_COMPARABLE, f"the legacy program's own trained values differ {kernels} ({detail})"
+    own = output_compare.differing_tokens(legacy.stdout, again.stdout, rtol=rtol, atol=atol)
+    line, own_line = mine[0][1], own[0][1] if own else None
+    if own_line is None or own_line > 2 * line:
         return DIFFERENT, detail
-    return NOT_COMPARABLE, (f"rounding-sensitive output: the legacy program's own output differs from line {own} "
-                            f"{kernels}, as the migrated output does from line {line} ({detail})")
+    if own_line == line and not {i for i, at in mine if at == line} <= {i for i, at in own if at == line}:
+        return DIFFERENT, detail  # (a token the legacy program reproduces differs there: `step 0` / `step 1`)
+    return NOT_COMPARABLE, (f"the legacy program's own output differs from line {own_line} {kernels}, as the "
+                            f"migrated output does from line {line}: rounding, or output that varies from run to "
+                            f"run ({detail})")
 
 
 def _values_differ(run, other) -> bool:
