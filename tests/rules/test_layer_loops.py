@@ -134,3 +134,19 @@ def test_a_loop_over_a_reshaped_input_carries_the_shape_the_reshape_gives(tmp_pa
     assert "h_shape = tf.TensorShape([None, 8, 8, 1])  # carried through the loop" in result.new_source
     verdict = verify_program(source, result.new_source, path=tmp_path / "reshaped_loop.py", timeout=240)
     assert verdict.status == "equivalent", verdict.detail
+
+
+def test_layers_after_the_loop_are_built_with_the_shape_it_carries_so_lists_before_a_run_hold_them(tmp_path):
+    """A flatten and a dense layer after a conv loop: TF1 made the dense layer's variables where the graph called
+    it; built there with the carried shapes, they exist before the run, and the listing prints TF1's numbers."""
+    source = CONV_LOOP.replace(
+        "loss = tf.reduce_mean(tf.square(h - 0.5))\n",
+        "h = tf.layers.flatten(h)\nlogits = tf.layers.dense(h, 3)\nloss = tf.reduce_mean(tf.square(logits - 0.5))\n")
+    result = migrate_source(source, "conv_loop_dense.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert ("h_shape_2 = flatten.compute_output_shape(h_shape)\ndense = tf.keras.layers.Dense(units=3)\n"
+            "dense.build(h_shape_2)\n") in code
+    assert "dense.compute_output_shape" not in code  # (no layer after it reads that shape)
+    verdict = verify_program(source, code, path=tmp_path / "conv_loop_dense.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail

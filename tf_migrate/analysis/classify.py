@@ -28,7 +28,7 @@ from tf_migrate.analysis.session_setters import sets_session
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name, check_feed_objects,
                                                  initializes, mutates_variable_list,
                                                  only_initializer_assignments, only_initializers, single, targets_single)
-from tf_migrate.analysis.symbols import all_calls, symbol_key, value_reads, writes
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
@@ -133,6 +133,11 @@ class Classifier:
             self.scope.symbols[symbol_key(value.func.value)].built = True
             st.role = pm.KEEP  # dense.build((None, 8)) / set_weights: the layer's variables exist from here on
             return st
+        if self._is_layer_method(value, "compute_output_shape") and st.defines \
+                and not any(self.scope.deferred(k) for k in reads(value)):
+            st.role = pm.KEEP  # h_shape = dense.compute_output_shape(h_shape): a static shape, known where built
+            self.define(st, pm.PYTHON)
+            return st
         if value is not None and st.defines and not isinstance(value, cst.Call) and self.is_session(value):
             self.scope.sessions.update(st.defines)  # self.sess = sess
             st.role = pm.REMOVE
@@ -162,8 +167,11 @@ class Classifier:
         return st
 
     def _is_layer_build(self, value) -> bool:
-        return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
-                and value.func.attr.value in ("build", "set_weights") and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
+        return self._is_layer_method(value, "build") or self._is_layer_method(value, "set_weights")
+
+    def _is_layer_method(self, value, method: str) -> bool:
+        return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == method
+                and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
 
     def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
         for call, qualname in ((call, self.names.call_name(call)) for call in calls):

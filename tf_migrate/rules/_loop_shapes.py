@@ -31,9 +31,14 @@ making loop with the shape their input has there, and the shapes carried through
         dense = tf.keras.layers.Dense(units=units)
         dense.build(h_shape)
         h_shape = dense.compute_output_shape(h_shape)
+
+and the layers made after the loop that read what it computed, where TF1 made their variables, at their first call
+(``after_loop_shape_lines``: ``dense_2.build(h_shape)`` before ``out = dense_2(h)``), so that their variables too
+exist before any run, as in TF1.
 """
 from __future__ import annotations
 
+import re
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
@@ -244,3 +249,56 @@ def _single_input(value, layers: Dict[str, str], names: TFNames) -> Optional[str
     if names.call_name(value) in _SAME_SHAPE and all(a.keyword is not None and a.keyword.value == "name" for a in rest):
         return value.args[0].value.value
     return None
+
+
+def after_loop_shape_lines(statements: Sequence[cst.BaseStatement], carried: Dict[str, str], names: TFNames,
+                           taken: Set[str]) -> Dict[int, List[str]]:
+    """Lines to run before statements after a split loop (by ``id``): each Keras layer made after the loop and first
+    called on a name whose shape is carried (``carried``: name -> shape variable, as the making loop leaves it) is
+    built there with that shape, and the shapes carried on through what it gives. The scan follows the module's
+    one-statement lines from the loop on and stops at the first compound statement; a line binding a carried name
+    otherwise loses its shape. ``taken``: names in use, to which new shape variables are added."""
+    shapes = dict(carried)
+    layers: Dict[str, str] = {}  # Keras layers made after the loop: name -> class
+    built: Set[str] = set()  # those a line builds already (layers-to-keras, where it knew the input width)
+    called: Set[str] = set()
+    out: Dict[int, List[str]] = {}
+    for statement in statements:
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+            break
+        small = statement.body[0]
+        value = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
+        target = small.targets[0].target.value if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+            and isinstance(small.targets[0].target, cst.Name) else None
+        qualname = (names.call_name(value) or "") if isinstance(value, cst.Call) else ""
+        if target is not None and qualname.startswith("tf.keras.layers."):
+            layers[target] = qualname.rsplit(".", 1)[-1]
+            shapes.pop(target, None)
+            continue
+        if isinstance(small, cst.Expr) and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                and value.func.attr.value == "build" and isinstance(value.func.value, cst.Name):
+            built.add(value.func.value.value)
+            continue
+        source = _single_input(value, layers, names) if target is not None else None
+        if source is None or source not in shapes:
+            for key in writes(statement):
+                shapes.pop(key, None)
+                layers.pop(key, None)
+            continue
+        layer = value.func.value if isinstance(value.func, cst.Name) and value.func.value in layers else None
+        if layer is None:
+            shapes[target] = shapes[source]  # an element-wise op: the same shape (shapes are values)
+            continue
+        if layer in called:
+            break  # a second call: its first built it
+        called.add(layer)
+        lines = [] if layers[layer] in WEIGHTLESS_LAYERS or layer in built else [f"{layer}.build({shapes[source]})"]
+        shape = fresh(f"{target}_shape", taken)
+        taken.add(shape)
+        out[id(statement)] = lines + [f"{shape} = {layer}.compute_output_shape({shapes[source]})"]
+        shapes[target] = shape
+    read = {name for lines in out.values() for line in lines
+            for name in re.findall(r"\w+", line.split(" = ", 1)[-1] if " = " in line else line)}
+    kept = {key: [line for line in lines if " = " not in line or line.split(" = ", 1)[0] in read]
+            for key, lines in out.items()}  # (a shape no later layer reads is not computed)
+    return {key: lines for key, lines in kept.items() if lines}

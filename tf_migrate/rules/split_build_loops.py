@@ -30,7 +30,7 @@ computing lines (TF1 numbered random ops in the order it built them).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Set
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -43,8 +43,8 @@ from tf_migrate.cst.names import all_names, attribute_names, fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._loop_shapes import (carried_shape, is_static_read, keras_shape_lines, static_shape_reads,
-                                            value_reads_besides_shapes)
+from tf_migrate.rules._loop_shapes import (after_loop_shape_lines, carried_shape, is_static_read, keras_shape_lines,
+                                            static_shape_reads, value_reads_besides_shapes)
 from tf_migrate.rules._program_scopes import graph_and_class_scopes
 from tf_migrate.traversal import visit
 
@@ -66,6 +66,7 @@ class SplitBuildLoops(Rule):
         taken = all_names(module)
         modules = module_classes(module, ctx)
         splits: Dict[int, List[cst.BaseStatement]] = {}
+        before: Dict[int, List[str]] = {}  # statement id -> lines building the layers it calls first (after a loop)
         for scope, cls in graph_and_class_scopes(module, ctx):
             if not scope.is_graph_program and cls is None:
                 continue
@@ -76,7 +77,11 @@ class SplitBuildLoops(Rule):
                     split = _split(st.node, ctx, taken, lambda key, at=st.index: _declared_shape(scope, key, at, ctx),
                                    modules)
                     if split is not None:
+                        split, carried = split
                         splits[id(st.node)] = split
+                        if carried and cls is None:
+                            later = [s.node for s in scope.statements if s.index > st.index]
+                            before.update(after_loop_shape_lines(later, carried, ctx.names, taken))
                         ctx.report(st.node, RULE_ID, INFO, "loop split: its variables are made once by a first "
                                                            "loop, the graph code it built runs in a second")
                 if made and split is None:  # made per iteration (helper-modules, layers-to-keras), as TF1 made them
@@ -85,12 +90,19 @@ class SplitBuildLoops(Rule):
                                        "no break, no random op among the computing lines, no name both bind)")
         if not splits:
             return module
-        return visit(module, _Replace(splits))
+        return visit(module, _Replace(splits, before))
 
 
 class _Replace(cst.CSTTransformer):
-    def __init__(self, splits: Dict[int, List[cst.BaseStatement]]) -> None:
-        self.splits = splits
+    def __init__(self, splits: Dict[int, List[cst.BaseStatement]], before: Dict[int, List[str]]) -> None:
+        self.splits, self.before = splits, before
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+        if id(original) not in self.before:
+            return updated
+        lines = [_line(text) for text in self.before[id(original)]]
+        lines[0] = lines[0].with_changes(leading_lines=updated.leading_lines)
+        return cst.FlattenSentinel([*lines, updated.with_changes(leading_lines=[])])
 
     def leave_For(self, original: cst.For, updated: cst.For):
         if id(original) not in self.splits:
@@ -139,8 +151,9 @@ def _batch_reshape(value: cst.BaseExpression, ctx: RuleContext) -> Optional[str]
 
 
 def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape, modules: Set[str]
-           ) -> Optional[List[cst.BaseStatement]]:
-    """The statements replacing ``loop`` (None: it is not a loop this rule splits)."""
+           ) -> Optional[Tuple[List[cst.BaseStatement], Dict[str, str]]]:
+    """The statements replacing ``loop``, and the names whose shapes the making loop carries for Keras layers (name
+    -> shape variable); None: it is not a loop this rule splits."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
         return None
     scoped = _name_scoped(loop.body.body, ctx)  # `with tf.name_scope(...):` around the whole body
@@ -230,7 +243,7 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape, modu
     starts += [_line(f"{shape} = {initial_shape(key)}  # carried through the loop that makes the layers")
                for key, shape in keras_carried.items()]
     starts[0] = starts[0].with_changes(leading_lines=loop.leading_lines)
-    return [*starts, build_loop.with_changes(leading_lines=[]), forward_loop]
+    return [*starts, build_loop.with_changes(leading_lines=[]), forward_loop], keras_carried
 
 
 def _name_scoped(body: Sequence[cst.BaseStatement], ctx: RuleContext) -> Optional[cst.With]:
