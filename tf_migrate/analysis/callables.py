@@ -266,6 +266,8 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
             scope.function_effects[node.name.value] = effect
     if isinstance(node, cst.FunctionDef) and returns_tensors(node, names):
         scope.tensor_functions.add(node.name.value)
+    elif isinstance(node, cst.FunctionDef) and not creates_variables and returns_tensors(node, names, structures=True):
+        scope.structure_functions.add(node.name.value)
     opaque = next(filter(None, (_imported_callee(c, scope, names) for c in body_calls)), None)
     if opaque is not None:
         scope.opaque_functions[node.name.value] = opaque

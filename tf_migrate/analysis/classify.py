@@ -390,7 +390,8 @@ class Classifier:
             if isinstance(value, cst.Call) and self.kind_of(value) == "op":
                 kind = pm.OP
             elif isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)) or (
-                    isinstance(value, cst.Call) and self.kind_of(value) is None
+                    isinstance(value, cst.Call) and (self.kind_of(value) is None or isinstance(value.func, cst.Name)
+                                                     and value.func.value in self.scope.structure_functions)
                     and not (isinstance(value.func, cst.Name) and value.func.value in self.tensor_functions)):
                 kind = pm.STRUCT
             self.define(st, kind)

@@ -54,6 +54,8 @@ def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames)
             return "tensor"
         if isinstance(expr.func, cst.Name) and expr.func.value in scope.tensor_functions:
             return "tensor"  # a function of this program whose every return is a TF op's result
+        if isinstance(expr.func, cst.Name) and expr.func.value in scope.structure_functions:
+            return "structure"  # ... or a dict, list or tuple of them
         return None
     if isinstance(expr, (cst.Subscript, cst.Attribute)):
         return "tensor" if expression_kind(expr.value, scope, names) in ("tensor", "structure") else None

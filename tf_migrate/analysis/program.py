@@ -129,6 +129,8 @@ class Scope:
     # those whose every return is a TF op's result: the function summaries graph code is checked against.
     variable_functions: Set[str] = field(default_factory=set)
     tensor_functions: Set[str] = field(default_factory=set)
+    # those whose every return is a dict, list or tuple literal of TF ops' results (``{'out': out, 'layers': [...]}``)
+    structure_functions: Set[str] = field(default_factory=set)
     # local functions that call into code from another module (name -> why): opaque to the analysis
     opaque_functions: Dict[str, str] = field(default_factory=dict)
     variable_classes: Set[str] = field(default_factory=set)  # classes whose methods create variables

@@ -56,6 +56,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
         scope.creation_order = [k for k in parent.creation_order if k in scope.symbols]
         scope.variable_functions |= parent.variable_functions - set(params)
         scope.tensor_functions |= parent.tensor_functions - set(params)
+        scope.structure_functions |= parent.structure_functions - set(params)
         scope.opaque_functions.update((k, v) for k, v in parent.opaque_functions.items() if k not in params)
         scope.variable_classes |= parent.variable_classes - set(params)
         scope.local_callables |= parent.local_callables - set(params)

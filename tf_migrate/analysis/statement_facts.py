@@ -5,7 +5,7 @@ classifier in :mod:`tf_migrate.analysis.classify` decides roles from them.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -65,8 +65,9 @@ def call_statement(statement: cst.BaseStatement) -> Optional[Tuple[Optional[cst.
     return None
 
 
-def returns_tensors(func: cst.FunctionDef, names: TFNames) -> bool:
-    """Every ``return`` gives a TF op's result (directly, or a local last bound to one)."""
+def returns_tensors(func: cst.FunctionDef, names: TFNames, structures: bool = False) -> bool:
+    """Every ``return`` gives a TF op's result (directly, or a local last bound to one); with ``structures``, a dict,
+    list or tuple literal of such results instead (nested too)."""
     bound = {}
     returns: List[cst.BaseExpression] = []
 
@@ -81,15 +82,32 @@ def returns_tensors(func: cst.FunctionDef, names: TFNames) -> bool:
         def visit_Return(self, node: cst.Return) -> None:
             returns.append(node.value)
 
+    following: Set[str] = set()  # the names being followed (a binding that reads its own name stops there)
+
     def tensor(expr) -> bool:
-        if isinstance(expr, cst.Name) and expr.value in bound:
-            return tensor(bound.pop(expr.value))
+        if isinstance(expr, cst.Name) and expr.value in bound and not structures:
+            return tensor(bound.pop(expr.value))  # (once: a second return of the name is not followed)
+        if isinstance(expr, cst.Name) and expr.value in bound and expr.value not in following:
+            following.add(expr.value)
+            try:
+                return tensor(bound[expr.value])
+            finally:
+                following.discard(expr.value)
+        if structures and isinstance(expr, (cst.List, cst.Tuple)):
+            return bool(expr.elements) and all(not isinstance(e, cst.StarredElement) and tensor(e.value)
+                                               for e in expr.elements)
+        if structures and isinstance(expr, cst.Dict):
+            return bool(expr.elements) and all(isinstance(e, cst.DictElement) and tensor(e.value)
+                                               for e in expr.elements)
         if isinstance(expr, cst.BinaryOperation):
             return tensor(expr.left) or tensor(expr.right)
         qualname = names.call_name(expr) if isinstance(expr, cst.Call) else None
         return bool(qualname) and qualname.startswith("tf.") and not qualname.startswith("tf.layers.")
 
     visit(func, _Walk())
+    if structures and not any(isinstance(r, (cst.List, cst.Tuple, cst.Dict)) or isinstance(r, cst.Name)
+                              and isinstance(bound.get(r.value), (cst.List, cst.Tuple, cst.Dict)) for r in returns):
+        return False  # (a tensor alone: returns_tensors without structures says so)
     return bool(returns) and all(r is not None and tensor(r) for r in returns)
 
 
