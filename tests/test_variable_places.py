@@ -194,3 +194,44 @@ main()
     result = migrate_source(source, "nested.py")
     assert result.outcome == "compat"
     assert "`forward` creates variables each time it is called on graph tensors" in result.compat_reason
+
+
+# jmetzen's VAE, as many tutorials copy it: a dict filled item by item with dicts of variables.
+NESTED = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+weights = dict()
+weights['layer1'] = {'w': tf.Variable(tf.ones([2, 2])), 'b': tf.Variable(tf.zeros([2]))}
+weights['layer2'] = {'w': tf.Variable(tf.ones([2, 1])), 'b': tf.Variable(tf.zeros([1]))}
+h = tf.nn.relu(tf.matmul(x, weights['layer1']['w']) + weights['layer1']['b'])
+out = tf.matmul(h, weights['layer2']['w']) + weights['layer2']['b']
+loss = tf.reduce_mean(tf.square(out - 1.0))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        print(sess.run([loss, train], {x: np.ones((2, 2))})[0])
+    print([list(v.shape) for v in sess.run(tf.trainable_variables())])
+'''
+
+
+def test_a_dict_filled_with_dicts_of_variables_lists_them_dict_by_dict_and_prints_the_legacy_numbers():
+    """The model knew `weights` as a dict of variables, and the variable list held the inner dicts (a crash)."""
+    result = migrate_source(NESTED, "nested.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "*(v for inner in weights.values() for v in inner.values())" in result.new_source
+    assert_same_output(run_legacy(NESTED), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("change", [
+    ("weights = dict()\n", "weights = {'bias': tf.Variable(0.0)}\n"),  # not filled from an empty dict
+    ("'b': tf.Variable(tf.zeros([2]))}", "'b': tf.Variable(tf.zeros([2]), trainable=False)}"),
+    ("weights['layer2'] = {'w'", "weights[1 + 1] = {'w'"),
+])
+def test_dicts_of_variables_stored_where_the_model_cannot_list_them_keep_compat(change):
+    result = migrate_source(NESTED.replace(*change).replace("weights['layer2']['", "weights[2]['")
+                            if "1 + 1" in change[1] else NESTED.replace(*change), "nested.py")
+    assert result.outcome == "compat"
+    assert any("a variable stored into `weights[" in f.message for f in result.findings), result.compat_reason

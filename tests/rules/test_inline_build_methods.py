@@ -352,3 +352,49 @@ def test_a_method_passing_its_session_to_one_that_runs_loses_it_too():
     assert "self.train_on_batch(xs[start:start + batch], ys[start:start + batch])" in result.new_source
     assert "print(model.run_epoch(xs, ys, 2))" in result.new_source
     assert_same_output(run_legacy(EPOCHS), run_migrated(result.new_source))
+
+
+# jmetzen's VAE: __init__ calls a network builder that makes its weights from the architecture dict, `**`-passed.
+MAPPING = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Net(object):
+    def __init__(self, architecture):
+        self.architecture = architecture
+        self.x = tf.placeholder(tf.float32, [None, architecture["n_input"]])
+        self._create_network()
+        self.cost = tf.reduce_mean(tf.square(self.out - 1.0))
+        self.optimizer = tf.train.GradientDescentOptimizer(0.1).minimize(self.cost)
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def _create_network(self):
+        weights = self._initialize_weights(**self.architecture)
+        self.out = tf.matmul(tf.nn.relu(tf.matmul(self.x, weights["net"]["h"])), weights["net"]["out"])
+
+    def _initialize_weights(self, n_input, n_hidden, scale=0.5):
+        all_weights = dict()
+        all_weights["net"] = {"h": tf.Variable(tf.fill([n_input, n_hidden], scale)),
+                              "out": tf.Variable(tf.fill([n_hidden, 1], scale))}
+        return all_weights
+
+    def fit(self, X):
+        _, cost = self.sess.run((self.optimizer, self.cost), feed_dict={self.x: X})
+        return cost
+
+
+net = Net({"n_input": 2, "n_hidden": 3})
+for step in range(3):
+    print(step, net.fit(np.ones((4, 2), np.float32)))
+'''
+
+
+def test_a_build_method_called_with_a_mapping_binds_each_parameter_to_its_entry():
+    result = migrate_source(MAPPING, "mapping.py")
+    assert result.outcome == "eager", result.compat_reason
+    code = result.new_source
+    assert "n_input = self.architecture['n_input']\n" in code
+    assert "scale = self.architecture.get('scale', 0.5)\n" in code
+    assert_same_output(run_legacy(MAPPING), run_migrated(code))

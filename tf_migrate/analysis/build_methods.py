@@ -13,7 +13,7 @@ A method qualifies when code outside the class does not name it (it is private, 
 ``__init__`` (as a statement, or as the value of one assignment, at the top of ``__init__`` or in
 its ``with`` blocks), it takes ``self`` and plain parameters, and its only ``return`` is its last
 statement (inside ``with`` blocks is fine). Every call must bind every parameter without a
-default. The class must not inherit from anything but ``object`` (a base class could call it).
+default, or pass one ``**mapping`` (each parameter then reads its entry). The class must not inherit from anything but ``object`` (a base class could call it).
 """
 from __future__ import annotations
 
@@ -165,7 +165,10 @@ def _eligible(method: cst.FunctionDef, named_outside: Optional[Set[str]]) -> boo
 
 
 def _site(statement, target, call: cst.Call, method: cst.FunctionDef, skip_self: bool = True) -> Optional[BuildCall]:
-    bound = bind_with_defaults(call, method.params.params[1:] if skip_self else method.params.params)
+    params = method.params.params[1:] if skip_self else method.params.params
+    bound = bind_with_defaults(call, params)
+    if bound is None:
+        bound = _bind_mapping(call, params)
     if bound is None or any(not _is_false(bound.get(param)) for param in _scope_switches(method)):
         return None  # a call that reuses the variables another call made (or wraps them in a getter)
     returned = tail_return(list(method.body.body))
@@ -177,6 +180,24 @@ def _site(statement, target, call: cst.Call, method: cst.FunctionDef, skip_self:
     if target is not None and not _simple_target(target.target):
         return None
     return BuildCall(statement, target.target if target is not None else None, method, bound)
+
+
+def _bind_mapping(call: cst.Call, params) -> Optional[Dict[str, cst.BaseExpression]]:
+    """A call of one ``**mapping`` argument (a name or an attribute of one, ``self._initialize_weights(
+    **self.network_architecture)``): each parameter bound to its entry, ``mapping["p"]`` (``mapping.get("p",
+    default)`` where it has a default). Where the call ran in TF1, the mapping held these keys."""
+    if len(call.args) != 1 or call.args[0].star != "**" or not isinstance(call.args[0].value, (cst.Name, cst.Attribute)):
+        return None
+    mapping = call.args[0].value
+    if isinstance(mapping, cst.Attribute) and not isinstance(mapping.value, cst.Name):
+        return None
+    bound: Dict[str, cst.BaseExpression] = {}
+    for param in params:
+        key = cst.SimpleString(repr(param.name.value))
+        bound[param.name.value] = cst.Subscript(mapping, [cst.SubscriptElement(cst.Index(key))]) \
+            if param.default is None else cst.Call(cst.Attribute(mapping, cst.Name("get")),
+                                                   [cst.Arg(key), cst.Arg(param.default)])
+    return bound
 
 
 def _scope_switches(method: cst.FunctionDef) -> Set[str]:

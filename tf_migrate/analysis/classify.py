@@ -9,6 +9,7 @@ from tf_migrate.analysis import api_tables as api, callables, collections, progr
 from tf_migrate.analysis.branch_placeholders import branch_placeholders, placeholder_lines
 from tf_migrate.analysis.block_variables import classify_variable_block, computed_reads
 from tf_migrate.analysis.built_objects import classify_built_object
+from tf_migrate.analysis.covered_variables import filled_dict_item
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.dtypes import expression_dtype, placeholder_dtype
 from tf_migrate.analysis.feed_dicts import feed_dict_literal
@@ -76,6 +77,8 @@ class Classifier:
         dtype = expression_dtype(call or value, self.scope, st.index, self.names) if single_value else None
         if kind == pm.VARIABLES and isinstance(value, (cst.Dict, cst.DictComp)):
             info["mapping"] = True
+            if filled_dict_item(st.node, self.scope, st.index, self.names):
+                info["nested"] = True
         declared = branch_placeholders(st.node, self.names)  # `if flag: self.w = tf.placeholder(...)`: fed, its dtype
         declared = {key: call for key, call in declared.items()  # (declared with other dtypes: each line casts)
                     if call is not None or all(placeholder_dtype(line.body[0].value, self.names) for line in

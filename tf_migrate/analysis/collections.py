@@ -186,13 +186,16 @@ def _grown(scope: "pm.Scope", key: str, earlier: "pm.Symbol", later: "pm.Symbol"
     (``Ws.append(W)`` after the loop that filled ``Ws``): its variables are listed through it."""
     between = [s for s in scope.bindings.get(key, ()) if earlier.index < s.index <= later.index]
     return earlier.kind == later.kind == pm.VARIABLES and bool(between) and all(
-        0 <= s.index < len(scope.statements) and grows_in_place(scope.statements[s.index].node, key) for s in between)
+        0 <= s.index < len(scope.statements) and (grows_in_place(scope.statements[s.index].node, key) or s.nested)
+        for s in between)
 
 
 def container_part(key: str, symbol: "pm.Symbol", trainable_only: bool = True) -> str:
     """The variables a list or dict of them (``symbol``, bound to ``key``) holds, starred into a list: ``*key``, or
     ``*key.values()`` for a dict (its literal made them in the order it lists them); for a list of objects holding
     variables (analysis/held_objects), each object's, in creation order."""
+    if symbol.nested:
+        return f"*(v for inner in {key}.values() for v in inner.values())"
     if symbol.members == KERAS_LAYER:
         return f"*(v for layer in {key} for v in {keras_variables('layer', trainable_only)[1:]})"
     if symbol.members:

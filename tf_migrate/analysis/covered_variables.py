@@ -22,7 +22,9 @@ from typing import Iterator, List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.statement_facts import single
 from tf_migrate.analysis.symbols import symbol_key
 
 
@@ -52,6 +54,40 @@ def _element_of(symbol: "pm.Symbol", listed: "pm.Symbol") -> bool:
     if listed.members:
         return symbol.kind == pm.LAYER and symbol.members == listed.members
     return symbol.kind == pm.VARIABLE
+
+
+def filled_dict_item(node: cst.CSTNode, scope: "pm.Scope", index: int, names) -> bool:
+    """``weights['recog'] = {'h1': tf.Variable(...), ...}`` (string keys, trainable variables made in the literal),
+    where ``weights`` was last bound to an empty dict (``{}``, ``dict()``) or by such a line: the dict holds dicts of
+    variables, in the order the lines made them (``*(v for inner in weights.values() for v in inner.values())``)."""
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)
+            and len(node.body[0].targets) == 1):
+        return False
+    target, value = node.body[0].targets[0].target, node.body[0].value
+    if not (isinstance(target, cst.Subscript) and len(target.slice) == 1
+            and isinstance(target.slice[0].slice, cst.Index)
+            and isinstance(target.slice[0].slice.value, cst.SimpleString) and isinstance(value, cst.Dict)):
+        return False
+    key = symbol_key(target.value)
+    if key is None or not value.elements or not all(
+            isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString) and isinstance(e.value, cst.Call)
+            and names.call_name(e.value) in api.VARIABLE_CONSTRUCTORS and not _untrainable(e.value)
+            for e in value.elements):
+        return False
+    before = scope.symbol_at(key, index)
+    if before is None or not 0 <= before.index < len(scope.statements):
+        return False
+    if before.nested:
+        return True
+    _, bound = single(scope.statements[before.index].node)
+    return (isinstance(bound, cst.Dict) and not bound.elements) or (
+        isinstance(bound, cst.Call) and isinstance(bound.func, cst.Name) and bound.func.value == "dict"
+        and not bound.args)
+
+
+def _untrainable(call: cst.Call) -> bool:
+    trainable = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "trainable"), None)
+    return trainable is not None and not (isinstance(trainable, cst.Name) and trainable.value == "True")
 
 
 def grows_in_place(node: cst.CSTNode, key: str) -> bool:

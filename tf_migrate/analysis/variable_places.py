@@ -17,7 +17,10 @@ dict. Such a scope stays compat, with the reason at the statement, where a varia
 - in one arm of a conditional expression (``tf.Variable(...) if flag else None``);
 - in a ``try`` statement (which exist depends on the exceptions raised while building);
 - in a ``lambda`` (made at each call, where the model sees no variable);
-- stored into a subscript or an attribute of anything but ``self``.
+- stored into a subscript or an attribute of anything but ``self``, alone or in a dict, list or tuple literal
+  (``weights['recog'] = {'h1': tf.Variable(...)}``: the model knew ``weights`` as a dict of variables, and the
+  list held the inner dicts; the output crashed), but for a dict that holds dicts of variables only, filled item by
+  item from an empty one (``analysis/covered_variables.filled_dict_item``: listed dict by dict).
 
 Optimizers made in a compound statement block too (:func:`check_optimizer_places`), but for one chosen by a flag
 (``analysis/optimizer_choices``).
@@ -29,6 +32,7 @@ from typing import List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis.covered_variables import filled_dict_item
 from tf_migrate.analysis.main_guard import is_main_guard
 from tf_migrate.analysis.optimizer_choices import optimizer_choice
 from tf_migrate.analysis.symbols import all_calls, writes
@@ -44,7 +48,7 @@ def check_variable_places(c) -> None:
         if not _makes_variables(st.node, c):
             continue  # (most statements: one walk of their calls)
         target = _stored_into(st.node, c)
-        if target is not None:
+        if target is not None and not filled_dict_item(st.node, c.scope, st.index, c.names):
             c.block(st.node, f"a variable stored into `{target}`: the analysis knows variables bound to names and "
                              "`self.` attributes only")
             continue
@@ -154,14 +158,22 @@ class _NestedFinder(cst.CSTVisitor):
         return not isinstance(child, (cst.FunctionDef, cst.ClassDef))
 
 
+def _holds_variables(value: Optional[cst.BaseExpression], c) -> bool:
+    """A variable constructor's call, or a dict, list or tuple literal that makes variables (``{'h1':
+    tf.Variable(...)}``: stored into ``weights['recog']``, the model would list the dicts, not their variables)."""
+    if isinstance(value, cst.Call):
+        return c.names.call_name(value) in api.VARIABLE_CONSTRUCTORS
+    return isinstance(value, (cst.Dict, cst.List, cst.Tuple)) and any(
+        c.names.call_name(call) in api.VARIABLE_CONSTRUCTORS for call in all_calls(value))
+
+
 def _stored_into(node: cst.CSTNode, c) -> Optional[str]:
-    """The target a variable constructor's result is assigned to, when it is a subscript or an attribute of
-    anything but ``self`` (None: a name, ``self.x``, or no such assignment)."""
+    """The target a variable constructor's result (or a literal holding such results) is assigned to, when it is a
+    subscript or an attribute of anything but ``self`` (None: a name, ``self.x``, or no such assignment)."""
     if not isinstance(node, cst.SimpleStatementLine):
         return None
     for small in node.body:
-        if not (isinstance(small, (cst.Assign, cst.AnnAssign)) and isinstance(small.value, cst.Call)
-                and c.names.call_name(small.value) in api.VARIABLE_CONSTRUCTORS):
+        if not (isinstance(small, (cst.Assign, cst.AnnAssign)) and _holds_variables(small.value, c)):
             continue
         targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
         for target in targets:
