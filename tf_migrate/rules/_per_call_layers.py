@@ -46,14 +46,8 @@ def per_call_layers(hoister, func: cst.FunctionDef, replacer) -> Optional[cst.Fu
         def leave_IndentedBlock(self, original, updated):
             out: List[cst.BaseStatement] = []
             for child in updated.body:
-                if isinstance(child, cst.SimpleStatementLine):
-                    constructors: List[cst.BaseStatement] = []
-                    child = visit(child, replacer(hoister, set(), constructors))
-                    if constructors and child.leading_lines:
-                        constructors[0] = constructors[0].with_changes(leading_lines=child.leading_lines)
-                        child = child.with_changes(leading_lines=[])
-                    out.extend(constructors)
-                out.append(child)
+                out.extend(_built_in_place(hoister, replacer, child) if isinstance(child, cst.SimpleStatementLine)
+                           else [child])
             return updated.with_changes(body=out)
 
         def visit_FunctionDef(self, node) -> bool:
@@ -82,18 +76,21 @@ def per_iteration_layers(hoister, loop: cst.For, replacer) -> Optional[cst.For]:
         return None
     hoister.per_call = True
     try:
-        out: List[cst.BaseStatement] = []
-        for line in body.body:
-            constructors: List[cst.BaseStatement] = []
-            line = visit(line, replacer(hoister, set(), constructors))
-            if constructors and line.leading_lines:
-                constructors[0] = constructors[0].with_changes(leading_lines=line.leading_lines)
-                line = line.with_changes(leading_lines=[])
-            out.extend([*constructors, line])
+        out = [statement for line in body.body for statement in _built_in_place(hoister, replacer, line)]
     finally:
         hoister.per_call = False
     new = loop.with_changes(body=body.with_changes(body=out))
     return None if hoister.layer_calls(new.body) else new
+
+
+def _built_in_place(hoister, replacer, line: cst.SimpleStatementLine) -> List[cst.BaseStatement]:
+    """``line`` with its layer calls replaced, after the constructors of their layers (which take its comments)."""
+    constructors: List[cst.BaseStatement] = []
+    line = visit(line, replacer(hoister, set(), constructors))
+    if constructors and line.leading_lines:
+        constructors[0] = constructors[0].with_changes(leading_lines=line.leading_lines)
+        line = line.with_changes(leading_lines=[])
+    return [*constructors, line]
 
 
 def _outside_loops(hoister, node) -> List[cst.Call]:
