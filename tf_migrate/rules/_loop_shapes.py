@@ -43,6 +43,8 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.api_tables import WEIGHTLESS_LAYERS
 from tf_migrate.analysis.symbols import writes
 from tf_migrate.cst.names import fresh
@@ -302,3 +304,43 @@ def after_loop_shape_lines(statements: Sequence[cst.BaseStatement], carried: Dic
     kept = {key: [line for line in lines if " = " not in line or line.split(" = ", 1)[0] in read]
             for key, lines in out.items()}  # (a shape no later layer reads is not computed)
     return {key: lines for key, lines in kept.items() if lines}
+
+
+def declared_shape(scope: "pm.Scope", key: str, index: int, names: TFNames, tf: str) -> str:
+    """``key``'s static shape where the loop starts, as code: the shape a placeholder it names (through plain
+    aliases, ``h = x``) declares, as a ``tf.TensorShape``; else ``key.get_shape()`` (the analysis answers it)."""
+    name, at = key, index
+    for _ in range(8):
+        symbol = scope.symbol_at(name, at)
+        if symbol is None:
+            break
+        if symbol.kind == pm.PLACEHOLDER and symbol.call is not None \
+                and names.call_name(symbol.call) in api.PLACEHOLDERS:
+            positional = [a.value for a in symbol.call.args if a.keyword is None]
+            keywords = {a.keyword.value: a.value for a in symbol.call.args if a.keyword is not None}
+            shape = keywords.get("shape", positional[1] if len(positional) > 1 else None)
+            return f"{tf}.TensorShape({code(shape) if shape is not None else 'None'})"
+        node = scope.statements[symbol.index].node if 0 <= symbol.index < len(scope.statements) else None
+        small = node.body[0] if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 else None
+        reshaped = _batch_reshape(small.value, names) if isinstance(small, cst.Assign) else None
+        if reshaped is not None:  # tf.reshape(x, [-1, 28, 28, 1]): the batch dimension unknown, the others given
+            return f"{tf}.TensorShape([None, {reshaped}])"
+        if not (isinstance(small, cst.Assign) and isinstance(small.value, cst.Name)):
+            break
+        name, at = small.value.value, symbol.index
+    return f"{key}.get_shape()"
+
+
+def _batch_reshape(value: cst.BaseExpression, names: TFNames) -> Optional[str]:
+    """The dimensions after the first, as code, of ``tf.reshape(x, [-1, 28, 28, 1])`` (integer literals)."""
+    if not (isinstance(value, cst.Call) and names.call_name(value) == "tf.reshape" and len(value.args) == 2
+            and isinstance(value.args[1].value, cst.List) and len(value.args[1].value.elements) > 1):
+        return None
+    dims = [element.value for element in value.args[1].value.elements]
+    first = dims[0]
+    if not (isinstance(first, cst.UnaryOperation) and isinstance(first.operator, cst.Minus)
+            and isinstance(first.expression, cst.Integer) and first.expression.value == "1"):
+        return None
+    if not all(isinstance(d, cst.Integer) for d in dims[1:]):
+        return None
+    return ", ".join(d.value for d in dims[1:])

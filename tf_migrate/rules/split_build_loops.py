@@ -43,8 +43,8 @@ from tf_migrate.cst.names import all_names, attribute_names, fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._loop_shapes import (after_loop_shape_lines, carried_shape, is_static_read, keras_shape_lines,
-                                            static_shape_reads, value_reads_besides_shapes)
+from tf_migrate.rules._loop_shapes import (after_loop_shape_lines, carried_shape, declared_shape, is_static_read,
+                                            keras_shape_lines, static_shape_reads, value_reads_besides_shapes)
 from tf_migrate.rules._program_scopes import graph_and_class_scopes
 from tf_migrate.traversal import visit
 
@@ -74,8 +74,8 @@ class SplitBuildLoops(Rule):
                 made = _instances_made(st.node, modules, ctx) if isinstance(st.node, cst.For) else None
                 split = None
                 if isinstance(st.node, cst.For) and (st.role == pm.KEEP or made):
-                    split = _split(st.node, ctx, taken, lambda key, at=st.index: _declared_shape(scope, key, at, ctx),
-                                   modules)
+                    initial = lambda key, at=st.index: declared_shape(scope, key, at, ctx.names, ctx.tf)  # noqa: E731
+                    split = _split(st.node, ctx, taken, initial, modules)
                     if split is not None:
                         split, carried = split
                         splits[id(st.node)] = split
@@ -108,46 +108,6 @@ class _Replace(cst.CSTTransformer):
         if id(original) not in self.splits:
             return updated
         return cst.FlattenSentinel(self.splits[id(original)])
-
-
-def _declared_shape(scope: "pm.Scope", key: str, index: int, ctx: RuleContext) -> str:
-    """``key``'s static shape where the loop starts, as code: the shape a placeholder it names (through plain
-    aliases, ``h = x``) declares, as a ``tf.TensorShape``; else ``key.get_shape()`` (the analysis answers it)."""
-    name, at = key, index
-    for _ in range(8):
-        symbol = scope.symbol_at(name, at)
-        if symbol is None:
-            break
-        if symbol.kind == pm.PLACEHOLDER and symbol.call is not None \
-                and ctx.names.call_name(symbol.call) in api.PLACEHOLDERS:
-            positional = [a.value for a in symbol.call.args if a.keyword is None]
-            keywords = {a.keyword.value: a.value for a in symbol.call.args if a.keyword is not None}
-            shape = keywords.get("shape", positional[1] if len(positional) > 1 else None)
-            return f"{ctx.tf}.TensorShape({code(shape) if shape is not None else 'None'})"
-        node = scope.statements[symbol.index].node if 0 <= symbol.index < len(scope.statements) else None
-        small = node.body[0] if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 else None
-        reshaped = _batch_reshape(small.value, ctx) if isinstance(small, cst.Assign) else None
-        if reshaped is not None:  # tf.reshape(x, [-1, 28, 28, 1]): the batch dimension unknown, the others given
-            return f"{ctx.tf}.TensorShape([None, {reshaped}])"
-        if not (isinstance(small, cst.Assign) and isinstance(small.value, cst.Name)):
-            break
-        name, at = small.value.value, symbol.index
-    return f"{key}.get_shape()"
-
-
-def _batch_reshape(value: cst.BaseExpression, ctx: RuleContext) -> Optional[str]:
-    """The dimensions after the first, as code, of ``tf.reshape(x, [-1, 28, 28, 1])`` (integer literals)."""
-    if not (isinstance(value, cst.Call) and ctx.names.call_name(value) == "tf.reshape" and len(value.args) == 2
-            and isinstance(value.args[1].value, cst.List) and len(value.args[1].value.elements) > 1):
-        return None
-    dims = [element.value for element in value.args[1].value.elements]
-    first = dims[0]
-    if not (isinstance(first, cst.UnaryOperation) and isinstance(first.operator, cst.Minus)
-            and isinstance(first.expression, cst.Integer) and first.expression.value == "1"):
-        return None
-    if not all(isinstance(d, cst.Integer) for d in dims[1:]):
-        return None
-    return ", ".join(d.value for d in dims[1:])
 
 
 def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape, modules: Set[str]
@@ -293,7 +253,8 @@ def _makes_variable(line: cst.SimpleStatementLine, ctx: RuleContext, modules: Se
 
 
 def _is_keras_layer(call: cst.Call, ctx: RuleContext) -> bool:
-    """``tf.keras.layers.Dense(...)`` and the like (layers-to-keras builds a ``tf.layers`` call's layer so in a loop)."""
+    """``tf.keras.layers.Dense(...)`` and the like (layers-to-keras builds a ``tf.layers`` call's layer so in
+    a loop)."""
     return (ctx.names.call_name(call) or "").startswith("tf.keras.layers.")
 
 
