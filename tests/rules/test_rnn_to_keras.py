@@ -66,8 +66,9 @@ def _reasons(result):
                  id="sequence_length becomes a mask"),
     pytest.param("cell = tf.nn.rnn_cell.LSTMCell(4)\ninit = cell.zero_state(1, tf.float32)\n"
                  "outputs, state = tf.nn.dynamic_rnn(cell, x, initial_state=init)\n",
-                 ["init = (tf.zeros([1, 4]), tf.zeros([1, 4]))", "lstm(x, initial_state=[init[1], init[0]])"],
-                 id="zero_state is zeros of the state; LSTM's (c, h) goes to Keras as [h, c]"),
+                 ["init = (tf.zeros([1, 4]), tf.zeros([1, 4]))",
+                  "lstm(tf.ensure_shape(x, [1, None, None]), initial_state=[init[1], init[0]])"],
+                 id="zero_state is zeros of the state; LSTM's (c, h) goes to Keras as [h, c]; x held to its batch"),
     pytest.param("def build(inputs):\n"
                  "    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(4), inputs, dtype=tf.float32)\n"
                  "outputs, state = build(x)\n", ["gru.build((None, None, 3))", "    return gru_outputs, gru_state"],
@@ -284,3 +285,48 @@ def test_an_initial_state_written_as_none_is_none_given(tmp_path):
     assert "None[1]" not in result.new_source and "lstm(x)" in result.new_source
     verdict = verify_program(source, result.new_source, path=tmp_path / "case.py", timeout=240)
     assert verdict.status == EQUIVALENT, verdict.detail
+
+
+@pytest.mark.parametrize("cell", ["tf.nn.rnn_cell.LSTMCell(num_units=8)", "tf.nn.rnn_cell.GRUCell(8)"])
+def test_a_zero_state_of_batch_one_runs_an_input_of_any_declared_batch(tmp_path, cell):
+    """MorvanZhou's 403_RNN_regression: `zero_state(batch_size=1)` for a placeholder of batch None. TF1 kept the
+    state's batch in its loop; the Keras layer traced with the signature's None batch crashed the converted program
+    (`enters the loop with shape (1, 8), but has shape (None, 8) after one iteration`)."""
+    source = f"""\
+import numpy as np
+import tensorflow as tf
+tf.set_random_seed(1)
+tf_x = tf.placeholder(tf.float32, [None, 5, 1])
+tf_y = tf.placeholder(tf.float32, [None, 5, 1])
+rnn_cell = {cell}
+init_s = rnn_cell.zero_state(batch_size=1, dtype=tf.float32)
+outputs, final_s = tf.nn.dynamic_rnn(rnn_cell, tf_x, initial_state=init_s, time_major=False)
+outs = tf.layers.dense(outputs, 1)
+loss = tf.losses.mean_squared_error(labels=tf_y, predictions=outs)
+train_op = tf.train.AdamOptimizer(0.02).minimize(loss)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+for step in range(4):
+    steps = np.linspace(step * np.pi, (step + 1) * np.pi, 5)
+    x = np.sin(steps)[np.newaxis, :, np.newaxis]
+    y = np.cos(steps)[np.newaxis, :, np.newaxis]
+    _, l = sess.run([train_op, loss], {{tf_x: x, tf_y: y}})
+    print(step, l)
+"""
+    result = migrate_source(source, "rnn.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "(tf.ensure_shape(tf_x, [1, None, None]), initial_state=" in result.new_source
+    verdict = verify_program(source, result.new_source, path=tmp_path / "case.py", timeout=240)
+    assert verdict.status == EQUIVALENT, verdict.detail
+
+
+def test_an_input_declared_with_the_states_batch_is_not_held():
+    source = ("import numpy as np\nimport tensorflow as tf\nBATCH = 2\n"
+              "y = tf.placeholder(tf.float32, [BATCH, 5, 3])\ncell = tf.nn.rnn_cell.GRUCell(4)\n"
+              "init = cell.zero_state(BATCH, tf.float32)\n"
+              "outputs, state = tf.nn.dynamic_rnn(cell, y, initial_state=init)\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    print(sess.run(outputs, {y: np.ones((2, 5, 3))}))\n")
+    result = migrate_source(source, "rnn.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "gru(y, initial_state=[init])" in result.new_source and "ensure_shape" not in result.new_source

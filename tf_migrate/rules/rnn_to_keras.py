@@ -31,7 +31,7 @@ import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, target_keys, writes
 from tf_migrate.codegen.rnn_weights import CELLS, RNNCheckpoint, layer_setup, tf1_variables
-from tf_migrate.cst.arguments import bind
+from tf_migrate.cst.arguments import argument, bind
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
@@ -40,6 +40,7 @@ from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes, \
     zero_state_source
 from tf_migrate.rules._rnn_placement import SetupPlacement
+from tf_migrate.rules._rnn_state_batches import StateBatches
 from tf_migrate.rules._rnn_statements import (RNN_CALLS, StateTuples, Widths, call_arguments, calls_by_name,
                                               given_argument, rewrite_state_fields, top_lines, with_cell_helpers)
 from tf_migrate.traversal import visit
@@ -96,6 +97,7 @@ class _Converter:
         self.pending_lines: List[cst.EmptyLine] = []
         self.reader = CellReader(ctx.names, lambda name: self.cells.get(name),
                                  lambda node: self.widths.int_value(node))
+        self.batches = StateBatches(ctx.names, lambda node: self.widths.int_value(node))
         self.with_saver = "Saver" in code(module)
         self.converted = 0
         self.state_names: Set[str] = set()
@@ -153,14 +155,19 @@ class _Converter:
         for param, value in call_arguments(func, call).items():
             widths.known[param] = self.module_widths.of(value)
         self.placement = SetupPlacement(func, call, self.module)
-        saved = (self.widths, dict(self.cells), dict(self.reader.lists), self.function)
+        saved = (self.widths, dict(self.cells), dict(self.reader.lists), self.function,
+                 (self.batches.states, self.batches.inputs))
         self.widths, self.function, self.hoisted = widths, name, []
+        params = {param.name.value for param in func.params.params}  # (not the module's values of those names)
+        self.batches.states = {k: v for k, v in self.batches.states.items() if k not in params}
+        self.batches.inputs = {k: v for k, v in self.batches.inputs.items() if k not in params}
         try:
             body = self.block(list(func.body.body), top=False)
             self.check_leftovers(body, [name for name in self.cells if name not in saved[1]])  # (in cell order)
         finally:
             self.widths, self.reader.lists, self.function = saved[0], saved[2], saved[3]
             self.cells = saved[1]
+            self.batches.states, self.batches.inputs = saved[4]
         hoisted, self.hoisted = self.hoisted, []
         new_func = func.with_changes(body=func.body.with_changes(body=body))
         if hoisted:
@@ -170,6 +177,7 @@ class _Converter:
 
     def line(self, stmt: cst.SimpleStatementLine) -> List[cst.BaseStatement]:
         small = stmt.body[0] if len(stmt.body) == 1 else None
+        self.batches.record_line(stmt)
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             target, value = small.targets[0].target, small.value
             if isinstance(value, cst.Call) and self.ctx.names.call_name(value) in RNN_CALLS:
@@ -186,6 +194,7 @@ class _Converter:
                 return []
             zero = self._zero_state(value)
             if zero is not None:
+                self.batches.record_zero_state(target, argument(value, "batch_size", 0))
                 self.widths.record(stmt)
                 return [stmt.with_changes(body=[small.with_changes(value=cst.parse_expression(zero))])]
         if isinstance(small, cst.Return) and isinstance(small.value, cst.Call) \
@@ -340,6 +349,7 @@ class _Converter:
             mask_name = fresh("rnn_mask", self.taken)
             lines.append(f"{mask_name} = {self.tf}.sequence_mask({code(lengths)}, {self.tf}.shape({sequence})[1])")
             mask = mask_name
+        sequence = self.batches.held_input(sequence, initial, self.tf)  # (the loop keeps a static state batch)
         prefixes = tf1_prefixes(cell, scope)
         layers = iter(zip(leaves(cell), prefixes))
         initial_code = code(initial) if initial is not None else None
