@@ -162,6 +162,10 @@ COVERED_BY = {
                        "if tf.executing_eagerly():\n    first = next(iter(ds)).numpy()\nelse:\n"
                        "    item = ds.make_one_shot_iterator().get_next()\n    with tf.Session() as sess:\n"
                        "        first = sess.run(item)\nprint(first)\n"),
+    "feed-branches": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\n"
+                      "k = tf.placeholder_with_default(1.0, [])\nsess = tf.Session()\nfor step in range(2):\n"
+                      "    if step:\n        feed = {x: [1.0, 2.0], k: 3.0}\n    else:\n        feed = {x: [1.0, 2.0]}\n"
+                      "    print(sess.run(x * k, feed))\n"),
     "version-branches": ("import tensorflow as tf\nsess = tf.Session()\nif int(tf.__version__.split('.')[0]) < 1:\n"
                          "    writer = tf.train.SummaryWriter('logs', sess.graph)\nelse:\n"
                          "    writer = tf.summary.FileWriter('logs', sess.graph)\n"),
