@@ -6,6 +6,7 @@ from tf_migrate.engine import migrate_source
 from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.moving_averages import MovingAveragesShadowsAtBuild
 from tf_migrate.tfnames import TFNames
+from tf_migrate.verify import EQUIVALENT, verify_program
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
 # The TF docs' order (the average after the step, under a control dependency on it: TF1 ran them in that
@@ -135,3 +136,67 @@ def batch_norm(x, scope='bn'):
         "ema.apply([batch_mean, batch_var])", "ema.apply([w])").replace(
         "        batch_mean, batch_var", "        w = tf.Variable(1.0)\n        batch_mean, batch_var").replace(
         "ema_apply_op", "ema_op"))
+
+
+# floodsung's DDPG actor: the network's variables returned as a list by one build method, handed to another
+# that averages them into a target network; the session passed in, the update run by a method __init__ calls.
+DDPG_ACTOR = '''
+import numpy as np
+import tensorflow as tf
+tf.set_random_seed(0)
+
+
+class Actor:
+    def __init__(self, sess, state_dim, action_dim):
+        self.sess = sess
+        self.state_input, self.action_output, self.net = self.create_network(state_dim, action_dim)
+        self.target_state_input, self.target_output, self.target_update = self.create_target(state_dim, self.net)
+        self.q_gradient_input = tf.placeholder("float", [None, action_dim])
+        gradients = tf.gradients(self.action_output, self.net, -self.q_gradient_input)
+        self.optimizer = tf.train.AdamOptimizer(0.01).apply_gradients(zip(gradients, self.net))
+        self.sess.run(tf.global_variables_initializer())
+        self.update_target()
+
+    def create_network(self, state_dim, action_dim):
+        state_input = tf.placeholder("float", [None, state_dim])
+        W = tf.Variable(tf.random_uniform([state_dim, action_dim], -0.5, 0.5))
+        b = tf.Variable(tf.random_uniform([action_dim], -0.5, 0.5))
+        return state_input, tf.tanh(tf.matmul(state_input, W) + b), [W, b]
+
+    def create_target(self, state_dim, net):
+        state_input = tf.placeholder("float", [None, state_dim])
+        ema = tf.train.ExponentialMovingAverage(decay=0.9)
+        target_update = ema.apply(net)
+        target_net = [ema.average(x) for x in net]
+        return state_input, tf.tanh(tf.matmul(state_input, target_net[0]) + target_net[1]), target_update
+
+    def update_target(self):
+        self.sess.run(self.target_update)
+
+    def train(self, q_gradient_batch, state_batch):
+        self.sess.run(self.optimizer, feed_dict={self.q_gradient_input: q_gradient_batch,
+                                                 self.state_input: state_batch})
+
+    def target_actions(self, state_batch):
+        return self.sess.run(self.target_output, feed_dict={self.target_state_input: state_batch})
+
+
+sess = tf.InteractiveSession()
+actor = Actor(sess, 3, 2)
+states = np.linspace(0.0, 1.0, 12).reshape(4, 3)
+for step in range(3):
+    actor.train(np.ones((4, 2)) * (step + 1), states)
+    actor.update_target()
+    print(step, actor.target_actions(states))
+'''
+
+
+def test_a_list_of_variables_a_build_method_returns_is_averaged_as_variables(tmp_path):
+    # `self.net = [W, b]` (the method's returned list, bound once inlined) was a structure of graph values to the
+    # analysis: "a moving average of tensors (batch statistics)" kept the file compat.
+    result = migrate_source(DDPG_ACTOR, "actor.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "        self.net = [W, b]\n" in result.new_source
+    assert "target_net = [self.ema.average(x) for x in self.net]" in result.new_source
+    verdict = verify_program(DDPG_ACTOR, result.new_source, path=tmp_path / "actor.py", timeout=240)
+    assert verdict.status == EQUIVALENT, verdict.detail  # (random draws: the verifier pairs them, the twins do not)

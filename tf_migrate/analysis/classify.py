@@ -28,7 +28,8 @@ from tf_migrate.analysis.optimizer_choices import classify_optimizer_choice
 from tf_migrate.analysis.session_setters import sets_session
 from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name, check_feed_objects,
                                                  initializes, mutates_variable_list,
-                                                 only_initializer_assignments, only_initializers, single, targets_single)
+                                                 only_initializer_assignments, only_initializers, single, targets_single,
+                                                 variable_literal)
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
@@ -353,6 +354,10 @@ class Classifier:
                         "time it is called on graph tensors; the helper-modules rule did not make it a tf.Module "
                         "(it does so for helpers defined at module level)")
         targets, value = single(st.node)
+        if variable_literal(value, self.scope) and len(st.defines) == 1:
+            st.role = pm.KEEP  # net = [W1, b1, W2, b2]: a list of the variables themselves
+            self.define(st, pm.VARIABLES)
+            return
         alias_of = symbol_key(value) if value is not None else None
         if alias_of is not None and self.scope.kind(alias_of) in (pm.VARIABLE, pm.LAYER, pm.OPTIMIZER, pm.VARIABLES):
             st.role = pm.KEEP  # v_again = v: another name for the same object

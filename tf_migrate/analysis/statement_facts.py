@@ -139,6 +139,14 @@ def calls_method_on(value, keys) -> bool:
             and symbol_key(value.func.value) in keys)
 
 
+def variable_literal(value, scope) -> bool:
+    """``[W1, b1, self.W2]``: a list or tuple literal of names of single variables (as the scope knows them)."""
+    if not isinstance(value, (cst.List, cst.Tuple)) or not value.elements:
+        return False
+    keys = [symbol_key(e.value) if isinstance(e, cst.Element) else None for e in value.elements]
+    return all(key is not None and scope.kind(key) == pm.VARIABLE for key in keys)
+
+
 def mutates_variable_list(value, scope, index: int) -> bool:
     """``encoder.reverse()``: a list of variables changed in place by Python, at build time (not graph code),
     with arguments that are no per-run values."""
