@@ -110,7 +110,8 @@ class _Hoister:
         pushed = 0
         for item in node.items:
             call = item.item
-            if isinstance(call, cst.Call) and self.ctx.names.call_name(call) in ("tf.variable_scope", "tf.name_scope") \
+            # (a name scope does not name variables: TF1's layers took their names from the variable scope alone)
+            if isinstance(call, cst.Call) and self.ctx.names.call_name(call) == "tf.variable_scope" \
                     and call.args and isinstance(call.args[0].value, cst.SimpleString):
                 self.scope_stack.append(call.args[0].value.evaluated_value)
                 pushed += 1
