@@ -162,6 +162,10 @@ COVERED_BY = {
                        "if tf.executing_eagerly():\n    first = next(iter(ds)).numpy()\nelse:\n"
                        "    item = ds.make_one_shot_iterator().get_next()\n    with tf.Session() as sess:\n"
                        "        first = sess.run(item)\nprint(first)\n"),
+    "own-graphs": ("import tensorflow as tf\n\n\nclass M:\n    def __init__(self):\n        self.g = tf.Graph()\n"
+                   "        with self.g.as_default():\n            self.x = tf.placeholder(tf.float32, [2])\n"
+                   "            self.y = self.x * 2.0\n\n\nm = M()\nwith tf.Session(graph=m.g) as sess:\n"
+                   "    print(sess.run(m.y, {m.x: [1.0, 2.0]}))\n"),
     "feed-branches": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\n"
                       "k = tf.placeholder_with_default(1.0, [])\nsess = tf.Session()\nfor step in range(2):\n"
                       "    if step:\n        feed = {x: [1.0, 2.0], k: 3.0}\n    else:\n        feed = {x: [1.0, 2.0]}\n"

@@ -14,3 +14,31 @@ def plain_assignment(statement: cst.CSTNode) -> Optional[Tuple[str, cst.BaseExpr
         if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
             return assign.targets[0].target.value, assign.value
     return None
+
+
+def bare_none(statement: cst.CSTNode) -> bool:
+    """A line that is only the expression ``None`` (what a run of an op alone became), with no comment after it."""
+    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.Name)
+            and statement.body[0].value.value == "None" and statement.trailing_whitespace.comment is None)
+
+
+class DropBareNones(cst.CSTTransformer):
+    """Blocks without their :func:`bare_none` lines; their comment lines go to the next line, ``pass`` where a
+    block is left empty."""
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        if not any(bare_none(line) for line in updated.body):
+            return updated
+        body, pending = [], []
+        for line in updated.body:
+            if bare_none(line):
+                pending.extend(empty for empty in line.leading_lines if empty.comment is not None)
+                continue
+            body.append(line.with_changes(leading_lines=[*pending, *line.leading_lines]) if pending else line)
+            pending = []
+        if not body:
+            body = [cst.SimpleStatementLine([cst.Pass()], leading_lines=pending)]
+        elif pending:
+            body.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=pending))
+        return updated.with_changes(body=body)

@@ -41,6 +41,7 @@ from tf_migrate.codegen.shared_blocks import share_repeated_blocks
 from tf_migrate.codegen.variable_updates import inline_variable_updates
 from tf_migrate.cst.arguments import keyword
 from tf_migrate.cst.names import fresh
+from tf_migrate.cst.statements import DropBareNones, bare_none
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
@@ -335,6 +336,9 @@ class _ScopeRewriter:
         """The statement rewritten (None: a main guard left with nothing to do, removed)."""
         node = visit(node, SiteReplacer(replacements, placeholder_keys, self._placeholder_calls, self.ctx.tf,
                                          self._feed_literals, self._scope.sessions))
+        if bare_none(node):  # `sess.run(model.init_op)`: the run of an op alone, done
+            return None
+        node = visit(node, DropBareNones())
         if id(st.node) in self._scope.session_functions:  # a main() on this graph: its session goes
             node = without_sessions(node, self._scope.session_functions[id(st.node)], self._scope, self.ctx.names)
         if isinstance(node, (cst.FunctionDef, cst.If)) and st.kind == "nested-scope":
