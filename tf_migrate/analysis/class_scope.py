@@ -23,7 +23,7 @@ from tf_migrate.analysis.method_local_runs import method_local_runs
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.collections import unbuilt_layer_read
 from tf_migrate.analysis.statement_facts import only_initializers
-from tf_migrate.analysis.run_sites import RunSite, find_run_sites
+from tf_migrate.analysis.run_sites import RUN, RunSite, find_run_sites
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.session_methods import session_methods
@@ -44,6 +44,9 @@ class ClassAnalysis:
     members: Set[str] = field(default_factory=set)
     own_scopes: List[cst.FunctionDef] = field(default_factory=list)  # methods that open their own session
     eager_runs: Set[int] = field(default_factory=set)  # runs computed where they stand (analysis/method_local_runs)
+    # Runs in __init__ of values __init__ already has (no feed, no per-run value): computed where they stand, as
+    # eager code (stevenpjg's DDPG copies the target network's variables there: `sess.run([t.assign(w), ...])`).
+    init_runs: List[Tuple[int, RunSite]] = field(default_factory=list)  # (statement index, site)
 
     def attribute_for(self, local: str) -> str:
         """The attribute a local of __init__ is kept in so generated methods can read it."""
@@ -85,7 +88,12 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
         if st.role == pm.KEEP:
             analysis.init_locals.update(k for k in st.defines if "." not in k)
         if st.role in (pm.RUN,) and st.run_sites:
-            analysis.blockers.append((st.node, "sess.run inside __init__ is not converted yet"))
+            if isinstance(st.node, cst.SimpleStatementLine) and all(
+                    _of_built_values(scope, st.index, site) for site in st.run_sites):
+                analysis.init_runs.extend((st.index, site) for site in st.run_sites)
+            else:
+                analysis.blockers.append((st.node, "sess.run inside __init__ of per-run values or with feeds is not "
+                                                   "converted yet"))
     analysis.own_scopes, own_blockers = session_methods(cls, names)  # fit(): builds and runs its own graph
     analysis.blockers.extend(own_blockers)
     classifier = Classifier(scope, names)
@@ -119,6 +127,13 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
     runs = [site for _, sites in analysis.method_sites for site in sites] + list(external)
     analysis.blockers.extend(batch_norm_blockers(scope, names, [(site, len(scope.statements)) for site in runs]))
     return analysis
+
+
+def _of_built_values(scope: "pm.Scope", index: int, site: RunSite) -> bool:
+    """A run of values the graph holds when it stands: no feed, nothing per-run (ops built in the fetch, variables)."""
+    view = scope.at(index)
+    return site.style == RUN and site.feed is None and not site.extra_args and not any(
+        view.deferred(key) for key in reads(site.fetch))
 
 
 def run_blockers(scope: "pm.Scope", site: RunSite) -> List[Tuple[cst.CSTNode, str]]:

@@ -38,6 +38,8 @@ def inline_call(site: BuildCall, taken: Set[str]) -> List[cst.BaseStatement]:
     caller's code uses) gains the names they bind."""
     method = site.method
     statements = list(method.body.body)
+    if len(statements) > 1 and _docstring(statements[0]):  # the method's documentation, not its work
+        statements = statements[1:]
     body_writes = set(writes(method.body))
     locals_ = {key for key in body_writes if "." not in key}
     mapping: Dict[str, cst.BaseExpression] = {}
@@ -75,6 +77,11 @@ def inline_call(site: BuildCall, taken: Set[str]) -> List[cst.BaseStatement]:
         body = [cst.SimpleStatementLine([cst.Pass()])]
     body[0] = body[0].with_changes(leading_lines=[*site.statement.leading_lines, *body[0].leading_lines])
     return body
+
+
+def _docstring(line: cst.BaseStatement) -> bool:
+    return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr) \
+        and isinstance(line.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
 
 
 def _stable(argument: cst.BaseExpression) -> bool:

@@ -1,7 +1,7 @@
 """Shapes of single statements that several rules and analyses recognise."""
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 import libcst as cst
 
@@ -42,3 +42,22 @@ class DropBareNones(cst.CSTTransformer):
         elif pending:
             body.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=pending))
         return updated.with_changes(body=body)
+
+
+def split_call_lists(body: List[cst.BaseStatement]) -> List[cst.BaseStatement]:
+    """``[t1.assign(w1), t2.assign(w2)]`` as a line of its own (a list made and dropped, what a run of ops alone
+    became) -> one line per call, in the list's order."""
+    out: List[cst.BaseStatement] = []
+    for line in body:
+        value = line.body[0].value if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
+            and isinstance(line.body[0], cst.Expr) else None
+        if isinstance(value, (cst.List, cst.Tuple)) and value.elements and all(
+                isinstance(e, cst.Element) and isinstance(e.value, cst.Call) for e in value.elements):
+            calls = [cst.SimpleStatementLine([cst.Expr(e.value.with_changes(lpar=[], rpar=[]))])
+                     for e in value.elements]
+            calls[0] = calls[0].with_changes(leading_lines=line.leading_lines)
+            calls[-1] = calls[-1].with_changes(trailing_whitespace=line.trailing_whitespace)
+            out.extend(calls)
+        else:
+            out.append(line)
+    return out

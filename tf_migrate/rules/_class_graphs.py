@@ -27,8 +27,9 @@ from tf_migrate.analysis.session_setters import SETTER, setter_attribute
 from tf_migrate.analysis.slicing import RunPlan, member_parts, plan_run
 from tf_migrate.analysis.symbols import reads, target_keys, writes
 from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
-from tf_migrate.codegen.fetches import computed_to_numpy
+from tf_migrate.codegen.fetches import computed_to_numpy, to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
+from tf_migrate.cst.statements import split_call_lists
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules._site_replacer import SiteReplacer
@@ -150,7 +151,13 @@ class ClassGraph:
                                                   "__init__")])
             self.promoted.setdefault(local, self.analysis.attribute_for(local))
         saved = rewriter.enter_scope(self.outer)
-        init_body = rewriter.assemble(self.scope, Generated())
+        init_runs = Generated()
+        for index, site in self.analysis.init_runs:  # values __init__ has where the run stands: eager code there
+            view = self.scope.at(index)
+            init_runs.replacements[id(site.call)] = site.fetch if _discarded(self.scope.statements[index].node, site) \
+                else to_numpy(site.fetch, view, Classifier(view, rewriter.ctx.names).kind_of, rewriter.ctx.tf,
+                              run_ops=True)
+        init_body = split_call_lists(rewriter.assemble(self.scope, init_runs))
         rewriter.enter_scope(saved)
         init_body = self.analysis.insert_promotions(init_body, self.promoted)
         new_init = init.with_changes(body=init.body.with_changes(body=init_body))
@@ -277,3 +284,9 @@ def object_members_call(rewriter, members: "pm.Statement") -> cst.BaseExpression
                              rewriter.to_numpy, rewriter.call_compiled)[0]
     graph = rewriter.class_graph(scope.class_defs[owner])
     return graph.members_call(instance, attributes, feeds, scope.object_graphs[instance].promoted)
+
+
+def _discarded(line: cst.BaseStatement, site: RunSite) -> bool:
+    """The line is the run alone (``self.sess.run([t.assign(w), ...])``): what it returned is not read."""
+    return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr) \
+        and line.body[0].value is site.call
