@@ -398,3 +398,57 @@ def test_a_build_method_called_with_a_mapping_binds_each_parameter_to_its_entry(
     assert "n_input = self.architecture['n_input']\n" in code
     assert "scale = self.architecture.get('scale', 0.5)\n" in code
     assert_same_output(run_legacy(MAPPING), run_migrated(code))
+
+
+TWO_CLASSES = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Scaler(object):
+    def __init__(self, factor):
+        self.factor = factor
+        self.build()
+
+    def build(self):
+        self.x = tf.placeholder(tf.float32, [None])
+        self.w = tf.Variable(self.factor)
+        self.y = self.x * self.w
+
+
+class Shifter(object):
+    def __init__(self, shift):
+        self.shift = shift
+        self.build()
+
+    def build(self):
+        self.x = tf.placeholder(tf.float32, [None])
+        self.b = tf.Variable(self.shift)
+        self.y = self.x + self.b
+
+
+scaler = Scaler(2.0)
+shifter = Shifter(0.5)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(scaler.y, {scaler.x: [1.0, 2.0]}), sess.run(shifter.y, {shifter.x: [1.0, 2.0]}))
+'''
+
+
+def test_two_classes_each_calling_its_own_public_build_method_inline_it():
+    # rasbt's SentimentRNN and CharRNN (ch16) each call `self.build()`: the other class's `self.build` made each
+    # `build` look named outside its class, and both stayed compat ("graph built in method `build`").
+    result = migrate_source(TWO_CLASSES, "two.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "def build(" not in result.new_source
+    assert_same_output(run_legacy(TWO_CLASSES), run_migrated(result.new_source))
+
+
+def test_a_build_method_another_class_calls_on_an_object_is_not_inlined():
+    source = TWO_CLASSES.replace("        self.build()\n\n    def build(self):\n        self.x = tf.placeholder(tf.float32, "
+                                 "[None])\n        self.b",
+                                 "        self.build()\n        Scaler(1.0).build()\n\n    def build(self):\n"
+                                 "        self.x = tf.placeholder(tf.float32, [None])\n        self.b")
+    assert "Scaler(1.0).build()" in source
+    result = migrate_source(source, "two.py")
+    assert "graph built in method `build`" in " ".join(f.message for f in result.findings)
