@@ -80,3 +80,16 @@ def test_a_run_in_init_that_feeds_stays_compat():
     result = migrate_source(source, "actor_net.py")
     assert result.outcome == "compat" and "sess.run inside __init__ of per-run values or with feeds" in \
         result.compat_reason, result.compat_reason
+
+
+def test_an_else_that_only_initialized_goes():
+    # golbin's Saver tutorial: restore when a checkpoint exists, else initialize. The else was left as `None`, then
+    # `pass`; eager variables start initialized, so the else goes.
+    source = ("import tensorflow as tf\nw = tf.Variable(1.0)\nsaver = tf.train.Saver()\nsess = tf.Session()\n"
+              "ckpt = tf.train.get_checkpoint_state('./no_such_model')\n"
+              "if ckpt and tf.train.checkpoint_exists(ckpt.model_checkpoint_path):\n"
+              "    saver.restore(sess, ckpt.model_checkpoint_path)\n"
+              "else:\n    sess.run(tf.global_variables_initializer())\nprint(sess.run(w))\n")
+    result = migrate_source(source, "saver.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "    saver.restore(None, ckpt.model_checkpoint_path)\nprint(" in result.new_source

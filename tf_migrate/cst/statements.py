@@ -25,7 +25,14 @@ def bare_none(statement: cst.CSTNode) -> bool:
 
 class DropBareNones(cst.CSTTransformer):
     """Blocks without their :func:`bare_none` lines; their comment lines go to the next line, ``pass`` where a
-    block is left empty."""
+    block is left empty, and no ``else:`` where that was all it held (``else: sess.run(init)``)."""
+
+    def leave_If(self, original: cst.If, updated: cst.If) -> cst.If:
+        orelse = original.orelse
+        if isinstance(orelse, cst.Else) and isinstance(orelse.body, cst.IndentedBlock) and all(
+                bare_none(line) and not any(e.comment for e in line.leading_lines) for line in orelse.body.body):
+            return updated.with_changes(orelse=None)
+        return updated
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
         if not any(bare_none(line) for line in updated.body):
