@@ -119,3 +119,12 @@ def test_an_objects_own_graph_converts_and_prints_tf1s_numbers(tmp_path, source,
 def test_left_as_it_is(change):
     result = migrate_source(LINREG.replace(*change), "model.py")
     assert not any(f.rule == "own-graphs" for f in result.findings)
+
+
+def test_a_graph_wide_list_outside_the_objects_graph_keeps_it():
+    # TF1's module-level list read the default graph, which held none of the object's variables.
+    source = LINREG.replace("sess = tf.Session(graph=lrmodel.g)\n",
+                            "sess = tf.Session(graph=lrmodel.g)\nprint(len(tf.trainable_variables()))\n")
+    result = migrate_source(source, "model.py")
+    assert any(f.rule == "own-graphs" and "left as it is" in f.message for f in result.findings)
+    assert result.outcome == "compat"

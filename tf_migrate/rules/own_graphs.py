@@ -21,7 +21,9 @@ Only where the attribute holds that graph and nothing else reads it: bound once,
 the class; named otherwise only as the single item of ``with self.g.as_default():`` in the class's methods and as
 ``graph=`` of a ``tf.Session`` / ``tf.InteractiveSession`` (``graph=model.g`` anywhere in the module). What TF1 kept
 apart by graph and a program could still tell apart (variable names made unique per graph, collections listed per
-graph) is what the rest of the analysis checks for the default graph too.
+graph) is what the rest of the analysis checks for the default graph too; but a graph-wide list made outside the
+object's blocks (``tf.train.Saver()``, ``tf.trainable_variables()`` at module level: TF1 listed the default graph,
+without the object's variables) keeps the file as it is.
 """
 from __future__ import annotations
 
@@ -29,15 +31,20 @@ from typing import List, Set, Union
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.cst.names import attribute_mentions
-from tf_migrate.report import INFO
+from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._edits import block_statements, pass_if_empty
 from tf_migrate.traversal import visit
 
 RULE_ID = "own-graphs"
 _SESSIONS = {"tf.Session", "tf.InteractiveSession"}
+# What lists a graph's contents: outside the object's blocks TF1 read the default graph, which held none of it.
+_GRAPH_WIDE = api.VARIABLE_COLLECTIONS | api.SAVERS | {"tf.all_variables", "tf.local_variables", "tf.model_variables",
+                                                      "tf.get_collection_ref", "tf.summary.merge_all",
+                                                      "tf.get_default_graph", "tf.train.import_meta_graph"}
 
 
 class OwnGraphs(Rule):
@@ -54,6 +61,11 @@ class OwnGraphs(Rule):
         graphs = {attribute for attribute, count in finder.bindings.items()
                   if count == 1 and mentions.get(attribute, 0) == 1 + finder.blocks.get(attribute, 0)
                   + finder.session_args.get(attribute, 0)}
+        if graphs and finder.graph_wide:  # another graph's list that would now take in the object's variables
+            call = finder.graph_wide[0]
+            ctx.report(call, RULE_ID, WARNING, f"objects keep graphs of their own, and `{ctx.names.call_name(call)}` "
+                                            "outside them lists what another graph holds: left as it is")
+            return module
         if not graphs:
             return module
         for attribute in sorted(graphs):
@@ -79,6 +91,8 @@ class _Uses(cst.CSTVisitor):
         self.binding_nodes: dict = {}
         self.blocks: dict = {}
         self.session_args: dict = {}
+        self.inside = 0  # `with self.g.as_default():` blocks entered
+        self.graph_wide: List[cst.Call] = []  # graph-wide lists outside those blocks (in TF1, of another graph)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.depth += 1
@@ -98,9 +112,17 @@ class _Uses(cst.CSTVisitor):
         attribute = _as_default(node) if self.depth else ""
         if attribute:
             self.blocks[attribute] = self.blocks.get(attribute, 0) + 1
+            self.inside += 1
+
+    def leave_With(self, node: cst.With) -> None:
+        if _as_default(node) and self.depth:
+            self.inside -= 1
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.names.call_name(node) in _SESSIONS:
+        qualname = self.ctx.names.call_name(node)
+        if not self.inside and qualname in _GRAPH_WIDE:
+            self.graph_wide.append(node)
+        if qualname in _SESSIONS:
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value == "graph" and isinstance(arg.value, cst.Attribute):
                     attribute = arg.value.attr.value
