@@ -93,3 +93,14 @@ def test_an_else_that_only_initialized_goes():
     result = migrate_source(source, "saver.py")
     assert result.outcome == "eager", result.compat_reason
     assert "    saver.restore(None, ckpt.model_checkpoint_path)\nprint(" in result.new_source
+
+
+def test_a_run_in_init_of_an_op_built_before_it_stays_compat():
+    # The op is a per-run value of the class (its generated methods run it): run in place it would be dropped.
+    source = ACTOR.replace("            self.sess.run([\n                self.t_W_a.assign(self.W_a),\n"
+                           "                self.t_B_a.assign(self.B_a)])\n",
+                           "            self.copy = [self.t_W_a.assign(self.W_a), self.t_B_a.assign(self.B_a)]\n"
+                           "            self.sess.run(self.copy)\n")
+    assert "self.sess.run(self.copy)" in source
+    result = migrate_source(source, "actor_net.py")
+    assert result.outcome == "compat" and "sess.run inside __init__ of per-run values" in result.compat_reason
