@@ -134,3 +134,18 @@ def test_a_keyword_named_like_a_scheduled_rate_is_not_inlined():
     result = migrate_source(source, "case.py", select=["optimizers", "lr-schedules"])
     assert result.outcome != "failed"
     assert "SGD(learning_rate=lambda: learning_rate_schedule(gs)).minimize" in result.new_source
+
+
+def test_contrib_framework_global_step_aliases_convert_as_tf_train_ones():
+    # dennybritz's RL estimators: `global_step=tf.contrib.framework.get_global_step()` (TF1's alias).
+    contrib = ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\n"
+               "w = tf.Variable([[1.0], [2.0]])\nloss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))\n"
+               "step = tf.contrib.framework.get_or_create_global_step()\n"
+               "lr = tf.train.exponential_decay(0.1, step, 2, 0.5, staircase=True)\n"
+               "train = tf.train.GradientDescentOptimizer(lr).minimize(\n"
+               "    loss, global_step=tf.contrib.framework.get_global_step())\n"
+               "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+               "    for i in range(4):\n        print(i, sess.run([train, loss, step], {x: np.ones((3, 2))}))\n")
+    core = contrib.replace("tf.contrib.framework.", "tf.train.")
+    migrated, expected = migrate_source(contrib, "c.py"), migrate_source(core, "c.py")
+    assert expected.outcome == "eager" and migrated.new_source == expected.new_source

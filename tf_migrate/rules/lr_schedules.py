@@ -45,8 +45,10 @@ from tf_migrate.traversal import visit
 
 RULE_ID = "lr-schedules"
 
-_CREATE_STEP = {"tf.train.get_or_create_global_step", "tf.train.create_global_step"}
-_STEP_CALLS = _CREATE_STEP | {"tf.train.get_global_step"}
+# (tf.contrib.framework's are TF1's aliases of the same functions)
+_CREATE_STEP = {"tf.train.get_or_create_global_step", "tf.train.create_global_step",
+                "tf.contrib.framework.get_or_create_global_step", "tf.contrib.framework.create_global_step"}
+_STEP_CALLS = _CREATE_STEP | {"tf.train.get_global_step", "tf.contrib.framework.get_global_step"}
 # TF1 function -> (Keras schedule, TF1 parameters, the step parameter, [(TF1 parameter, Keras keyword)]).
 _SCHEDULES: Dict[str, Tuple[str, List[str], str, List[Tuple[str, Optional[str]]]]] = {
     "tf.train.exponential_decay": (
