@@ -193,11 +193,13 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
         given = tree_helpers or TreeHelpers()
         asked = TreeHelpers(**{f.name: dict(getattr(given, f.name)) for f in dataclasses.fields(TreeHelpers)})  # a
         # copy: the rules fill in what they did
+        info = scan_module("", path, source) if "class" in source else None
         if single_instances is None:  # one file: the classes it builds once, or always in one session, itself
-            info = scan_module("", path, source) if "class" in source else None
             single_instances = single_instance_classes(info) if info else ()
             asked.shared_sessions.update(one_session_classes(info) if info and tree_helpers is None else {})
-        facts = _TreeFacts(_imported(providers or {}), set(single_instances), asked)
+        facts = _TreeFacts(_imported(providers or {}), set(single_instances), asked,
+                           called_once=set(info.called_once) if info else set(),
+                           built_once_here=single_instance_classes(info) if info else set())
         result = dataclasses.replace(_migrate(source, path, mode, select, ignore, functions, facts),
                                      runs_requested=dict(asked.runs_requested))
         if result.outcome != report.EAGER:
@@ -225,12 +227,16 @@ class _TreeFacts:
     imported: Dict[str, ImportedFunction]
     single_instances: Set[str]
     tree_helpers: TreeHelpers = field(default_factory=TreeHelpers)  # shared by every scan (rules/_tree_helpers)
+    called_once: Set[str] = field(default_factory=set)  # (project_index.ModuleInfo.called_once)
+    built_once_here: Set[str] = field(default_factory=set)  # classes the module itself builds once
 
 
 def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
     names = TFNames.scan(module)
     names.imported = dict(facts.imported)
     names.single_instances = set(facts.single_instances)
+    names.methods_run_once = {(cls, method) for cls in facts.built_once_here & names.single_instances
+                              for method in facts.called_once}
     names.tree_helpers = facts.tree_helpers
     names.object_graph = object_graph
     names.variable_holders = variable_holders(module, names)

@@ -181,6 +181,8 @@ class TFNames:
     v1_module_aliases: set = field(default_factory=set)  # names bound to tensorflow.compat.v1
     imported: Dict[str, ImportedFunction] = field(default_factory=dict)  # local name -> summary (trees only)
     single_instances: Set[str] = field(default_factory=set)  # classes of the module every program builds once
+    # (class, method): the one object of a class the module builds once, its method called once by top-level code
+    methods_run_once: Set[Tuple[str, str]] = field(default_factory=set)
     tree_helpers: TreeHelpers = field(default_factory=TreeHelpers)  # helpers shared as classes (trees only)
     # Plain classes of the module whose objects hold variables made in __init__ -> those variables, as
     # analysis/modules lists them (given by the engine: a class's __init__ builds such objects too).

@@ -97,6 +97,8 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
     analysis.own_scopes, own_blockers = session_methods(cls, names)  # fit(): builds and runs its own graph
     analysis.blockers.extend(own_blockers)
     classifier = Classifier(scope, names)
+    running = [m for m in methods if m is not init and m not in analysis.own_scopes
+               and find_run_sites(m, classifier.is_session, classifier.kind_of)]
     for method in methods:
         if method is init or method in analysis.own_scopes:
             continue
@@ -106,8 +108,9 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
                                               "(only __init__, and private methods it calls once, are converted)"))
             continue
         sites = find_run_sites(method, classifier.is_session, classifier.kind_of)
-        for site in sites:  # (a reset() method: TF1 initialized the trained variables again at each call)
-            if only_initializers(site.fetch, classifier.kind_of):
+        inits = [site for site in sites if only_initializers(site.fetch, classifier.kind_of)]
+        for site in inits:  # (a reset() method: TF1 initialized the trained variables again at each call)
+            if not _initializes_once(cls, method, sites, inits, running, analysis, names):
                 analysis.blockers.append((site.call, f"an initializer run in method `{method.name.value}`, which "
                                                      "TF1 ran at each call: eager variables would keep their values"))
         for key in sorted(_escaped_reads(method, sites, scope)):
@@ -127,6 +130,14 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
     runs = [site for _, sites in analysis.method_sites for site in sites] + list(external)
     analysis.blockers.extend(batch_norm_blockers(scope, names, [(site, len(scope.statements)) for site in runs]))
     return analysis
+
+
+def _initializes_once(cls, method, sites, inits, running, analysis, names: TFNames) -> bool:
+    """BinRoot's SOM: ``train()`` opens a session, initializes, trains. TF1 initialized at each call; eager variables
+    start initialized, which is the same where the module builds its one object, calls ``train()`` once from
+    top-level code, no other method runs the graph and ``__init__`` runs nothing: that run is the first."""
+    return (len(inits) == 1 and sites[0] is inits[0] and running == [method] and not analysis.init_runs
+            and (cls.name.value, method.name.value) in names.methods_run_once)
 
 
 def _of_built_values(scope: "pm.Scope", index: int, site: RunSite) -> bool:

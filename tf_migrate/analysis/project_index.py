@@ -61,6 +61,9 @@ class ModuleInfo:
     definitions_only: bool = False  # importing it runs no TF: imports, defs, constants and a main guard
     # name -> how often the module calls it by name (2 for a call in a loop, comprehension or `with` block)
     calls: Dict[str, int] = field(default_factory=dict)
+    # attribute names the module names once in all, in a call made once by its top-level code (``som.train(x)``,
+    # not in a loop, a function or a class): a method of an object it builds that runs once
+    called_once: Set[str] = field(default_factory=set)
     # name -> the (session, parameter) each call of it passes: a module-level name bound once to a new session, and
     # the keyword (or ``#position``) it fills; None for a call that passes none, or stands in a function or class
     session_arguments: Dict[str, Set[Optional[Tuple[str, str]]]] = field(default_factory=dict)
@@ -116,6 +119,7 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
     info.definitions_only = all(_defines_only(node) for node in tree.body)
     info.read_names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
     _count_calls(tree, info.calls)
+    info.called_once = _attributes_called_once(tree)
     _session_arguments(tree, _module_sessions(tree), info.session_arguments)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
@@ -200,6 +204,25 @@ def _count_calls(tree: ast.AST, counts: Dict[str, int], repeated: bool = False) 
                                                             for k in item.context_expr.keywords)
             for item in child.items)
         _count_calls(child, counts, repeated or sharing or isinstance(child, _REPEATING))
+
+
+def _attributes_called_once(tree: ast.Module) -> Set[str]:
+    """See ``ModuleInfo.called_once``."""
+    mentions: Dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            mentions[node.attr] = mentions.get(node.attr, 0) + 1
+    once: Set[str] = set()
+    pending = [node for node in tree.body if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                   ast.ClassDef))]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda) + _REPEATING):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and mentions[node.func.attr] == 1:
+            once.add(node.func.attr)
+        pending.extend(ast.iter_child_nodes(node))
+    return once
 
 
 def single_instance_classes(info: ModuleInfo) -> Set[str]:

@@ -29,7 +29,8 @@ from tf_migrate.analysis.symbols import reads, target_keys, writes
 from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
 from tf_migrate.codegen.fetches import computed_to_numpy, to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
-from tf_migrate.cst.statements import split_call_lists
+from tf_migrate.codegen.session_plumbing import local_sessions, without_sessions
+from tf_migrate.cst.statements import DropBareNones, split_call_lists
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules._site_replacer import SiteReplacer
@@ -176,7 +177,11 @@ class ClassGraph:
                 body = rewriter.rewrite_nested(stmt, self.outer)
                 members.append(stmt.with_changes(body=stmt.body.with_changes(body=body)))
             else:
-                members.append(visit(stmt, SiteReplacer(self.generated.replacements, placeholder_keys)))
+                member = visit(stmt, SiteReplacer(self.generated.replacements, placeholder_keys))
+                opened = local_sessions(stmt, rewriter.ctx.names) if isinstance(stmt, cst.FunctionDef) else set()
+                if opened:  # train(): `with tf.Session() as sess:` around runs that are calls of methods now
+                    member = visit(without_sessions(member, opened, self.scope, rewriter.ctx.names), DropBareNones())
+                members.append(member)
         members, _ = rewriter.shared(members, {id(f) for f in self.generated.by_position.get(0, [])}, methods=True)
         self.finished = True
         return current.with_changes(body=current.body.with_changes(body=members))
