@@ -104,3 +104,4 @@ def test_a_run_in_init_of_an_op_built_before_it_stays_compat():
     assert "self.sess.run(self.copy)" in source
     result = migrate_source(source, "actor_net.py")
     assert result.outcome == "compat" and "sess.run inside __init__ of per-run values" in result.compat_reason
+

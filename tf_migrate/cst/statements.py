@@ -68,3 +68,19 @@ def split_call_lists(body: List[cst.BaseStatement]) -> List[cst.BaseStatement]:
         else:
             out.append(line)
     return out
+
+
+class DiscardedConversions(cst.CSTTransformer):
+    """``convert(call(...))`` as a line of its own -> ``call(...)``: a conversion of a value nothing reads (what a
+    run whose result was dropped became, ``to_numpy(call_compiled(run_train_step, x=x))``)."""
+
+    def __init__(self, convert: str) -> None:
+        self.convert = convert
+
+    def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.Expr:
+        value = updated.value
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == self.convert \
+                and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star \
+                and isinstance(value.args[0].value, cst.Call):
+            return updated.with_changes(value=value.args[0].value)
+        return updated

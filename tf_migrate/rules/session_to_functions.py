@@ -41,7 +41,7 @@ from tf_migrate.codegen.shared_blocks import share_repeated_blocks
 from tf_migrate.codegen.variable_updates import inline_variable_updates
 from tf_migrate.cst.arguments import keyword
 from tf_migrate.cst.names import fresh
-from tf_migrate.cst.statements import DropBareNones, bare_none
+from tf_migrate.cst.statements import DiscardedConversions, DropBareNones, bare_none
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
@@ -76,6 +76,9 @@ class SessionToFunctions(Rule):
         tree.sessions_dropped.update(dropped)
         tree.sessions_dropped.update(rewriter.setters_dropped)  # their calls in importers go too
         module = module.with_changes(body=body)
+        if rewriter.compiled_any and not ctx.path.endswith(".ipynb"):  # `to_numpy(run_step(...))` as a line of its
+            # own: the value goes unread (a notebook shows a cell's last value: as numpy, as TF1's run gave it)
+            module = visit(module, DiscardedConversions(rewriter.to_numpy))
         # A run written back where it stood calls no helper: the names still used decide (read only when needed).
         used = _all_names(module) if rewriter.compiled_any or rewriter.concrete_any else set()
         if rewriter.compiled_any and rewriter.to_numpy in used:
