@@ -169,6 +169,9 @@ COVERED_BY = {
     "placeholder-aliases": ("import tensorflow as tf\n\n\nclass M:\n    def __init__(self):\n"
                             "        x = tf.placeholder(tf.float32, [2])\n        self.y = x * 2.0\n        self.x = x\n\n\n"
                             "m = M()\nwith tf.Session() as sess:\n    print(sess.run(m.y, {m.x: [1.0, 2.0]}))\n"),
+    "constant-reinitialization": ("import tensorflow as tf\nw = tf.Variable(1.0)\ninit = tf.global_variables_initializer()\n"
+                                  "sess = tf.Session()\nsess.run(init)\nsess.run(tf.assign(w, 5.0))\nsess.run(init)\n"
+                                  "print(sess.run(w))\n"),
     "feed-branches": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\n"
                       "k = tf.placeholder_with_default(1.0, [])\nsess = tf.Session()\nfor step in range(2):\n"
                       "    if step:\n        feed = {x: [1.0, 2.0], k: 3.0}\n    else:\n        feed = {x: [1.0, 2.0]}\n"

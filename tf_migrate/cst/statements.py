@@ -72,10 +72,22 @@ def split_call_lists(body: List[cst.BaseStatement]) -> List[cst.BaseStatement]:
 
 class DiscardedConversions(cst.CSTTransformer):
     """``convert(call(...))`` as a line of its own -> ``call(...)``: a conversion of a value nothing reads (what a
-    run whose result was dropped became, ``to_numpy(call_compiled(run_train_step, x=x))``)."""
+    run whose result was dropped became, ``to_numpy(call_compiled(run_train_step, x=x))``); a list of calls made and
+    dropped, ``[W.assign(0.3).numpy(), b.assign(-0.3).numpy()]``, one call a line, unconverted."""
 
     def __init__(self, convert: str) -> None:
         self.convert = convert
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+        value = updated.body[0].value if len(updated.body) == 1 and isinstance(updated.body[0], cst.Expr) else None
+        if not isinstance(value, (cst.List, cst.Tuple)) or not value.elements:
+            return updated
+        calls = [_unconverted(e.value) if isinstance(e, cst.Element) else None for e in value.elements]
+        if any(call is None for call in calls):
+            return updated
+        return cst.FlattenSentinel(split_call_lists([updated.with_changes(
+            body=[updated.body[0].with_changes(value=value.with_changes(elements=[
+                e.with_changes(value=call) for e, call in zip(value.elements, calls)]))])]))
 
     def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.Expr:
         value = updated.value
@@ -84,3 +96,11 @@ class DiscardedConversions(cst.CSTTransformer):
                 and isinstance(value.args[0].value, cst.Call):
             return updated.with_changes(value=value.args[0].value)
         return updated
+
+
+def _unconverted(expr: cst.BaseExpression) -> Optional[cst.Call]:
+    """``call`` for ``call.numpy()`` or ``call`` itself (a call), else None."""
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "numpy" \
+            and not expr.args and isinstance(expr.func.value, cst.Call):
+        return expr.func.value
+    return expr if isinstance(expr, cst.Call) else None
