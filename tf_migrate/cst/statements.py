@@ -16,6 +16,18 @@ def plain_assignment(statement: cst.CSTNode) -> Optional[Tuple[str, cst.BaseExpr
     return None
 
 
+def only_pass(body: List[cst.BaseStatement]) -> bool:
+    """A block that holds nothing but ``pass``."""
+    return (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)
+            and all(isinstance(small, cst.Pass) for small in body[0].body))
+
+
+def returns_value(function: cst.FunctionDef) -> bool:
+    """A function whose last line is a ``return``."""
+    last = function.body.body[-1]
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return)
+
+
 def bare_none(statement: cst.CSTNode) -> bool:
     """A line that is only the expression ``None`` (what a run of an op alone became), with no comment after it."""
     return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1

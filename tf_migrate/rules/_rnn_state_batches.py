@@ -32,6 +32,14 @@ class StateBatches:
         self.states: Dict[str, str] = {}  # zero state name -> its batch ("1", "batch_size")
         self.inputs: Dict[str, str] = {}  # placeholder name -> its declared batch ("None", "batch_size")
 
+    def enter(self, func: cst.FunctionDef):
+        """Into ``func``: its parameters are not the module's values of those names. Returns what to restore."""
+        saved = (self.states, self.inputs)
+        params = {param.name.value for param in func.params.params}
+        self.states = {k: v for k, v in self.states.items() if k not in params}
+        self.inputs = {k: v for k, v in self.inputs.items() if k not in params}
+        return saved
+
     def record_zero_state(self, target: cst.BaseExpression, batch: cst.BaseExpression) -> None:
         """``target = cell.zero_state(batch, ...)``: a static batch where ``batch`` is an int the text gives."""
         if isinstance(target, cst.Name):

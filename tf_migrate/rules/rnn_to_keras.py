@@ -155,19 +155,15 @@ class _Converter:
         for param, value in call_arguments(func, call).items():
             widths.known[param] = self.module_widths.of(value)
         self.placement = SetupPlacement(func, call, self.module)
-        saved = (self.widths, dict(self.cells), dict(self.reader.lists), self.function,
-                 (self.batches.states, self.batches.inputs))
+        saved = (self.widths, dict(self.cells), dict(self.reader.lists), self.function, self.batches.enter(func))
         self.widths, self.function, self.hoisted = widths, name, []
-        params = {param.name.value for param in func.params.params}  # (not the module's values of those names)
-        self.batches.states = {k: v for k, v in self.batches.states.items() if k not in params}
-        self.batches.inputs = {k: v for k, v in self.batches.inputs.items() if k not in params}
         try:
             body = self.block(list(func.body.body), top=False)
             self.check_leftovers(body, [name for name in self.cells if name not in saved[1]])  # (in cell order)
         finally:
             self.widths, self.reader.lists, self.function = saved[0], saved[2], saved[3]
             self.cells = saved[1]
-            self.batches.states, self.batches.inputs = saved[4]
+            self.batches.states, self.batches.inputs = saved[4]  # (the module's again)
         hoisted, self.hoisted = self.hoisted, []
         new_func = func.with_changes(body=func.body.with_changes(body=body))
         if hoisted:

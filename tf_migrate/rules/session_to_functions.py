@@ -41,7 +41,7 @@ from tf_migrate.codegen.shared_blocks import share_repeated_blocks
 from tf_migrate.codegen.variable_updates import inline_variable_updates
 from tf_migrate.cst.arguments import keyword
 from tf_migrate.cst.names import fresh
-from tf_migrate.cst.statements import DiscardedConversions, DropBareNones, bare_none
+from tf_migrate.cst.statements import DiscardedConversions, DropBareNones, bare_none, only_pass, returns_value
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
@@ -319,7 +319,7 @@ class _ScopeRewriter:
         if compile_it and not traced and compiled.calls_concretely(
                 function, [k.split(".")[-1] for k, _ in plan.fed if k.split(".")[-1] not in constant]):
             generated.concrete.add(name)
-        if compile_it and _returns_value(function):
+        if compile_it and returns_value(function):
             generated.compiled.add(name)
             self.compiled_any = True
         if owner:
@@ -346,7 +346,7 @@ class _ScopeRewriter:
             node = without_sessions(node, self._scope.session_functions[id(st.node)], self._scope, self.ctx.names)
         if isinstance(node, (cst.FunctionDef, cst.If)) and st.kind == "nested-scope":
             new_body = self.rewrite_nested(node, self._scope)
-            if isinstance(node, cst.If) and _only_pass(new_body):
+            if isinstance(node, cst.If) and only_pass(new_body):
                 self.ctx.report(st.node, RULE_ID, INFO, "main guard removed: it only built graph values no run uses")
                 return None
             node = node.with_changes(body=node.body.with_changes(body=new_body))
@@ -394,13 +394,3 @@ def _as_method(function: cst.FunctionDef, mapping: Dict[str, str]) -> cst.Functi
     body = rename_keys(function.body, mapping)
     params = function.params.with_changes(params=[cst.Param(cst.Name("self"))] + list(function.params.params))
     return function.with_changes(body=body, params=params)
-
-
-def _only_pass(body: List[cst.BaseStatement]) -> bool:
-    return (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)
-            and all(isinstance(small, cst.Pass) for small in body[0].body))
-
-
-def _returns_value(function: cst.FunctionDef) -> bool:
-    last = function.body.body[-1]
-    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return)
