@@ -7,19 +7,20 @@ from tf_migrate.verify import EQUIVALENT, verify_program
 STATE_FED_BACK = """\
 import numpy as np
 import tensorflow as tf
-tf.set_random_seed(1)
-tf_x = tf.placeholder(tf.float32, [None, 5, 1])
-tf_y = tf.placeholder(tf.float32, [None, 5, 1])
-rnn_cell = tf.nn.rnn_cell.LSTMCell(num_units=8)
-init_s = rnn_cell.zero_state(batch_size=1, dtype=tf.float32)
-outputs, final_s = tf.nn.dynamic_rnn(rnn_cell, tf_x, initial_state=init_s, time_major=False)
-outs = tf.layers.dense(outputs, 1)
-loss = tf.losses.mean_squared_error(labels=tf_y, predictions=outs)
-train_op = tf.train.AdamOptimizer(0.02).minimize(loss)
+tf.set_random_seed(2)
+TIME_STEP, CELL_SIZE = 6, 4
+tf_x = tf.placeholder(tf.float32, [None, TIME_STEP, 1])
+tf_y = tf.placeholder(tf.float32, [None, TIME_STEP, 1])
+cell = tf.nn.rnn_cell.BasicLSTMCell(CELL_SIZE)
+init_s = cell.zero_state(1, tf.float32)  # the very first state
+rnn_out, final_s = tf.nn.dynamic_rnn(cell, tf_x, initial_state=init_s)
+outs = tf.reshape(tf.layers.dense(tf.reshape(rnn_out, [-1, CELL_SIZE]), 1), [-1, TIME_STEP, 1])
+loss = tf.reduce_mean(tf.square(outs - tf_y))
+train_op = tf.train.AdamOptimizer(0.05).minimize(loss)
 sess = tf.Session()
 sess.run(tf.global_variables_initializer())
 for step in range(5):
-    steps = np.linspace(step * np.pi, (step + 1) * np.pi, 5)
+    steps = np.linspace(step * np.pi, (step + 1) * np.pi, TIME_STEP)
     x = np.sin(steps)[np.newaxis, :, np.newaxis]
     y = np.cos(steps)[np.newaxis, :, np.newaxis]
     if 'final_s_' not in globals():  # the first state
