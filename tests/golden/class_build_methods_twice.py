@@ -217,7 +217,7 @@ class DDPG(object):
         return a
 
     def learn(self, bs, ba, br, bs_):
-        to_numpy(call_compiled(self.run_soft_replace))
+        call_compiled(self.run_soft_replace)
         self.run_atrain(S=bs)
         self.run_ctrain(S=bs, a=ba, R=br, S_=bs_)
 
