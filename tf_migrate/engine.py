@@ -193,7 +193,9 @@ def migrate_source(source: str, path: str = "<string>", *, mode: str = AUTO,
         given = tree_helpers or TreeHelpers()
         asked = TreeHelpers(**{f.name: dict(getattr(given, f.name)) for f in dataclasses.fields(TreeHelpers)})  # a
         # copy: the rules fill in what they did
-        info = scan_module("", path, source) if "class" in source else None
+        # (what methods of the module's classes run once matters only to an initializer run in a method)
+        info = scan_module("", path, source) if "class" in source and (
+            single_instances is None or "initializ" in source) else None
         if single_instances is None:  # one file: the classes it builds once, or always in one session, itself
             single_instances = single_instance_classes(info) if info else ()
             asked.shared_sessions.update(one_session_classes(info) if info and tree_helpers is None else {})

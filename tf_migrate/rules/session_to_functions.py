@@ -341,7 +341,8 @@ class _ScopeRewriter:
                                          self._feed_literals, self._scope.sessions))
         if bare_none(node):  # `sess.run(model.init_op)`: the run of an op alone, done
             return None
-        node = visit(node, DropBareNones())
+        if st.run_sites and not isinstance(node, cst.SimpleStatementLine):  # (only a block a run stood in)
+            node = visit(node, DropBareNones())
         if id(st.node) in self._scope.session_functions:  # a main() on this graph: its session goes
             node = without_sessions(node, self._scope.session_functions[id(st.node)], self._scope, self.ctx.names)
         if isinstance(node, (cst.FunctionDef, cst.If)) and st.kind == "nested-scope":
