@@ -42,13 +42,16 @@ class FeedBranches(Rule):
     TRIGGERS = ("else",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        return visit(module, _Move(ctx, module))
+        mover = _Move(ctx, module)
+        new = visit(module, mover)
+        return new if mover.moved else module  # (the same module where nothing moved: later rules' caches hold)
 
 
 class _Move(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext, module: cst.Module) -> None:
         self.ctx = ctx
         self.module = module
+        self.moved = 0
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
         body = self._moved(list(updated.body))
@@ -67,6 +70,7 @@ class _Move(cst.CSTTransformer):
             if moved is not None:
                 body[index:index + 2] = [moved]
                 changed = True
+                self.moved += 1
             index += 1
         return body if changed else None
 

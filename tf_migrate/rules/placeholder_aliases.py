@@ -49,11 +49,13 @@ class _Classes(cst.CSTTransformer):
             return updated
         body = list(updated.body.body)
         params = {p.name.value for p in updated.params.params}
+        found_any = False
         while True:
             found = _aliases(body, params, self.ctx)
             if not found:
                 break
             local, made, stored, attribute = found[0]
+            found_any = True
             self.ctx.report(original, RULE_ID, INFO, f"placeholder `{local}` kept as `{attribute}`: made there, "
                                                      "read by that name")
             renamed = _Rename(local, attribute)
@@ -69,6 +71,8 @@ class _Classes(cst.CSTTransformer):
                     continue
                 new_body.append(visit(line, renamed))
             body = new_body
+        if not found_any:
+            return updated  # (the same node: what later rules computed for the module stays valid)
         return updated.with_changes(body=updated.body.with_changes(body=body))
 
 
