@@ -57,7 +57,8 @@ for step in range(3):
 {chain}
 {run}
 """
-PLAIN_CHAIN = ("    if step == 0:\n        feed = {x: [1.0, 2.0]}\n    elif step == 1:\n        feed = {x: [3.0, 4.0], k: 2.0}\n"
+PLAIN_CHAIN = ("    if step == 0:\n        feed = {x: [1.0, 2.0]}\n"
+               "    elif step == 1:\n        feed = {x: [3.0, 4.0], k: 2.0}\n"
                "    else:\n        scale = step * 1.5\n        feed = {x: [5.0, 6.0], k: scale}")
 
 

@@ -57,22 +57,3 @@ class SessionPlumbing(cst.CSTTransformer):
             if method == "run" and not value.args and only_initializers(receiver, self.kind_of):
                 return cst.RemoveFromParent()  # tf.global_variables_initializer().run()
         return updated
-
-
-def local_sessions(function: cst.FunctionDef, names: TFNames) -> Set[str]:
-    """The names ``function`` binds to sessions it opens (``with tf.Session() as sess:``, ``sess = tf.Session()``)."""
-    found: Set[str] = set()
-
-    class _Find(cst.CSTVisitor):
-        def visit_WithItem(self, item: cst.WithItem) -> None:
-            if isinstance(item.item, cst.Call) and names.call_name(item.item) in api.SESSIONS and item.asname \
-                    and isinstance(item.asname.name, cst.Name):
-                found.add(item.asname.name.value)
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if isinstance(node.value, cst.Call) and names.call_name(node.value) in api.SESSIONS \
-                    and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-                found.add(node.targets[0].target.value)
-
-    visit(function.body, _Find())
-    return found

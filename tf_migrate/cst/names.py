@@ -62,21 +62,24 @@ def attribute_mentions(node: cst.CSTNode) -> Dict[str, int]:
     return counts
 
 
-def attribute_names(node: cst.CSTNode, strings: bool = True) -> Set[str]:
+def attribute_names(node: cst.CSTNode, strings: bool = True, own: Set[str] = frozenset()) -> Set[str]:
     """Every attribute name ``node`` mentions (``run`` of ``obj.run()``), and (``strings``) every string a
-    ``getattr``-style call could use as one (``"run"``): what code there may reach on an object."""
-    attributes = _Attributes(strings)
+    ``getattr``-style call could use as one (``"run"``): what code there may reach on an object. ``own``: names
+    not counted as ``self.name`` (a class's own methods, when ``node`` is that class)."""
+    attributes = _Attributes(strings, own)
     visit(node, attributes)
     return attributes.found
 
 
 class _Attributes(cst.CSTVisitor):
-    def __init__(self, strings: bool) -> None:
-        self.strings = strings
+    def __init__(self, strings: bool, own: Set[str]) -> None:
+        self.strings, self.own = strings, own
         self.found: Set[str] = set()
 
     def visit_Attribute(self, attribute: cst.Attribute) -> None:
-        self.found.add(attribute.attr.value)
+        if not (self.own and attribute.attr.value in self.own and isinstance(attribute.value, cst.Name)
+                and attribute.value.value == "self"):
+            self.found.add(attribute.attr.value)
 
     def visit_SimpleString(self, string: cst.SimpleString) -> None:
         value = string.evaluated_value

@@ -23,13 +23,14 @@ from tf_migrate.analysis.object_members import plain_request
 from tf_migrate.analysis.instance_runs import as_class_run, external_run_blockers
 from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.analysis.session_functions import local_sessions
 from tf_migrate.analysis.session_setters import SETTER, setter_attribute
 from tf_migrate.analysis.slicing import RunPlan, member_parts, plan_run
 from tf_migrate.analysis.symbols import reads, target_keys, writes
 from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
 from tf_migrate.codegen.fetches import computed_to_numpy, to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
-from tf_migrate.codegen.session_plumbing import local_sessions, without_sessions
+from tf_migrate.codegen.session_plumbing import without_sessions
 from tf_migrate.cst.statements import DropBareNones, split_call_lists
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO

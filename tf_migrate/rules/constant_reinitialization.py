@@ -12,13 +12,13 @@ TensorFlow's own "Getting Started" guide (copied into many tutorials) resets its
 ``sess.run(init)`` before training. TF1 ran the initializers again; eager variables are initialized once, so the
 file stayed compat ("variables are initialized again"). Where every variable the initializer covers was made by
 ``tf.Variable`` from a constant (literals, ``tf.zeros`` / ``tf.ones`` / ``tf.constant`` / ``tf.fill`` of literals and
-of names bound once to a number), running it again is assigning those constants again: written so, it is still TF1 code, and the
-session rule runs the assignments where the run stood.
+of names bound once to a number), running it again is assigning those constants again: written so, it is still TF1
+code, and the session rule runs the assignments where the run stood.
 
 Only at the module's top level, for an initializer op made by ``tf.global_variables_initializer()`` (or
 ``tf.initialize_all_variables()``), run alone in a statement of its own, after a first run of it; every variable
-made before the op is a module-level ``name = tf.Variable(...)`` line whose name still holds it at the run. Random initial values (which TF1 drew again)
-or other variables leave the run as it was.
+made before the op is a module-level ``name = tf.Variable(...)`` line whose name still holds it at the run. Random
+initial values (which TF1 drew again) or other variables leave the run as it was.
 """
 from __future__ import annotations
 

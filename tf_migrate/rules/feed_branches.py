@@ -1,11 +1,15 @@
 """A feed dict each branch of an ``if`` builds, then one run -> the run in each branch, with its own dict.
 
-    if 'final_s_' not in globals():                       if 'final_s_' not in globals():
-        feed_dict = {tf_x: x, tf_y: y}                        _, pred_, final_s_ = sess.run([train_op, outs, final_s],
-    else:                                          ->                                       {tf_x: x, tf_y: y})
-        feed_dict = {tf_x: x, tf_y: y, init_s: final_s_}  else:
-    _, pred_, final_s_ = sess.run([train_op, outs,            _, pred_, final_s_ = sess.run([train_op, outs, final_s],
-                                   final_s], feed_dict)                                     {tf_x: x, tf_y: y, init_s: final_s_})
+    if 'final_s_' not in globals():
+        feed_dict = {tf_x: x, tf_y: y}
+    else:
+        feed_dict = {tf_x: x, tf_y: y, init_s: final_s_}
+    _, pred_, final_s_ = sess.run([train_op, outs, final_s], feed_dict)
+becomes
+    if 'final_s_' not in globals():
+        _, pred_, final_s_ = sess.run([train_op, outs, final_s], {tf_x: x, tf_y: y})
+    else:
+        _, pred_, final_s_ = sess.run([train_op, outs, final_s], {tf_x: x, tf_y: y, init_s: final_s_})
 
 An rnn fed its last state back (MorvanZhou's 403_RNN_regression) feeds the initial state only after the first
 step: the feeds differ, so one run function cannot take them all (a compiled function takes the same arguments at

@@ -31,7 +31,6 @@ from tf_migrate.codegen.inline_calls import NotInlinable, inline_call
 from tf_migrate.cst.names import all_names, attribute_names
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.traversal import visit
 
 RULE_ID = "inline-build-methods"
 _MAX_LEVELS = 8  # build methods calling build methods: inlined one level per round
@@ -169,21 +168,6 @@ def _names_reached(statement: cst.BaseStatement) -> Set[str]:
     """The attribute names ``statement`` may reach on an object of another class (``attribute_names``), but for a
     plain class's ``self.build()`` calling its own ``build``: rasbt's ``SentimentRNN`` and ``CharRNN`` each call
     their own ``self.build()``."""
-    names = attribute_names(statement)
     if not (isinstance(statement, cst.ClassDef) and plain_class(statement)):
-        return names
-    own = {m.name.value for m in statement.body.body if isinstance(m, cst.FunctionDef)}
-    others: Set[str] = set()
-
-    class _Others(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> None:
-            if not (isinstance(node.value, cst.Name) and node.value.value == "self" and node.attr.value in own):
-                others.add(node.attr.value)
-
-        def visit_SimpleString(self, node: cst.SimpleString) -> None:  # (what getattr could reach)
-            value = node.evaluated_value
-            if isinstance(value, str) and value.isidentifier():
-                others.add(value)
-
-    visit(statement, _Others())
-    return others
+        return attribute_names(statement)
+    return attribute_names(statement, own={m.name.value for m in statement.body.body if isinstance(m, cst.FunctionDef)})
