@@ -24,7 +24,7 @@ from tf_migrate.analysis.class_scope import analyze_class, per_run_members
 from tf_migrate.analysis.imported_helpers import summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.imported_runs import asked_sites, importer_blockers, unanswerable
-from tf_migrate.analysis.instance_runs import external_runs, module_classes
+from tf_migrate.analysis.instance_runs import as_class_run, external_runs, module_classes
 from tf_migrate.analysis.modules import variable_holders, variable_makers
 from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.object_members import member_requests, mixed_objects
@@ -137,6 +137,10 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
 
     visit_scope(list(module.body))
     external = external_runs(scopes)  # runs of a class's graph from outside it are planned in the class
+    for cls in classes:  # ... and runs of an object another class holds (analysis/held_graph_objects)
+        analysis = analyze_class(cls, names, layer_scopes)
+        for site in analysis.held_runs:
+            external.setdefault(site.instance_class, []).append((as_class_run(site, analysis.scope), site.instance))
     found.extend(importer_blockers(external, names))  # ... in another module's class: asked of it
     defined = [n.name.value for n in module_classes(module)] if external or names.tree_helpers.runs_asked else []
     for name, sites in external.items():
@@ -243,6 +247,8 @@ def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
     names.object_graph = object_graph
     names.variable_holders = variable_holders(module, names)
     names.variable_makers = variable_makers(module, names)
+    defined = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef)]
+    names.module_classes = {name for name in defined if defined.count(name) == 1}
     return names
 
 

@@ -188,6 +188,7 @@ class TFNames:
     # analysis/modules lists them (given by the engine: a class's __init__ builds such objects too).
     variable_holders: Dict[str, tuple] = field(default_factory=dict)
     variable_makers: Set[str] = field(default_factory=set)  # the module's functions that make variables
+    module_classes: Set[str] = field(default_factory=set)  # the classes the module defines once, at its top level
     # (class statement, names, layer scopes) -> what its objects hold (analysis/object_graphs), given by the engine:
     # a module's analysis binds the members of objects of its classes with it.
     object_graph: Optional[Callable] = None

@@ -16,11 +16,13 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.batch_norm_updates import batch_norm_blockers
+from tf_migrate.analysis.callables import fetch_leaves, unknown_feed_key, unknown_fetch
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
-from tf_migrate.analysis.instance_runs import external_run_blockers
+from tf_migrate.analysis.held_graph_objects import held_graph_objects, held_object_blockers
+from tf_migrate.analysis.instance_runs import external_run_blockers, mark_runs
 from tf_migrate.analysis.method_local_runs import method_local_runs
-from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.analysis.collections import unbuilt_layer_read
 from tf_migrate.analysis.statement_facts import only_initializers
 from tf_migrate.analysis.run_sites import RUN, RunSite, find_run_sites
@@ -29,7 +31,7 @@ from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.analysis.session_methods import session_methods
 from tf_migrate.analysis.binding_times import rebound_in_module, stored_outside
 from tf_migrate.analysis.symbols import reads, writes
-from tf_migrate.tfnames import TFNames
+from tf_migrate.tfnames import TFNames, dotted_name
 
 _GRAPH_BUILDERS = api.PLACEHOLDERS | api.VARIABLE_CONSTRUCTORS
 
@@ -47,6 +49,8 @@ class ClassAnalysis:
     # Runs in __init__ of values __init__ already has (no feed, no per-run value): computed where they stand, as
     # eager code (stevenpjg's DDPG copies the target network's variables there: `sess.run([t.assign(w), ...])`).
     init_runs: List[Tuple[int, RunSite]] = field(default_factory=list)  # (statement index, site)
+    # Runs in methods of the graph of an object the class holds (analysis/held_graph_objects), each marked with it.
+    held_runs: List[RunSite] = field(default_factory=list)
 
     def attribute_for(self, local: str) -> str:
         """The attribute a local of __init__ is kept in so generated methods can read it."""
@@ -97,6 +101,8 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
     analysis.own_scopes, own_blockers = session_methods(cls, names)  # fit(): builds and runs its own graph
     analysis.blockers.extend(own_blockers)
     classifier = Classifier(scope, names)
+    held = held_graph_objects(cls, scope, names)
+    block = lambda node, why: analysis.blockers.append((node, why))  # noqa: E731
     running = [m for m in methods if m is not init and m not in analysis.own_scopes
                and find_run_sites(m, classifier.is_session, classifier.kind_of)]
     for method in methods:
@@ -108,11 +114,23 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
                                               "(only __init__, and private methods it calls once, are converted)"))
             continue
         sites = find_run_sites(method, classifier.is_session, classifier.kind_of)
+        if held:  # runs of an object the class holds: planned in that object's class
+            mark_runs(sites, scope, lambda owner: frozenset(), [method], held, block)
+            for site in sites:
+                if site.instance is not None and site.feed is not None and not isinstance(site.feed, cst.Dict):
+                    block(site.call, f"sess.run of `{site.instance}`'s graph in method `{method.name.value}` with a "
+                                     "feed dict built before the run (only a dict written at the run is converted)")
+            analysis.held_runs.extend(site for site in sites if site.instance is not None)
+            sites = [site for site in sites if site.instance is None]
         inits = [site for site in sites if only_initializers(site.fetch, classifier.kind_of)]
         for site in inits:  # (a reset() method: TF1 initialized the trained variables again at each call)
             if not _initializes_once(cls, method, sites, inits, running, analysis, names):
                 analysis.blockers.append((site.call, f"an initializer run in method `{method.name.value}`, which "
                                                      "TF1 ran at each call: eager variables would keep their values"))
+        passed = _session_passed(method, sites, {key for key in scope.sessions if key.startswith("self.")})
+        if passed:
+            analysis.blockers.append((method, f"method `{method.name.value}` passes the class's session to "
+                                              f"`{passed}`, which still needs it: eager code has no session"))
         for key in sorted(_escaped_reads(method, sites, scope)):
             analysis.blockers.append((method, f"`{key}` is used outside sess.run in `{method.name.value}`"))
         eager, local_blockers = method_local_runs(method, sites, scope, {m.name.value: m for m in methods})
@@ -121,15 +139,48 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
         for site in sites:
             site.home = method  # its feed dict is built in the method, not in the graph's scope
             if id(site.call) not in eager:
+                analysis.blockers.extend(unknown_method_run_values(scope, site, method, classifier, names))
                 analysis.blockers.extend(run_blockers(scope, site))
         if sites:
             analysis.method_sites.append((method, sites))
     for site in external:  # runs from outside the class, written as its methods would (analysis/instance_runs)
         analysis.blockers.extend(external_run_blockers(scope, site, classifier, names))
         analysis.blockers.extend(run_blockers(scope, site))
+    if held:
+        analysis.blockers.extend(held_object_blockers(cls, held, analysis.held_runs))
     runs = [site for _, sites in analysis.method_sites for site in sites] + list(external)
     analysis.blockers.extend(batch_norm_blockers(scope, names, [(site, len(scope.statements)) for site in runs]))
     return analysis
+
+
+def unknown_method_run_values(scope: "pm.Scope", site: RunSite, method: cst.FunctionDef, classifier,
+                              names: TFNames) -> List[Tuple[cst.CSTNode, str]]:
+    """Why a run in a method fetches or feeds what ``__init__``'s graph does not build (``self.net.train`` of an
+    object of another module's class, which a trainer class holds): planned against the class's graph, it would
+    read an attribute the eager object does not have."""
+    found = []
+    for leaf in fetch_leaves(site.fetch):
+        why = unknown_fetch(leaf, scope, classifier.kind_of, names)
+        if why is not None:
+            found.append((site.call, f"sess.run in method `{method.name.value}` fetches a value the analysis does not "
+                                     f"know: {why}"))
+    for element in site.feed.elements if isinstance(site.feed, cst.Dict) else ():
+        why = unknown_feed_key(element.key, scope) if isinstance(element, cst.DictElement) else \
+            "a feed dict unpacked into another"
+        if why is not None:
+            found.append((site.call, f"sess.run in method `{method.name.value}` feeds a value the analysis does not "
+                                     f"know: {why}"))
+    return found
+
+
+def _session_passed(method: cst.FunctionDef, sites: Sequence[RunSite], sessions: Set[str]) -> str:
+    """The callee of the first call in ``method`` (other than its runs) given one of ``sessions`` (``saver.save(
+    self.sess, path)``; "" for none)."""
+    runs = {id(site.call) for site in sites}
+    for call in all_calls(method) if sessions else ():
+        if id(call) not in runs and any(symbol_key(arg.value) in sessions for arg in call.args):
+            return dotted_name(call.func) or "a call"
+    return ""
 
 
 def _initializes_once(cls, method, sites, inits, running, analysis, names: TFNames) -> bool:

@@ -41,9 +41,12 @@ from tf_migrate.traversal import visit
 
 
 def _member(expr: cst.BaseExpression, instances: Dict[str, str]) -> Optional[Tuple[str, str]]:
-    """(instance, attribute) when ``expr`` is ``instance.attribute`` of an instance of a local class."""
-    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in instances:
-        return expr.value.value, expr.attr.value
+    """(instance, attribute) when ``expr`` is ``instance.attribute`` of an instance of a local class (``instance``
+    a name, or ``self.net``, an object a class holds: analysis/held_graph_objects)."""
+    if isinstance(expr, cst.Attribute) and type(expr.value) in (cst.Name, cst.Attribute):
+        instance = dotted_name(expr.value)
+        if instance in instances:
+            return instance, expr.attr.value
     return None
 
 
@@ -103,7 +106,7 @@ class _ToSelf(cst.CSTTransformer):
         self.instance = instance
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
-        if isinstance(updated.value, cst.Name) and updated.value.value == self.instance:
+        if dotted_name(updated.value) == self.instance:
             return updated.with_changes(value=cst.Name("self"))
         return updated
 

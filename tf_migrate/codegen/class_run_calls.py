@@ -34,7 +34,7 @@ def filled_answer(template: str, instance: str, feed: Optional[cst.BaseExpressio
     literal one), and the helper markers it uses."""
     expression = cst.parse_expression(template)
     used = all_names(expression) & {ANSWER_TO_NUMPY, ANSWER_CALL_COMPILED}
-    mapping: Dict[str, cst.BaseExpression] = {ANSWER_OBJECT: cst.Name(instance), ANSWER_TO_NUMPY: cst.Name(to_numpy),
+    mapping: Dict[str, cst.BaseExpression] = {ANSWER_OBJECT: cst.parse_expression(instance), ANSWER_TO_NUMPY: cst.Name(to_numpy),
                                               ANSWER_CALL_COMPILED: cst.Name(call_compiled)}
     if feed is not None:
         mapping[ANSWER_FEED] = feed

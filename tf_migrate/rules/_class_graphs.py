@@ -75,6 +75,10 @@ class ClassGraph:
         for _, sites in self.analysis.method_sites:
             for site in sites:
                 self.generated.replacements[id(site.call)] = self.run(site, "self.")
+        for site in self.analysis.held_runs:  # a run of an object the class holds: a method of the object's class
+            self.generated.replacements[id(site.call)] = answered_run(rewriter, site, self.scope) \
+                if is_imported(site.instance_class, outer) else \
+                rewriter.class_graph(outer.class_defs[site.instance_class]).run_outside(as_class_run(site, self.scope))
 
     def _rename(self, plan: RunPlan, function: cst.FunctionDef) -> Dict[str, str]:
         # What the generated body reads and does not bind: the plan's reads, and names that rewritten
