@@ -91,3 +91,14 @@ def test_the_session_each_call_passes_is_read_when_the_module_binds_it_once(tmp_
     assert one_session_classes(scan_module("d", tmp_path / "d.py", text)) == {"Agent": "sess"}
     rebound = text + "sess = None\n"
     assert scan_module("d", tmp_path / "d.py", rebound).session_arguments["Agent"] == {None}
+
+
+def test_a_method_called_once_is_not_counted_twice_by_tensorflow_s_own_modules():
+    # `tf.train.RMSPropOptimizer` names TensorFlow's module `train`, not the object's method `train()`
+    # (YadiraF's GANs build their optimizers in __init__ and call `wgan.train(folder)` once).
+    source = ("import tensorflow as tf\n\n\nclass W:\n    def __init__(self):\n"
+              "        self.opt = tf.train.RMSPropOptimizer(1e-4)\n\n    def train(self):\n        pass\n\n\n"
+              "if __name__ == '__main__':\n    w = W()\n    w.train()\n")
+    assert "train" in scan_module("w", "w.py", source).called_once
+    twice = source + "    w.train()\n"
+    assert "train" not in scan_module("w", "w.py", twice).called_once

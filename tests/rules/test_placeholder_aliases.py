@@ -66,6 +66,15 @@ def test_an_initializer_a_method_may_run_again_stays_compat(change, why):
     assert result.outcome == "compat" and why in result.compat_reason, result.compat_reason
 
 
+def test_an_optimizer_of_tf_train_does_not_count_as_a_second_call_of_train(tmp_path):
+    source = SOM.replace("        self.propagate_nodes = ", "        self.unused = tf.train.GradientDescentOptimizer(0.1)\n"
+                         "        self.propagate_nodes = ")
+    result = migrate_source(source, "som.py")
+    assert result.outcome == "eager", result.compat_reason
+    verdict = verify_program(source, result.new_source, path=tmp_path / "som.py", timeout=240)
+    assert verdict.status == EQUIVALENT, verdict.detail
+
+
 def test_a_local_bound_again_is_not_moved():
     source = SOM.replace("        self.x = x\n", "        self.x = x\n        x = x * 1.0\n")
     result = migrate_source(source, "som.py")

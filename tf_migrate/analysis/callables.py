@@ -33,6 +33,7 @@ _KNOWN_RECEIVERS = {pm.PLACEHOLDER, pm.VARIABLE, pm.VARIABLES, pm.TENSOR, pm.TEN
 _CONTAINER_METHODS = {"append", "extend", "insert", "update", "add", "setdefault", "pop", "get", "items", "keys",
                       "values", "index", "count", "copy"}
 # Kinds a fetch may name: values a run can compute or read.
+_CALLABLE_VALUES = (pm.LAYER, pm.METRIC)  # values whose calls the analysis knows
 _FETCHABLE = _KNOWN_RECEIVERS - {pm.OPTIMIZER, pm.ITERATOR, pm.SAVER, pm.LAYER, pm.AVERAGER, pm.METRIC}
 
 
@@ -57,6 +58,9 @@ def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optiona
         receiver = func.value
         key = symbol_key(receiver)
         if key == "self":
+            bound = f"self.{func.attr.value}"
+            if bound in scope.symbols and scope.kind(bound) not in _CALLABLE_VALUES:
+                return f"`{bound}` is a value __init__ binds, not a method of the class"
             return None  # the class's own methods: the class analysis checks those that build graphs
         if key is not None and (scope.kind(key) in _KNOWN_RECEIVERS
                                 or (key in scope.symbols and func.attr.value in _CONTAINER_METHODS)):

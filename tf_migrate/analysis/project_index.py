@@ -119,7 +119,7 @@ def scan_module(name: str, path: Path, text: str) -> ModuleInfo:
     info.definitions_only = all(_defines_only(node) for node in tree.body)
     info.read_names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
     _count_calls(tree, info.calls)
-    info.called_once = _attributes_called_once(tree)
+    info.called_once = _attributes_called_once(tree, set(info.tf_aliases))
     _session_arguments(tree, _module_sessions(tree), info.session_arguments)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
@@ -206,11 +206,12 @@ def _count_calls(tree: ast.AST, counts: Dict[str, int], repeated: bool = False) 
         _count_calls(child, counts, repeated or sharing or isinstance(child, _REPEATING))
 
 
-def _attributes_called_once(tree: ast.Module) -> Set[str]:
-    """See ``ModuleInfo.called_once``."""
+def _attributes_called_once(tree: ast.Module, modules: Set[str]) -> Set[str]:
+    """See ``ModuleInfo.called_once`` (``modules``: the names bound to TensorFlow modules, whose attributes, such as
+    ``tf.train``, name no method)."""
     mentions: Dict[str, int] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute):
+        if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id in modules):
             mentions[node.attr] = mentions.get(node.attr, 0) + 1
     once: Set[str] = set()
     pending = [node for node in tree.body if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
@@ -219,7 +220,7 @@ def _attributes_called_once(tree: ast.Module) -> Set[str]:
         node = pending.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda) + _REPEATING):
             continue
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and mentions[node.func.attr] == 1:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and mentions.get(node.func.attr) == 1:
             once.add(node.func.attr)
         pending.extend(ast.iter_child_nodes(node))
     return once

@@ -183,6 +183,8 @@ class ClassGraph:
                 members.append(stmt.with_changes(body=stmt.body.with_changes(body=body)))
             else:
                 member = visit(stmt, SiteReplacer(self.generated.replacements, placeholder_keys))
+                if member is not stmt and isinstance(member, cst.FunctionDef):  # `self.sess.run(init)`: None, gone
+                    member = visit(member, DropBareNones())
                 opened = local_sessions(stmt, rewriter.ctx.names) if isinstance(stmt, cst.FunctionDef) else set()
                 if opened:  # train(): `with tf.Session() as sess:` around runs that are calls of methods now
                     member = visit(without_sessions(member, opened, self.scope, rewriter.ctx.names), DropBareNones())
