@@ -129,3 +129,34 @@ def test_a_method_passing_the_class_s_session_to_a_saver_keeps_the_module_compat
     result = migrate_source(_one_file(extra), "train.py")
     assert result.outcome == "compat"
     assert "method `save` passes the class's session to `saver.save`" in result.compat_reason
+
+
+def test_a_helper_object_the_class_only_calls_in_its_graph_is_not_a_held_graph():
+    # carpedm20's DCGAN holds `self.d_bn1 = batch_norm(name="d_bn1")` and calls it in its graph: an object of a
+    # class with graph code, but no run of its members; what decides it is the class's own analysis.
+    source = IMPORTS + '''
+
+class Scale:
+    def __init__(self):
+        self.w = tf.Variable(2.0)
+
+    def __call__(self, x):
+        return x * self.w
+
+
+class Model:
+    def __init__(self):
+        self.scale = Scale()
+        self.x = tf.placeholder(tf.float32, [None])
+        self.out = self.scale(self.x)
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def show(self):
+        print(type(self.scale).__name__, self.sess.run(self.out, {self.x: np.ones(3, np.float32)}))
+
+
+Model().show()
+'''
+    result = migrate_source(source, "model.py")
+    assert result.outcome == "eager", result.compat_reason

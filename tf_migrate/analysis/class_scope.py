@@ -146,8 +146,10 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
     for site in external:  # runs from outside the class, written as its methods would (analysis/instance_runs)
         analysis.blockers.extend(external_run_blockers(scope, site, classifier, names))
         analysis.blockers.extend(run_blockers(scope, site))
-    if held:
-        analysis.blockers.extend(held_object_blockers(cls, held, analysis.held_runs))
+    run_objects = {site.instance for site in analysis.held_runs}  # (a held helper object only called: not these)
+    if run_objects:
+        analysis.blockers.extend(held_object_blockers(cls, {key: owner for key, owner in held.items()
+                                                            if key in run_objects}, analysis.held_runs))
     runs = [site for _, sites in analysis.method_sites for site in sites] + list(external)
     analysis.blockers.extend(batch_norm_blockers(scope, names, [(site, len(scope.statements)) for site in runs]))
     return analysis
