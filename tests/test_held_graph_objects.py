@@ -160,3 +160,34 @@ Model().show()
 '''
     result = migrate_source(source, "model.py")
     assert result.outcome == "eager", result.compat_reason
+
+
+GIVEN = _one_file().replace('''    def __init__(self):
+        self.net = Network()
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())''', '''    def __init__(self, sess, net):
+        self.net = net
+        self.sess = sess''').replace('''    app = Train()''', '''    sess = tf.Session()
+    net = Network()
+    sess.run(tf.global_variables_initializer())
+    app = Train(sess, net)''')
+
+
+def test_a_trainer_given_the_object_and_the_session_converts_and_loses_the_session(tmp_path):
+    assert "app = Train(sess, net)" in GIVEN
+    result = migrate_source(GIVEN, "train.py")
+    assert result.outcome == "eager", result.compat_reason
+    new = result.new_source
+    assert "def __init__(self, net):" in new and "app = Train(net)" in new
+    assert "self.net.run_train_loss, x=self.xs, label=self.labels" in new and "Session" not in new
+    verdict = verify_program(GIVEN, new, path=tmp_path / "train.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail
+
+
+def test_a_trainer_given_objects_the_module_binds_twice_is_not_known():
+    # `net` bound to a Network and to something else: what the trainer holds is not known.
+    source = GIVEN.replace("    app = Train(sess, net)", "    app = Train(sess, net)\n    net = None")
+    result = migrate_source(source, "train.py")
+    assert result.outcome == "compat"
+    assert any("nothing in this file runs the graph `Network` builds" in finding.message
+               for finding in result.findings), result.compat_reason

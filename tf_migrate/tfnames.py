@@ -189,6 +189,8 @@ class TFNames:
     variable_holders: Dict[str, tuple] = field(default_factory=dict)
     variable_makers: Set[str] = field(default_factory=set)  # the module's functions that make variables
     module_classes: Set[str] = field(default_factory=set)  # the classes the module defines once, at its top level
+    # class -> {__init__ parameter -> the graph class of the object every construction passes it}
+    held_parameters: Dict[str, Dict[str, str]] = field(default_factory=dict)
     # (class statement, names, layer scopes) -> what its objects hold (analysis/object_graphs), given by the engine:
     # a module's analysis binds the members of objects of its classes with it.
     object_graph: Optional[Callable] = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from tf_migrate.engine import migrate_source
+from tf_migrate.verify import verify_program
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
 NET = '''
@@ -58,3 +59,23 @@ def test_variables_of_a_class_convert_with_tf1_s_initializers():
     assert result.outcome == "eager", result.compat_reason
     assert "tf.Variable(tf.constant_initializer(0.5)([2, 1]), name='w')" in result.new_source
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("initializer, written", [
+    pytest.param("tf.random_normal_initializer", "tf.compat.v1.random_normal_initializer()([1])", id="a class"),
+    pytest.param("tf.zeros_initializer", "tf.zeros_initializer()([1])", id="another"),
+])
+def test_an_initializer_class_given_itself_is_instantiated_as_tf1_did(initializer, written, tmp_path):
+    # ChengBinJin's tutorials: `initializer=tf.random_normal_initializer`, the class; TF1 instantiated it. Called with
+    # the shape it crashed (`RandomNormal.__call__() missing 1 required positional argument: 'shape'`).
+    source = ("import tensorflow as tf\ntf.set_random_seed(1)\n"
+              f"W = tf.get_variable(name='weight', shape=[1], initializer={initializer})\n"
+              "x = tf.placeholder(tf.float32, [None])\nloss = tf.reduce_mean(tf.square(x * W - 1.0))\n"
+              "train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\nsess = tf.Session()\n"
+              "sess.run(tf.global_variables_initializer())\n"
+              "for step in range(3):\n    print(sess.run([train, loss], {x: [1.0, 2.0]})[1])\n")
+    result = migrate_source(source, "init.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert written in result.new_source
+    verdict = verify_program(source, result.new_source, path=tmp_path / "init.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail

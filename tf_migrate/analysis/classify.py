@@ -413,7 +413,8 @@ class Classifier:
         body_calls = all_calls(node)
         qualnames = {self.names.call_name(c) for c in body_calls}
         callables.summarize_definition(node, body_calls, self.scope, self.names)
-        if qualnames & (api.PLACEHOLDERS | api.SESSIONS):  # a scope of its own, or a main() on this graph
+        if qualnames & (api.PLACEHOLDERS | api.SESSIONS) or _runs_held_objects(node, body_calls, self.names):
+            # a scope of its own, or a main() on this graph; a class given an object to run (held_graph_objects)
             st.run_sites = own_session_runs(node, self.scope, self.names, self.statements, self.is_session, self.kind_of)
             if st.run_sites is None:
                 st.run_sites, st.kind = [], "nested-scope"  # analysed as a scope of its own
@@ -423,3 +424,10 @@ class Classifier:
         for blocked, reason in shadowed_run_blockers(node, st.run_sites, lambda f: eager_locals(f, self.scope)):
             self.block(blocked, reason)
         return st
+
+
+def _runs_held_objects(node, body_calls, names: TFNames) -> bool:
+    """A class given objects of graph classes (``Train(sess, net)``, analysis/held_graph_objects) whose methods run
+    a session."""
+    return isinstance(node, cst.ClassDef) and bool(names.held_parameters.get(node.name.value)) and any(
+        isinstance(call.func, cst.Attribute) and call.func.attr.value == "run" for call in body_calls)

@@ -28,19 +28,24 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.statement_facts import single
 from tf_migrate.analysis.symbols import symbol_key, writes
+from tf_migrate.cst.arguments import bind
 from tf_migrate.tfnames import TFNames, dotted_name
 from tf_migrate.traversal import visit
 
 
 def held_graph_objects(cls: cst.ClassDef, scope: "pm.Scope", names: TFNames) -> Dict[str, str]:
-    """``self.attribute`` -> the class of the object ``__init__`` binds it to (see the module's docstring)."""
+    """``self.attribute`` -> the class of the object ``__init__`` binds it to (see the module's docstring): one it
+    builds, or a parameter every construction of the class in the module fills with one (:func:`held_parameters`)."""
     graph_classes = (names.module_classes - {cls.name.value}) | set(names.tree_helpers.graph_classes)
+    given = names.held_parameters.get(cls.name.value, {})
     found: Dict[str, str] = {}
     for st in scope.statements:
         targets, value = single(st.node) if isinstance(st.node, cst.SimpleStatementLine) else (None, None)
-        if targets is None or len(st.defines) != 1 or not isinstance(value, cst.Call):
+        if targets is None or len(st.defines) != 1:
             continue
-        key, owner = st.defines[0], dotted_name(value.func)
+        key = st.defines[0]
+        owner = dotted_name(value.func) if isinstance(value, cst.Call) else \
+            given.get(value.value) if isinstance(value, cst.Name) and value.value in scope.params else None
         if key.startswith("self.") and key.count(".") == 1 and owner in graph_classes:
             found[key] = owner
     counts: Dict[str, int] = {}
@@ -50,6 +55,109 @@ def held_graph_objects(cls: cst.ClassDef, scope: "pm.Scope", names: TFNames) -> 
     methods = [m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value != "__init__"]
     rebound = {key for method in methods for key in writes(method.body)}
     return {key: owner for key, owner in found.items() if counts.get(key) == 1 and key not in rebound}
+
+
+def held_parameters(module: cst.Module, names: TFNames) -> Dict[str, Dict[str, str]]:
+    """Class of the module -> {parameter of its ``__init__`` -> the graph class of the object each construction of it
+    in the module passes there}: a name bound once in the whole module, to an object of one graph class
+    (``net = Network()`` ... ``Train(sess, net)``). A construction that passes anything else, or one whose arguments
+    do not bind to the parameters, leaves the parameter out."""
+    graph_classes = names.module_classes | set(names.tree_helpers.graph_classes)
+    objects = _objects_bound_once(module, graph_classes)
+    inits = {stmt.name.value: _init_params(stmt) for stmt in module.body
+             if isinstance(stmt, cst.ClassDef) and stmt.name.value in names.module_classes}
+    passed: Dict[str, Dict[str, Set[str]]] = {}
+    for call, local in _calls_with_parameters(module):
+        name = call.func.value if isinstance(call.func, cst.Name) else None
+        if inits.get(name) is None:
+            continue
+        bound = bind(call, inits[name])
+        for param in inits[name]:
+            value = bound.get(param) if bound is not None else None
+            owner = objects.get(value.value) if isinstance(value, cst.Name) and value.value not in local else None
+            passed.setdefault(name, {}).setdefault(param, set()).add(owner or "")
+    return {name: {param: next(iter(owners)) for param, owners in params.items()
+                   if len(owners) == 1 and "" not in owners and owners != {name}} for name, params in passed.items()}
+
+
+def _calls_with_parameters(module: cst.Module) -> List[Tuple[cst.Call, Set[str]]]:
+    """Each call of the module, with the parameters of the functions it stands in (names that are not the module's
+    there)."""
+    found: List[Tuple[cst.Call, Set[str]]] = []
+    stack: List[Set[str]] = [set()]
+
+    class _Calls(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            stack.append(stack[-1] | {p.name.value for p in node.params.params} | {
+                p.name.value for p in node.params.kwonly_params})
+
+        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+            stack.pop()
+
+        def visit_Call(self, node: cst.Call) -> None:
+            found.append((node, stack[-1]))
+
+    visit(module, _Calls())
+    return found
+
+
+def _init_params(cls: cst.ClassDef):
+    """The parameters of the class's ``__init__`` after ``self`` (None: no ``__init__``, or one taking ``*args`` or
+    ``**kwargs``)."""
+    init = next((m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"), None)
+    if init is None or not isinstance(init.params.star_arg, cst.MaybeSentinel) or init.params.star_kwarg is not None:
+        return None
+    return [p.name.value for p in init.params.params[1:]]
+
+
+def _objects_bound_once(module: cst.Module, graph_classes: Set[str]) -> Dict[str, str]:
+    """Name -> graph class, for the names the module binds once in all its scopes, by ``name = Class(...)``
+    (parameters left out: a call that passes one is read in its function, :func:`_calls_with_parameters`)."""
+    bindings: Dict[str, List[object]] = {}
+
+    class _Bindings(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            owner = dotted_name(node.value.func) if isinstance(node.value, cst.Call) and len(node.targets) == 1 \
+                else None
+            for target in node.targets:
+                for name in _target_names(target.target):
+                    bindings.setdefault(name, []).append(owner if isinstance(target.target, cst.Name) else None)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            self._other(node.target)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            self._other(node.target)
+
+        def visit_For(self, node: cst.For) -> None:
+            self._other(node.target)
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            self._other(node.target)
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            self._other(node.name)
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            self._other(node.target)
+
+        def _other(self, target: cst.CSTNode) -> None:
+            for name in _target_names(target):
+                bindings.setdefault(name, []).append(None)
+
+    visit(module, _Bindings())
+    return {name: owners[0] for name, owners in bindings.items()
+            if len(owners) == 1 and owners[0] in graph_classes}
+
+
+def _target_names(target: cst.CSTNode) -> List[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _target_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []
 
 
 def held_object_blockers(cls: cst.ClassDef, held: Dict[str, str], run_sites) -> List[Tuple[cst.CSTNode, str]]:

@@ -13,6 +13,7 @@ import libcst as cst
 from tf_migrate.analysis.batch_norm_updates import batch_norm_blockers, scope_run_sites
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis import scope_passes
+from tf_migrate.analysis.printed_values import check_printed_values
 from tf_migrate.analysis.build_blocks import check_build_blocks, check_deferred_calls
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.flatten import unwrap
@@ -85,6 +86,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
             check_parameter_objects(st.node, st.run_sites, classifier.block)
     scope_passes.settle_eager(classifier)
     scope_passes.check_escapes(classifier)
+    check_printed_values(classifier)
     scope_passes.check_run_plans(classifier)
     scope_passes.check_reinitialization(classifier)
     for node, why in batch_norm_blockers(scope, names, scope_run_sites(scope)):

@@ -16,7 +16,8 @@ def check_session_escapes(c: Classifier) -> None:
     """A session handed to code outside this module: that code still needs it."""
     functions = dict(c.scope.outer_functions)  # (in a function: the module's functions too, whose runs it plans)
     functions.update((st.node.name.value, st.node) for st in c.scope.statements if isinstance(st.node, cst.FunctionDef))
-    local = set(functions) | {st.node.name.value for st in c.scope.statements if isinstance(st.node, cst.ClassDef)}
+    local = set(functions) | {st.node.name.value for st in c.scope.statements if isinstance(st.node, cst.ClassDef)} \
+        | c.names.module_classes  # (a main guard or a function building an object of a class of the module)
     sessions = {k for k in c.scope.sessions if "." not in k}
     for st in c.scope.statements:
         if st.role == pm.REMOVE or isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):

@@ -73,7 +73,7 @@ class _GetVariable(cst.CSTTransformer):
             is_int = dtype_code is not None and any(t in dtype_code for t in _INT_DTYPES)
             init_code = f"{tf}.zeros_initializer()" if is_int else f"{tf}.keras.initializers.GlorotUniform()"
         else:
-            init_code = code(init)
+            init_code = code(init) + ("()" if _initializer_class(init, self.ctx.names) else "")
         if shape is None:
             value = init_code  # the initializer is a value (tensor or array)
         else:
@@ -88,6 +88,15 @@ class _GetVariable(cst.CSTTransformer):
             extra += f", dtype={dtype_code}"
         self.ctx.report(original, RULE_ID, INFO, "tf.get_variable -> tf.Variable with the same initializer")
         return cst.parse_expression(f"{tf}.Variable({value}{extra})")
+
+
+def _initializer_class(init: cst.BaseExpression, names) -> bool:
+    """``initializer=tf.random_normal_initializer``: TensorFlow's initializer class itself, which TF1's get_variable
+    instantiated with its defaults before calling it (called with the shape, as an object is, it crashed)."""
+    qualname = names.qualname(init) if isinstance(init, (cst.Name, cst.Attribute)) else None
+    if qualname is None or qualname.startswith("tf.contrib."):  # (contrib's `xavier_initializer` is a function)
+        return False
+    return qualname.endswith("_initializer") or qualname.startswith(("tf.keras.initializers.", "tf.initializers."))
 
 
 def _may_reuse(item: cst.BaseExpression, ctx: RuleContext) -> bool:
