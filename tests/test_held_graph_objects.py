@@ -7,6 +7,8 @@ conversion cannot follow keep the module compat, with the reason.
 """
 from __future__ import annotations
 
+import pytest
+
 from tf_migrate.cli import EXIT_OK
 from tf_migrate.engine import migrate_source
 from tf_migrate.verify import verify_program
@@ -191,3 +193,40 @@ def test_a_trainer_given_objects_the_module_binds_twice_is_not_known():
     assert result.outcome == "compat"
     assert any("nothing in this file runs the graph `Network` builds" in finding.message
                for finding in result.findings), result.compat_reason
+
+
+ACTIVATED = IMPORTS + '''
+
+class Dense:
+    def __init__(self, n_in, n_out, act=tf.nn.relu):
+        self.act = act
+        self.x = tf.placeholder(tf.float32, [None, n_in])
+        self.w = tf.Variable(tf.ones([n_in, n_out]) * 0.1)
+        self.out = self.act(tf.matmul(self.x, self.w))
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def show(self, xs):
+        print(self.sess.run(self.out, {self.x: xs}))
+
+
+layer = Dense(3, 2{given})
+layer.show(np.arange(6, dtype=np.float32).reshape(2, 3) - 2.0)
+'''
+
+
+@pytest.mark.parametrize("given", [pytest.param("", id="the default"), pytest.param(", act=tf.nn.tanh", id="another")])
+def test_an_activation_parameter_every_construction_leaves_to_tensorflow_is_tensorflow_s(given, tmp_path):
+    # sjchoi86's VAE notebook: `transfer_fct=tf.nn.softplus`, kept as `self.transfer_fct` and called in __init__.
+    source = ACTIVATED.replace("{given}", given)
+    result = migrate_source(source, "dense.py")
+    assert result.outcome == "eager", result.compat_reason
+    verdict = verify_program(source, result.new_source, path=tmp_path / "dense.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail
+
+
+def test_an_activation_parameter_given_something_else_is_not_known():
+    source = ACTIVATED.replace("{given}", ", act=lambda t: t * 2.0")
+    result = migrate_source(source, "dense.py")
+    assert result.outcome == "compat"
+    assert "`self.act` is a value __init__ binds, not a method of the class" in result.compat_reason

@@ -24,7 +24,7 @@ from tf_migrate.analysis.class_scope import analyze_class, per_run_members
 from tf_migrate.analysis.imported_helpers import summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.imported_runs import asked_sites, importer_blockers, unanswerable
-from tf_migrate.analysis.held_graph_objects import held_parameters
+from tf_migrate.analysis.held_graph_objects import function_parameters, held_parameters
 from tf_migrate.analysis.instance_runs import as_class_run, external_runs, module_classes
 from tf_migrate.analysis.modules import variable_holders, variable_makers
 from tf_migrate.analysis.object_graphs import object_graph
@@ -251,6 +251,7 @@ def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
     defined = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef)]
     names.module_classes = {name for name in defined if defined.count(name) == 1}
     names.held_parameters = held_parameters(module, names) if names.module_classes else {}
+    names.function_parameters = function_parameters(module, names) if names.module_classes else {}
     return names
 
 

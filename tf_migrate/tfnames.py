@@ -191,6 +191,8 @@ class TFNames:
     module_classes: Set[str] = field(default_factory=set)  # the classes the module defines once, at its top level
     # class -> {__init__ parameter -> the graph class of the object every construction passes it}
     held_parameters: Dict[str, Dict[str, str]] = field(default_factory=dict)
+    # class -> the __init__ parameters every construction leaves at a TensorFlow function default (activations)
+    function_parameters: Dict[str, Set[str]] = field(default_factory=dict)
     # (class statement, names, layer scopes) -> what its objects hold (analysis/object_graphs), given by the engine:
     # a module's analysis binds the members of objects of its classes with it.
     object_graph: Optional[Callable] = None

@@ -59,7 +59,8 @@ def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optiona
         key = symbol_key(receiver)
         if key == "self":
             bound = f"self.{func.attr.value}"
-            if bound in scope.symbols and scope.kind(bound) not in _CALLABLE_VALUES:
+            if bound in scope.symbols and scope.kind(bound) not in _CALLABLE_VALUES \
+                    and bound not in scope.local_callables:
                 return f"`{bound}` is a value __init__ binds, not a method of the class"
             return None  # the class's own methods: the class analysis checks those that build graphs
         if key is not None and (scope.kind(key) in _KNOWN_RECEIVERS
@@ -195,8 +196,9 @@ def unknown_feed_key(key_expr: cst.BaseExpression, scope: "pm.Scope") -> Optiona
 
 def record_callables(st: "pm.Statement", targets, value, scope: "pm.Scope", names: TFNames) -> None:
     """What a statement binds that calls may name: lambdas, namedtuple types, instances of local classes."""
-    if isinstance(value, cst.Lambda) or is_container_type(value, names):
-        scope.local_callables.update(st.defines)
+    if isinstance(value, cst.Lambda) or is_container_type(value, names) or (
+            isinstance(value, cst.Name) and value.value in scope.params and value.value in scope.local_callables):
+        scope.local_callables.update(st.defines)  # (self.f = f, a parameter known to hold a TF function)
     if isinstance(value, cst.Lambda) and len(st.defines) == 1:
         scope.function_reads.setdefault(st.defines[0], set()).update(free_reads(value))
     for key in st.defines:

@@ -84,7 +84,9 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
         scope = pm.Scope([], {}, set(), [], [(cls, "graph built in a class without __init__")], [], is_class=True)
         return ClassAnalysis(scope, cls, [], set(), list(scope.blockers))
     params = tuple(p.name.value for p in init.params.params[1:])
-    scope = analyze_scope(list(init.body.body), names, params, is_class=True, layer_scopes=layer_scopes)
+    functions = tuple(sorted(names.function_parameters.get(cls.name.value, ())))  # (transfer_fct=tf.nn.softplus)
+    scope = analyze_scope(list(init.body.body), names, params, is_class=True, layer_scopes=layer_scopes,
+                          known_callables=functions)
     analysis = ClassAnalysis(scope, init, [], set(params), list(scope.blockers),
                              {m.name.value for m in methods})
     scope.later_stores = _later_stores(methods, init)

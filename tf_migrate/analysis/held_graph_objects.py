@@ -18,6 +18,10 @@ A held object is an attribute ``__init__`` binds once, to an object of a class o
 of a graph class of the tree, and no other method binds again. Its members are read only in runs of it: anything
 else (``self.net.x`` read outside a run, ``self.net`` passed on) keeps the module compat, with the reason there, as
 the eager class may have dropped that member (a placeholder, a per-run tensor).
+
+The constructions of a class in its module also say what its parameters hold where that decides what the class can
+be: an object of a graph class (:func:`held_parameters`), or a TensorFlow function (:func:`function_parameters`,
+``transfer_fct=tf.nn.softplus`` that no construction replaces, called by the class's graph as TensorFlow's).
 """
 from __future__ import annotations
 
@@ -78,6 +82,38 @@ def held_parameters(module: cst.Module, names: TFNames) -> Dict[str, Dict[str, s
             passed.setdefault(name, {}).setdefault(param, set()).add(owner or "")
     return {name: {param: next(iter(owners)) for param, owners in params.items()
                    if len(owners) == 1 and "" not in owners and owners != {name}} for name, params in passed.items()}
+
+
+def function_parameters(module: cst.Module, names: TFNames) -> Dict[str, Set[str]]:
+    """Class of the module -> the parameters of its ``__init__`` whose default is a TensorFlow function
+    (``transfer_fct=tf.nn.softplus``) and that every construction of the class in the module leaves at it or fills
+    with another TensorFlow function: what the class calls through them is TensorFlow's, not code the analysis cannot
+    see into. A class the module never builds has none (another module may pass anything)."""
+    defaults: Dict[str, Dict[str, cst.BaseExpression]] = {}
+    for stmt in module.body:
+        init = next((m for m in stmt.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"),
+                    None) if isinstance(stmt, cst.ClassDef) and stmt.name.value in names.module_classes else None
+        if init is not None and _init_params(stmt) is not None:
+            defaults[stmt.name.value] = {p.name.value: p.default for p in init.params.params[1:]}
+    given: Dict[str, Set[str]] = {name: {param for param, default in params.items()
+                                         if default is not None and _tf_function(default, names)}
+                                  for name, params in defaults.items()}
+    built: Set[str] = set()
+    for call, _ in _calls_with_parameters(module):
+        name = call.func.value if isinstance(call.func, cst.Name) else None
+        if name not in given:
+            continue
+        built.add(name)
+        bound = bind(call, list(defaults[name]))
+        given[name] = {param for param in given[name] if bound is not None and (
+            param not in bound or _tf_function(bound[param], names))}
+    return {name: params for name, params in given.items() if params and name in built}
+
+
+def _tf_function(value: cst.BaseExpression, names: TFNames) -> bool:
+    """A reference to a function of TensorFlow's API (``tf.nn.relu``, not a call, not a class such as a Keras layer)."""
+    qualname = names.qualname(value) if isinstance(value, (cst.Name, cst.Attribute)) else None
+    return qualname is not None and qualname.startswith("tf.") and qualname.rsplit(".", 1)[-1][:1].islower()
 
 
 def _calls_with_parameters(module: cst.Module) -> List[Tuple[cst.Call, Set[str]]]:

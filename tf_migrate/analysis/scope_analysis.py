@@ -13,6 +13,7 @@ import libcst as cst
 from tf_migrate.analysis.batch_norm_updates import batch_norm_blockers, scope_run_sites
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis import scope_passes
+from tf_migrate.analysis.fed_strings import check_fed_strings
 from tf_migrate.analysis.printed_values import check_printed_values
 from tf_migrate.analysis.build_blocks import check_build_blocks, check_deferred_calls
 from tf_migrate.analysis.classify import Classifier
@@ -31,24 +32,31 @@ from tf_migrate.traversal import remember
 
 
 def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: bool = False,
-                  layer_scopes: Optional[Dict[str, str]] = None, parent: Optional[pm.Scope] = None) -> pm.Scope:
+                  layer_scopes: Optional[Dict[str, str]] = None, parent: Optional[pm.Scope] = None,
+                  known_callables: Tuple[str, ...] = ()) -> pm.Scope:
     """Build the program model of one block of statements.
 
     The same statements (unchanged nodes keep their identity) with the same arguments give the
     same model, so it is built once per file: the eager/compat decision, session-to-functions and
     graph-function-inputs all ask for it. Callers read the model; they must not change it.
+    ``known_callables``: parameters known to hold TensorFlow functions (``transfer_fct=tf.nn.softplus`` of a class
+    no construction gives another, analysis/held_graph_objects.function_parameters).
     """
     body = list(body)
     key = ("scope", tuple(map(id, body)), tuple(params), is_class, tuple(sorted((layer_scopes or {}).items())),
-           id(parent), tuple(sorted(names.aliases.items())), tuple(sorted(names.v1_module_aliases)), tuple(sorted(names.imported)))
-    return remember(key, (body, parent), lambda: _analyze_scope(body, names, params, is_class, layer_scopes, parent))
+           id(parent), tuple(sorted(names.aliases.items())), tuple(sorted(names.v1_module_aliases)), tuple(sorted(names.imported)),
+           tuple(known_callables))
+    return remember(key, (body, parent), lambda: _analyze_scope(body, names, params, is_class, layer_scopes, parent,
+                                                                 known_callables))
 
 
 def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool,
-                   layer_scopes: Optional[Dict[str, str]], parent: Optional[pm.Scope]) -> pm.Scope:
+                   layer_scopes: Optional[Dict[str, str]], parent: Optional[pm.Scope],
+                   known_callables: Tuple[str, ...] = ()) -> pm.Scope:
     flat = unwrap(body, names)
     scope = pm.Scope([], {}, set(flat.sessions), flat.withs, [], [], is_class=is_class,
                      layer_scopes=dict(layer_scopes or {}))
+    scope.local_callables.update(known_callables)
     if parent is not None:
         for key, symbol in parent.symbols.items():
             if symbol.kind in pm.INHERITED_KINDS and key not in params:
@@ -87,6 +95,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.settle_eager(classifier)
     scope_passes.check_escapes(classifier)
     check_printed_values(classifier)
+    check_fed_strings(classifier)
     scope_passes.check_run_plans(classifier)
     scope_passes.check_reinitialization(classifier)
     for node, why in batch_norm_blockers(scope, names, scope_run_sites(scope)):
