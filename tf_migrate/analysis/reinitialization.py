@@ -1,0 +1,125 @@
+"""A second initializer run of variables (a second session, or ``sess.run(init)`` again).
+
+TF1 reset the variables to their initial values there; eager variables keep theirs, so the scope stays compat,
+with the reason at the run, unless the second run changes nothing: a reset graph or another graph between them, or
+a value computed again the same.
+"""
+from __future__ import annotations
+
+from typing import List
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.callables import fetch_leaves
+from tf_migrate.analysis.classify import Classifier
+from tf_migrate.analysis.run_graphs import run_graph
+from tf_migrate.analysis.slicing import plan_run
+from tf_migrate.analysis.symbols import all_calls, symbol_key
+from tf_migrate.cst.arguments import argument
+
+
+def check_reinitialization(c: Classifier) -> None:
+    """Two initializer runs of a variable (a second session) reset it in TF1; eager variables keep their values.
+
+    Not when ``tf.reset_default_graph()`` stands between them: the second one initializes the new
+    graph's variables, which eager code creates anew as well (the cookbook's one-script-per-section
+    programs); nor when the two run in graphs the text tells apart (``analysis/run_graphs``: a notebook's
+    second model in a ``tf.Graph()`` of its own). Nor when the second one gives the variable the value it holds anyway
+    (:func:`_reinitialization_changes_nothing`). ``w1.initializer`` then ``w2.initializer`` initialize
+    two variables once each."""
+    runs = [st for st in c.scope.statements if st.role == pm.REMOVE and st.run_sites]
+    resets = [st.index for st in c.scope.statements
+              if any(c.names.call_name(call) == "tf.reset_default_graph" for call in all_calls(st.node))]
+    last_run: dict = {}  # variable key -> the initializer run that initialized it last
+    for run in runs:
+        targets = _initialized(c, run)
+        for key in targets:
+            before = last_run.get(key)
+            if before is not None and not any(before.index < reset < run.index for reset in resets) \
+                    and not _other_graphs(c, before, run) \
+                    and not _reinitialization_changes_nothing(c, before, run, key):
+                c.block(run.node, "variables are initialized again (a second session): eager variables "
+                                  "would keep their trained values")
+                return
+        last_run.update((key, run) for key in targets)
+
+
+def _other_graphs(c: Classifier, before: "pm.Statement", run: "pm.Statement") -> bool:
+    first, second = run_graph(c.scope, c.names, before), run_graph(c.scope, c.names, run)
+    return first is not None and second is not None and first != second
+
+
+def _initialized(c: Classifier, run: "pm.Statement") -> List[str]:
+    """The variables an initializer run initializes: ``w.initializer`` its own, an initializer op all so far."""
+    keys: List[str] = []
+    for leaf in fetch_leaves(run.run_sites[0].fetch):
+        if isinstance(leaf, cst.Attribute) and leaf.attr.value == "initializer" and symbol_key(leaf.value):
+            keys.append(symbol_key(leaf.value))
+        else:  # (objects of the program's classes hold variables the scope does not list: a key stands for them)
+            return [k for k in c.scope.creation_order if c.scope.symbol_at(k, run.index) is not None] + (
+                [_OBJECTS_VARIABLES] if c.scope.instances else [])
+    return keys
+
+
+_OBJECTS_VARIABLES = "<the variables of the scope's objects>"
+
+
+def _reinitialization_changes_nothing(c: Classifier, before: "pm.Statement", after: "pm.Statement",
+                                      key: str) -> bool:
+    """Whether the initializer run ``after`` gives the variable ``key`` the value it holds anyway: no run since
+    ``before`` ran an op (a training step or an assignment: only tensors were read), and its initial value
+    is computed again the same: no random op, or only op-seeded ones in a new session (TF1 restarts a
+    seeded op's numbers in each session; in the same session it draws new ones)."""
+    between = c.scope.statements[before.index + 1:after.index]
+    for st in between:
+        for site in st.run_sites:
+            if site.style != "eval" and any(c.kind_of(leaf) != "tensor" for leaf in fetch_leaves(site.fetch)):
+                return False
+            if any(_changes_state(c, needed) for needed in plan_run(c.scope, site, st.index).statements):
+                return False  # `inc = tf.assign_add(w, 1.0)` is a tensor, and running it changes w
+            if _updates(c, site.fetch):
+                return False  # `sess.run(tf.assign(w, v))`: the op is built in the run
+        if any(isinstance(call.func, cst.Name) and call.func.value in c.scope.local_callables
+               for call in all_calls(st.node)):
+            return False  # a function of the program may run anything
+        if any(isinstance(call.func, cst.Attribute) and call.func.attr.value in ("restore", "load")
+               for call in all_calls(st.node)):
+            return False  # `saver.restore(sess, path)`, `w.load(value, sess)`: the variables changed
+    new_session = any(st.kind == pm.SESSION for st in between)
+    if _session_key(before) != _session_key(after) and any(
+            site.style != "run" or _session_key(st, site) == _session_key(before)
+            for st in c.scope.statements[after.index + 1:] for site in st.run_sites):
+        return False  # two sessions in use at once (sess1, sess2): each holds its own values of the variable
+    symbol = c.scope.symbol_at(key, after.index)
+    if symbol is None or symbol.kind != pm.VARIABLE or symbol.call is None \
+            or c.names.call_name(symbol.call) != "tf.Variable":
+        return False  # a layer's or a helper's variables: their initializers are not read here
+    return all(c.names.call_name(call) not in api.RANDOM_OPS or (new_session and argument(call, "seed") is not None)
+               for call in all_calls(symbol.call))
+
+
+_STATE_METHODS = api.VARIABLE_WRITE_METHODS | {"minimize", "apply_gradients"}
+
+
+def _changes_state(c: Classifier, st: "pm.Statement") -> bool:
+    """Whether running the graph statement ``st`` updates a variable (an assignment, an optimizer step)."""
+    return st.kind == pm.OP or st.gradient or _updates(c, st.node)
+
+
+def _updates(c: Classifier, node: cst.CSTNode) -> bool:
+    """Whether ``node`` builds an op that updates a variable (an assignment, an optimizer step)."""
+    for call in all_calls(node):
+        qualname = c.names.call_name(call) or ""
+        name = call.func.attr.value if isinstance(call.func, cst.Attribute) else qualname.rsplit(".", 1)[-1]
+        if name in _STATE_METHODS or qualname.startswith(("tf.assign", "tf.scatter_")):
+            return True
+    return False
+
+
+def _session_key(st: "pm.Statement", site=None):
+    """The name of the session a run runs on (None: not a plain name)."""
+    site = site or st.run_sites[0]
+    receiver = site.call.func.value if isinstance(site.call.func, cst.Attribute) else None
+    return symbol_key(receiver) if receiver is not None else None
