@@ -230,3 +230,15 @@ def test_an_activation_parameter_given_something_else_is_not_known():
     result = migrate_source(source, "dense.py")
     assert result.outcome == "compat"
     assert "`self.act` is a value __init__ binds, not a method of the class" in result.compat_reason
+
+
+def test_a_trainer_building_graph_code_on_the_object_s_members_keeps_the_module_compat():
+    # A critic building on its actor's output in __init__ (`self.q = ...(self.net.y)`): the eager Network keeps no
+    # `y`, a per-run member of its generated methods.
+    source = _one_file().replace("        self.sess = tf.Session()\n",
+                                 "        self.doubled = self.net.y * 2.0\n        self.sess = tf.Session()\n", 1)
+    assert "self.doubled = self.net.y * 2.0" in source
+    result = migrate_source(source, "train.py")
+    assert result.outcome == "compat"
+    assert "`self.net`, an object of `Network` that this class runs, is used otherwise than in runs" in \
+        result.compat_reason

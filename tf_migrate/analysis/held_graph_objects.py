@@ -197,14 +197,15 @@ def _target_names(target: cst.CSTNode) -> List[str]:
 
 
 def held_object_blockers(cls: cst.ClassDef, held: Dict[str, str], run_sites) -> List[Tuple[cst.CSTNode, str]]:
-    """Where the class's methods use a held object otherwise than in a run of it (``run_sites``: the runs marked
-    with it) or than by calling a method of it."""
+    """Where the class's methods, ``__init__`` included, use a held object otherwise than by binding it, in a run of
+    it (``run_sites``: the runs marked with it) or by calling a method of it (``self.q = f(self.actor.out)`` in
+    ``__init__`` would build on a member the eager object may not have)."""
     in_runs: Set[int] = set()
     for site in run_sites:
         in_runs.update(id(node) for node in _held_mentions(site.call, held))
     found = []
     for method in cls.body.body:
-        if not isinstance(method, cst.FunctionDef) or method.name.value == "__init__":
+        if not isinstance(method, cst.FunctionDef):
             continue
         for node in _held_mentions(method, held, calls_allowed=True):
             if id(node) not in in_runs:
@@ -225,6 +226,9 @@ def _held_mentions(node: cst.CSTNode, held: Dict[str, str], calls_allowed: bool 
             func = call.func
             if calls_allowed and isinstance(func, cst.Attribute) and symbol_key(func.value) in held:
                 skipped.add(id(func.value))
+
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> bool:
+            return False  # (the binding itself; held objects are bound once, in __init__)
 
         def visit_Attribute(self, attribute: cst.Attribute) -> bool:
             if symbol_key(attribute) in held:
