@@ -10,7 +10,7 @@ blocked and the file stays in compat mode, with the reason at the line.
 from __future__ import annotations
 
 import builtins
-from typing import Iterator, Optional
+from typing import Iterator, List, Optional, Tuple
 
 import libcst as cst
 
@@ -235,16 +235,23 @@ def check_knowledge(st: "pm.Statement", calls, scope: "pm.Scope", names: TFNames
     for site in st.run_sites:
         if site.instance is not None:
             continue  # planned in its class's scope
-        for leaf in fetch_leaves(site.fetch):
-            why = unknown_fetch(leaf, scope, kind_of, names)
-            if why is not None:
-                block(site.call, f"sess.run fetches a value the analysis does not know: {why}")
-        if isinstance(site.feed, cst.Dict):
-            for element in site.feed.elements:
-                why = unknown_feed_key(element.key, scope) if isinstance(element, cst.DictElement) else \
-                    "a feed dict unpacked into another"
-                if why is not None:
-                    block(site.call, f"sess.run feeds a value the analysis does not know: {why}")
+        for verb, why in unknown_run_values(site, scope, kind_of, names):
+            block(site.call, f"sess.run {verb} a value the analysis does not know: {why}")
+
+
+def unknown_run_values(site, scope: "pm.Scope", kind_of, names: TFNames, literals=None) -> List[Tuple[str, str]]:
+    """("fetches" or "feeds", why) for each fetch and feed key of the run the model does not know (``literals``:
+    the feed's dict literals, by default the run's own)."""
+    found = [("fetches", why) for why in (unknown_fetch(leaf, scope, kind_of, names) for leaf in fetch_leaves(
+        site.fetch)) if why is not None]
+    if literals is None:
+        literals = [site.feed] if isinstance(site.feed, cst.Dict) else []
+    for element in (element for literal in literals for element in literal.elements):
+        why = unknown_feed_key(element.key, scope) if isinstance(element, cst.DictElement) else \
+            "a feed dict unpacked into another"
+        if why is not None:
+            found.append(("feeds", why))
+    return found
 
 
 def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) -> None:

@@ -16,7 +16,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.batch_norm_updates import batch_norm_blockers
-from tf_migrate.analysis.callables import fetch_leaves, unknown_feed_key, unknown_fetch
+from tf_migrate.analysis.callables import unknown_run_values
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
 from tf_migrate.analysis.held_graph_objects import held_graph_objects, held_object_blockers
@@ -162,19 +162,8 @@ def unknown_method_run_values(scope: "pm.Scope", site: RunSite, method: cst.Func
     """Why a run in a method fetches or feeds what ``__init__``'s graph does not build (``self.net.train`` of an
     object of another module's class, which a trainer class holds): planned against the class's graph, it would
     read an attribute the eager object does not have."""
-    found = []
-    for leaf in fetch_leaves(site.fetch):
-        why = unknown_fetch(leaf, scope, classifier.kind_of, names)
-        if why is not None:
-            found.append((site.call, f"sess.run in method `{method.name.value}` fetches a value the analysis does not "
-                                     f"know: {why}"))
-    for element in site.feed.elements if isinstance(site.feed, cst.Dict) else ():
-        why = unknown_feed_key(element.key, scope) if isinstance(element, cst.DictElement) else \
-            "a feed dict unpacked into another"
-        if why is not None:
-            found.append((site.call, f"sess.run in method `{method.name.value}` feeds a value the analysis does not "
-                                     f"know: {why}"))
-    return found
+    return [(site.call, f"sess.run in method `{method.name.value}` {verb} a value the analysis does not know: {why}")
+            for verb, why in unknown_run_values(site, scope, classifier.kind_of, names)]
 
 
 def _session_passed(method: cst.FunctionDef, sites: Sequence[RunSite], sessions: Set[str]) -> str:

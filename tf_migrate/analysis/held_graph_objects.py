@@ -33,6 +33,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.statement_facts import single
 from tf_migrate.analysis.symbols import symbol_key, writes
 from tf_migrate.cst.arguments import bind
+from tf_migrate.cst.names import target_names
 from tf_migrate.tfnames import TFNames, dotted_name
 from tf_migrate.traversal import visit
 
@@ -156,7 +157,7 @@ def _objects_bound_once(module: cst.Module, graph_classes: Set[str]) -> Dict[str
             owner = dotted_name(node.value.func) if isinstance(node.value, cst.Call) and len(node.targets) == 1 \
                 else None
             for target in node.targets:
-                for name in _target_names(target.target):
+                for name in target_names(target.target):
                     bindings.setdefault(name, []).append(owner if isinstance(target.target, cst.Name) else None)
 
         def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
@@ -178,22 +179,12 @@ def _objects_bound_once(module: cst.Module, graph_classes: Set[str]) -> Dict[str
             self._other(node.target)
 
         def _other(self, target: cst.CSTNode) -> None:
-            for name in _target_names(target):
+            for name in target_names(target):
                 bindings.setdefault(name, []).append(None)
 
     visit(module, _Bindings())
     return {name: owners[0] for name, owners in bindings.items()
             if len(owners) == 1 and owners[0] in graph_classes}
-
-
-def _target_names(target: cst.CSTNode) -> List[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _target_names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return []
 
 
 def held_object_blockers(cls: cst.ClassDef, held: Dict[str, str], run_sites) -> List[Tuple[cst.CSTNode, str]]:

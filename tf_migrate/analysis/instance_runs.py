@@ -30,7 +30,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.callables import fetch_leaves, unknown_feed_key, unknown_fetch
+from tf_migrate.analysis.callables import fetch_leaves, unknown_run_values
 from tf_migrate.analysis.feed_dicts import site_feed_literals
 from tf_migrate.analysis.build_methods import self_method
 from tf_migrate.analysis.symbols import all_calls, target_keys, writes
@@ -146,20 +146,11 @@ def external_runs(scopes) -> Dict[str, List[Tuple[RunSite, str]]]:
 
 def external_run_blockers(scope: "pm.Scope", site: RunSite, classifier, names) -> List[Tuple[cst.CSTNode, str]]:
     """Why a run from outside the class (as the class writes it) names values its graph does not know."""
-    found = []
-    for leaf in fetch_leaves(site.fetch):
-        why = unknown_fetch(leaf, scope, classifier.kind_of, names)
-        if why is not None:
-            found.append((site.call, f"sess.run of `{site.instance}`'s graph fetches a value its class does not "
-                                     f"build in __init__: {why}"))
     literals = [site.feed] if isinstance(site.feed, cst.Dict) else \
         [stmt.body[0].value for stmt in site.home.body.body] if site.home is not None else []
-    for key in [element.key for literal in literals for element in literal.elements]:
-        why = unknown_feed_key(key, scope)
-        if why is not None:
-            found.append((site.call, f"sess.run of `{site.instance}`'s graph feeds a value its class does not "
-                                     f"build in __init__: {why}"))
-    return found
+    return [(site.call, f"sess.run of `{site.instance}`'s graph {verb} a value its class does not build in "
+                        f"__init__: {why}")
+            for verb, why in unknown_run_values(site, scope, classifier.kind_of, names, literals)]
 
 
 def module_classes(module: cst.Module) -> List[cst.ClassDef]:

@@ -23,6 +23,7 @@ from typing import Dict, List, Optional
 import libcst as cst
 
 from tf_migrate.cst.arguments import argument, bind
+from tf_migrate.cst.names import target_names
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
 from tf_migrate.traversal import visit
@@ -52,16 +53,16 @@ class StaticRanks:
         class _Bindings(cst.CSTVisitor):
             def visit_Assign(inner, node: cst.Assign) -> None:
                 for target in node.targets:
-                    for name in _target_names(target.target):
+                    for name in target_names(target.target):
                         self.bindings.setdefault(name, []).append(
                             node.value if isinstance(target.target, cst.Name) and len(node.targets) == 1 else None)
 
             def visit_AugAssign(inner, node: cst.AugAssign) -> None:
-                for name in _target_names(node.target):
+                for name in target_names(node.target):
                     self.bindings.setdefault(name, []).append(None)
 
             def visit_For(inner, node: cst.For) -> None:
-                for name in _target_names(node.target):
+                for name in target_names(node.target):
                     self.bindings.setdefault(name, []).append(None)
 
             def visit_Param(inner, node: cst.Param) -> None:
@@ -163,13 +164,3 @@ class StaticRanks:
 
     def _bound_once_or_never(self, name: str) -> bool:
         return not self.bindings.get(name)
-
-
-def _target_names(target: cst.BaseExpression) -> List[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _target_names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return []

@@ -1,7 +1,7 @@
 """New names that do not clash with the ones a module already uses, and the names a module mentions."""
 from __future__ import annotations
 
-from typing import Dict, Set
+from typing import Dict, List, Set
 
 import libcst as cst
 
@@ -103,3 +103,14 @@ def substituted(node: cst.BaseExpression, values: Dict[str, cst.BaseExpression])
             return updated.with_changes(keyword=original.keyword)
 
     return visit(node, _Substitute())
+
+
+def target_names(target: cst.BaseExpression) -> List[str]:
+    """The names an assignment target binds (``a``, ``a, (b, *c)``; none for attributes and subscripts)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in target_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return []
