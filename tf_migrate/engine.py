@@ -117,7 +117,7 @@ def parse(source: str, path: str) -> cst.Module:
 def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[Tuple[cst.CSTNode, str]]:
     """Everything that keeps this module out of eager mode (empty: it can go eager)."""
     found: List[Tuple[cst.CSTNode, str]] = []
-    scopes, classes = [], []
+    scopes, classes, analyses = [], [], []
 
     def visit_scope(body, params=(), parent=None):
         scope = analyze_scope(body, names, params, layer_scopes=layer_scopes, parent=parent)
@@ -131,15 +131,15 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
                 visit_scope(*pm.nested_scope_body(st.node), scope)
             elif st.kind == "nested-scope" and isinstance(st.node, cst.ClassDef):
                 classes.append(st.node)
-                for method in analyze_class(st.node, names, layer_scopes).own_scopes:  # fit(): a program of its own
+                analyses.append(analyze_class(st.node, names, layer_scopes))
+                for method in analyses[-1].own_scopes:  # fit(): a program of its own
                     found.extend(kept_per_run(visit_scope(*pm.nested_scope_body(method), scope), method))
                     found.extend(outer_variables_reset(scope, method))
         return scope
 
     visit_scope(list(module.body))
     external = external_runs(scopes)  # runs of a class's graph from outside it are planned in the class
-    for cls in classes:  # ... and runs of an object another class holds (analysis/held_graph_objects)
-        analysis = analyze_class(cls, names, layer_scopes)
+    for analysis in analyses:  # ... and runs of an object another class holds (analysis/held_graph_objects)
         for site in analysis.held_runs:
             external.setdefault(site.instance_class, []).append((as_class_run(site, analysis.scope), site.instance))
     found.extend(importer_blockers(external, names))  # ... in another module's class: asked of it
