@@ -159,18 +159,6 @@ def test_graph_values_into_unknown_callables_stay_compat(code):
     assert "cannot see into" in result.compat_reason
 
 
-def test_a_graph_value_into_a_value_the_class_s_init_binds_stays_compat():
-    # YadiraF's GANs: `self.G_sample = self.generator(self.z)`, a network object of another module given to
-    # __init__; it was taken for a method of the class, and the eager class called it in a tf.function.
-    source = ("import tensorflow as tf\n\n\nclass W:\n    def __init__(self, make):\n        self.make = make\n"
-              "        self.x = tf.placeholder(tf.float32)\n        self.out = self.make(self.x)\n"
-              "        self.sess = tf.Session()\n\n    def show(self):\n"
-              "        print(self.sess.run(self.out, {self.x: 1.0}))\n\n\nW(tf.square).show()\n")
-    result = migrate_source(source, "unknown.py")
-    assert result.outcome == "compat"
-    assert "`self.make` is a value __init__ binds, not a method of the class" in result.compat_reason
-
-
 def test_known_helpers_and_containers_stay_eager():
     source = ("import collections\nimport tensorflow as tf\n"
               "Pair = collections.namedtuple('Pair', ['a', 'b'])\n"
