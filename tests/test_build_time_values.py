@@ -159,3 +159,14 @@ def test_a_name_a_lambda_reads_bound_again_keeps_compat():
     result = migrate_source(source, "case.py")
     assert result.outcome == "compat"
     assert "`alpha`, which `act` reads when graph code calls it" in result.compat_reason
+
+
+def test_graph_code_that_prints_and_that_no_run_needs_keeps_compat():
+    # FrankWork's ones_like.py (probe 20): `for t in fetch: print(t.shape)` over per-run values. Before: it went into
+    # the graph code no run needs, and the eager program printed no shapes at all.
+    source = ("import numpy as np\nimport tensorflow as tf\n\nb = tf.placeholder(tf.int32, [None, 2])\n"
+              "fetch = [b, tf.ones_like(b)]\nfor t in fetch:\n    print(t.shape)\n"
+              "with tf.Session() as sess:\n    print(sess.run(fetch, {b: np.zeros((3, 2))}))\n")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert result.compat_reason.startswith("graph code that prints (`print(...)`) and that no run needs")

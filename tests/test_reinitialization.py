@@ -113,3 +113,43 @@ def test_initializers_grouped_into_one_op_are_an_initialization():
                      "    for _ in range(2):\n"
                      "        print(sess.run([step, y], {x: [[1.0, 1.0]]})[1])\n")
     _eager_and_same(source)
+
+
+# A tutorial's second section builds its own model in the same graph (its `x`, `w`, `y`, `train` bound again) and
+# initializes all variables again: TF1 reset the first section's `w` too, but nothing reads it afterwards.
+SECOND_SECTION = HEAD + """w = tf.Variable(tf.fill([2, 1], 0.5))
+y = tf.reduce_sum(tf.matmul(x, w))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(y)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(2):
+        print(sess.run([train, y], {x: np.ones((1, 2))})[1])
+
+x = tf.placeholder(tf.float32, [None, 3])
+w = tf.Variable(tf.fill([3, 1], 2.0))
+y = tf.reduce_sum(tf.matmul(x, w))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(y)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(2):
+        print(sess.run([train, y], {x: np.ones((1, 3))})[1])
+"""
+
+
+def test_a_second_initialization_whose_old_variables_nothing_reads_afterwards_converts():
+    _eager_and_same(SECOND_SECTION)
+
+
+@pytest.mark.parametrize("later", [
+    "print(sess.run(first_y, {x: np.ones((1, 2))}))",  # the first model's value, through a name kept
+    "saver = tf.train.Saver()\n    saver.save(sess, '/tmp/reinitialized.ckpt')",  # every variable, the reset too
+])
+def test_a_second_initialization_whose_old_variables_are_read_afterwards_stays_compat(later):
+    source = SECOND_SECTION.replace("train = tf.train", "first_y = y\ntrain = tf.train", 1) \
+        .replace("x = tf.placeholder(tf.float32, [None, 3])", "x2 = tf.placeholder(tf.float32, [None, 3])") \
+        .replace("tf.matmul(x, w))\ntrain", "tf.matmul(x2, w))\ntrain").replace("{x: np.ones((1, 3))}", "{x2: np.ones((1, 3))}")
+    source += "    " + later + "\n"
+    assert migrate_source(source.replace(later, "pass"), "init.py").outcome == "eager"  # (the read decides)
+    result = migrate_source(source, "init.py")
+    assert result.outcome == "compat", result.new_source
+    assert result.compat_reason.startswith("variables are initialized again"), result.compat_reason

@@ -302,3 +302,23 @@ def test_device_placement_log_entries_are_no_output(legacy):
 
 def test_text_like_a_placement_entry_without_a_device_is_output():
     assert diff("op: (Neg): /job:localhost\n", "\n") is not None
+
+
+def test_draws_only_the_legacy_run_made_leave_the_output_to_judge():
+    # A second initializer run drew the first model's variables again (`#1`), which eager code made once: the
+    # verdict is the output's when it is equal (the variables, drawn apart, are not compared), else not comparable.
+    from tf_migrate.verify.child_runs import Run
+    from tf_migrate.verify.judge import judge
+    first = [_draw(0, (4, 8), purpose="init"), _draw(0, (8, 2), purpose="init", line=2)]
+    legacy_events = [dict(e, graph=True) for e in first] + [_draw(1, (4, 8), graph=True, purpose="init")]
+    assert draw_match.legacy_drew_more(legacy_events, first)
+    assert not draw_match.legacy_drew_more(first, legacy_events) and not draw_match.legacy_drew_more(first, first)
+    state = [("dense/kernel", [[1.0]], [[0.5]])]
+
+    def run(stdout, events, initial):
+        return Run(0, stdout, "", False, 60.0, events=events, state=[(n, v, [[initial]]) for n, v, _ in state])
+
+    status, detail = judge([run("True\n", legacy_events, 0.5)], run("True\n", first, 0.7), rtol=1e-5, atol=1e-6)
+    assert status == "equivalent" and "variables not compared" in detail
+    status, detail = judge([run("True\n", legacy_events, 0.5)], run("False\n", first, 0.5), rtol=1e-5, atol=1e-6)
+    assert status == "not-comparable" and detail.startswith("random draws differ")

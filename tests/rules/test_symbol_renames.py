@@ -39,3 +39,34 @@ def test_tf2_code_keeps_tf2s_resize():
     assert migrate_source(source, "tf2.py").new_source == source
     first = migrate_source(RESIZE, "resize.py")
     assert migrate_source(first.new_source, "resize.py").new_source == first.new_source
+
+
+LAYER_SUBCLASS = '''
+import tensorflow as tf
+
+
+class Scale(tf.layers.Layer):
+    def build(self, input_shape):
+        self.w = self.add_variable('w', [int(input_shape[1])], initializer=tf.ones_initializer())
+        super(Scale, self).build(input_shape)
+
+    def call(self, x):
+        return x * self.w
+
+
+y = Scale()(tf.constant([[1.0, 2.0]]))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(y))
+'''
+
+
+def test_a_tf1_layer_class_named_not_called_is_kept_under_compat_v1(tmp_path):
+    # FrankWork's layers.py (probe 20): `tf.layers.Layer` was left as it was, and TF2 has no `tf.layers`.
+    from tf_migrate.verify import verify_program
+    result = migrate_source(LAYER_SUBCLASS, "layer.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "class Scale(tf.compat.v1.layers.Layer):" in result.new_source
+    assert 'os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")' in result.new_source  # (Keras 3 lacks it)
+    verdict = verify_program(LAYER_SUBCLASS, result.new_source, path=tmp_path / "layer.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail

@@ -27,7 +27,9 @@ def check_reinitialization(c: Classifier) -> None:
     graph's variables, which eager code creates anew as well (the cookbook's one-script-per-section
     programs); nor when the two run in graphs the text tells apart (``analysis/run_graphs``: a notebook's
     second model in a ``tf.Graph()`` of its own). Nor when the second one gives the variable the value it holds anyway
-    (:func:`_reinitialization_changes_nothing`). ``w1.initializer`` then ``w2.initializer`` initialize
+    (:func:`_reinitialization_changes_nothing`), nor when nothing after the second reads the variables made
+    before the first (:func:`_old_variables_unread`: a tutorial's second section building its own ``W``, ``b``,
+    ``cost``, ``train`` in the same graph, or a notebook's second model). ``w1.initializer`` then ``w2.initializer`` initialize
     two variables once each."""
     runs = [st for st in c.scope.statements if st.role == pm.REMOVE and st.run_sites]
     resets = [st.index for st in c.scope.statements
@@ -39,7 +41,8 @@ def check_reinitialization(c: Classifier) -> None:
             before = last_run.get(key)
             if before is not None and not any(before.index < reset < run.index for reset in resets) \
                     and not _other_graphs(c, before, run) \
-                    and not _reinitialization_changes_nothing(c, before, run, key):
+                    and not _reinitialization_changes_nothing(c, before, run, key) \
+                    and not (key != _OBJECTS_VARIABLES and _old_variables_unread(c, before, run)):
                 c.block(run.node, "variables are initialized again (a second session): eager variables "
                                   "would keep their trained values")
                 return
@@ -64,6 +67,46 @@ def _initialized(c: Classifier, run: "pm.Statement") -> List[str]:
 
 
 _OBJECTS_VARIABLES = "<the variables of the scope's objects>"
+
+
+# What a value built before the first initializer run may be, for a later run to read it without reading the
+# variables TF1 reset: a placeholder, a session, plain Python, a tensor computed once from constants.
+_STATELESS_KINDS = {pm.PLACEHOLDER, pm.SESSION, pm.PYTHON, pm.EAGER}
+# Calls that read every variable, the reset ones too (a list of them, a checkpoint of them, the step counter).
+_ALL_VARIABLES = api.VARIABLE_COLLECTIONS | {"tf.all_variables", "tf.local_variables", "tf.model_variables",
+                                             "tf.moving_average_variables", "tf.train.Saver",
+                                             "tf.train.get_global_step", "tf.train.global_step"}
+
+
+def _old_variables_unread(c: Classifier, before: "pm.Statement", run: "pm.Statement") -> bool:
+    """Whether nothing from the initializer run ``run`` on reads a variable (or optimizer, layer, step counter)
+    made before the earlier run ``before``: every later run (in the statement of ``run`` too: a ``with`` block
+    holding the initializer and the training loop) reads, of what was built before ``before``, only placeholders
+    and Python values; no variable list, checkpoint or function of the program is used from ``run`` on.
+    TF1 reset the old variables there and eager ones keep their trained values; unread, the two agree."""
+    for st in c.scope.statements[run.index:]:
+        for call in all_calls(st.node):
+            if c.names.call_name(call) in _ALL_VARIABLES \
+                    or isinstance(call.func, cst.Name) and call.func.value in c.scope.local_callables \
+                    or isinstance(call.func, cst.Attribute) and call.func.attr.value in ("save", "restore", "load"):
+                return False
+        sites = st.run_sites[1:] if st is run else st.run_sites
+        if sites and _reads_old(c, before, st.index, st.reads):
+            return False
+        for site in sites:
+            if any(_reads_old(c, before, needed.index, needed.reads | set(needed.defines))
+                   for needed in plan_run(c.scope, site, st.index).statements):
+                return False
+    return True
+
+
+def _reads_old(c: Classifier, before: "pm.Statement", index: int, keys) -> bool:
+    """Whether a statement at ``index`` reading ``keys`` reads a stateful value bound before ``before``."""
+    for key in keys:
+        symbol = c.scope.symbol_at(key, index + 1)
+        if symbol is not None and symbol.index < before.index and symbol.kind not in _STATELESS_KINDS:
+            return True
+    return False
 
 
 def _reinitialization_changes_nothing(c: Classifier, before: "pm.Statement", after: "pm.Statement",

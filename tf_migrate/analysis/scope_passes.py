@@ -102,13 +102,16 @@ def _read_by_deferred(scope: "pm.Scope", keys) -> bool:
 
 
 def check_run_plans(c: Classifier) -> None:
-    """Runs whose slice would need two values under one name (a feed replacing a rebound name...)."""
+    """Runs whose slice would need two values under one name (a feed replacing a rebound name...); graph code
+    that acts in Python (prints) and that no run needs."""
+    needed: Set[int] = set()
     for st in c.scope.statements:
         limit = len(c.scope.statements) if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) else st.index
         for site in st.run_sites:
             if site.instance is not None:
                 continue  # planned in its class's scope
             plan = plan_run(c.scope, site, limit)
+            needed.update(chosen.index for chosen in plan.statements)
             for conflict in plan.conflicts:
                 c.block(site.call, conflict)
             if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):  # (the module's own runs: checked by classify)
@@ -119,6 +122,10 @@ def check_run_plans(c: Classifier) -> None:
             unbuilt = unbuilt_layer_read(c.scope, plan)
             if unbuilt is not None:
                 c.block(site.call, unbuilt)
+    for st in c.scope.statements:  # (`for t in fetches: print(t.shape)`: it would go with the graph code)
+        if st.role == pm.DEFER and st.python_effect is not None and st.index not in needed:
+            c.block(st.node, f"graph code that {st.python_effect} and that no run needs: TF1 did that when it built "
+                             "the graph; the generated functions would not do it at all")
 
 
 def unfed_placeholders(c: Classifier, plan) -> List[str]:

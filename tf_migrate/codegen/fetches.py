@@ -11,7 +11,8 @@ from typing import Callable, List, Optional
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.analysis.statement_facts import single
+from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.cst.text import code
 
 _NONE = cst.Name("None")
@@ -52,7 +53,7 @@ def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst
             return _parse(f"[value.numpy() for value in {source}]")
         if kind == pm.GRADS_AND_VARS:
             return _parse(f"[(grad.numpy(), var.numpy()) for grad, var in {source}]")
-        if kind in (pm.STRUCT, pm.VARIABLES):
+        if kind in (pm.STRUCT, pm.VARIABLES) or kind == pm.EAGER and not _one_tensor(scope, key, kind_of):
             return _parse(f"{tf}.nest.map_structure(lambda value: value.numpy(), {source})")
         return _method(expr, "numpy")
     if isinstance(expr, cst.Call) and kind_of(expr) is None:
@@ -64,6 +65,23 @@ def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst
     if kind_of(expr) == "structure":  # tf.linalg.eigh(d), tf.nn.moments(x, [0]): a tuple of tensors
         return _parse(f"{tf}.nest.map_structure(lambda value: value.numpy(), {code(expr)})")
     return _method(expr, "numpy")
+
+
+def _one_tensor(scope: "pm.Scope", key: str, kind_of: Callable[[cst.BaseExpression], Optional[str]]) -> bool:
+    """Whether the value computed where it stands that ``key`` names is one tensor, not a list of them
+    (``fetch = [a, b]``, ``parts = tf.unstack(a)``, ``buf = []`` a loop fills)."""
+    symbol = scope.symbols.get(key)
+    if symbol is None or symbol.index >= len(scope.statements):
+        return False
+    node = scope.statements[symbol.index].node
+    if any(isinstance(call.func, cst.Attribute) and call.func.attr.value in ("append", "extend", "insert")
+           and symbol_key(call.func.value) == key for call in all_calls(node)):
+        return False  # a list a loop fills
+    target, value = single(node)
+    if target is None or symbol_key(target) != key:
+        return True  # an element of an unpacked value (`vals, vecs = tf.linalg.eigh(x)`), or bound by a loop
+    return value is not None and not isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)) \
+        and kind_of(value) != "structure"
 
 
 def to_tensors(expr: cst.BaseExpression, scope: "pm.Scope",

@@ -54,8 +54,9 @@ class LayerShapes:
         self.inputs: Dict[Key, Optional[str]] = {}
         self._stable: Set[str] = set()
         self._variables: Dict[str, str] = {}  # variable key -> the width (last dimension) of its stated shape
+        self._disagreeing: Set[Key] = set()  # layer calls of the same text given inputs of other widths
         for _ in range(3):  # functions called before they are read: a few rounds reach the fixpoint
-            self.params = {}
+            self.params, self.inputs, self._disagreeing = {}, {}, set()
             self._enter(list(module.body), ())
             self._block(list(module.body), {}, None)
             for name, func in [*self.defs.items(), *inits.items()]:
@@ -250,7 +251,10 @@ class _CallWidths(cst.CSTVisitor):
         shapes, env = self.shapes, self.env
         qualname = shapes.names.call_name(call) or ""
         if qualname.startswith("tf.layers."):
-            shapes.inputs[(self.function, code(call))] = shapes._width(argument(call, "inputs", 0), env)
+            key, width = (self.function, code(call)), shapes._width(argument(call, "inputs", 0), env)
+            if key in shapes.inputs and shapes.inputs[key] != width:
+                shapes._disagreeing.add(key)  # two models built by the same line of text: `conv6` of each
+            shapes.inputs[key] = None if key in shapes._disagreeing else width
         elif isinstance(call.func, cst.Name) and call.func.value in shapes.defs:
             widths = shapes.params.setdefault(call.func.value, {})
             for index, arg in enumerate(call.args):

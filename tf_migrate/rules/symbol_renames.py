@@ -70,9 +70,11 @@ class _Renamer(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext, tables: "tf_tables.Tables", module: cst.Module) -> None:
         self.ctx, self.tables, self.module = ctx, tables, module
         self.kept: set = set()  # ids of callee names whose call means the same in TF2
+        self.callees: set = set()  # ids of the names calls call
         self.tf1: Optional[bool] = None  # whether the input is TF1 code (found when first asked)
 
     def visit_Call(self, node: cst.Call) -> None:
+        self.callees.add(id(node.func))
         same = _SAME_IN_TF2.get(self.ctx.names.call_name(node) or "")
         if same is not None and same(list(node.args)):
             self.kept.add(id(node.func))
@@ -84,7 +86,13 @@ class _Renamer(cst.CSTTransformer):
             return None, None
         if qualname in _KEPT_TF1:
             return (qualname, _KEPT_TF1[qualname][0]) if self._tf1_module() else (None, None)
-        return qualname, self.tables.symbol_renames.get(qualname)
+        target = self.tables.symbol_renames.get(qualname)
+        if target is None and qualname.startswith("tf.layers.") and qualname[len("tf.layers."):][:1].isupper() \
+                and id(node) not in self.callees:
+            # A TF1 layer class named, not called (`class Linear(tf.layers.Layer)`): TF2 has it under compat.v1
+            # only (its calls are layers-to-keras' to convert). The tables leave the module's other names alone.
+            target = "tf.compat.v1" + qualname[len("tf"):]
+        return qualname, target
 
     def _tf1_module(self) -> bool:
         """Whether the file is TF1 code (it names a TF1-only symbol): in TF2 code, TF2's tf.image.resize is meant."""
