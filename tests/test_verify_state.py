@@ -74,3 +74,16 @@ def test_a_repeated_name_pairs_in_creation_order():
     assert compare(legacy, migrated).status == "equal"
     migrated[1] = ("Variable", np.ones(1), np.full(1, 11.0))
     assert compare(legacy, migrated).detail.startswith("initial value of Variable differs: 10.0 != 11.0")
+
+
+def test_a_string_variable_is_left_out_of_the_trained_variables(tmp_path):
+    # Probe 21: the saved state held a string variable (an object array), which numpy loads back only by
+    # unpickling: verify_program raised ValueError, and the whole trial run with it.
+    from tf_migrate.engine import migrate_source
+    from tf_migrate.verify import verify_program
+    source = ('import tensorflow as tf\nname = tf.Variable("hello")\nw = tf.Variable(2.0)\ny = w * 3.0\n'
+              'with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n    print(sess.run(y))\n')
+    result = migrate_source(source, "strings.py")
+    verdict = verify_program(source, result.new_source, path=tmp_path / "strings.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail
+    assert "1 trained variable equal" in verdict.detail

@@ -43,9 +43,12 @@ def load(events) -> Optional[List[Tuple[str, object, object]]]:
     if not states or not states[-1].get("saved"):
         return None
     state = states[-1]
-    with np.load(state["path"], allow_pickle=False) as arrays:
-        return [(entry["name"], arrays[f"v{i}"], arrays[f"i{i}"] if entry.get("initial") else None)
-                for i, entry in enumerate(state["variables"])]
+    try:
+        with np.load(state["path"], allow_pickle=False) as arrays:
+            return [(entry["name"], arrays[f"v{i}"], arrays[f"i{i}"] if entry.get("initial") else None)
+                    for i, entry in enumerate(state["variables"])]
+    except (OSError, ValueError):  # unreadable (object arrays need unpickling): nothing to compare
+        return None
 
 
 def _pairs(legacy, migrated):

@@ -21,8 +21,11 @@ def load(events) -> Optional[List[Tuple[str, object, bool]]]:
     saved = [e for e in events if e.get("event") == "values"]
     if not saved:
         return None
-    with np.load(saved[-1]["path"], allow_pickle=False) as arrays:
-        return [(entry["name"], arrays[f"n{i}"], entry["fetched"]) for i, entry in enumerate(saved[-1]["names"])]
+    try:
+        with np.load(saved[-1]["path"], allow_pickle=False) as arrays:
+            return [(entry["name"], arrays[f"n{i}"], entry["fetched"]) for i, entry in enumerate(saved[-1]["names"])]
+    except (OSError, ValueError):  # unreadable: nothing to compare
+        return None
 
 
 def compare(legacy, migrated, *, rtol=1e-5, atol=1e-6) -> Optional[StateVerdict]:

@@ -92,7 +92,11 @@ class StateRecorder:
         for sess in [o for o in gc.get_objects() if isinstance(o, session.BaseSession)]:
             if not sess._closed:
                 self.take_session(sess)
+        import numpy as np
+
         taken = self.taken if self.taken is not None else self._eager()
+        # Numbers only: a string variable's value is an object array, which numpy loads back only by unpickling.
+        taken = [entry for entry in taken if np.asarray(entry[1]).dtype.kind in "biufc"]
         if not taken:
             return
         size = sum(getattr(value, "nbytes", 0) for _, value, _ in taken)
@@ -101,8 +105,6 @@ class StateRecorder:
         if size > _MAX_BYTES:
             self.log.write(event="state", variables=entries, saved=False)
             return
-        import numpy as np
-
         arrays = {f"v{i}": value for i, (_, value, _) in enumerate(taken)}
         arrays.update({f"i{i}": initial for i, (_, _, initial) in enumerate(taken) if initial is not None})
         np.savez(self.path, **arrays)
