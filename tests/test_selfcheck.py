@@ -197,3 +197,12 @@ CALLS = [
 @pytest.mark.parametrize("source, expected", CALLS)
 def test_bad_calls(source, expected):
     assert [f"{c.function}: {c.problem}" for c in bad_calls(ast.parse(source))] == expected
+
+
+def test_a_device_function_is_graph_only():
+    # Probe 21: `with tf.device(tf.train.replica_device_setter(cluster=...))` kept in eager output raised
+    # "tf.device does not support functions" (a graph-mode placement function).
+    from tf_migrate.selfcheck import graph_only_call
+    found = graph_only_call("with tf.device(tf.compat.v1.train.replica_device_setter(cluster=spec)):\n    pass\n",
+                            ["tf"])
+    assert found is not None and found.group(0) == "compat.v1.train.replica_device_setter"

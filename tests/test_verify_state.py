@@ -87,3 +87,17 @@ def test_a_string_variable_is_left_out_of_the_trained_variables(tmp_path):
     verdict = verify_program(source, result.new_source, path=tmp_path / "strings.py", timeout=240)
     assert verdict.status == "equivalent", verdict.detail
     assert "1 trained variable equal" in verdict.detail
+
+
+def test_variables_a_second_session_reset_and_left_are_not_compared(tmp_path):
+    # Probe 21 (cdlwhm1217096231's tensorflow_demo.py): a second model's session initialized the first model's
+    # variables again; TF1 ended with them reset, the eager program with them trained, and nothing read them: the
+    # verifier called the conversion different ("trained variable Variable differs: 0.0 != 1.06").
+    from tests.test_reinitialization import SECOND_SECTION
+    from tf_migrate.engine import migrate_source
+    from tf_migrate.verify import verify_program
+    result = migrate_source(SECOND_SECTION, "sections.py")
+    assert result.outcome == "eager", result.compat_reason
+    verdict = verify_program(SECOND_SECTION, result.new_source, path=tmp_path / "sections.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail
+    assert "the legacy program trained 1 variables, the migrated one 2" in verdict.detail  # (the reset one left out)

@@ -147,8 +147,9 @@ _GRAPH_ONLY_TOP = r"Session|InteractiveSession|placeholder(?:_with_default)?|con
 _GRAPH_ONLY = re.compile(r"\btensorflow\.contrib\b|"  # TF2 has no contrib at all
                          r"\bcompat\.v1\.(?:Session|InteractiveSession|placeholder(?:_with_default)?|"
                          r"get_default_graph|summary\.(?:FileWriter|merge_all|merge)|train\.(?:start_queue_runners|"
-                         r"Coordinator|MonitoredSession|MonitoredTrainingSession)|global_variables_initializer|"
-                         r"initialize_all_variables|data\.make_one_shot_iterator|data\.make_initializable_iterator|"
+                         r"Coordinator|MonitoredSession|MonitoredTrainingSession|replica_device_setter)|"
+                         r"global_variables_initializer|initialize_all_variables|data\.make_one_shot_iterator|"
+                         r"data\.make_initializable_iterator|"
                          # graph collections: an eager program has none, so these read an empty list
                          r"trainable_variables|global_variables|all_variables|local_variables|model_variables|"
                          r"get_collection|get_collection_ref|losses\.get_regularization_loss(?:es)?)\b")

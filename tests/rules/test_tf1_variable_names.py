@@ -125,3 +125,25 @@ def test_scope_blocks_in_a_function_keep_the_file_compat():
     result = migrate_source(source, "scoped.py")
     assert result.outcome == "compat"
     assert "are named by it, and the program reads variable names" in result.compat_reason
+
+
+# Probe 21 (ylqi007's tensor_examples.py): a printed variable shows its name, as `.name` does. Before: eager, and
+# every unnamed variable printed as `Variable:0` where TF1 printed `Variable_1:0`, `Variable_2:0`...
+PRINTS_VARIABLES = (
+    "import tensorflow as tf\n"
+    "a = tf.Variable(451)\n"
+    "b = tf.Variable([2.5, 3.5])\n"
+    "with tf.Session() as sess:\n"
+    "    sess.run(tf.global_variables_initializer())\n"
+    "    print(a, sess.run(a))\n"
+    "    print('{}'.format(b), sess.run(b))\n"
+)
+
+
+def test_a_printed_variable_shows_the_name_tf1_gave_it(tmp_path):
+    from tf_migrate.verify import verify_program
+    result = migrate_source(PRINTS_VARIABLES, "printed.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert 'b = tf.Variable([2.5, 3.5], name="Variable_1")' in result.new_source.splitlines()
+    verdict = verify_program(PRINTS_VARIABLES, result.new_source, path=tmp_path / "printed.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail

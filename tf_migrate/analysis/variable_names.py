@@ -83,6 +83,44 @@ def reads_names(module: cst.Module) -> bool:
     return bool(found)
 
 
+_SHOWING_CALLS = {"print", "str", "repr"}
+
+
+def prints_variables(module: cst.Module, names: TFNames) -> bool:
+    """Whether the program prints or formats a variable object (``print(w)``, ``"{}".format(w)``, ``str(w)``, a
+    list of them, ``tf.trainable_variables()``): its text shows the variable's name, as ``.name`` does
+    (``<tf.Variable 'Variable_1:0' shape=() dtype=float32_ref>``)."""
+    bound, found = set(), []
+
+    def shows(expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            return any(shows(element.value) for element in expr.elements)
+        if isinstance(expr, cst.Call):
+            return names.call_name(expr) in api.VARIABLE_COLLECTIONS
+        return symbol_key(expr) in bound
+
+    class _Bound(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:  # `w = tf.Variable(...)`
+            if isinstance(node.value, cst.Call) and names.call_name(node.value) in CONSTRUCTORS:
+                bound.update(symbol_key(target.target) for target in node.targets)
+
+    class _Shown(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if isinstance(func, cst.Name) and func.value in _SHOWING_CALLS \
+                    or isinstance(func, cst.Attribute) and func.attr.value == "format":
+                found.extend(arg for arg in node.args if shows(arg.value))
+
+        def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
+            if shows(node.expression):
+                found.append(node)
+
+    visit(module, _Bound())
+    bound.discard(None)
+    visit(module, _Shown())
+    return bool(found)
+
+
 def constructor_count(module: cst.Module, names: TFNames) -> int:
     """How many tf.Variable / tf.get_variable calls the module has, anywhere."""
     return sum(1 for call in all_calls(module) if names.call_name(call) in CONSTRUCTORS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf_migrate.analysis.variable_names import reads_names, scoped_constructors
+from tf_migrate.analysis.variable_names import prints_variables, reads_names, scoped_constructors
 from tf_migrate.rules import Rule, RuleContext
 
 RULE_ID = "scoped-variable-names"
@@ -22,11 +22,11 @@ class ScopedVariableNames(Rule):
     DESCRIPTION = ("files that read variable names (`v.name`) and create variables in scope blocks stay in "
                    "compat mode: unwrapping the scopes would rename the variables")
     ORDER = 30
-    TRIGGERS = (".name",)
+    TRIGGERS = (".name", "print", "format", "str(", "repr(")
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        if not reads_names(module) or ctx.scoped_names_given:  # (tf1-variable-names gave them their TF1 names)
-            return module
+        if ctx.scoped_names_given or not (reads_names(module) or prints_variables(module, ctx.names)):
+            return module  # (tf1-variable-names gave them their TF1 names)
         scopes = scoped_constructors(module, ctx.names)
         if scopes:
             node, scope = scopes[0]

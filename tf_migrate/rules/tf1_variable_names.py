@@ -25,7 +25,8 @@ from typing import Dict
 import libcst as cst
 
 from tf_migrate.analysis.symbols import all_calls
-from tf_migrate.analysis.variable_names import CONSTRUCTORS, TF1Names, reads_names, scoped_constructors
+from tf_migrate.analysis.variable_names import (CONSTRUCTORS, TF1Names, prints_variables, reads_names,
+                                                scoped_constructors)
 from tf_migrate.cst.arguments import argument
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
@@ -42,21 +43,22 @@ class TF1VariableNames(Rule):
     RULE_ID = RULE_ID
     DESCRIPTION = ("in a program that reads `v.name`, tf.Variable(..., name='W') made twice -> name='W_1' on the "
                    "second (and unnamed ones -> name='Variable_1'...): the unique names TF1 gave them")
-    ORDER = 5  # after variable-name-filters (the selections it writes out read no name), before the rules
-    TRIGGERS = (".name",)  # that unwrap scopes or turn get_variable into tf.Variable
+    ORDER = 5  # after variable-name-filters (the selections it writes out read no name), before the rules that
+    # unwrap scopes or turn get_variable into tf.Variable
+    TRIGGERS = (".name", "print", "format", "str(", "repr(")  # (printing a variable shows its name too)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         calls = all_calls(module)
         constructors = [c for c in calls if ctx.names.call_name(c) in CONSTRUCTORS]
         layers = [c for c in calls if (ctx.names.call_name(c) or "").startswith(_RENAMED_BY_KERAS)]
-        if not (constructors or layers) or not reads_names(module):
+        if not (constructors or layers) or not (reads_names(module) or prints_variables(module, ctx.names)):
             return module
         scoped = scoped_constructors(module, ctx.names)
         if scoped and not all(_unwrapped_at_module_level(block, module) for block, _ in scoped):
             return module  # variables named by scopes: scoped-variable-names keeps the file in compat mode
         if layers:
-            ctx.block(layers[0], "the program reads variable names (`.name`), and the variables of "
-                                 f"`{ctx.names.call_name(layers[0])}` are named by their layer in TF1 "
+            ctx.block(layers[0], "the program reads variable names (`.name`, or prints a variable), and the "
+                                 f"variables of `{ctx.names.call_name(layers[0])}` are named by their layer in TF1 "
                                  "(`dense/kernel:0`) but by their attribute alone in Keras 3 (`kernel`)")
             return module
         scope = next(graph_scopes(module, ctx))  # the module's own statements
@@ -70,9 +72,9 @@ class TF1VariableNames(Rule):
             return module  # (a get_variable's name is the variable-store rule's to give)
         if why:
             if len(constructors) > 1 or _repeated(module, constructors[0]):
-                ctx.block(constructors[0], "the program reads variable names (`.name`), and TF1 made each "
-                                           "variable's name unique (`W`, `W_1`) where eager TF2 does not; the "
-                                           f"text does not give every name here: {why}")
+                ctx.block(constructors[0], "the program reads variable names (`.name`, or prints a variable), and "
+                                           "TF1 made each variable's name unique (`W`, `W_1`) where eager TF2 does "
+                                           f"not; the text does not give every name here: {why}")
             return module
         renamed: Dict[int, str] = {}
         for variable in variables:

@@ -13,7 +13,9 @@ training has spread its error to every variable: a session's trainable
 variables right after its first ``sess.run`` of a variables initializer
 (``tf.global_variables_initializer()``; each session its own, so a program that
 resets its graph and builds ``Variable`` again is not given the first one's), an eager variable's value when it was
-created (not for variables a ``tf.function`` trace creates).
+created (not for variables a ``tf.function`` trace creates). A variable a session's initializer run initialized
+again in the same graph (a second model's session) and left at that value is not taken: TF1 reset it, eager
+code keeps what it was trained to, and the program reads it no more.
 
 ``save`` writes the values to ``PATH.npz`` (``v0``, ``v1``, ..., initial values
 ``i0``, ``i1``, ...) and logs one ``state`` event with their names and shapes. Variables over ``_MAX_BYTES`` in
@@ -31,6 +33,8 @@ class StateRecorder:
         self.tf, self.log, self.path = tf, log, path
         self.taken = None  # [(name, value, initial value or None)] of the last session taken
         self.initial = weakref.WeakKeyDictionary()  # session -> {name: value} after its first initializer run
+        self.initialized = {}  # graph -> names of its variables an initializer run has initialized so far
+        self.reset = weakref.WeakKeyDictionary()  # session -> the names its first initializer run initialized again
 
     def install(self):
         from tensorflow.python.client import session
@@ -49,7 +53,10 @@ class StateRecorder:
         def running(sess, fetches, *args, **kwargs):
             result = run(sess, fetches, *args, **kwargs)
             if sess not in recorder.initial and any(_initializes(f) for f in nest.flatten(fetches)):
-                recorder.initial[sess] = dict(recorder._session_values(sess) or ())
+                values = dict(recorder._session_values(sess) or ())
+                before = recorder.initialized.setdefault(sess.graph, set())
+                recorder.initial[sess], recorder.reset[sess] = values, before & set(values)
+                before.update(values)
             return result
 
         def creating(variable, *args, **kwargs):
@@ -72,10 +79,15 @@ class StateRecorder:
         return [(v.op.name, value) for v, value in zip(variables, values)]
 
     def take_session(self, sess):
+        import numpy as np
+
         values = self._session_values(sess)
         if values:
-            initial = self.initial.get(sess, {})
-            self.taken = [(name, value, initial.get(name)) for name, value in values]
+            initial, reset = self.initial.get(sess, {}), self.reset.get(sess, set())
+            # A variable an earlier session trained, this one reset and never changed (a second model's session
+            # initializing all variables again): eager code keeps its trained value, which nothing reads.
+            self.taken = [(name, value, initial.get(name)) for name, value in values
+                          if not (name in reset and np.array_equal(value, initial.get(name)))]
 
     def _eager(self):
         variables = [
