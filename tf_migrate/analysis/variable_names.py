@@ -89,7 +89,10 @@ _SHOWING_CALLS = {"print", "str", "repr"}
 def prints_variables(module: cst.Module, names: TFNames) -> bool:
     """Whether the program prints or formats a variable object (``print(w)``, ``"{}".format(w)``, ``str(w)``, a
     list of them, ``tf.trainable_variables()``): its text shows the variable's name, as ``.name`` does
-    (``<tf.Variable 'Variable_1:0' shape=() dtype=float32_ref>``)."""
+    (``<tf.Variable 'Variable_1:0' shape=() dtype=float32_ref>``). Only in a TF1 graph program (one that opens a
+    Session): TF2 code prints the names eager TF2 gives."""
+    if not any(names.call_name(call) in api.SESSIONS for call in all_calls(module)):
+        return False
     bound, found = set(), []
 
     def shows(expr: cst.BaseExpression) -> bool:
