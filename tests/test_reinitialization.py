@@ -153,3 +153,18 @@ def test_a_second_initialization_whose_old_variables_are_read_afterwards_stays_c
     result = migrate_source(source, "init.py")
     assert result.outcome == "compat", result.new_source
     assert result.compat_reason.startswith("variables are initialized again"), result.compat_reason
+
+
+def test_a_function_reading_the_old_variables_keeps_compat():
+    # The second model calls a function of the program whose body reads the first model's `scale` as a global:
+    # TF1 reset it at the second initialization; the eager `scale` would keep its trained value.
+    source = SECOND_SECTION.replace("y = tf.reduce_sum(tf.matmul(x, w))\ntrain",
+                                    "scale = tf.Variable(1.5)\ny = tf.reduce_sum(tf.matmul(x, w)) * scale\n\n\n"
+                                    "def scaled(v):\n    return v * scale\n\n\ntrain", 1)
+    source = source.replace("y = tf.reduce_sum(tf.matmul(x, w))\ntrain", "y = scaled(tf.reduce_sum(tf.matmul(x, w)))"
+                            "\ntrain")
+    assert source.count("scaled(") == 2
+    assert migrate_source(source.replace("    return v * scale", "    return v * 2.0"), "init.py").outcome == "eager"
+    result = migrate_source(source, "init.py")
+    assert result.outcome == "compat", result.new_source
+    assert result.compat_reason.startswith("variables are initialized again"), result.compat_reason

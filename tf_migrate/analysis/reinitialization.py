@@ -16,7 +16,7 @@ from tf_migrate.analysis.callables import fetch_leaves
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.run_graphs import run_graph
 from tf_migrate.analysis.slicing import plan_run
-from tf_migrate.analysis.symbols import all_calls, symbol_key
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
 from tf_migrate.cst.arguments import argument
 
 
@@ -82,22 +82,40 @@ def _old_variables_unread(c: Classifier, before: "pm.Statement", run: "pm.Statem
     """Whether nothing from the initializer run ``run`` on reads a variable (or optimizer, layer, step counter)
     made before the earlier run ``before``: every later run (in the statement of ``run`` too: a ``with`` block
     holding the initializer and the training loop) reads, of what was built before ``before``, only placeholders
-    and Python values; no variable list, checkpoint or function of the program is used from ``run`` on.
+    and Python values; no variable list or checkpoint is used from ``run`` on, nor a function of the program that
+    reads them (:func:`_calls_local`).
     TF1 reset the old variables there and eager ones keep their trained values; unread, the two agree."""
     for st in c.scope.statements[run.index:]:
         for call in all_calls(st.node):
             if c.names.call_name(call) in _ALL_VARIABLES \
-                    or isinstance(call.func, cst.Name) and call.func.value in c.scope.local_callables \
                     or isinstance(call.func, cst.Attribute) and call.func.attr.value in ("save", "restore", "load"):
                 return False
+        if _calls_local(c, st, before):
+            return False
         sites = st.run_sites[1:] if st is run else st.run_sites
         if sites and _reads_old(c, before, st.index, st.reads):
             return False
         for site in sites:
             if any(_reads_old(c, before, needed.index, needed.reads | set(needed.defines))
+                   or _calls_local(c, needed, before)
                    for needed in plan_run(c.scope, site, st.index).statements):
                 return False
     return True
+
+
+def _calls_local(c: Classifier, st: "pm.Statement", before: "pm.Statement") -> bool:
+    """Whether ``st`` calls a function of the program whose body may read the old variables as globals: one
+    reading a stateful name bound before ``before``, calling another function of the program, or not a ``def``."""
+    for call in all_calls(st.node):
+        if not (isinstance(call.func, cst.Name) and call.func.value in c.scope.local_callables):
+            continue
+        symbol = c.scope.symbol_at(call.func.value, st.index + 1)
+        definition = c.scope.statements[symbol.index].node if symbol is not None else None
+        if not isinstance(definition, cst.FunctionDef) or _reads_old(c, before, st.index, reads(definition.body)) \
+                or any(isinstance(inner.func, cst.Name) and inner.func.value in c.scope.local_callables
+                       for inner in all_calls(definition.body)):
+            return True
+    return False
 
 
 def _reads_old(c: Classifier, before: "pm.Statement", index: int, keys) -> bool:
