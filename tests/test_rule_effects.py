@@ -118,6 +118,9 @@ COVERED_BY = {
                            "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
                            "    print(sess.run(a + b))\n"),
     "case-pairs": "tests/golden/case_dict_exclusive.py",
+    "layer-classes": ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n"
+                      "layer = tf.layers.Dense(units=1)\ny = layer(x)\nwith tf.Session() as sess:\n"
+                      "    sess.run(tf.global_variables_initializer())\n    print(sess.run(y, {x: np.ones((1, 3))}))\n"),
     "legacy-keras-eager": ("import tensorflow as tf\ndef rnn(x):\n    cell = tf.nn.rnn_cell.BasicRNNCell(4)\n"
                            "    return tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)[0]\n"),
     "dead-parameters": "tests/golden/variable_store_reuse.py",

@@ -97,7 +97,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.check_escapes(classifier)
     check_printed_values(classifier)
     check_fed_strings(classifier)
-    scope_passes.check_run_plans(classifier)
+    needed = scope_passes.check_run_plans(classifier)
     check_reinitialization(classifier)
     for node, why in batch_norm_blockers(scope, names, scope_run_sites(scope)):
         classifier.block(node, why)
@@ -109,4 +109,5 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     check_optimizer_places(classifier)
     check_build_blocks(classifier)
     check_deferred_calls(classifier)
+    scope_passes.check_unneeded_effects(classifier, needed)  # (last: the blockers above say more)
     return scope

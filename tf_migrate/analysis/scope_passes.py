@@ -101,9 +101,9 @@ def _read_by_deferred(scope: "pm.Scope", keys) -> bool:
     return any(st.role in (pm.DEFER, pm.RUN) and st.reads & keys for st in scope.statements)
 
 
-def check_run_plans(c: Classifier) -> None:
-    """Runs whose slice would need two values under one name (a feed replacing a rebound name...); graph code
-    that acts in Python (prints) and that no run needs."""
+def check_run_plans(c: Classifier) -> Set[int]:
+    """Runs whose slice would need two values under one name (a feed replacing a rebound name...). Returns the
+    indices of the statements some run needs (for :func:`check_unneeded_effects`)."""
     needed: Set[int] = set()
     for st in c.scope.statements:
         limit = len(c.scope.statements) if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)) else st.index
@@ -122,7 +122,13 @@ def check_run_plans(c: Classifier) -> None:
             unbuilt = unbuilt_layer_read(c.scope, plan)
             if unbuilt is not None:
                 c.block(site.call, unbuilt)
-    for st in c.scope.statements:  # (`for t in fetches: print(t.shape)`: it would go with the graph code)
+    return needed
+
+
+def check_unneeded_effects(c: Classifier, needed: Set[int]) -> None:
+    """Graph code that acts in Python (prints) and that no run needs (``needed``: the indices runs need):
+    ``for t in fetches: print(t.shape)`` would go with the graph code, and the eager program print nothing."""
+    for st in c.scope.statements:
         if st.role == pm.DEFER and st.python_effect is not None and st.index not in needed:
             c.block(st.node, f"graph code that {st.python_effect} and that no run needs: TF1 did that when it built "
                              "the graph; the generated functions would not do it at all")
