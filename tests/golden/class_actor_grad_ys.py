@@ -69,16 +69,6 @@ def call_compiled(function, /, **feeds):
 compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
-def to_numpy(fetched):
-    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    if isinstance(fetched, dict):
-        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
-    if isinstance(fetched, (list, tuple)):
-        values = [to_numpy(value) for value in fetched]
-        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
-    return None if fetched is None else fetched.numpy()
-
-
 class Actor:
     """DDPG-style actor: applies -dQ/da through grad_ys, divided by the batch size."""
 
@@ -111,7 +101,7 @@ class Actor:
         call_compiled(self.run_train_op, state=state, action_grad=action_grad)
 
     def act(self, state):
-        return to_numpy(call_compiled(self.run_action, state=state))
+        return call_compiled(self.run_action, state=state).numpy()
 
 
 actor = Actor(4)

@@ -69,16 +69,6 @@ def call_compiled(function, /, **feeds):
 compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
-def to_numpy(fetched):
-    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    if isinstance(fetched, dict):
-        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
-    if isinstance(fetched, (list, tuple)):
-        values = [to_numpy(value) for value in fetched]
-        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
-    return None if fetched is None else fetched.numpy()
-
-
 class Agent(object):
     def __init__(self, lr):
         self.lr = lr
@@ -93,7 +83,7 @@ class Agent(object):
         return loss
 
     def learn(self, s, target):
-        return to_numpy(call_compiled(self.run_loss, s=s, target=target))
+        return call_compiled(self.run_loss, s=s, target=target).numpy()
 
 
 agent = Agent(0.1)

@@ -114,16 +114,6 @@ def call_compiled(function, /, **feeds):
 compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
-def to_numpy(fetched):
-    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    if isinstance(fetched, dict):
-        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
-    if isinstance(fetched, (list, tuple)):
-        values = [to_numpy(value) for value in fetched]
-        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
-    return None if fetched is None else fetched.numpy()
-
-
 TAU = 0.5
 
 
@@ -222,7 +212,7 @@ class DDPG(object):
         self.run_ctrain(S=bs, a=ba, R=br, S_=bs_)
 
     def choose_action(self, s):
-        return to_numpy(self.run_a(S=s[np.newaxis, :]))[0]
+        return self.run_a(S=s[np.newaxis, :]).numpy()[0]
 
     def target_critic(self):
         return tf.nest.map_structure(lambda value: value.numpy(), self.ct_params)

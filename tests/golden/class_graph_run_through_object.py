@@ -80,7 +80,7 @@ def main():
     for step in range(5):
         _, loss = to_numpy(model.run_train_op_loss(x=data, y=target))
         print(step, np.round(loss, 5))
-    print(np.round(to_numpy(model.run_prediction(x=data[:2])), 4))
+    print(np.round(model.run_prediction(x=data[:2]).numpy(), 4))
     print(np.round(model.w.numpy(), 4))
 
 

@@ -111,7 +111,7 @@ def run_fetches(x, labels):
 
 
 def predict(batch):
-    scores = to_numpy(call_compiled(run_prediction, x=batch))
+    scores = call_compiled(run_prediction, x=batch).numpy()
     return scores, to_numpy(call_compiled(run_fetches, x=batch, labels=scores))
 
 

@@ -22,39 +22,8 @@ with tf.Session() as sess:
     print(sess.run(zeros, {x: x_val, unused: np.ones(3)})[1])
 # output
 # numeric
-import inspect
-import weakref
-
 import numpy as np
 import tensorflow as tf
-
-
-def call_compiled(function, /, **feeds):
-    """function(**feeds), run through the trace of its one concrete function."""
-    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;
-    # its trace, given tensors, runs without that.
-    traced = compiled_traces.get(function)
-    if traced is None:  # the first call traces it, and creates the state the trace makes
-        specs = function.input_signature or ()
-        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
-        fetched = function(**{key: feeds[key] for key in names})
-        concrete = function.get_concrete_function()
-        run_trace = getattr(getattr(concrete, "inference_fn", None), "call_preflattened", None)
-        compiled_traces[function] = concrete, list(zip(names, specs)), run_trace
-        return fetched
-    concrete, parameters, run_trace = traced
-    tensors = []
-    for key, spec in parameters:
-        tensor = tf.convert_to_tensor(feeds[key], spec.dtype)
-        if not spec.is_compatible_with(tensor):
-            raise ValueError(f"Cannot feed value of shape {tensor.shape} for `{key}`, which has shape {spec.shape}")
-        tensors.append(tensor)
-    if run_trace is None:
-        return concrete(*tensors)
-    return run_trace(tensors + concrete.captured_inputs)  # what concrete(*tensors) runs when no tape watches
-
-
-compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
 def to_numpy(fetched):
@@ -110,8 +79,8 @@ def run_zeros(x, unused):
 
 
 x_val = np.arange(12.0).reshape(4, 3)
-a, b = to_numpy(call_compiled(run_dy_dx_dz_dx, x=x_val))
+a, b = to_numpy(run_dy_dx_dz_dx(x=x_val))
 print(a[0], b[0])
-print(to_numpy(call_compiled(run_weighted, x=x_val, w=np.ones((4, 3)) * 0.5))[0])
-print(to_numpy(call_compiled(run_partial, x=x_val))[0])
-print(to_numpy(call_compiled(run_zeros, x=x_val, unused=np.ones(3)))[1])
+print(to_numpy(run_weighted(x=x_val, w=np.ones((4, 3)) * 0.5))[0])
+print(to_numpy(run_partial(x=x_val))[0])
+print(to_numpy(run_zeros(x=x_val, unused=np.ones(3)))[1])

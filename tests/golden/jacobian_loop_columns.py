@@ -38,39 +38,8 @@ with tf.Session() as sess:
 # so each column's gradient is the Jacobian of y's column sums. The number of
 # columns is known from the data only, so the loops are vectorized even compiled
 # (jacobian_penalty_nested_tapes.py keeps a loop over a few known columns).
-import inspect
-import weakref
-
 import numpy as np
 import tensorflow as tf
-
-
-def call_compiled(function, /, **feeds):
-    """function(**feeds), run through the trace of its one concrete function."""
-    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;
-    # its trace, given tensors, runs without that.
-    traced = compiled_traces.get(function)
-    if traced is None:  # the first call traces it, and creates the state the trace makes
-        specs = function.input_signature or ()
-        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
-        fetched = function(**{key: feeds[key] for key in names})
-        concrete = function.get_concrete_function()
-        run_trace = getattr(getattr(concrete, "inference_fn", None), "call_preflattened", None)
-        compiled_traces[function] = concrete, list(zip(names, specs)), run_trace
-        return fetched
-    concrete, parameters, run_trace = traced
-    tensors = []
-    for key, spec in parameters:
-        tensor = tf.convert_to_tensor(feeds[key], spec.dtype)
-        if not spec.is_compatible_with(tensor):
-            raise ValueError(f"Cannot feed value of shape {tensor.shape} for `{key}`, which has shape {spec.shape}")
-        tensors.append(tensor)
-    if run_trace is None:
-        return concrete(*tensors)
-    return run_trace(tensors + concrete.captured_inputs)  # what concrete(*tensors) runs when no tape watches
-
-
-compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
 def to_numpy(fetched):
@@ -108,7 +77,7 @@ def run_jac_cols_jac_w_flat(x):
 
 
 x_val = rng.randn(4, n_in).astype(np.float32)
-a, b, c = to_numpy(call_compiled(run_jac_cols_jac_w_flat, x=x_val))
+a, b, c = to_numpy(run_jac_cols_jac_w_flat(x=x_val))
 print(a.shape, np.round(a[0], 5))
 print(b.shape, np.round(b, 5))
 print(c.shape, np.round(c, 5))

@@ -28,39 +28,8 @@ with tf.Session() as sess:
 # numeric
 # The seed recipe: one tf.gradients per element of y, expand_dims, stack. The
 # shape it really has is (12, 1, 1, 5, 1); the vectorized form keeps it.
-import inspect
-import weakref
-
 import numpy as np
 import tensorflow as tf
-
-
-def call_compiled(function, /, **feeds):
-    """function(**feeds), run through the trace of its one concrete function."""
-    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;
-    # its trace, given tensors, runs without that.
-    traced = compiled_traces.get(function)
-    if traced is None:  # the first call traces it, and creates the state the trace makes
-        specs = function.input_signature or ()
-        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
-        fetched = function(**{key: feeds[key] for key in names})
-        concrete = function.get_concrete_function()
-        run_trace = getattr(getattr(concrete, "inference_fn", None), "call_preflattened", None)
-        compiled_traces[function] = concrete, list(zip(names, specs)), run_trace
-        return fetched
-    concrete, parameters, run_trace = traced
-    tensors = []
-    for key, spec in parameters:
-        tensor = tf.convert_to_tensor(feeds[key], spec.dtype)
-        if not spec.is_compatible_with(tensor):
-            raise ValueError(f"Cannot feed value of shape {tensor.shape} for `{key}`, which has shape {spec.shape}")
-        tensors.append(tensor)
-    if run_trace is None:
-        return concrete(*tensors)
-    return run_trace(tensors + concrete.captured_inputs)  # what concrete(*tensors) runs when no tape watches
-
-
-compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
 def to_numpy(fetched):
@@ -91,6 +60,6 @@ def run_jacobian_dy_dx():
     return [jacobian, dy_dx]
 
 
-J, d = to_numpy(call_compiled(run_jacobian_dy_dx))
+J, d = to_numpy(run_jacobian_dy_dx())
 print(J.shape, np.round(J[:3, 0, 0, :, 0], 5))
 print(np.round(d.ravel(), 5))

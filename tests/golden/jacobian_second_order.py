@@ -26,39 +26,8 @@ with tf.Session() as sess:
 # numeric
 # Second derivatives the Jacobian rules rely on: tf.hessians of a matrix and of
 # several sources, a gradient of a gradient, and a Jacobian of a gradient.
-import inspect
-import weakref
-
 import numpy as np
 import tensorflow as tf
-
-
-def call_compiled(function, /, **feeds):
-    """function(**feeds), run through the trace of its one concrete function."""
-    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;
-    # its trace, given tensors, runs without that.
-    traced = compiled_traces.get(function)
-    if traced is None:  # the first call traces it, and creates the state the trace makes
-        specs = function.input_signature or ()
-        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
-        fetched = function(**{key: feeds[key] for key in names})
-        concrete = function.get_concrete_function()
-        run_trace = getattr(getattr(concrete, "inference_fn", None), "call_preflattened", None)
-        compiled_traces[function] = concrete, list(zip(names, specs)), run_trace
-        return fetched
-    concrete, parameters, run_trace = traced
-    tensors = []
-    for key, spec in parameters:
-        tensor = tf.convert_to_tensor(feeds[key], spec.dtype)
-        if not spec.is_compatible_with(tensor):
-            raise ValueError(f"Cannot feed value of shape {tensor.shape} for `{key}`, which has shape {spec.shape}")
-        tensors.append(tensor)
-    if run_trace is None:
-        return concrete(*tensors)
-    return run_trace(tensors + concrete.captured_inputs)  # what concrete(*tensors) runs when no tape watches
-
-
-compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
 def to_numpy(fetched):
@@ -90,7 +59,7 @@ def run_hess_M_hess_both_grad_of_grad(M):
 
 
 m = np.arange(6.0).reshape(2, 3) / 4.0
-h, hb, gg, jg = to_numpy(call_compiled(run_hess_M_hess_both_grad_of_grad, M=m))
+h, hb, gg, jg = to_numpy(run_hess_M_hess_both_grad_of_grad(M=m))
 print(h.shape, np.round(h.reshape(6, 6).diagonal(), 5))
 print([part.shape for part in hb], np.round(hb[1], 5))
 print(gg.shape, np.round(gg, 5))

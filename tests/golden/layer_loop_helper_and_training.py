@@ -101,16 +101,6 @@ def call_compiled(function, /, **feeds):
 compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
-def to_numpy(fetched):
-    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    if isinstance(fetched, dict):
-        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
-    if isinstance(fetched, (list, tuple)):
-        values = [to_numpy(value) for value in fetched]
-        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
-    return None if fetched is None else fetched.numpy()
-
-
 class Inference(tf.Module):
     def __init__(self, n_in, n_hiddens, n_out):
         super().__init__()
@@ -178,5 +168,5 @@ if __name__ == '__main__':
     T = np.array([[0.5], [0.1], [-0.2], [0.3]], np.float32)
     for epoch in range(5):
         call_compiled(run_train_step, x=X, t=T, scale=0.9)
-        print(epoch, np.round(to_numpy(call_compiled(run_loss, x=X, t=T, scale=1.0)), 5))
+        print(epoch, np.round(call_compiled(run_loss, x=X, t=T, scale=1.0).numpy(), 5))
     print(len([*(v for made in zip(inference.W, inference.b) for v in made), inference.W_out, inference.b_out]), [v.shape.as_list() for v in [*(v for made in zip(inference.W, inference.b) for v in made), inference.W_out, inference.b_out]])

@@ -54,16 +54,6 @@ def call_compiled(function, /, **feeds):
 compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
-def to_numpy(fetched):
-    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    if isinstance(fetched, dict):
-        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
-    if isinstance(fetched, (list, tuple)):
-        values = [to_numpy(value) for value in fetched]
-        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
-    return None if fetched is None else fetched.numpy()
-
-
 def build(x):
     # a pure graph function: no variables
     return tf.nn.relu(x) * 2.0
@@ -76,7 +66,7 @@ def main():
         outputs = build(inputs)
         return outputs
 
-    print(to_numpy(call_compiled(run_outputs, inputs=np.array([-1.0, 2.0]))))
+    print(call_compiled(run_outputs, inputs=np.array([-1.0, 2.0])).numpy())
 
 
 if __name__ == "__main__":

@@ -66,16 +66,6 @@ def call_compiled(function, /, **feeds):
 compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
-def to_numpy(fetched):
-    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    if isinstance(fetched, dict):
-        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
-    if isinstance(fetched, (list, tuple)):
-        values = [to_numpy(value) for value in fetched]
-        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
-    return None if fetched is None else fetched.numpy()
-
-
 class Inference(tf.Module):
     def __init__(self):
         super().__init__()
@@ -114,4 +104,4 @@ if __name__ == "__main__":
     data = np.arange(8.0).reshape(4, 2) / 8
     for step in range(3):
         call_compiled(run_train_step, x=data, t=np.ones((4, 1)))
-        print(step, np.round(to_numpy(call_compiled(run_loss, x=data, t=np.ones((4, 1)))), 5))
+        print(step, np.round(call_compiled(run_loss, x=data, t=np.ones((4, 1))).numpy(), 5))

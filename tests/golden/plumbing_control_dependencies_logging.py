@@ -60,16 +60,6 @@ def call_compiled(function, /, **feeds):
 compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
-def to_numpy(fetched):
-    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    if isinstance(fetched, dict):
-        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
-    if isinstance(fetched, (list, tuple)):
-        values = [to_numpy(value) for value in fetched]
-        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
-    return None if fetched is None else fetched.numpy()
-
-
 tf.random.set_seed(0)
 logging.set_verbosity(logging.ERROR)
 counter = tf.Variable(0.0)
@@ -98,6 +88,6 @@ def run_nothing():
 
 for i in range(3):
     call_compiled(run_step, x=np.arange(3, dtype=np.float32) + i)
-print(to_numpy(call_compiled(run_doubled, x=np.ones(3, np.float32))))
-call_compiled(run_nothing)
+print(run_doubled(x=np.ones(3, np.float32)).numpy())
+run_nothing()
 print([counter.numpy(), total.numpy()])

@@ -20,9 +20,6 @@ with tf.Session() as sess:
     print(sess.run(step_outputs[-1], {x: data}).shape, sess.run(last.h, {x: data}).shape)
 # output
 # numeric, separate processes
-import inspect
-import weakref
-
 import numpy as np
 import tensorflow as tf
 
@@ -68,34 +65,6 @@ def assign_tf1_rnn_weights(kind, layer, variables, forget_bias=0.0):
         values = [kernel, bias]
     for variable, value in zip(variables, values):
         variable.assign(value)
-
-
-def call_compiled(function, /, **feeds):
-    """function(**feeds), run through the trace of its one concrete function."""
-    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;
-    # its trace, given tensors, runs without that.
-    traced = compiled_traces.get(function)
-    if traced is None:  # the first call traces it, and creates the state the trace makes
-        specs = function.input_signature or ()
-        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
-        fetched = function(**{key: feeds[key] for key in names})
-        concrete = function.get_concrete_function()
-        run_trace = getattr(getattr(concrete, "inference_fn", None), "call_preflattened", None)
-        compiled_traces[function] = concrete, list(zip(names, specs)), run_trace
-        return fetched
-    concrete, parameters, run_trace = traced
-    tensors = []
-    for key, spec in parameters:
-        tensor = tf.convert_to_tensor(feeds[key], spec.dtype)
-        if not spec.is_compatible_with(tensor):
-            raise ValueError(f"Cannot feed value of shape {tensor.shape} for `{key}`, which has shape {spec.shape}")
-        tensors.append(tensor)
-    if run_trace is None:
-        return concrete(*tensors)
-    return run_trace(tensors + concrete.captured_inputs)  # what concrete(*tensors) runs when no tape watches
-
-
-compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
 def to_numpy(fetched):
@@ -183,6 +152,6 @@ def run_fetches_2(x):
 
 
 data = np.cos(np.arange(24.0)).reshape(2, 4, 3)
-fw, bw, sb = to_numpy(call_compiled(run_out_fw_out_bw_state_bw, x=data, lengths=[4, 2]))
+fw, bw, sb = to_numpy(run_out_fw_out_bw_state_bw(x=data, lengths=[4, 2]))
 print(fw.shape, np.round(bw, 5), np.round(sb, 5))
-print(to_numpy(call_compiled(run_fetches, x=data)).shape, to_numpy(call_compiled(run_fetches_2, x=data)).shape)
+print(to_numpy(run_fetches(x=data)).shape, to_numpy(run_fetches_2(x=data)).shape)

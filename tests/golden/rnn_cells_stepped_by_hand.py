@@ -205,4 +205,4 @@ target = np.array([[0.5], [-0.2], [0.1]])
 for step in range(4):
     _, value = to_numpy(call_compiled(run_train_loss, x=data, y=target, n_batch=3))
     print(step, round(float(value), 5))
-print(np.round(to_numpy(call_compiled(run_last, x=data[:1], n_batch=1)), 5))
+print(np.round(run_last(x=data[:1], n_batch=1).numpy(), 5))

@@ -158,4 +158,4 @@ state = tf.zeros([2, 3]).numpy()
 for step in range(3):
     out, state = to_numpy(call_compiled(run_output_state_out, inputs=np.ones((2, 2)) * step, state_in=state))
     print(np.round(out, 5))
-print(np.round(to_numpy(call_compiled(run_relu_output, inputs=np.ones((2, 2)), state_in=state)), 5))
+print(np.round(run_relu_output(inputs=np.ones((2, 2)), state_in=state).numpy(), 5))

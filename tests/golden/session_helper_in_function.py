@@ -57,16 +57,6 @@ def call_compiled(function, /, **feeds):
 compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
-def to_numpy(fetched):
-    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    if isinstance(fetched, dict):
-        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
-    if isinstance(fetched, (list, tuple)):
-        values = [to_numpy(value) for value in fetched]
-        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
-    return None if fetched is None else fetched.numpy()
-
-
 def main():
     w = tf.Variable(tf.ones([3, 1]))
 
@@ -76,7 +66,7 @@ def main():
         return y
 
     def evaluate(batch):
-        return to_numpy(call_compiled(run_y, x=batch))
+        return call_compiled(run_y, x=batch).numpy()
     print(evaluate(np.arange(6.0).reshape(2, 3)))
 
 

@@ -137,7 +137,7 @@ def main():
     print(len(g), [x.shape for x in g], [float(x.sum()) for x in g])
     for _ in range(3):
         call_compiled(run_train, **feed)
-    print(to_numpy(call_compiled(run_loss, **feed)))
+    print(call_compiled(run_loss, **feed).numpy())
 
 
 main()

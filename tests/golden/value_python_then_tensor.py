@@ -16,50 +16,8 @@ print(sess.run(h, {x: labels}))
 # output
 # numeric
 # A name bound to a numpy value, read by numpy code, then rebound to a tensor: each binding is its own value.
-import inspect
-import weakref
-
 import numpy as np
 import tensorflow as tf
-
-
-def call_compiled(function, /, **feeds):
-    """function(**feeds), run through the trace of its one concrete function."""
-    # A tf.function call binds and looks up its arguments in Python, as long as a small training step;
-    # its trace, given tensors, runs without that.
-    traced = compiled_traces.get(function)
-    if traced is None:  # the first call traces it, and creates the state the trace makes
-        specs = function.input_signature or ()
-        names = list(inspect.signature(function.python_function).parameters)[-len(specs):] if specs else []
-        fetched = function(**{key: feeds[key] for key in names})
-        concrete = function.get_concrete_function()
-        run_trace = getattr(getattr(concrete, "inference_fn", None), "call_preflattened", None)
-        compiled_traces[function] = concrete, list(zip(names, specs)), run_trace
-        return fetched
-    concrete, parameters, run_trace = traced
-    tensors = []
-    for key, spec in parameters:
-        tensor = tf.convert_to_tensor(feeds[key], spec.dtype)
-        if not spec.is_compatible_with(tensor):
-            raise ValueError(f"Cannot feed value of shape {tensor.shape} for `{key}`, which has shape {spec.shape}")
-        tensors.append(tensor)
-    if run_trace is None:
-        return concrete(*tensors)
-    return run_trace(tensors + concrete.captured_inputs)  # what concrete(*tensors) runs when no tape watches
-
-
-compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
-
-
-def to_numpy(fetched):
-    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
-    if isinstance(fetched, dict):
-        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
-    if isinstance(fetched, (list, tuple)):
-        values = [to_numpy(value) for value in fetched]
-        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
-    return None if fetched is None else fetched.numpy()
-
 
 y = np.array([2, 0, 1])
 labels = np.eye(3)[y.astype(int)]
@@ -79,5 +37,5 @@ def run_y(x):
     return y
 
 
-print(to_numpy(call_compiled(run_y, x=labels)))
-print(to_numpy(call_compiled(run_h, x=labels)))
+print(run_y(x=labels).numpy())
+print(run_h(x=labels).numpy())

@@ -115,6 +115,48 @@ def calls_concretely(function: cst.FunctionDef, fed: List[str]) -> bool:
     return "input_signature=" in text or not params
 
 
+class DirectCallsWhereRunOnce(cst.CSTTransformer):
+    """``call_compiled(run_y, x=x)`` -> ``run_y(x=x)`` where the call runs once: at module level, outside
+    loops, functions, classes, lambdas and comprehensions (a script's or a notebook cell's one-off run).
+
+    :data:`CALL_COMPILED` saves the per-call lookup of a ``tf.function`` from the second call on; its first
+    call is the plain call. A call that runs once gains nothing from it, and reads better without it. Only
+    calls of a function the module defines at its top level, given keywords it takes, are changed."""
+
+    _REPEATED = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.ListComp, cst.SetComp,
+                 cst.DictComp, cst.GeneratorExp)
+
+    def __init__(self, module: cst.Module, call_compiled: str) -> None:
+        super().__init__()
+        self.call_compiled = call_compiled
+        self.parameters = {st.name.value: {p.name.value for p in (*st.params.params, *st.params.kwonly_params)}
+                           for st in module.body if isinstance(st, cst.FunctionDef)}
+        self.depth = 0
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, self._REPEATED):
+            self.depth += 1
+        return super().on_visit(node)
+
+    def on_leave(self, original_node, updated_node):
+        if isinstance(original_node, self._REPEATED):
+            self.depth -= 1
+        return super().on_leave(original_node, updated_node)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if self.depth or not (isinstance(updated_node.func, cst.Name) and updated_node.func.value == self.call_compiled):
+            return updated_node
+        if not updated_node.args or not isinstance(updated_node.args[0].value, cst.Name):
+            return updated_node
+        function, feeds = updated_node.args[0].value, updated_node.args[1:]
+        taken = self.parameters.get(function.value)
+        if taken is None or any(arg.keyword is None or arg.keyword.value not in taken for arg in feeds):
+            return updated_node
+        if feeds:
+            feeds = [*feeds[:-1], feeds[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+        return cst.Call(function, args=feeds)
+
+
 def iterator_parameters(plan: RunPlan, scope: "pm.Scope") -> List[str]:
     """The dataset iterators a compiled run function takes as arguments, in the order it reads them.
 

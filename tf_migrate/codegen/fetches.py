@@ -67,6 +67,14 @@ def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst
     return _method(expr, "numpy")
 
 
+def one_tensor_fetch(expr: cst.BaseExpression, scope: "pm.Scope",
+                     kind_of: Callable[[cst.BaseExpression], Optional[str]]) -> bool:
+    """Whether the fetch ``expr`` names one graph tensor (so a function returning it gives one tensor, read
+    with ``.numpy()``), not an op, a variable or a structure of values."""
+    key = symbol_key(expr)
+    return key is not None and scope.kind(key) == pm.TENSOR and _one_tensor(scope, key, kind_of)
+
+
 def _one_tensor(scope: "pm.Scope", key: str, kind_of: Callable[[cst.BaseExpression], Optional[str]]) -> bool:
     """Whether the value computed where it stands that ``key`` names is one tensor, not a list of them
     (``fetch = [a, b]``, ``parts = tf.unstack(a)``, ``buf = []`` a loop fills)."""

@@ -83,9 +83,10 @@ def split_call_lists(body: List[cst.BaseStatement]) -> List[cst.BaseStatement]:
 
 
 class DiscardedConversions(cst.CSTTransformer):
-    """``convert(call(...))`` as a line of its own -> ``call(...)``: a conversion of a value nothing reads (what a
-    run whose result was dropped became, ``to_numpy(call_compiled(run_train_step, x=x))``); a list of calls made and
-    dropped, ``[W.assign(0.3).numpy(), b.assign(-0.3).numpy()]``, one call a line, unconverted."""
+    """``convert(call(...))`` or ``f(...).numpy()`` as a line of its own -> the call: a conversion of a value
+    nothing reads (what a run whose result was dropped became, ``to_numpy(call_compiled(run_train_step, x=x))``);
+    a list of calls made and dropped, ``[W.assign(0.3).numpy(), b.assign(-0.3).numpy()]``, one call a line,
+    unconverted."""
 
     def __init__(self, convert: str) -> None:
         self.convert = convert
@@ -107,6 +108,9 @@ class DiscardedConversions(cst.CSTTransformer):
                 and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star \
                 and isinstance(value.args[0].value, cst.Call):
             return updated.with_changes(value=value.args[0].value)
+        call = _unconverted(value)
+        if call is not value and call is not None and isinstance(call.func, cst.Name):  # run_loss(x=x).numpy()
+            return updated.with_changes(value=call)
         return updated
 
 

@@ -31,7 +31,7 @@ from tf_migrate.analysis.statement_facts import header_end
 from tf_migrate.analysis.variable_owners import keras_owned_variables
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.codegen import compiled
-from tf_migrate.codegen.fetches import to_numpy
+from tf_migrate.codegen.fetches import one_tensor_fetch, to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.object_member_calls import local_members, with_object_members
 from tf_migrate.codegen.replace import rename_keys
@@ -79,6 +79,8 @@ class SessionToFunctions(Rule):
         if rewriter.compiled_any and not ctx.path.endswith(".ipynb"):  # `to_numpy(run_step(...))` as a line of its
             # own: the value goes unread (a notebook shows a cell's last value: as numpy, as TF1's run gave it)
             module = visit(module, DiscardedConversions(rewriter.to_numpy))
+        if rewriter.concrete_any:
+            module = visit(module, compiled.DirectCallsWhereRunOnce(module, rewriter.call_compiled))
         # A run written back where it stood calls no helper: the names still used decide (read only when needed).
         used = _all_names(module) if rewriter.compiled_any or rewriter.concrete_any else set()
         if rewriter.compiled_any and rewriter.to_numpy in used:
@@ -274,6 +276,8 @@ class _ScopeRewriter:
         else:
             call = cst.Call(function, args=args)
         if name in generated.compiled and site.style != "op_run":
+            if one_tensor_fetch(site.fetch, view, Classifier(view, self.ctx.names).kind_of):
+                return cst.Call(cst.Attribute(call, cst.Name("numpy")))
             return cst.Call(cst.Name(self.to_numpy), args=[cst.Arg(call)])  # numpy, as sess.run returned
         return call
 
