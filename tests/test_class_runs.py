@@ -68,7 +68,7 @@ def test_the_importer_calls_the_methods_the_provider_generated_and_prints_the_le
     assert ": equivalent" in capsys.readouterr().err
     train, model = output(tmp_path, "train.py"), output(tmp_path, "model.py")
     assert "loss, _ = to_numpy(model.run_loss_train_op(x=xs, y=ys))" in train
-    assert "print(to_numpy(model.run_pred(x=xs[:2])))" in train
+    assert "print(model.run_pred(x=xs[:2]).numpy())" in train
     assert "def to_numpy(fetched):" in train and "Session" not in train
     assert "def run_loss_train_op(self, x, y):" in model and "def run_pred(self, x):" in model
     assert "placeholder" not in model
@@ -115,7 +115,7 @@ def test_runs_in_a_function_given_the_object_and_a_feed_dict_bound_to_a_name(tmp
     assert ": equivalent" in capsys.readouterr().err
     migrated = output(tmp_path, "train.py")
     assert "def train_step(model, xs, ys):\n    loss, _ = to_numpy(model.run_loss_train_op(x=xs, y=ys))" in migrated
-    assert "feed = {'x': xs}\nprint(to_numpy(model.run_pred(**feed)))" in migrated
+    assert "feed = {'x': xs}\nprint(model.run_pred(**feed).numpy())" in migrated
 
 
 def test_two_programs_asking_for_runs_get_one_method_each_run(tmp_path):

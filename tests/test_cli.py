@@ -99,7 +99,7 @@ def test_notebook_cells_are_one_program(tree):
     assert new.cells[0].source.startswith("%matplotlib inline")
     assert new.cells[1].source == "# model"
     assert "def run_y(x):" in new.cells[2].source
-    assert new.cells[3].source.strip() == "print(to_numpy(call_compiled(run_y, x=2.0)))"
+    assert new.cells[3].source.strip() == "print(run_y(x=2.0).numpy())"
     assert [c.get("id") for c in new.cells] == [c.get("id") for c in nb.cells]
 
 

@@ -40,6 +40,32 @@ def test_methods_are_called_through_their_concrete_function_and_let_go_with_thei
     assert run.stdout.splitlines()[-1] == "traces left 0"  # a model's trace goes with the model
 
 
+ONCE = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+y = tf.reduce_sum(x, axis=1)
+with tf.Session() as sess:
+    print(sess.run(y, {x: np.ones((2, 2))}))
+    if True:
+        print(sess.run([y], {x: np.ones((1, 2))}))
+    for step in range(2):
+        print(sess.run(y, {x: np.ones((3, 2))}))
+'''
+
+
+def test_a_run_that_runs_once_is_a_plain_call():
+    """At module level, outside loops and functions, the concrete call saves nothing: a script or notebook cell
+    that runs a graph once reads `run_y(x=...).numpy()`; the run in the loop keeps the helper."""
+    result = migrate_source(ONCE, "once.py")
+    assert result.outcome == "eager", result.findings
+    assert "print(run_y(x=np.ones((2, 2))).numpy())" in result.new_source
+    assert "print(to_numpy(run_y_2(x=np.ones((1, 2)))))" in result.new_source
+    assert "print(call_compiled(run_y, x=np.ones((3, 2))).numpy())" in result.new_source
+    assert_same_output(run_legacy(ONCE), run_migrated(result.new_source))
+
+
 DEFAULTED = '''
 import numpy as np
 import tensorflow as tf
@@ -48,8 +74,9 @@ x = tf.placeholder(tf.float32, [None, 2])
 keep = tf.placeholder_with_default(1.0, [])
 y = tf.reduce_sum(x, axis=1) * keep
 with tf.Session() as sess:
-    print(sess.run(y, {x: np.ones((2, 2))}))
-    print(sess.run(y, {x: np.ones((2, 2)), keep: 0.5}))
+    for step in range(2):
+        print(sess.run(y, {x: np.ones((2, 2))}))
+        print(sess.run(y, {x: np.ones((2, 2)), keep: 0.5}))
 '''
 
 
@@ -72,8 +99,9 @@ table = tf.Variable(np.arange(6.0, dtype=np.float32).reshape(3, 2))
 rows = tf.gather(table, ids) * scale
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
-    print(sess.run(rows, {ids: np.array([2, 0], np.int64), scale: 2}))
-    print(sess.run(rows, {ids: [1], scale: np.float64(0.5)}))
+    for step in range(2):
+        print(sess.run(rows, {ids: np.array([2, 0], np.int64), scale: 2}))
+        print(sess.run(rows, {ids: [1], scale: np.float64(0.5)}))
 '''
 
 
@@ -93,7 +121,9 @@ x = tf.placeholder(tf.float32, [None])
 y = tf.reduce_sum(x)
 from datetime import date
 with tf.Session() as sess:
-    print(sess.run(y, {x: np.ones(3)}), date(2020, 1, 1).year)
+    while True:
+        print(sess.run(y, {x: np.ones(3)}), date(2020, 1, 1).year)
+        break
 '''
 
 
@@ -138,7 +168,7 @@ def test_a_flag_fed_one_literal_is_compiled_in_and_keeps_the_concrete_call():
     assert "def run_train_loss(x):\n    training = True\n" in source
     assert "call_compiled(run_train_loss, **feed)" in source  # the helper leaves `training` out
     assert "def run_loss_2(x):\n    training = False\n" in source
-    assert "call_compiled(run_loss_2, x=np.ones((1, 2)))" in source
+    assert "print(run_loss_2(x=np.ones((1, 2))).numpy())" in source  # run once: a plain call
     assert "def run_loss_3(x, training):" in source  # fed a variable: no specialization
     assert "\n@tf.function\ndef run_loss_3(" in source
     messages = [f.message for f in result.findings]

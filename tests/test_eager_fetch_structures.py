@@ -1,7 +1,8 @@
 """A run of values eager code computes where they stand, held in a list (``fetch = [a, b]``, ``tf.unstack(a)``, a
 list a loop fills), gives a list of numpy values, as TF1's run did.
 
-Before: written ``fetch.numpy()`` (an AttributeError on a list; FrankWork's tf-tutorials examples, probe 20)."""
+Before: written ``fetch.numpy()`` (an AttributeError on a list; FrankWork's tf-tutorials examples, probe 20; an
+element of a ``tf.while_loop``'s nested loop variables, probe 23)."""
 import pytest
 
 from tests.twins import assert_same_output, run_legacy, run_migrated
@@ -14,6 +15,9 @@ HEAD = "import tensorflow as tf\n\na = tf.reshape(tf.range(6), [2, 3])\nb = a * 
     ("fetch = [a, b]", "for v in sess.run(fetch):\n        print(v)"),
     ("parts = tf.unstack(a)", "print(sess.run(parts))"),
     ("buf = []\nfor i in range(2):\n    buf.append(a * i)", "for v in sess.run(buf):\n        print(v)"),
+    # loop variables nested in a tuple: `j` is a pair of tensors (kvzhao's tf_while_loop.py, probe 23)
+    ("i, j = tf.while_loop(lambda i, _: i < 3, lambda i, jk: (i + 1, (jk[0] + jk[1], jk[0] - jk[1])), (0, (1, 2)))",
+     "print(sess.run([i, j]))"),
 ])
 def test_a_run_of_a_list_of_eager_values_gives_a_list(held, run):
     source = HEAD + held + "\nwith tf.Session() as sess:\n    " + run + "\n"

@@ -235,6 +235,34 @@ def test_swapped_draws_of_one_shape_are_different(tmp_path):
     assert result.status == "different", result.detail
 
 
+SESSIONS_THEN_RUN = _src(
+    """
+    import tensorflow as tf
+    w = tf.Variable(tf.random_normal([2, 3], seed=SEED))
+    sess = tf.Session()
+    sess.run(w.initializer)
+    first = sess.run(w)
+    sess.close()
+    sess = tf.Session()
+    sess.run(w.initializer)
+    print(sess.run(w))
+    """
+)
+
+
+def test_a_seeded_op_draws_its_values_again_in_a_new_session(tmp_path):
+    # TF1 makes each session's kernels anew: a seeded op's sequence starts over in the second session
+    migrated = "import tensorflow as tf\nw = tf.Variable(tf.random.normal([2, 3], seed=1))\nprint(w.numpy())\n"
+    result = verify(SESSIONS_THEN_RUN.replace("SEED", "1"), migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+    # unseeded, the second session draws other values: the migrated program's one draw is not TF1's
+    result = verify(SESSIONS_THEN_RUN.replace("SEED", "None"), migrated.replace("seed=1", "seed=None"), tmp_path)
+    assert result.status == "not-comparable", result.detail
+    # in one session, a second evaluation draws the next values, seeded or not
+    again = SESSIONS_THEN_RUN.replace("SEED", "1").replace("sess.close()\nsess = tf.Session()\n", "")
+    assert verify(again, migrated, tmp_path).status == "not-comparable"
+
+
 LEGACY_DROPOUT = _src(
     """
     import numpy as np

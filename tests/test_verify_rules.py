@@ -2,7 +2,7 @@
 import pytest
 
 from tf_migrate.verify import draw_match, output_compare
-from tf_migrate.verify.child import fetch_order, notebook, random_draws
+from tf_migrate.verify.child import draw_values, fetch_order, notebook, random_draws
 
 
 def diff(a, b, rtol=1e-5, atol=1e-6):
@@ -129,14 +129,14 @@ def test_unmatched_draws_are_not_comparable():
 def test_values_depend_on_the_draw_key_and_shape_only():
     import numpy as np
 
-    first = random_draws._values(("random", "normal", ("?",), 0), (3,), np.float32)
-    assert np.array_equal(first, random_draws._values(("random", "normal", ("?",), 0), (3,), np.float32))
-    assert not np.array_equal(first, random_draws._values(("random", "normal", ("?",), 1), (3,), np.float32))
-    truncated = random_draws._values(("init", "truncated_normal", (1000,), 0), (1000,), np.float64)
+    first = draw_values.values(("random", "normal", ("?",), 0), (3,), np.float32)
+    assert np.array_equal(first, draw_values.values(("random", "normal", ("?",), 0), (3,), np.float32))
+    assert not np.array_equal(first, draw_values.values(("random", "normal", ("?",), 1), (3,), np.float32))
+    truncated = draw_values.values(("init", "truncated_normal", (1000,), 0), (1000,), np.float64)
     assert np.abs(truncated).max() <= 2
-    uniform = random_draws._values(("random", "uniform", ("?",), 0), (1000,), np.float32)
+    uniform = draw_values.values(("random", "uniform", ("?",), 0), (1000,), np.float32)
     assert uniform.min() >= 0 and uniform.max() < 1
-    ints = random_draws._values(("random", "uniform_int", ("?",), 0), (100,), np.int32, [3, 5])
+    ints = draw_values.values(("random", "uniform_int", ("?",), 0), (100,), np.int32, [3, 5])
     assert set(ints.tolist()) == {3, 4}
 
 
@@ -269,6 +269,23 @@ def test_unknown_dimension_prints_alike_in_tf1_and_tf2():
 
     assert first_difference("shape (?, 3) [?, 10]", "shape (None, 3) [None, 10]", rtol=1e-5, atol=1e-6) is None
     assert first_difference("what? (?, 3)", "what! (None, 3)", rtol=1e-5, atol=1e-6) is not None
+    # print(x.shape[0]) of an unknown dimension: TF1's Dimension prints `?`, TF2 None
+    assert first_difference("?\nbatch ?\n256\n", "None\nbatch None\n256\n", rtol=1e-5, atol=1e-6) is None
+    assert first_difference("?\n", "3\n", rtol=1e-5, atol=1e-6) is not None
+
+
+def test_printed_lists_of_graph_tensors_pair_their_reprs():
+    from tf_migrate.verify.output_compare import first_difference
+
+    # print(tf.unstack(x)): the elements show as reprs, TF1's without a value, TF2's with it
+    legacy = "[<tf.Tensor 'unstack:0' shape=(2,) dtype=float64>, <tf.Tensor 'unstack:1' shape=(2,) dtype=float64>]\n"
+    migrated = ("[<tf.Tensor: shape=(2,), dtype=float64, numpy=array([0.4, 0.9])>, "
+                "<tf.Tensor: shape=(2,), dtype=float64, numpy=\narray([ 0.97, -0.15])>]\n")
+    assert first_difference(legacy, migrated, rtol=1e-5, atol=1e-6) is None
+    wrong_shape = migrated.replace("shape=(2,), dtype=float64, numpy=\n", "shape=(3,), dtype=float64, numpy=\n")
+    assert first_difference(legacy, wrong_shape, rtol=1e-5, atol=1e-6) is not None
+    traced = "[<tf.Tensor 'unstack:0' shape=(2,) dtype=float64>, <tf.Tensor 'x:1' shape=(2,) dtype=float64>]\n"
+    assert first_difference(legacy, traced, rtol=1e-5, atol=1e-6) is None
 
 
 def test_printed_graph_tensors_compare_by_dtype_and_shape_not_value():

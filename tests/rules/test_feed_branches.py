@@ -67,7 +67,7 @@ def test_an_elif_chain_gets_a_run_in_each_branch(tmp_path):
     result = migrate_source(source, "feeds.py")
     assert result.outcome == "eager", result.compat_reason
     assert result.new_source.count("print(") == 3 and "feed =" not in result.new_source
-    assert "scale = step * 1.5\n        print(to_numpy(call_compiled(run_y_2, x=[5.0, 6.0], k=scale)))" \
+    assert "scale = step * 1.5\n        print(call_compiled(run_y_2, x=[5.0, 6.0], k=scale).numpy())" \
         in result.new_source
     verdict = verify_program(source, result.new_source, path=tmp_path / "case.py", timeout=240)
     assert verdict.status == EQUIVALENT, verdict.detail

@@ -91,10 +91,64 @@ class _Reads(cst.CSTVisitor):
             visit(base, self)
         return False
 
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        visit(node.params, self)  # the defaults
+        local = set(target_names(node.params))
+        self._read_in_scope([node.body], local)
+        return False
+
+    def _comprehension(self, node, parts) -> bool:
+        """``[f(x) for x in xs if x]``: ``xs`` (the first ``for``'s iterable) is read here; the names its ``for``
+        targets bind are the comprehension's own (``x`` is no read of a module-level ``x``)."""
+        local: Set[str] = set()
+        inner = [*parts]
+        comp, first = node.for_in, True
+        while comp is not None:
+            if first:
+                visit(comp.iter, self)
+            else:
+                inner.append(comp.iter)
+            local.update(target_names(comp.target))
+            inner.extend(condition.test for condition in comp.ifs)
+            comp, first = comp.inner_for_in, False
+        self._read_in_scope(inner, local)
+        return False
+
+    def _read_in_scope(self, nodes, local: Set[str]) -> None:
+        visitor = type(self)()
+        for node in nodes:
+            visit(node, visitor)
+        self.keys.update(key for key in visitor.keys if key.split(".", 1)[0] not in local)
+
+    def visit_ListComp(self, node: cst.ListComp) -> bool:
+        return self._comprehension(node, [node.elt])
+
+    visit_SetComp = visit_GeneratorExp = visit_ListComp
+
+    def visit_DictComp(self, node: cst.DictComp) -> bool:
+        return self._comprehension(node, [node.key, node.value])
+
     def visit_Import(self, node) -> bool:
         return False  # an import binds names; it reads none
 
     visit_ImportFrom = visit_Import
+
+
+def target_names(node: cst.CSTNode) -> List[str]:
+    """The plain names a target or a parameter list binds (``x``, ``(i, (a, b))``, ``*rest``)."""
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, cst.Param):
+        return [node.name.value]
+    if isinstance(node, cst.Parameters):
+        params = [*node.posonly_params, *node.params, *node.kwonly_params]
+        params += [p for p in (node.star_arg, node.star_kwarg) if isinstance(p, cst.Param)]
+        return [p.name.value for p in params]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [name for element in node.elements for name in target_names(element.value)]
+    if isinstance(node, cst.StarredElement):
+        return target_names(node.value)
+    return []
 
 
 def reads(node: cst.CSTNode) -> Set[str]:

@@ -144,7 +144,8 @@ class DirectCallsWhereRunOnce(cst.CSTTransformer):
         return super().on_leave(original_node, updated_node)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        if self.depth or not (isinstance(updated_node.func, cst.Name) and updated_node.func.value == self.call_compiled):
+        func = updated_node.func
+        if self.depth or not (isinstance(func, cst.Name) and func.value == self.call_compiled):
             return updated_node
         if not updated_node.args or not isinstance(updated_node.args[0].value, cst.Name):
             return updated_node

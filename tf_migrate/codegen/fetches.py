@@ -86,10 +86,27 @@ def _one_tensor(scope: "pm.Scope", key: str, kind_of: Callable[[cst.BaseExpressi
            and symbol_key(call.func.value) == key for call in all_calls(node)):
         return False  # a list a loop fills
     target, value = single(node)
+    if _nested_result(value):
+        return False  # tf.while_loop(cond, body, (0, (1, 2))): the loop variables' structure, or an element of it
     if target is None or symbol_key(target) != key:
         return True  # an element of an unpacked value (`vals, vecs = tf.linalg.eigh(x)`), or bound by a loop
     return value is not None and not isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)) \
         and kind_of(value) != "structure"
+
+
+# Control flow whose result has the structure of the program's own loop variables or branch results: one tensor,
+# or tensors nested in tuples and lists (matched by the called name: a function of the program named so is read
+# the same careful way).
+_NESTED_RESULT_CALLS = {"while_loop", "cond", "case", "switch_case", "map_fn", "scan", "foldl", "foldr",
+                        "vectorized_map"}
+
+
+def _nested_result(value: Optional[cst.BaseExpression]) -> bool:
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    return name in _NESTED_RESULT_CALLS
 
 
 def to_tensors(expr: cst.BaseExpression, scope: "pm.Scope",

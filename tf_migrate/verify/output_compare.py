@@ -5,7 +5,8 @@ and runs of other non-blank characters. Whitespace, line breaks included, only
 separates tokens: numpy wraps and pads arrays by the width of their values, so
 ``[[ 8.  8. 50.]`` and ``[[8. 8. 50.]`` hold the same numbers. Text tokens must
 be equal (``?`` and ``None`` count as the same unknown dimension: TF1 prints
-``TensorShape`` as ``(?, 3)``, TF2 as ``(None, 3)``; object addresses such as
+``TensorShape`` as ``(?, 3)``, TF2 as ``(None, 3)``, and an unknown dimension alone as ``?``, TF2
+as ``None``; object addresses such as
 ``0x7f77f270e340`` count as the same address, since every run has others); numbers must satisfy ``|a - b| <= atol + rtol * |b|``, or differ by at
 most one unit in the last printed digit when printed with decimals (two values
 within tolerance can round to neighbours: ``0.1235`` and ``0.1236``). ``nan``
@@ -14,7 +15,9 @@ equals ``nan``; infinities equal when their signs do.
 A graph tensor or variable printed by TF1 shows no value (``Tensor("Add:0", shape=(),
 dtype=int32)``, ``<tf.Variable 'w:0' shape=(2,) dtype=float32_ref>``); the same print in TF2
 shows the value too (``tf.Tensor(5, shape=(), dtype=int32)``), or, printed from a trace, the same
-graph form with TF2's op name and ``None`` for ``?``. Such descriptions are paired in
+graph form with TF2's op name and ``None`` for ``?``; inside a printed list they show as reprs
+(``<tf.Tensor 'unstack:0' shape=(2,) dtype=float64>``, ``<tf.Tensor: shape=(2,), dtype=float64, numpy=...>``).
+Such descriptions are paired in
 order and compared by what both show, dtype and shape (a TF1 ``?`` matches any size); the value
 TF1 never printed is not compared (:func:`align_descriptions`).
 
@@ -37,7 +40,8 @@ _TOKEN = re.compile(
 
 
 # `?` where a dimension stands: "(?, 3)", "[?, 10]".
-_UNKNOWN_DIMENSION = re.compile(r"(?<=[(\[,\s])\?(?=\s*[,)\]])")
+# A ``?`` standing alone at the end of a line: an unknown ``Dimension`` printed by itself (``print(x.shape[0])``).
+_UNKNOWN_DIMENSION = re.compile(r"(?<=[(\[,\s])\?(?=\s*[,)\]])|(?<!\S)\?(?=\s*$)")
 # An object's address in its repr ("<... Graph object at 0x7f77f270e340>"): another in every run.
 _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 # A device placement log entry of TF's runtime: "gradients/Neg_grad/Neg: (Neg): /job:localhost/.../device:CPU:0".
@@ -97,6 +101,11 @@ def _line(output, number):
 # A graph tensor: TF1's, or a TF2 trace's (a ``tf.function``'s outputs); unknown rank shows no shape.
 _GRAPH_TENSOR = re.compile(r'(?<![\w.])Tensor\("[^"\n]*"(?:, shape=(?P<shape>\([^)]*\)))?, dtype=(?P<dtype>\w+)\)')
 _EAGER_TENSOR = re.compile(r'\btf\.Tensor\((?:.(?!\btf\.Tensor\())*?, shape=(?P<shape>\([^)]*\)), dtype=(?P<dtype>\w+)\)', re.S)
+# The same as a repr (an element of a printed list): TF1 ``<tf.Tensor 'unstack:0' shape=(2,) dtype=float64>``,
+# eager TF2 ``<tf.Tensor: shape=(2,), dtype=float64, numpy=array([...])>``.
+_GRAPH_TENSOR_REPR = re.compile(
+    r"<tf\.Tensor '[^'\n]*' shape=(?:(?P<shape>\([^)]*\))|<unknown>) dtype=(?P<dtype>\w+)>")
+_EAGER_TENSOR_REPR = re.compile(r"<tf\.Tensor: shape=(?P<shape>\([^)]*\)), dtype=(?P<dtype>\w+), numpy=[^>]*>", re.S)
 _GRAPH_VARIABLE = re.compile(r"<tf\.Variable '(?P<name>[^']*)' shape=(?P<shape>\([^)]*\)) dtype=(?P<dtype>\w+?)_ref>")
 _EAGER_VARIABLE = re.compile(
     r"<tf\.Variable '(?P<name>[^']*)' shape=(?P<shape>\([^)]*\)) dtype=(?P<dtype>\w+), numpy=[^>]*>", re.S)
@@ -120,10 +129,12 @@ def align_descriptions(legacy, migrated):
     """Both outputs with each TF1 tensor/variable description and its TF2 counterpart (the same
     one in print order, same dtype and shape) replaced by one marker; line breaks are kept."""
     for graph_pattern, eager_pattern, marker in ((_GRAPH_TENSOR, _EAGER_TENSOR, "<tensor {dtype} {shape}>"),
+                                                 (_GRAPH_TENSOR_REPR, _EAGER_TENSOR_REPR, "<tensor {dtype} {shape}>"),
                                                  (_GRAPH_VARIABLE, _EAGER_VARIABLE, "<variable {dtype} {shape}>")):
         graphs, eagers = list(graph_pattern.finditer(legacy)), list(eager_pattern.finditer(migrated))
-        if graph_pattern is _GRAPH_TENSOR:  # a traced tensor printed by the migrated program shows what TF1's did
-            eagers = sorted(eagers + list(_GRAPH_TENSOR.finditer(migrated)), key=lambda match: match.start())
+        if graph_pattern in (_GRAPH_TENSOR, _GRAPH_TENSOR_REPR):  # a traced tensor printed by the migrated program
+            # shows what TF1's did
+            eagers = sorted(eagers + list(graph_pattern.finditer(migrated)), key=lambda match: match.start())
         if not graphs or len(graphs) != len(eagers):
             continue
         pairs = [(g, e) for g, e in zip(graphs, eagers) if _same_spec(g, e)]
@@ -137,7 +148,8 @@ def align_descriptions(legacy, migrated):
 def _replace(text, replacements):
     for match, marker in reversed(replacements):
         kept_lines = "\n" * match.group(0).count("\n")
-        text = text[:match.start()] + marker.replace(" ", "_") + kept_lines + text[match.end():]
+        # spaced: the breaks a long TF2 description had are kept after it, where TF1's went on on the same line
+        text = text[:match.start()] + " " + marker.replace(" ", "_") + " " + kept_lines + text[match.end():]
     return text
 
 

@@ -25,6 +25,11 @@ Which values a draw gets (the *draw key*, logged with every draw)
       ``tf.reset_default_graph()``: that graph's sites start their own pattern);
     * the concrete shape, which the values are drawn in.
 
+    TF1 makes a session's kernels anew: a *seeded* graph op (an op seed, or a graph
+    seed, set) evaluated in a later session draws its first session's values again,
+    in the same order (logged as ``redraw``, which ``draw_match`` does not count);
+    an unseeded one draws new values, as it does at each evaluation in one session.
+
     Sites are identified by the program's own frames on the stack where they were
     built and their count there within one graph, so a ``tf.function`` traced
     again (a new batch size, the variable-creating first trace) reuses its sites
@@ -45,7 +50,11 @@ the two runs' draws match.
 import inspect
 import sys
 import weakref
-import zlib
+
+if __package__:  # imported as tf_migrate.verify.child.random_draws (tests); a verify child loads it by path and
+    from . import draw_values  # gives it the values module in ``install``
+else:
+    draw_values = None
 
 _SHARED = {
     # module: {function: (distribution, names of its extra value arguments)}
@@ -100,65 +109,6 @@ _UNSHARED = {
     ),
 }
 _INIT_FILES = ("init_ops", "initializers")
-
-
-def _values(draw_key, shape, np_dtype, extra=()):
-    """The values of one draw: a function of its key and concrete shape only."""
-    import numpy as np
-
-    distribution = draw_key[1]
-    rng = np.random.RandomState(zlib.crc32(f"{draw_key}|{tuple(shape)}".encode()))
-    if distribution == "shuffle":
-        return rng.permutation(shape[0]).astype(np_dtype)
-    if distribution == "uniform_int":
-        return rng.randint(int(extra[0]), int(extra[1]), size=shape).astype(np_dtype)
-    if distribution == "uniform":
-        values = rng.random_sample(shape).astype(np_dtype)
-        return np.where(values >= 1, np.nextafter(np.asarray(1, np_dtype), 0), values)
-    values = rng.standard_normal(shape)
-    if distribution == "truncated_normal":
-        out_of_range = np.abs(values) > 2
-        while out_of_range.any():
-            values[out_of_range] = rng.standard_normal(int(out_of_range.sum()))
-            out_of_range = np.abs(values) > 2
-    return values.astype(np_dtype)
-
-
-def _log_uniform_candidates(draw_key, true_classes, num_sampled, unique, range_max):
-    """(candidates, expected counts of the true classes, of the candidates), as TF's log-uniform sampler.
-
-    P(k) = log((k + 2) / (k + 1)) / log(range_max + 1). With ``unique`` the draws
-    repeat until ``num_sampled`` distinct classes came, and a class's expected
-    count over those ``tries`` draws is ``1 - (1 - P(k)) ** tries``; without it,
-    ``P(k) * num_sampled``.
-    """
-    import numpy as np
-
-    rng = np.random.RandomState(zlib.crc32(f"{draw_key}".encode()))
-    log_range = np.log(range_max + 1.0)
-
-    def draw_one():
-        return (int(np.exp(rng.random_sample() * log_range)) - 1) % range_max
-
-    def expected(classes):
-        classes = np.asarray(classes, np.float64)
-        probability = np.log((classes + 2.0) / (classes + 1.0)) / log_range
-        if unique:
-            return (-np.expm1(tries * np.log1p(-probability))).astype(np.float32)
-        return (probability * num_sampled).astype(np.float32)
-
-    if unique:
-        chosen, tries = [], 0
-        while len(chosen) < num_sampled:
-            tries += 1
-            candidate = draw_one()
-            if candidate not in chosen:
-                chosen.append(candidate)
-    else:
-        tries = num_sampled
-        chosen = [draw_one() for _ in range(num_sampled)]
-    candidates = np.asarray(chosen, np.int64)
-    return candidates, expected(true_classes), expected(candidates)
 
 
 def _in_loop(graph):
@@ -222,6 +172,25 @@ class _Sites:
         self.classes = {}  # class -> _Class
         self.built = weakref.WeakKeyDictionary()  # graph -> {(class, stack): sites built there}
         self.plain_graph = {}  # site identity -> weak reference to the tf.Graph (not a function's) it was built in
+        self.session = None  # the number of the TF1 session whose run is on (see ``track_sessions``)
+        self.first_session = {}  # seeded site identity -> (its first session, the indices it drew there)
+        self.session_evaluations = {}  # (seeded site identity, session) -> its evaluations there
+
+    def session_redraw(self, identity):
+        """The index a seeded graph op draws again in a later session, else None: TF1 makes a session's kernels
+        anew, so a seeded op's sequence starts over (``w = tf.Variable(tf.random_normal(..., seed=1))``
+        initialized in one session and then in another gets the same values twice)."""
+        if self.session is None:
+            return None
+        first, drawn = self.first_session.setdefault(identity, (self.session, []))
+        key = (identity, self.session)
+        e = self.session_evaluations[key] = self.session_evaluations.get(key, 0) + 1
+        return drawn[e - 1] if first != self.session and e <= len(drawn) else None
+
+    def note_session_draw(self, identity, n):
+        first, drawn = self.first_session.get(identity, (None, None))
+        if first is not None and first == self.session:
+            drawn.append(n)
 
     def _draw_class(self, distribution, dims):
         purpose = _purpose(sys._getframe(2), self.log.user_files)
@@ -315,7 +284,8 @@ class _Sites:
                 log.write(event="draw", draw_class=list(draw_class), n=n, shape=list(concrete),
                           where=log.where(), graph=False)
                 extra_values = [tf.convert_to_tensor(e).numpy() for e in extra]
-                return tf.constant(_values((*draw_class, n), concrete, np_dtype, extra_values), dtype=dtype)
+                values = draw_values.values((*draw_class, n), concrete, np_dtype, extra_values)
+                return tf.constant(values, dtype=dtype)
             shape_tensor = tf.convert_to_tensor(shape)
             static = tensor_util.constant_value_as_shape(shape_tensor)
             draw_class = self._draw_class(distribution, static.as_list() if static.rank is not None else None)
@@ -323,12 +293,20 @@ class _Sites:
             identity = self.graph_site(draw_class, graph)
             where, in_loop = log.where(), _in_loop(graph)
 
+            seeded = bool(arguments.arguments.get("seed") or arguments.arguments.get("seed2"))
+
             def draw(shape_values, *extra_values):
                 concrete = tuple(int(d) for d in shape_values.reshape(-1))
+                n = self.session_redraw(identity) if seeded else None
+                if n is not None:  # the values it drew in its first session: no new draw
+                    log.write(event="redraw", draw_class=list(draw_class), n=n, shape=list(concrete), where=where)
+                    return draw_values.values((*draw_class, n), concrete, np_dtype, extra_values)
                 n = self.graph_index(identity)
+                if seeded:
+                    self.note_session_draw(identity, n)
                 log.write(event="draw", draw_class=list(draw_class), n=n, shape=list(concrete),
                           where=where, graph=True, loop=in_loop)
-                return _values((*draw_class, n), concrete, np_dtype, extra_values)
+                return draw_values.values((*draw_class, n), concrete, np_dtype, extra_values)
 
             out = script_ops.numpy_function(draw, [shape_tensor, *extra], dtype, stateful=True)
             out.set_shape(static)
@@ -366,7 +344,8 @@ class _Sites:
             draw_class = self._draw_class("log_uniform", [None, num_sampled, range_max, int(unique)])
 
             def draw(n, classes):
-                return _log_uniform_candidates((*draw_class, n), classes, num_sampled, unique, range_max)
+                return draw_values.log_uniform_candidates((*draw_class, n), classes, num_sampled, unique,
+                                                          range_max)
 
             if tf.executing_eagerly():
                 n = self.eager_index(draw_class)
@@ -403,11 +382,33 @@ class _Sites:
         return op
 
 
-def install(tf, log):
-    """Routes every random kernel of this process through shared numpy draws."""
+def track_sessions(sites):
+    """Numbers each TF1 session on its first run and keeps ``sites.session`` the one whose run is on."""
+    from tensorflow.python.client import session
+
+    run, numbers = session.BaseSession.run, iter(range(1, 1 << 62))
+
+    def running(sess, *args, **kwargs):
+        outer = sites.session
+        sites.session = sess.__dict__.setdefault("_tf_migrate_draw_session", next(numbers))
+        try:
+            return run(sess, *args, **kwargs)
+        finally:
+            sites.session = outer
+
+    session.BaseSession.run = running
+
+
+def install(tf, log, values, sessions=True):
+    """Routes every random kernel of this process through shared numpy draws (``values``: the sibling module
+    ``draw_values``, which gives each draw its values; ``sessions``: number TF1's sessions, see ``track_sessions``)."""
     import importlib
 
+    global draw_values
+    draw_values = values
     sites = _Sites(tf, log)
+    if sessions:
+        track_sessions(sites)
     for module_name, functions in _SHARED.items():
         module = importlib.import_module("tensorflow.python.ops." + module_name)
         for name, (distribution, extra_names) in functions.items():
