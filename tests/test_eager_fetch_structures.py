@@ -32,3 +32,24 @@ def test_a_run_of_one_eager_tensor_reads_it():
     result = migrate_source(source, "one.py")
     assert result.outcome == "eager", result.compat_reason
     assert "print(b.numpy())" in result.new_source
+
+
+PY_FUNC_LIST = '''import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None])
+pair = tf.py_func(lambda a: (a * 2, a * 3), [x], [tf.float32, tf.float32])
+one = tf.py_func(lambda a: a + 1, [x], tf.float32)
+with tf.Session() as sess:
+    print(sess.run(pair, {x: np.arange(3.0)}))
+    print(sess.run(one, {x: np.arange(3.0)}))
+'''
+
+
+def test_a_run_of_a_python_functions_list_of_outputs_gives_a_list():
+    # a fetch named by one name is one tensor only where the analysis knows it: `tf.py_func` with a list Tout
+    # returns a list (`run_pair(x=...).numpy()` would be an AttributeError)
+    result = migrate_source(PY_FUNC_LIST, "pyfunc.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "print(to_numpy(run_pair(x=np.arange(3.0))))" in result.new_source
+    assert_same_output(run_legacy(PY_FUNC_LIST), run_migrated(result.new_source))

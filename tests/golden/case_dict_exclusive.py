@@ -45,6 +45,16 @@ def call_compiled(function, /, **feeds):
 compiled_traces = weakref.WeakKeyDictionary()  # tf.function -> (its concrete function, its parameters, its trace)
 
 
+def to_numpy(fetched):
+    """The fetched tensors as numpy values, in the fetches' structure (None for ops), as sess.run gave them."""
+    if isinstance(fetched, dict):
+        return type(fetched)((key, to_numpy(value)) for key, value in fetched.items())
+    if isinstance(fetched, (list, tuple)):
+        values = [to_numpy(value) for value in fetched]
+        return type(fetched)(*values) if hasattr(fetched, "_fields") else type(fetched)(values)
+    return None if fetched is None else fetched.numpy()
+
+
 y = tf.constant(5.0)
 
 
@@ -57,4 +67,4 @@ def run_out(x):
 
 
 for value in (3.0, 5.0, 8.0):
-    print(call_compiled(run_out, x=value).numpy())
+    print(to_numpy(call_compiled(run_out, x=value)))

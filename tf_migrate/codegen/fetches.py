@@ -53,7 +53,7 @@ def to_numpy(expr: cst.BaseExpression, scope: "pm.Scope", kind_of: Callable[[cst
             return _parse(f"[value.numpy() for value in {source}]")
         if kind == pm.GRADS_AND_VARS:
             return _parse(f"[(grad.numpy(), var.numpy()) for grad, var in {source}]")
-        if kind in (pm.STRUCT, pm.VARIABLES) or kind == pm.EAGER and not _one_tensor(scope, key, kind_of):
+        if kind in (pm.STRUCT, pm.VARIABLES) or kind in (pm.EAGER, pm.TENSOR) and not _one_tensor(scope, key, kind_of):
             return _parse(f"{tf}.nest.map_structure(lambda value: value.numpy(), {source})")
         return _method(expr, "numpy")
     if isinstance(expr, cst.Call) and kind_of(expr) is None:
@@ -94,11 +94,11 @@ def _one_tensor(scope: "pm.Scope", key: str, kind_of: Callable[[cst.BaseExpressi
         and kind_of(value) != "structure"
 
 
-# Control flow whose result has the structure of the program's own loop variables or branch results: one tensor,
-# or tensors nested in tuples and lists (matched by the called name: a function of the program named so is read
-# the same careful way).
+# Control flow whose result has the structure of the program's own loop variables or branch results (or a Python
+# function's ``Tout``): one tensor, or tensors nested in tuples and lists (matched by the called name: a function
+# of the program named so is read the same careful way).
 _NESTED_RESULT_CALLS = {"while_loop", "cond", "case", "switch_case", "map_fn", "scan", "foldl", "foldr",
-                        "vectorized_map"}
+                        "vectorized_map", "py_func", "py_function", "numpy_function"}  # Tout a list: a list
 
 
 def _nested_result(value: Optional[cst.BaseExpression]) -> bool:
