@@ -18,6 +18,7 @@ import pytest
 
 from tf_migrate import cli, engine, migrate_source, runner
 from tf_migrate.cli import main
+from tests.twins import assert_same_output, run_legacy, run_migrated
 
 LEGACY = """import numpy as np
 import tensorflow as tf
@@ -131,6 +132,33 @@ def test_consistent_tabs_are_valid_and_kept(tree, capsys):
     code, _, err = run(["-w", tree], capsys)
     assert code == 0, err
     assert (tree / "good.py").read_text() == migrate_source(source).new_source
+
+
+MIXED_TABS = (
+    "import tensorflow as tf\n\n\n"
+    "def main():\n"
+    '\t"""A docstring\n'
+    '\twith\ta tab."""\n'
+    "\tw = tf.Variable(2.0)\n"
+    "\tsess = tf.Session()\n"
+    "\tsess.run(tf.global_variables_initializer())\n"
+    "\tfor step in range(2):\n"
+    "\t    if step:\n"
+    "\t\t    print(step, sess.run(w))\n"
+    "\n\n"
+    "main()\n"
+)
+
+
+def test_indentation_mixing_tabs_and_spaces_as_python_reads_it_is_migrated():
+    # yungshenglu's tutorials (probe 24): Python reads `\t    ` then `\t\t    `; LibCST's tokenizer refused it
+    # ("no matching outer block for dedent") and the file failed. Its indentation is written with spaces, at the
+    # columns Python gave it; a string's own lines keep their tabs.
+    result = migrate_source(MIXED_TABS, "mixed.py")
+    assert result.outcome == "eager", (result.compat_reason, result.findings)
+    assert "\n                    print(step, w.numpy())\n" in result.new_source
+    assert '\n\twith\ta tab."""\n' in result.new_source
+    assert_same_output(run_legacy(MIXED_TABS), run_migrated(result.new_source))
 
 
 def test_latin1_coding_cookie_is_kept(tree, capsys):

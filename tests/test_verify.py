@@ -710,3 +710,13 @@ def test_the_migrated_environment_reaches_the_migrated_side_only(tmp_path):
     result = verify_program(program, program, path=path, migrated_environment={"TF_MIGRATE_SIDE_ONLY": "set"})
     assert result.status == "different"
     assert "'unset' != 'set'" in result.detail, result.detail
+
+
+def test_a_program_that_selects_legacy_keras_before_its_tensorflow_import_gets_it(tmp_path):
+    # The verifier imported TensorFlow before the program ran, and `from tensorflow.keras import` reads the switch
+    # at TensorFlow's import: the migrated run got Keras 3 where a user's fresh process gets Keras 2 (probe 24).
+    legacy = "from tensorflow.keras import layers\nprint(layers.Dense.__module__.split('.')[0])\n"
+    migrated = 'import os\nos.environ.setdefault("TF_USE_LEGACY_KERAS", "1")\n' + legacy
+    result = verify(legacy, migrated, tmp_path)
+    assert result.status == "equivalent" and result.migrated_output == result.legacy_output, result.detail
+    assert result.legacy_output.strip() == "tf_keras"

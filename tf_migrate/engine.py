@@ -36,6 +36,7 @@ from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.project_index import one_session_classes, scan_module, single_instance_classes
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.codegen.compiled import COMPILED, FUNCTION_MODES
+from tf_migrate.cst.tab_indentation import expand_indentation_tabs
 from tf_migrate.cst.text import module_code
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
 from tf_migrate.rules import COMPAT, EAGER, RuleContext, all_rules
@@ -110,6 +111,12 @@ def parse(source: str, path: str) -> cst.Module:
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as error:  # valid Python that LibCST's grammar does not cover
+        expanded = expand_indentation_tabs(source)  # tabs and spaces mixed as Python reads them: spaces
+        if expanded is not None:
+            try:
+                return cst.parse_module(expanded)
+            except cst.ParserSyntaxError:
+                pass
         raise InputError(path, error.raw_line, error.raw_column,
                          f"LibCST cannot parse this valid Python: {error.message}") from None
 

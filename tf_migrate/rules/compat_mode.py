@@ -118,7 +118,8 @@ def _first_tensorflow_import(body: List[cst.BaseStatement], binding: Optional[st
 # The packages of TF1's API (tensorflow/_api/v2/compat/v1 in TF 2.21) whose TF2 namesakes differ or are gone.
 _V1_PACKAGES = frozenset({
     "app", "audio", "autograph", "bitwise", "config", "data", "debugging", "distribute", "distributions", "dtypes",
-    "errors", "feature_column", "gfile", "graph_util", "image", "initializers", "io", "layers", "linalg", "logging",
+    "errors", "feature_column", "gfile", "graph_util", "image", "initializers", "io", "keras", "layers", "linalg",
+    "logging",
     "lookup", "losses", "manip", "math", "metrics", "nest", "nn", "profiler", "python_io", "queue", "ragged",
     "random", "resource_loader", "saved_model", "sets", "signal", "sparse", "spectral", "strings", "summary",
     "sysconfig", "test", "train", "types", "user_ops", "version"})
@@ -174,6 +175,7 @@ class _CompatImports(cst.CSTTransformer):
         if module == "tensorflow":
             return updated.with_changes(module=cst.parse_expression("tensorflow.compat.v1"))
         if module is not None and module.split(".")[:2][-1] in _V1_PACKAGES and module.startswith("tensorflow."):
-            # `from tensorflow.nn import rnn_cell`: TF1's API module of that name, not TF2's
+            # `from tensorflow.nn import rnn_cell`: TF1's API module of that name, not TF2's; `from
+            # tensorflow.keras.optimizers import SGD`: the optimizer TF1's Keras gave, which runs in graph mode
             return updated.with_changes(module=cst.parse_expression("tensorflow.compat.v1." + module[11:]))
         return updated

@@ -95,10 +95,12 @@ Limits
     are ``numpy_function`` ops), stateless ops lose "same seed, same values", and
     ``tf.data`` shuffles are not shared. Read/update ambiguity is found from the
     graph of each ``Session.run``; the whole program is checked under one order.
-    The migrated run never gets ``TF_USE_LEGACY_KERAS`` from the verifier: compat
-    output that needs legacy Keras sets it itself, but only after the verifier
-    has imported TensorFlow, which ``tf.layers``, rnn cells and ``tf.keras.*``
-    follow (they read it at first use) and ``from tensorflow.keras import`` does not.
+    The migrated run gets ``TF_USE_LEGACY_KERAS=1`` from the verifier only where
+    the migrated program sets it itself before its TensorFlow import (the line the
+    rules write for output that needs legacy Keras): the verifier has imported
+    TensorFlow before the program runs, and ``from tensorflow.keras import`` reads
+    the switch at TensorFlow's import (``tf.layers``, rnn cells and ``tf.keras.*``
+    read it at first use).
 
 Results
     ``equivalent``; ``different`` (detail: the first differing value or text and
@@ -198,6 +200,8 @@ def verify_program(
         runner = Runner(pathlib.Path(tmp), programs, kind, use_kernel, timeout, workdirs, tuple(args),
                          workdir_on_path)
         runner.migrated_environment = dict(migrated_environment or {})
+        if _SELECTS_LEGACY_KERAS.search(migrated_source):
+            runner.migrated_environment.setdefault("TF_USE_LEGACY_KERAS", "1")
         with ThreadPoolExecutor(2) as pool:
             legacy_future = pool.submit(runner.run, "legacy", legacy_source, "pre")
             migrated = runner.run("migrated", migrated_source, None)
@@ -308,6 +312,10 @@ def _at_legacy_location(migrated: "Run", programs) -> "Run":
     return dataclasses.replace(migrated, stdout=migrated.stdout.replace(migrated_dir, legacy_dir))
 
 
+# The line the rules write before a program's first TensorFlow import (rules/_legacy_keras), also inside a
+# notebook's JSON: a fresh process reads it at that import; the verifier's preloaded TensorFlow was imported before
+# the program ran, so the migrated run gets it from its start, as a user's process would.
+_SELECTS_LEGACY_KERAS = re.compile(r"""os\.environ\.setdefault\(\\?["']TF_USE_LEGACY_KERAS\\?["'],\s*\\?["']1""")
 _PORT_TAKEN = re.compile(r"Could not start gRPC server|[Aa]ddress already in use")
 
 
