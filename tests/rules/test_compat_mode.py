@@ -47,7 +47,7 @@ def compat(source: str):
     pytest.param(COMPAT_IMPORT + "m = tf.keras.Sequential()\n",
                  PREAMBLE + COMPAT_IMPORT + "m = tf.keras.Sequential()\n", id="tf.keras in graph mode, compat input"),
     pytest.param("import tensorflow as tf\nfrom tensorflow.keras.layers import Dense\n",
-                 PREAMBLE + COMPAT_IMPORT + "from tensorflow.keras.layers import Dense\n",
+                 PREAMBLE + COMPAT_IMPORT + "from tensorflow.compat.v1.keras.layers import Dense\n",
                  id="from tensorflow.keras import"),
     pytest.param("import tensorflow as tf\n(a, b), _ = tf.keras.datasets.mnist.load_data()\n",
                  COMPAT_IMPORT + "(a, b), _ = tf.keras.datasets.mnist.load_data()\n",
