@@ -15,7 +15,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.input_specs import input_spec, is_flag, run_parameters
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.slicing import RunPlan, plan_run
-from tf_migrate.analysis.symbols import all_calls, symbol_key, target_names, writes
+from tf_migrate.analysis.symbols import all_calls, comprehension_scope, symbol_key, target_names, writes
 from tf_migrate.traversal import visit
 
 # Static facts of a placeholder that code outside any run may read.
@@ -122,16 +122,12 @@ class _EscapeFinder(cst.CSTVisitor):
             visit(node.default, self)
         return False
 
-    def _comprehension(self, node, parts) -> bool:
+    def _comprehension(self, node) -> bool:
         """Names a comprehension's ``for`` targets bind are its own (``[x[0] for x in data]`` reads no ``x`` of
         the graph); the first ``for``'s iterable is read outside them."""
-        visit(node.for_in.iter, self)
-        names, inner, comp = [], [*parts], node.for_in
-        while comp is not None:
-            names += target_names(comp.target)
-            inner += ([comp.iter] if comp is not node.for_in else []) + [condition.test for condition in comp.ifs]
-            comp = comp.inner_for_in
-        self._in_frame(names, inner)
+        outer, own, inner = comprehension_scope(node)
+        visit(outer, self)
+        self._in_frame(own, inner)
         return False
 
     def _in_frame(self, names, nodes) -> None:
@@ -140,13 +136,7 @@ class _EscapeFinder(cst.CSTVisitor):
             visit(node, self)
         self.local.pop()
 
-    def visit_ListComp(self, node: cst.ListComp) -> bool:
-        return self._comprehension(node, [node.elt])
-
-    visit_SetComp = visit_GeneratorExp = visit_ListComp
-
-    def visit_DictComp(self, node: cst.DictComp) -> bool:
-        return self._comprehension(node, [node.key, node.value])
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         key = symbol_key(node)

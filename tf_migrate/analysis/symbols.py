@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Dict, FrozenSet, Iterable, List, Optional, Set
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -97,21 +97,11 @@ class _Reads(cst.CSTVisitor):
         self._read_in_scope([node.body], local)
         return False
 
-    def _comprehension(self, node, parts) -> bool:
-        """``[f(x) for x in xs if x]``: ``xs`` (the first ``for``'s iterable) is read here; the names its ``for``
-        targets bind are the comprehension's own (``x`` is no read of a module-level ``x``)."""
-        local: Set[str] = set()
-        inner = [*parts]
-        comp, first = node.for_in, True
-        while comp is not None:
-            if first:
-                visit(comp.iter, self)
-            else:
-                inner.append(comp.iter)
-            local.update(target_names(comp.target))
-            inner.extend(condition.test for condition in comp.ifs)
-            comp, first = comp.inner_for_in, False
-        self._read_in_scope(inner, local)
+    def _comprehension(self, node) -> bool:
+        """``[f(x) for x in xs if x]``: ``xs`` is read here, the rest in the comprehension's own scope."""
+        outer, local, inner = comprehension_scope(node)
+        visit(outer, self)
+        self._read_in_scope(inner, set(local))
         return False
 
     def _read_in_scope(self, nodes, local: Set[str]) -> None:
@@ -120,18 +110,25 @@ class _Reads(cst.CSTVisitor):
             visit(node, visitor)
         self.keys.update(key for key in visitor.keys if key.split(".", 1)[0] not in local)
 
-    def visit_ListComp(self, node: cst.ListComp) -> bool:
-        return self._comprehension(node, [node.elt])
-
-    visit_SetComp = visit_GeneratorExp = visit_ListComp
-
-    def visit_DictComp(self, node: cst.DictComp) -> bool:
-        return self._comprehension(node, [node.key, node.value])
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
     def visit_Import(self, node) -> bool:
         return False  # an import binds names; it reads none
 
     visit_ImportFrom = visit_Import
+
+
+def comprehension_scope(node: cst.BaseComp) -> Tuple[cst.BaseExpression, List[str], List[cst.CSTNode]]:
+    """(the first ``for``'s iterable, read outside; the names the ``for`` targets bind, the comprehension's own
+    as in Python 3; the parts read inside, where those names are its own) of ``[f(x) for x in xs if x]``."""
+    own: List[str] = []
+    inner: List[cst.CSTNode] = [node.key, node.value] if isinstance(node, cst.DictComp) else [node.elt]
+    comp = node.for_in
+    while comp is not None:
+        own += target_names(comp.target)
+        inner += ([comp.iter] if comp is not node.for_in else []) + [condition.test for condition in comp.ifs]
+        comp = comp.inner_for_in
+    return node.for_in.iter, own, inner
 
 
 def target_names(node: cst.CSTNode) -> List[str]:

@@ -29,6 +29,7 @@ from tf_migrate.analysis.input_specs import input_spec, is_flag, run_parameters
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
+from tf_migrate.traversal import visit
 
 COMPILED, EAGER_FUNCTIONS = "compiled", "eager"
 FUNCTION_MODES = (COMPILED, EAGER_FUNCTIONS)
@@ -115,47 +116,40 @@ def calls_concretely(function: cst.FunctionDef, fed: List[str]) -> bool:
     return "input_signature=" in text or not params
 
 
-class DirectCallsWhereRunOnce(cst.CSTTransformer):
-    """``call_compiled(run_y, x=x)`` -> ``run_y(x=x)`` where the call runs once: at module level, outside
-    loops, functions, classes, lambdas and comprehensions (a script's or a notebook cell's one-off run).
+def runs_once(statement: cst.CSTNode, node_id: int) -> bool:
+    """Whether the node of id ``node_id`` (a run), inside the module-level ``statement``, runs once: outside loops, functions,
+    classes, lambdas and comprehensions (a script's or a notebook cell's one-off run).
 
     :data:`CALL_COMPILED` saves the per-call lookup of a ``tf.function`` from the second call on; its first
-    call is the plain call. A call that runs once gains nothing from it, and reads better without it. Only
-    calls of a function the module defines at its top level, given keywords it takes, are changed."""
+    call is the plain call. A run that runs once gains nothing from it, and reads better as a plain call."""
+    if isinstance(statement, _RepeatedAround.REPEATED):
+        return False
+    finder = _RepeatedAround(node_id)
+    visit(statement, finder)
+    return finder.once
 
-    _REPEATED = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.ListComp, cst.SetComp,
+
+class _RepeatedAround(cst.CSTVisitor):
+    """Finds the node of id ``node_id`` and whether a loop, function, class, lambda or comprehension holds it."""
+
+    REPEATED = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.ListComp, cst.SetComp,
                  cst.DictComp, cst.GeneratorExp)
 
-    def __init__(self, module: cst.Module, call_compiled: str) -> None:
+    def __init__(self, node_id: int) -> None:
         super().__init__()
-        self.call_compiled = call_compiled
-        self.parameters = {st.name.value: {p.name.value for p in (*st.params.params, *st.params.kwonly_params)}
-                           for st in module.body if isinstance(st, cst.FunctionDef)}
-        self.depth = 0
+        self.node_id, self.depth, self.once = node_id, 0, False
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, self._REPEATED):
+        if id(node) == self.node_id:
+            self.once = not self.depth
+            return False
+        if isinstance(node, self.REPEATED):
             self.depth += 1
-        return super().on_visit(node)
+        return True
 
-    def on_leave(self, original_node, updated_node):
-        if isinstance(original_node, self._REPEATED):
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, self.REPEATED):
             self.depth -= 1
-        return super().on_leave(original_node, updated_node)
-
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        func = updated_node.func
-        if self.depth or not (isinstance(func, cst.Name) and func.value == self.call_compiled):
-            return updated_node
-        if not updated_node.args or not isinstance(updated_node.args[0].value, cst.Name):
-            return updated_node
-        function, feeds = updated_node.args[0].value, updated_node.args[1:]
-        taken = self.parameters.get(function.value)
-        if taken is None or any(arg.keyword is None or arg.keyword.value not in taken for arg in feeds):
-            return updated_node
-        if feeds:
-            feeds = [*feeds[:-1], feeds[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
-        return cst.Call(function, args=feeds)
 
 
 def iterator_parameters(plan: RunPlan, scope: "pm.Scope") -> List[str]:

@@ -20,6 +20,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import traced_plan
+from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.fed_rates import rate_variable
 from tf_migrate.analysis.function_locals import eager_locals
 from tf_migrate.analysis.imported_runs import is_imported
@@ -79,8 +80,6 @@ class SessionToFunctions(Rule):
         if rewriter.compiled_any and not ctx.path.endswith(".ipynb"):  # `to_numpy(run_step(...))` as a line of its
             # own: the value goes unread (a notebook shows a cell's last value: as numpy, as TF1's run gave it)
             module = visit(module, DiscardedConversions(rewriter.to_numpy))
-        if rewriter.concrete_any:
-            module = visit(module, compiled.DirectCallsWhereRunOnce(module, rewriter.call_compiled))
         # A run written back where it stood calls no helper: the names still used decide (read only when needed).
         used = _all_names(module) if rewriter.compiled_any or rewriter.concrete_any else set()
         if rewriter.compiled_any and rewriter.to_numpy in used:
@@ -153,11 +152,14 @@ class _ScopeRewriter:
                         self.outside_feeds.update(map(id, feed_literals(site, scope)))
                     continue
                 plan = plan_run(scope, site, limit)
+                once = parent is None and site.home is None and compiled.runs_once(st.node, id(site.call))
                 generated.replacements[id(site.call)] = self.call_for(plan, scope, builder, classifier, generated,
-                                                                      limit=limit, local_eager=local_eager)
+                                                                      limit=limit, local_eager=local_eager, once=once)
         for node_id, (key, attribute, index) in scope.static_reads.items():
             site = RunSite(cst.Call(cst.Name("static")), "run", cst.parse_expression(key), None)
-            call = self.call_for(plan_run(scope, site, index), scope, builder, classifier, generated, limit=index)
+            once = parent is None and compiled.runs_once(scope.statements[index].node, node_id)
+            call = self.call_for(plan_run(scope, site, index), scope, builder, classifier, generated, limit=index,
+                                 once=once)
             value = f"{self.ctx.tf}.as_dtype({code(call)}.dtype)" if attribute == "dtype" else \
                 f"{self.ctx.tf}.TensorShape({code(call)}.shape)"
             generated.replacements[node_id] = cst.parse_expression(value)
@@ -240,28 +242,31 @@ class _ScopeRewriter:
         return out, {id(f) for f in functions} | {id(h) for hs in helpers.values() for h in hs}
 
     def call_for(self, plan, scope, builder, classifier, generated: Generated, owner: str = "",
-                 rename=None, position=None, limit=None, local_eager=frozenset(), plain: bool = False
-                 ) -> cst.BaseExpression:
+                 rename=None, position=None, limit=None, local_eager=frozenset(), plain: bool = False,
+                 once: bool = False) -> cst.BaseExpression:
         """The call that replaces the run of ``plan`` (``plain``: of a function returning tensors, which other
-        generated functions call: analysis/object_members)."""
+        generated functions call: analysis/object_members; ``once``: a module-level run outside loops, which
+        calls a compiled function directly: ``compiled.runs_once``)."""
         call = self._call_for(plan, scope, builder, classifier, generated, owner, rename, position, limit,
-                              local_eager, plain)
+                              local_eager, plain, once)
         if plan.site.style == GLOBAL_STEP:  # tf.train.global_step(sess, step): int(sess.run(step))
             return cst.Call(cst.Name("int"), args=[cst.Arg(call)])
         return call
 
     def _call_for(self, plan, scope, builder, classifier, generated, owner, rename, position, limit, local_eager,
-                  plain) -> cst.BaseExpression:
+                  plain, once) -> cst.BaseExpression:
         site = plan.site
         view = scope.at(plan.limit)  # the values bound where the run stands
+
+        def kind_of(expr: cst.BaseExpression):
+            return expression_kind(expr, view, self.ctx.names)
+
         if not plan.needs_function and not any(view.deferred(k) for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values -> .numpy()")
-            return _on(owner, site, to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf,
-                                             run_ops=True))
+            return _on(owner, site, to_numpy(site.fetch, view, kind_of, self.ctx.tf, run_ops=True))
         if plan.feeds_unread and all(k in local_eager or view.kind(k) == pm.EAGER for k in reads(site.fetch)):
             self.ctx.report(site.call, RULE_ID, INFO, "sess.run of eager values, with feeds they do not read -> .numpy()")
-            return _on(owner, site, to_numpy(site.fetch, view, Classifier(view, self.ctx.names).kind_of, self.ctx.tf,
-                                             run_ops=True))
+            return _on(owner, site, to_numpy(site.fetch, view, kind_of, self.ctx.tf, run_ops=True))
         name = self._function_for(plan, scope, builder, generated, owner, rename, position, limit, plain=plain)
         if plan.dynamic_feed:
             args = [cst.Arg(site.feed, star="**")] if site.feed is not None else []
@@ -270,13 +275,14 @@ class _ScopeRewriter:
             args = [keyword(key.split(".")[-1], value) for key, value in plan.fed if key.split(".")[-1] not in constant]
         args += [keyword(key, cst.Name(key)) for key in generated.iterator_args.get(name, ())]
         function = cst.parse_expression(f"{owner}{name}")
-        if name in generated.concrete and (plan.keys_known or not plan.dynamic_feed):
+        if name in generated.concrete and (plan.keys_known or not plan.dynamic_feed) \
+                and not (once and not owner and not plan.dynamic_feed):
             call = cst.Call(cst.Name(self.call_compiled), args=[cst.Arg(function), *args])
             self.concrete_any = True
         else:
             call = cst.Call(function, args=args)
         if name in generated.compiled and site.style != "op_run":
-            if one_tensor_fetch(site.fetch, view, Classifier(view, self.ctx.names).kind_of):
+            if one_tensor_fetch(site.fetch, view, kind_of):
                 return cst.Call(cst.Attribute(call, cst.Name("numpy")))
             return cst.Call(cst.Name(self.to_numpy), args=[cst.Arg(call)])  # numpy, as sess.run returned
         return call

@@ -390,7 +390,10 @@ def track_sessions(sites):
 
     def running(sess, *args, **kwargs):
         outer = sites.session
-        sites.session = sess.__dict__.setdefault("_tf_migrate_draw_session", next(numbers))
+        number = sess.__dict__.get("_tf_migrate_draw_session")
+        if number is None:  # the session's first run
+            number = sess.__dict__["_tf_migrate_draw_session"] = next(numbers)
+        sites.session = number
         try:
             return run(sess, *args, **kwargs)
         finally:
