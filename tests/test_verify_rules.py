@@ -104,6 +104,14 @@ def test_object_addresses_are_equal_whatever_their_value():
     assert diff("0x10", "0x11") is not None  # short hex numbers are values
 
 
+def test_a_printed_tensorflow_module_is_the_same_module_in_both_runs():
+    # (MichaelLedger's tensorflow_verify.py: `import tensorflow.compat.v1 as tf`, `print(tf)`)
+    site = "/venv/lib/python3.11/site-packages/tensorflow"
+    legacy = f"<module 'tensorflow._api.v2.compat.v1.compat.v1' from '{site}/_api/v2/compat/v1/compat/v1/__init__.py'>"
+    assert diff(legacy, f"<module 'tensorflow' from '{site}/__init__.py'>") is None
+    assert diff(f"<module 'tensorflow' from '{site}/__init__.py'>", f"<module 'numpy' from '{site}/__init__.py'>")
+
+
 def test_draws_inside_a_graph_while_loop_are_not_comparable():
     legacy = [dict(_draw(0, (2,), graph=True, purpose="dropout"), loop=True)]
     reason = draw_match.reconcile(legacy, [_draw(0, (2,), purpose="dropout")])

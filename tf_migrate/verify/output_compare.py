@@ -44,6 +44,9 @@ _TOKEN = re.compile(
 _UNKNOWN_DIMENSION = re.compile(r"(?<=[(\[,\s])\?(?=\s*[,)\]])|(?<!\S)\?(?=\s*$)")
 # An object's address in its repr ("<... Graph object at 0x7f77f270e340>"): another in every run.
 _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+# A TensorFlow module printed (``print(tf)``): the legacy run's ``tf`` is ``tensorflow.compat.v1`` under the name
+# ``tensorflow`` (the verifier's TF1 semantics), the migrated run's TF2's own; a TF1 install printed the first.
+_TF_MODULE = re.compile(r"<module 'tensorflow[\w.]*' from '[^'\n]*'>")
 # A device placement log entry of TF's runtime: "gradients/Neg_grad/Neg: (Neg): /job:localhost/.../device:CPU:0".
 # Matched anywhere, not only as a whole line: the runtime writes it through C's buffer and the program's prints
 # through Python's, and on a busy machine the two can meet inside one line.
@@ -72,7 +75,7 @@ def _quantum(text):
 def tokenize(output):
     tokens = []
     for number, line in enumerate(output.splitlines(), start=1):
-        line = _ADDRESS.sub("0xADDRESS", _UNKNOWN_DIMENSION.sub("None", line))
+        line = _TF_MODULE.sub("<module 'tensorflow'>", _ADDRESS.sub("0xADDRESS", _UNKNOWN_DIMENSION.sub("None", line)))
         for match in _TOKEN.finditer(line):
             text = match.group(0)
             if match.group("num") is not None:
