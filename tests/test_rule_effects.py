@@ -179,6 +179,9 @@ COVERED_BY = {
                       "k = tf.placeholder_with_default(1.0, [])\nsess = tf.Session()\nfor step in range(2):\n"
                       "    if step:\n        feed = {x: [1.0, 2.0], k: 3.0}\n    else:\n        feed = {x: [1.0, 2.0]}\n"
                       "    print(sess.run(x * k, feed))\n"),
+    "variable-list-aliases": ("import tensorflow as tf\nw = tf.Variable(1.0)\nwith tf.Session() as sess:\n"
+                              "    sess.run(tf.global_variables_initializer())\n"
+                              "    print(sess.run(tf.all_variables()))\n"),
     "version-branches": ("import tensorflow as tf\nsess = tf.Session()\nif int(tf.__version__.split('.')[0]) < 1:\n"
                          "    writer = tf.train.SummaryWriter('logs', sess.graph)\nelse:\n"
                          "    writer = tf.summary.FileWriter('logs', sess.graph)\n"),
