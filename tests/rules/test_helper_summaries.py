@@ -2,6 +2,7 @@
 import glob
 
 import libcst as cst
+import pytest
 
 from tf_migrate.engine import migrate_source
 from tf_migrate.rules import EAGER, RuleContext
@@ -129,3 +130,35 @@ def test_a_file_with_a_summary_helper_the_summaries_rule_refuses_is_left_alone()
                              "    tf.summary.histogram('mean/' + name, tf.reduce_mean(var))\n\n\ndef weight_variable")
     assert _rule_alone(source) == source
     assert migrate_source(source.replace("LOGDIR", "'logs'"), "layers.py").outcome == "compat"
+
+
+def _in_main(program: str, block: str = "def main():") -> str:
+    """The program's graph and session code written in ``def main():``, called once (yungshenglu's Morvan lessons),
+    or in another block."""
+    head, marker, body = program.partition("x = tf.placeholder")
+    lines = (marker + body).splitlines()
+    return head + f"{block}\n" + "".join(f"    {line}\n" if line else "\n" for line in lines) + (
+        "\n\nmain()\n" if block == "def main():" else "")
+
+
+@pytest.mark.parametrize("block", ["def main():", "if __name__ == '__main__':"])
+def test_a_program_written_in_a_function_converts_and_writes_the_legacy_tags(tmp_path, block):
+    # (GhibliField's 2-tb-charts.py: the program in the main guard)
+    program = _in_main(PROGRAM, block)
+    code = _rule_alone(program)
+    assert "    fc1, fc1_summaries = fc_layer(h, 4, 'Hidden', use_relu=True)\n" \
+           "    tf.summary.histogram('Hidden/W', fc1_summaries['W'])\n" in code
+    legacy = program.replace("LOGDIR", repr(str(tmp_path / "legacy")))
+    result = migrate_source(program.replace("LOGDIR", repr(str(tmp_path / "migrated"))), "layers.py")
+    assert result.outcome == "eager", result.findings
+    assert_same_output(run_legacy(legacy), run_migrated(result.new_source))
+    tags = _tags(tmp_path / "legacy")
+    assert "Hidden/W" in tags and "layer1/layer1/outputs" in tags
+    assert _tags(tmp_path / "migrated") == tags
+
+
+def test_calls_in_two_functions_are_left_alone():
+    program = _in_main(PROGRAM).replace("def main():\n", "def other(x):\n    h2 = add_layer(x, 3, 3, n_layer=2)\n"
+                                                      "    return h2\n\n\ndef main():\n")
+    assert "tf.summary.histogram(layer_name + '/weights', Weights)" in _rule_alone(program)
+    assert "tf.summary.histogram(layer_name + '/weights', Weights)" not in _rule_alone(_in_main(PROGRAM))

@@ -22,8 +22,11 @@ Only where the tags are known: scopes the helper opens (``tf.name_scope`` /
 literal arguments (``'layer%s' % n_layer``); summaries at the top of the
 helper's body or of its scope blocks, of a local name, a parameter or the
 returned name; one ``return name`` at the end; every use of the helper a
-module-level statement ``t = helper(...)``; and no two calls opening a scope
-of the same name (TF1 made the second unique).
+statement ``t = helper(...)`` at module level (in ``with`` blocks and the
+``if __name__ == "__main__":`` block too), or every one at the top of one
+module-level function (a program written in ``def main():``, which the
+summaries rule surveys as it does the module); and no two calls opening a
+scope of the same name (TF1 made the second unique).
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis.main_guard import is_main_guard
 from tf_migrate.analysis.static_eval import parse_test, value_of
 from tf_migrate.cst.arguments import bind_with_defaults
 from tf_migrate.cst.names import all_names, fresh
@@ -214,10 +218,13 @@ def _has_summary(node: cst.CSTNode, ctx: RuleContext) -> bool:
 
 
 def _sites(module: cst.Module, function: cst.FunctionDef) -> Optional[List[Tuple[cst.SimpleStatementLine, cst.Call]]]:
-    """Each module-level ``t = helper(...)`` (or inside module-level ``with`` blocks), when those are every use
-    of the helper's name (None: it is used some other way)."""
+    """Each ``t = helper(...)`` at module level (or inside module-level ``with`` blocks), or each at the top of
+    one module-level function (the program written in ``def main():``, which the summaries rule surveys as the
+    module: ``program_function``), when those are every use of the helper's name (None: it is used some other
+    way, or in more than one of those places)."""
     name = function.name.value
     sites: List[Tuple[cst.SimpleStatementLine, cst.Call]] = []
+    homes = set()
     uses = [0]
 
     class _Uses(cst.CSTVisitor):
@@ -225,10 +232,12 @@ def _sites(module: cst.Module, function: cst.FunctionDef) -> Optional[List[Tuple
             if node.value == name:
                 uses[0] += 1
 
-    def walk(statements) -> None:
+    def walk(statements, home) -> None:
         for statement in statements:
-            if isinstance(statement, cst.With):
-                walk(list(statement.body.body))
+            if isinstance(statement, cst.With) or is_main_guard(statement):  # (`if __name__ == "__main__":`)
+                walk(list(statement.body.body), home)
+            elif isinstance(statement, cst.FunctionDef) and home is None and statement is not function:
+                walk(list(statement.body.body), statement)
             elif isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
                     and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1 \
                     and isinstance(statement.body[0].targets[0].target, cst.Name) \
@@ -236,23 +245,26 @@ def _sites(module: cst.Module, function: cst.FunctionDef) -> Optional[List[Tuple
                     and isinstance(statement.body[0].value.func, cst.Name) \
                     and statement.body[0].value.func.value == name:
                 sites.append((statement, statement.body[0].value))
+                homes.add(id(home))
 
-    walk(list(module.body))
+    walk(list(module.body), None)
     visit(module, _Uses())
     # every use: the def's own name, and each call site's function name
-    if not sites or uses[0] != 1 + len(sites):  # a rebinding or another use is one more name
+    if not sites or uses[0] != 1 + len(sites) or len(homes) != 1:  # a rebinding or another use is one more name
         return None
     return sites
 
 
 def _module_scopes(module: cst.Module, ctx: RuleContext) -> set:
-    """The literal names of the scopes module code opens."""
+    """The literal names of the scopes module code opens, and the top of module-level functions (see ``_sites``)."""
     found = set()
 
     def walk(statements) -> None:
         for statement in statements:
             if isinstance(statement, cst.With):
                 found.update(scope_name(item.item, ctx.names) or "" for item in statement.items)
+                walk(list(statement.body.body))
+            elif isinstance(statement, cst.FunctionDef) or is_main_guard(statement):
                 walk(list(statement.body.body))
 
     walk(list(module.body))
