@@ -82,6 +82,10 @@ def test_each_binding_is_its_own_value():
     pytest.param("tf.constant(3, dtype=tf.float64)", "float64", id="explicit dtype"),
     pytest.param("np.ones(3)", None, id="numpy: unknown"),
     pytest.param("tf.add(2, 5) / 2", None, id="int division is float64 in TF: left unknown"),
+    pytest.param("tf.add(2, 5) / tf.add(1, 1)", None, id="int tensors divided: float64, left unknown"),
+    # (yungshenglu's 10-CNN: `xs = tf.placeholder(tf.float32, [None, 784]) / 255`, fed)
+    pytest.param("tf.zeros([3]) / 255", "float32", id="a float tensor divided by an int literal"),
+    pytest.param("255 / tf.zeros([3])", "float32", id="an int literal divided by a float tensor"),
 ])
 def test_expression_dtype(code, expected):
     scope, module = _scope("import tensorflow as tf\nimport numpy as np\n")

@@ -88,13 +88,15 @@ def expression_dtype(expr, scope: "pm.Scope", index: int, names: TFNames, depth:
     if isinstance(expr, cst.BinaryOperation):
         left = expression_dtype(expr.left, scope, index, names, depth + 1)
         right = expression_dtype(expr.right, scope, index, names, depth + 1)
-        if isinstance(expr.operator, cst.Divide) and "int32" in (left, right):
-            return None  # int / int is float64 in TF
         if _is_literal(expr.right) and left is not None:
-            return left  # a Python number takes the tensor's dtype
-        if _is_literal(expr.left) and right is not None:
-            return right
-        return left if left == right else None
+            result = left  # a Python number takes the tensor's dtype (`x / 255` of a float32 x: float32)
+        elif _is_literal(expr.left) and right is not None:
+            result = right
+        else:
+            result = left if left == right else None
+        if isinstance(expr.operator, cst.Divide) and result is not None and result.startswith(("int", "uint")):
+            return None  # int / int is float64 in TF
+        return result
     if isinstance(expr, cst.Call):
         return _call_dtype(expr, scope, index, names, depth)
     return None
