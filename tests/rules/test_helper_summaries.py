@@ -97,14 +97,19 @@ def _tags(logdir) -> dict:
     return found
 
 
-def test_the_program_converts_and_writes_the_legacy_tags_at_the_legacy_steps(tmp_path):
-    legacy = PROGRAM.replace("LOGDIR", repr(str(tmp_path / "legacy")))
-    result = migrate_source(PROGRAM.replace("LOGDIR", repr(str(tmp_path / "migrated"))), "layers.py")
+def _converts_with_the_legacy_tags(program: str, logs) -> None:
+    """The program converts, prints the legacy numbers and writes the legacy tags at the legacy steps."""
+    legacy = program.replace("LOGDIR", repr(str(logs / "legacy")))
+    result = migrate_source(program.replace("LOGDIR", repr(str(logs / "migrated"))), "layers.py")
     assert result.outcome == "eager", result.findings
     assert_same_output(run_legacy(legacy), run_migrated(result.new_source))
-    tags = _tags(tmp_path / "legacy")
+    tags = _tags(logs / "legacy")
     assert "Hidden/W" in tags and "layer1/layer1/outputs" in tags
-    assert _tags(tmp_path / "migrated") == tags
+    assert _tags(logs / "migrated") == tags
+
+
+def test_the_program_converts_and_writes_the_legacy_tags_at_the_legacy_steps(tmp_path):
+    _converts_with_the_legacy_tags(PROGRAM, tmp_path)
 
 
 def test_helpers_whose_tags_are_not_known_are_left_alone():
@@ -148,13 +153,7 @@ def test_a_program_written_in_a_function_converts_and_writes_the_legacy_tags(tmp
     code = _rule_alone(program)
     assert "    fc1, fc1_summaries = fc_layer(h, 4, 'Hidden', use_relu=True)\n" \
            "    tf.summary.histogram('Hidden/W', fc1_summaries['W'])\n" in code
-    legacy = program.replace("LOGDIR", repr(str(tmp_path / "legacy")))
-    result = migrate_source(program.replace("LOGDIR", repr(str(tmp_path / "migrated"))), "layers.py")
-    assert result.outcome == "eager", result.findings
-    assert_same_output(run_legacy(legacy), run_migrated(result.new_source))
-    tags = _tags(tmp_path / "legacy")
-    assert "Hidden/W" in tags and "layer1/layer1/outputs" in tags
-    assert _tags(tmp_path / "migrated") == tags
+    _converts_with_the_legacy_tags(program, tmp_path)
 
 
 def test_calls_in_two_functions_are_left_alone():
