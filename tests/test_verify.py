@@ -263,6 +263,16 @@ def test_a_seeded_op_draws_its_values_again_in_a_new_session(tmp_path):
     assert verify(again, migrated, tmp_path).status == "not-comparable"
 
 
+def test_a_compat_output_draws_a_seeded_ops_values_again_in_a_new_session_as_the_legacy_program(tmp_path):
+    # chiphuyen's 05_randomization kept compat: the compat run must redraw as the legacy run does (it drew one
+    # tensor more, and was called not comparable)
+    legacy = SESSIONS_THEN_RUN.replace("SEED", "1")
+    head = "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n"
+    compat = head + legacy.replace("import tensorflow as tf\n", "")
+    result = verify(legacy, compat, tmp_path)
+    assert result.status == "equivalent", result.detail
+
+
 LEGACY_DROPOUT = _src(
     """
     import numpy as np

@@ -104,9 +104,10 @@ def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(
         _one_op_at_a_time(tf)
         if os.environ.get(GRAPHS_AS_WRITTEN) == "1":
             _graphs_as_written(tf)
-    # a verified legacy run numbers its sessions (a seeded op draws again in a new one); measurements (no
-    # fetch-order pin) keep TF1's own Session.run
-    track_sessions = mode == "legacy" and fetch_order is not None
+    # a verified run numbers its sessions (a seeded op draws again in a new one): the legacy program's, and a
+    # migrated program's that still runs sessions (compat output: TF1 semantics again); measurements (no
+    # fetch-order pin, a real clock) keep TF1's own Session.run
+    track_sessions = fetch_order is not None if mode == "legacy" else clock == "virtual"
     _sibling("random_draws").install(tf, log, _sibling("draw_values"), track_sessions)
     if mode == "legacy":
         tf.compat.v1.disable_v2_behavior()
