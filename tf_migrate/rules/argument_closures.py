@@ -94,14 +94,16 @@ def _plan(module: cst.Module, helper: cst.FunctionDef) -> Optional[_Plan]:
         if len(given) == 1 and None not in given and name in sessions | graph_values:
             fixed[name] = given.pop()
     fixed = _readable(module, helper, home, fixed)
-    if not sessions <= set(fixed) or not _movable(helper, home, fixed):
-        return None
+    if not sessions <= set(fixed) or not set(fixed) - sessions or not graph_values & set(names) <= set(fixed) \
+            or not _movable(helper, home, fixed):
+        return None  # (a helper given only the session, or objects, converts as such: analysis/session_functions)
     return _Plan(helper, home, fixed, [call for _, call in found.calls])
 
 
 def _run_names(helper: cst.FunctionDef) -> Tuple[Set[str], Set[str]]:
-    """(the names ``name.run(...)`` calls are made on in the helper: its sessions; the names its runs fetch or
-    feed: graph values). The values fed stay parameters (the data of each call)."""
+    """(the names ``name.run(...)`` calls are made on in the helper: its sessions; the plain names its runs fetch
+    or feed as keys: graph values). The values fed stay parameters (the data of each call); objects whose members
+    are fetched are left to the analysis of objects given to functions."""
     sessions: Set[str] = set()
     graph_values: Set[str] = set()
 
@@ -113,11 +115,11 @@ def _run_names(helper: cst.FunctionDef) -> Tuple[Set[str], Set[str]]:
             sessions.add(func.value.value)
             fetch = argument(node, "fetches", 0)
             feed = argument(node, "feed_dict", 1)
-            if fetch is not None:
-                graph_values.update(all_names(fetch))
+            fetched = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) else [fetch]
+            graph_values.update(value.value for value in fetched if isinstance(value, cst.Name))
             if isinstance(feed, cst.Dict):
-                graph_values.update(name for element in feed.elements if isinstance(element, cst.DictElement)
-                                    for name in all_names(element.key))
+                graph_values.update(element.key.value for element in feed.elements
+                                    if isinstance(element, cst.DictElement) and isinstance(element.key, cst.Name))
 
     visit(helper.body, _Runs())
     return sessions, graph_values
