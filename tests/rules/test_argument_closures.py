@@ -1,12 +1,11 @@
 """argument-closures: a helper always given the caller's session and graph values reads them where they live."""
-import libcst as cst
 import pytest
 
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.argument_closures import ArgumentClosures
-from tf_migrate.tfnames import TFNames
+from tests.trees import migrate, output
 from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.rules.alone import apply_alone
 
 # yungshenglu's Morvan lessons (8-Classification): the helper takes the session, the prediction and the
 # placeholders main() made, and computes the accuracy with two runs; kept compat before ("`xs` (placeholder) is
@@ -45,9 +44,7 @@ if __name__ == "__main__":
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    ctx = RuleContext(path="helper.py", names=TFNames.scan(module), mode=EAGER)
-    return ArgumentClosures().apply(module, ctx).code
+    return apply_alone(ArgumentClosures(), source, "helper.py")
 
 
 def test_the_helper_moves_into_the_function_that_binds_what_it_is_given():
@@ -102,3 +99,29 @@ def test_helpers_it_cannot_move_exactly_are_left_alone(why, change):
     source = PROGRAM.replace(*change)
     assert source != PROGRAM, why
     assert _rule_alone(source) == source, why
+
+
+# Another module of the tree imports the helper and calls it with its own session and graph values: the helper's
+# signature must not change under it. The project pass ties the two modules (the importer passes graph values to
+# code of another module, so it stays compat), and the helper stays as it was.
+IMPORTER = '''import numpy as np
+import tensorflow as tf
+from lesson import compute_accuracy
+
+xs = tf.placeholder(tf.float32, [None, 3])
+ys = tf.placeholder(tf.float32, [None, 2])
+w = tf.Variable(tf.fill([3, 2], 0.2))
+prediction = tf.nn.softmax(tf.matmul(xs, w))
+data = np.ones((4, 3), np.float32)
+labels = np.eye(2, dtype=np.float32)[[0, 1, 1, 0]]
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(compute_accuracy(sess, prediction, xs, ys, data, labels))
+'''
+
+
+def test_a_helper_another_module_imports_keeps_its_parameters(tmp_path):
+    _, outcomes, _ = migrate(tmp_path, {"lesson.py": PROGRAM, "other.py": IMPORTER})
+    assert outcomes == {"lesson.py": "compat", "other.py": "compat"}
+    assert "def compute_accuracy(sess, prediction, xs, ys, v_xs, v_ys):" in output(tmp_path, "lesson.py")
+    assert "compute_accuracy(sess, prediction, xs, ys, data, labels)" in output(tmp_path, "lesson.py")

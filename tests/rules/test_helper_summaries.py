@@ -1,14 +1,12 @@
 """helper-summaries: summaries a layer helper registers are registered at each call, with TF1's tags."""
 import glob
 
-import libcst as cst
 import pytest
 
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.helper_summaries import HelperSummaries
-from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.rules.alone import apply_alone
 
 # easy-tensorflow's fc_layer (variables by get_variable under the layer's variable scope) and MorvanZhou's
 # add_layer (a computed scope name, and a histogram of what it returns), both called twice.
@@ -71,9 +69,7 @@ with tf.Session() as sess:
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    ctx = RuleContext(path="layers.py", names=TFNames.scan(module), mode=EAGER)
-    return HelperSummaries().apply(module, ctx).code
+    return apply_alone(HelperSummaries(), source, "layers.py")
 
 
 def test_the_helper_hands_back_what_it_summarized_and_each_call_registers_it_with_tf1s_tag():

@@ -1,11 +1,9 @@
 """hoist-graph-ops: ops a function builds on the module's graph and runs are built once, before it."""
-import libcst as cst
 import pytest
 
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.hoist_graph_ops import HoistGraphOps
-from tf_migrate.tfnames import TFNames
+from tests.rules.alone import apply_alone
 
 GRAPH = """import numpy as np
 import tensorflow as tf
@@ -26,9 +24,7 @@ print(predict(np.ones((2, 3))))
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    ctx = RuleContext(path="predict.py", names=TFNames.scan(module), mode=EAGER)
-    return HoistGraphOps().apply(module, ctx).code
+    return apply_alone(HoistGraphOps(), source, "predict.py")
 
 
 def test_an_op_the_function_builds_and_runs_is_built_once_before_it():

@@ -1,13 +1,11 @@
 """inline-build-functions: a function that builds a graph around its own placeholders, called once, runs in place."""
 import re
 
-import libcst as cst
 
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.inline_build_functions import InlineBuildFunctions
-from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.rules.alone import apply_alone
 
 # The builder returns a dict of its tensors; the caller reads them as ae['x'], ae['cost'].
 DICT_BUILDER = '''
@@ -42,9 +40,7 @@ if __name__ == "__main__":
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    ctx = RuleContext(path="model.py", names=TFNames.scan(module), mode=EAGER)
-    return InlineBuildFunctions().apply(module, ctx).code
+    return apply_alone(InlineBuildFunctions(), source, "model.py")
 
 
 def test_the_builder_runs_where_it_is_called_and_its_dict_is_taken_apart():

@@ -1,14 +1,12 @@
 """inline-build-methods: private methods that __init__ calls to build the graph run where each call stands."""
 from pathlib import Path
 
-import libcst as cst
 import pytest
 
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.inline_build_methods import InlineBuildMethods
-from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.rules.alone import apply_alone
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "class_build_methods_from_init.py"
 AGENT = GOLDEN.read_text().partition("# output\n")[0]  # the golden case's input: two build methods
@@ -140,9 +138,7 @@ def test_the_rule_alone_moves_both_bodies():
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    ctx = RuleContext(path="agent.py", names=TFNames.scan(module), mode=EAGER)
-    return InlineBuildMethods().apply(module, ctx).code
+    return apply_alone(InlineBuildMethods(), source, "agent.py")
 
 
 # MorvanZhou's DDPG_update2 builds the target networks by calling the build methods again with reuse=True

@@ -1,14 +1,11 @@
 """inline-step-helpers: a module function that builds an optimizer step, called once, runs where the call stands."""
-from pathlib import Path
 
-import libcst as cst
 import pytest
 
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.inline_step_helpers import InlineStepHelpers
-from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.rules.alone import apply_alone
 
 PROGRAM = '''import numpy as np
 import tensorflow as tf
@@ -33,9 +30,7 @@ with tf.Session() as sess:
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    ctx = RuleContext(path="case.py", names=TFNames.scan(module), mode=EAGER)
-    return InlineStepHelpers().apply(module, ctx).code
+    return apply_alone(InlineStepHelpers(), source, "case.py")
 
 
 def test_the_body_replaces_the_call_with_the_arguments_and_the_target():

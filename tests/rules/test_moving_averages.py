@@ -1,13 +1,11 @@
 """moving-averages: ExponentialMovingAverage's shadow variables are made at build time, its updates run per run."""
-import libcst as cst
 import pytest
 
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.moving_averages import MovingAveragesShadowsAtBuild
-from tf_migrate.tfnames import TFNames
 from tf_migrate.verify import EQUIVALENT, verify_program
 from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.rules.alone import apply_alone
 
 # The TF docs' order (the average after the step, under a control dependency on it: TF1 ran them in that
 # order), a step count the decay reads, an evaluation through the shadows before any training (caicloud's
@@ -39,9 +37,7 @@ with tf.Session() as sess:
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    ctx = RuleContext(path="ema.py", names=TFNames.scan(module), mode=EAGER)
-    return MovingAveragesShadowsAtBuild().apply(module, ctx).code
+    return apply_alone(MovingAveragesShadowsAtBuild(), source, "ema.py")
 
 
 def test_the_shadows_are_made_at_build_time_before_the_block_that_runs_the_update():

@@ -1,12 +1,10 @@
 """optional-sessions: a session the class makes only when its caller passes none -> the branch that makes it."""
-import libcst as cst
 import pytest
 
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.optional_sessions import OptionalSessions
-from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.rules.alone import apply_alone
 
 AGENT = '''
 import numpy as np
@@ -45,9 +43,7 @@ MADE = ("        self.sess = tf.Session()\n        self.sess.run(tf.global_varia
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    ctx = RuleContext(path="agent.py", names=TFNames.scan(module), mode=EAGER)
-    return OptionalSessions().apply(module, ctx).code
+    return apply_alone(OptionalSessions(), source, "agent.py")
 
 
 def test_the_branch_that_makes_the_session_stays():

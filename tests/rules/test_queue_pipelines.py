@@ -1,11 +1,9 @@
 """queue-pipelines: a TF1 reader pipeline over text files becomes tf.data, in TF1's element order."""
-import libcst as cst
 
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.queue_pipelines import QueuePipelines
-from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.rules.alone import apply_alone
 
 # hunkim's lab-04-4, with a header line and two files: batches cross from one file (and epoch) into the next.
 PROGRAM = '''
@@ -50,9 +48,7 @@ def _files(tmp_path):
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    ctx = RuleContext(path="reader.py", names=TFNames.scan(module), mode=EAGER)
-    return QueuePipelines().apply(module, ctx).code
+    return apply_alone(QueuePipelines(), source, "reader.py")
 
 
 def test_the_pipeline_becomes_a_dataset_and_the_coordinator_goes():

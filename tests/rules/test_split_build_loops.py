@@ -1,11 +1,9 @@
 """split-build-loops: a loop that makes variables and computes on them -> a making loop and a computing loop."""
-import libcst as cst
 
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.split_build_loops import SplitBuildLoops
-from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.rules.alone import apply_alone
 
 # pkmital's polynomial regression: the bias is bound to the name the loop then accumulates into.
 POLYNOMIAL = '''
@@ -56,9 +54,7 @@ with tf.Session() as sess:
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    ctx = RuleContext(path="loop.py", names=TFNames.scan(module), mode=EAGER)
-    return SplitBuildLoops().apply(module, ctx).code
+    return apply_alone(SplitBuildLoops(), source, "loop.py")
 
 
 def test_the_loop_makes_its_variables_into_a_list_and_a_second_loop_computes():

@@ -1,12 +1,10 @@
 """summary-call-sites: a summary a function registers of its argument or its return value moves after its call."""
-import libcst as cst
 import pytest
 
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.summary_call_sites import SummaryCallSites
-from tf_migrate.tfnames import TFNames
 from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.rules.alone import apply_alone
 
 PROGRAM = '''import numpy as np
 import tensorflow as tf
@@ -42,9 +40,7 @@ print(sess.run(w))
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    ctx = RuleContext(path="summaries.py", names=TFNames.scan(module), mode=EAGER)
-    return SummaryCallSites().apply(module, ctx).code
+    return apply_alone(SummaryCallSites(), source, "summaries.py")
 
 
 def test_summaries_of_a_return_value_and_an_argument_move_after_the_calls(tmp_path):

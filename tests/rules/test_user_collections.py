@@ -1,13 +1,11 @@
 """user-collections: tf.get_collection of the program's own key -> the variables made into it."""
-import libcst as cst
 
 from tf_migrate.cli import EXIT_OK
 from tf_migrate.engine import migrate_source
-from tf_migrate.rules import EAGER, RuleContext
 from tf_migrate.rules.user_collections import UserCollections
-from tf_migrate.tfnames import TFNames
 from tests.trees import migrate, output
 from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.rules.alone import apply_alone
 
 # Morvan's DQN: the eval and the target network's weights in collections of their own, under the same local
 # names; replace_target_op copies one network into the other.
@@ -56,11 +54,7 @@ DQN().learn(np.array([[1.0, 2.0], [0.5, -1.0]]))
 
 
 def _rule_alone(source: str) -> str:
-    module = cst.parse_module(source)
-    names = TFNames.scan(module)
-    names.single_instances = {"DQN"}  # what the engine reads from the module: it builds one DQN
-    ctx = RuleContext(path="dqn.py", names=names, mode=EAGER)
-    return UserCollections().apply(module, ctx).code
+    return apply_alone(UserCollections(), source, "dqn.py", single_instances={"DQN"})
 
 
 def _compat_reason(source: str, path: str) -> str:

@@ -20,6 +20,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
+from tf_migrate.analysis.repetition import RepetitionDepth
 from tf_migrate.analysis.run_sites import GLOBAL_STEP, RUN
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, symbol_key
@@ -115,28 +116,17 @@ def _session_of(c: Classifier, st: "pm.Statement", site) -> Optional[Hashable]:
 
 
 def _opened_in(c: Classifier, node: cst.CSTNode) -> Optional[str]:
-    """Whether the statement itself opens a session: ``"once"``, or ``_MANY`` inside a loop or a function."""
+    """Whether the statement itself opens a session: ``"once"``, or ``_MANY`` inside a loop, a function or a class."""
     finder = _SessionOpenings(c)
     visit(node, finder)
     return finder.found
 
 
-class _SessionOpenings(cst.CSTVisitor):
+class _SessionOpenings(RepetitionDepth):
     def __init__(self, c: Classifier) -> None:
+        super().__init__()
         self.c = c
-        self.depth = 0  # loops and functions around the current node
         self.found: Optional[str] = None
-
-    def _enter(self, node: cst.CSTNode) -> None:
-        self.depth += 1
-
-    def _leave(self, node: cst.CSTNode) -> None:
-        self.depth -= 1
-
-    visit_For = visit_While = visit_FunctionDef = visit_Lambda = _enter
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _enter
-    leave_For = leave_While = leave_FunctionDef = leave_Lambda = _leave
-    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.c.names.call_name(node) in api.SESSIONS:

@@ -26,6 +26,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.callables import fetch_leaves
 from tf_migrate.analysis.input_specs import input_spec, is_flag, run_parameters
+from tf_migrate.analysis.repetition import REPEATING, RepetitionDepth
 from tf_migrate.analysis.symbols import symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
@@ -122,34 +123,25 @@ def runs_once(statement: cst.CSTNode, node_id: int) -> bool:
 
     :data:`CALL_COMPILED` saves the per-call lookup of a ``tf.function`` from the second call on; its first
     call is the plain call. A run that runs once gains nothing from it, and reads better as a plain call."""
-    if isinstance(statement, _RepeatedAround.REPEATED):
+    if isinstance(statement, REPEATING):
         return False
     finder = _RepeatedAround(node_id)
     visit(statement, finder)
     return finder.once
 
 
-class _RepeatedAround(cst.CSTVisitor):
+class _RepeatedAround(RepetitionDepth):
     """Finds the node of id ``node_id`` and whether a loop, function, class, lambda or comprehension holds it."""
-
-    REPEATED = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.ListComp, cst.SetComp,
-                 cst.DictComp, cst.GeneratorExp)
 
     def __init__(self, node_id: int) -> None:
         super().__init__()
-        self.node_id, self.depth, self.once = node_id, 0, False
+        self.node_id, self.once = node_id, False
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) == self.node_id:
             self.once = not self.depth
             return False
-        if isinstance(node, self.REPEATED):
-            self.depth += 1
-        return True
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        if isinstance(original_node, self.REPEATED):
-            self.depth -= 1
+        return super().on_visit(node)
 
 
 def iterator_parameters(plan: RunPlan, scope: "pm.Scope") -> List[str]:

@@ -34,8 +34,14 @@ _SHAPED = {"tf.placeholder": ("shape", 1), "tf.get_variable": ("shape", 1), "tf.
            "tf.ones": ("shape", 0), "tf.reshape": ("shape", 1)}
 
 
+def _is_member(node: cst.CSTNode) -> bool:
+    """``self.n_hidden``: an attribute of a name, which a class's ``__init__`` binds as a module binds names."""
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)
+
+
 class Widths:
-    """Last dimension of module-level values, as source (``"3"``, ``"n_input"``)."""
+    """Last dimension of module-level values (and of an ``__init__``'s, ``self.x``), as source (``"3"``,
+    ``"n_input"``, ``"self.n_in"``)."""
 
     def __init__(self, names: TFNames) -> None:
         self.names = names
@@ -46,8 +52,8 @@ class Widths:
     def int_value(self, node: cst.BaseExpression) -> Optional[int]:
         if isinstance(node, cst.Integer):
             return int(node.value)
-        if isinstance(node, cst.Name):
-            return self.constants.get(node.value)
+        if isinstance(node, cst.Name) or _is_member(node):
+            return self.constants.get(code(node))
         return None
 
     def record(self, stmt: cst.SimpleStatementLine) -> None:
@@ -68,6 +74,12 @@ class Widths:
                     self.known.pop(name, None)
                     self.constants.pop(name, None)
                     self.python.discard(name)
+                if _is_member(target):  # self.x = ..., self.n_layers = n_layers
+                    self.known[code(target)] = self.of(small.value)
+                    number = self.int_value(small.value)
+                    if number is not None:
+                        self.constants[code(target)] = number
+                    self._python_value(target, small.value)
                 if isinstance(target, cst.Tuple) and isinstance(small.value, cst.Tuple) \
                         and len(target.elements) == len(small.value.elements):  # n_in, n_hidden = 3, 8
                     for name, value in zip(target.elements, small.value.elements):
@@ -76,22 +88,24 @@ class Widths:
 
     def _python_value(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """``dic_len = len(chars)``: a Python value (no TF call), usable as a width where it is bound."""
-        if isinstance(target, cst.Name):
+        if isinstance(target, cst.Name) or _is_member(target):
             tf_calls = [c for c in calls_in(value) if (self.names.call_name(c) or "").startswith("tf.")]
             if tf_calls:
-                self.python.discard(target.value)
+                self.python.discard(code(target))
             else:
-                self.python.add(target.value)
+                self.python.add(code(target))
 
     def _dimension(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
-        if isinstance(node, cst.Integer) or (isinstance(node, cst.Name) and (
-                node.value in self.constants or node.value in self.python)):
+        if isinstance(node, cst.Integer) or ((isinstance(node, cst.Name) or _is_member(node)) and (
+                code(node) in self.constants or code(node) in self.python)):
             return code(node)
         return None
 
     def of(self, expr: cst.BaseExpression) -> Optional[str]:
         if isinstance(expr, cst.Name):
             return self.known.get(expr.value)
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+            return self.known.get(code(expr))
         if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
             widths = {self.of(element.value) for element in expr.elements}
             return widths.pop() if len(widths) == 1 else None

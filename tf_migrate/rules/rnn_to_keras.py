@@ -19,8 +19,11 @@ becomes
   TF1's names (``rnn/lstm_cell/kernel``), which saver-var-list keys and rnn-checkpoints syncs.
 - An rnn built in a function called once has its layers built once, before the function (a parameter
   read as the argument the call gives it, where that is a number or a name bound before the function).
-Everything or nothing: what the layers cannot reproduce (peepholes, projections, rnns in loops or
-classes, an input width the text does not give) keeps the file compat, with the reason at its line.
+- An rnn a class builds in ``__init__`` has its layers built there, in place (``_rnn_classes``): the object holds
+  them as it holds any layer its ``__init__`` builds, and the session rule runs them in its generated methods.
+Everything or nothing: what the layers cannot reproduce (peepholes, projections, rnns in loops or in
+other methods, an LSTM state kept on an object, an input width the text does not give) keeps the file compat, with
+the reason at its line.
 """
 from __future__ import annotations
 
@@ -39,6 +42,7 @@ from tf_migrate.rules._hoisting import call_counts, how_called
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes, \
     zero_state_source
+from tf_migrate.rules._rnn_classes import init_widths, lstm_state_escape
 from tf_migrate.rules._rnn_placement import SetupPlacement
 from tf_migrate.rules._rnn_state_batches import StateBatches
 from tf_migrate.rules._rnn_statements import (RNN_CALLS, StateTuples, Widths, call_arguments, calls_by_name,
@@ -101,8 +105,11 @@ class _Converter:
         self.with_saver = "Saver" in code(module)
         self.converted = 0
         self.state_names: Set[str] = set()
+        self.lstm_states: Set[str] = set()  # the names an LSTM's state went to (TF1: an LSTMStateTuple)
         self.rnn_lines: List[cst.CSTNode] = []
         self.setup: List[str] = []  # statements that build the layers of the rnn call being converted
+        self.lstm_run = False  # whether the rnn call being converted runs an LSTM
+        self.in_class = False  # converting the __init__ of a class
 
     # -- statements ----------------------------------------------------------------------
     def block(self, body: List[cst.BaseStatement], top: bool) -> List[cst.BaseStatement]:
@@ -123,6 +130,9 @@ class _Converter:
                 continue
             if isinstance(stmt, cst.FunctionDef) and top and self._mentions_rnn(stmt):
                 out.extend(self._function(stmt))
+                continue
+            if isinstance(stmt, cst.ClassDef) and top and self._mentions_rnn(stmt):
+                out.append(self._class(stmt))
                 continue
             if not isinstance(stmt, cst.SimpleStatementLine):
                 if self._mentions_rnn(stmt):
@@ -171,6 +181,36 @@ class _Converter:
             new_func = new_func.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
         return hoisted + [new_func]
 
+    def _class(self, cls: cst.ClassDef) -> cst.ClassDef:
+        """A class whose __init__ builds an rnn: its layers are built there, in place, once per object (each
+        object made its own variables in TF1), and held by the object as any layer its __init__ builds."""
+        members = list(cls.body.body)
+        inits = [m for m in members if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"]
+        others = [m for m in members if not (inits and m is inits[0])]
+        if len(inits) != 1 or any(self._mentions_rnn(m) for m in others):
+            raise _Refused(cls, f"rnn cells built or run in a method of `{cls.name.value}` other than __init__")
+        if self.with_saver:
+            raise _Refused(cls, f"an rnn built in `{cls.name.value}`, where a Saver needs its TF1 names")
+        init = inits[0]
+        call = self.calls.get(cls.name.value) if self.call_counts.get(cls.name.value, 0) == 1 else None
+        saved = (self.widths, dict(self.cells), dict(self.reader.lists), self.batches.enter(init), self.state_names)
+        self.widths = init_widths(init, call, self.module_widths, self.ctx.names)
+        self.state_names, self.lstm_states, self.in_class = set(), set(), True
+        try:
+            body = self.block(list(init.body.body), top=False)
+            self.check_leftovers(body, [name for name in self.cells if name not in saved[1]])
+            escape = lstm_state_escape(body, self.lstm_states)
+            if escape is not None:
+                raise _Refused(escape, f"an LSTM state leaves `{cls.name.value}.__init__`: TF1 gave it as an "
+                                       "LSTMStateTuple (`.c`, `.h`, its printed form), the Keras layer as a tuple")
+            body = list(rewrite_state_fields(cst.Module(body=body), self.state_names).body)  # (in __init__ only)
+        finally:
+            self.widths, self.reader.lists, self.cells = saved[0], saved[2], saved[1]
+            self.batches.states, self.batches.inputs = saved[3]
+            self.state_names, self.in_class = saved[4], False
+        new_init = init.with_changes(body=init.body.with_changes(body=body))
+        return cls.with_changes(body=cls.body.with_changes(body=[new_init if m is init else m for m in members]))
+
     def line(self, stmt: cst.SimpleStatementLine) -> List[cst.BaseStatement]:
         small = stmt.body[0] if len(stmt.body) == 1 else None
         self.batches.record_line(stmt)
@@ -190,6 +230,11 @@ class _Converter:
                 return []
             zero = self._zero_state(value)
             if zero is not None:
+                if any(CELLS[leaf.cell_class][0] == "lstm" for leaf in leaves(self.cells[value.func.value.value])):
+                    if not isinstance(target, cst.Name) and self.in_class:
+                        raise _Refused(stmt, "an LSTM's zero state kept on the object: TF1 gave it as an "
+                                             "LSTMStateTuple (`.c`, `.h`, its printed form), the rewrite as a tuple")
+                    self.lstm_states |= set(target_keys(target))
                 self.batches.record_zero_state(target, argument(value, "batch_size", 0))
                 self.widths.record(stmt)
                 return [stmt.with_changes(body=[small.with_changes(value=cst.parse_expression(zero))])]
@@ -259,7 +304,7 @@ class _Converter:
         if scope is not None and not isinstance(scope, cst.SimpleString):
             raise _Refused(stmt, f"{qualname} with a scope that is not a literal string")
         lines: List[str] = []
-        self.setup = []
+        self.setup, self.lstm_run = [], False
         if qualname.endswith("bidirectional_dynamic_rnn"):
             result = self._bidirectional(stmt, bound, scope, lines)
         else:
@@ -271,6 +316,11 @@ class _Converter:
             state_part = target_node.elements[1].value if isinstance(target_node, cst.Tuple) \
                 and len(target_node.elements) == 2 else target_node
             self.state_names |= set(target_keys(state_part))
+            if self.lstm_run:
+                if self.in_class and isinstance(state_part, (cst.Attribute, cst.Subscript)):
+                    raise _Refused(stmt, "an LSTM state kept on the object: TF1 gave it as an LSTMStateTuple "
+                                         "(`.c`, `.h`, its printed form), the Keras layer as a tuple")
+                self.lstm_states |= set(target_keys(state_part))
         self.converted += 1
         self.rnn_lines.append(stmt)
         self.ctx.report(call, RULE_ID, INFO, f"{qualname} -> Keras RNN layers with TF1's gate layout and initial "
@@ -396,9 +446,11 @@ class _Converter:
                              else f"initial_state=[{initial}]")
         outputs = fresh(f"{layer}_outputs", self.taken)
         if kind == "lstm":
+            self.lstm_run = True
             h, c = fresh(f"{layer}_h", self.taken), fresh(f"{layer}_c", self.taken)
             lines.append(f"{outputs}, {h}, {c} = {layer}({', '.join(call_args)})")
             return outputs, f"({c}, {h})"
         state = fresh(f"{layer}_state", self.taken)
         lines.append(f"{outputs}, {state} = {layer}({', '.join(call_args)})")
         return outputs, state
+
