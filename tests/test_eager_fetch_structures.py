@@ -18,6 +18,11 @@ HEAD = "import tensorflow as tf\n\na = tf.reshape(tf.range(6), [2, 3])\nb = a * 
     # loop variables nested in a tuple: `j` is a pair of tensors (kvzhao's tf_while_loop.py, probe 23)
     ("i, j = tf.while_loop(lambda i, _: i < 3, lambda i, jk: (i + 1, (jk[0] + jk[1], jk[0] - jk[1])), (0, (1, 2)))",
      "print(sess.run([i, j]))"),
+    # a scan over a tuple gives a tuple (RM1708's scan_example_matrix.py, probe 27: `'tuple' object has no attribute
+    # 'numpy'`); over one tensor, one tensor
+    ("step = lambda p, x: (p[0] + x[0], p[1] * x[1])",
+     "first, second = sess.run(tf.scan(step, (a, b)))\n    print(first, second, sess.run(tf.scan(lambda p, x: p + x, a)))"),
+    ("step = lambda p, x: (p[0] + x, p[1] - x)", "print(sess.run(tf.scan(step, a, initializer=(a[0], b[0]))))"),
 ])
 def test_a_run_of_a_list_of_eager_values_gives_a_list(held, run):
     source = HEAD + held + "\nwith tf.Session() as sess:\n    " + run + "\n"

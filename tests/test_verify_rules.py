@@ -112,6 +112,16 @@ def test_a_printed_tensorflow_module_is_the_same_module_in_both_runs():
     assert diff(f"<module 'tensorflow' from '{site}/__init__.py'>", f"<module 'numpy' from '{site}/__init__.py'>")
 
 
+def test_a_printed_tensor_or_variable_class_is_the_same_class_in_both_runs():
+    # (Hugo-magalhaes' `print(type(vector), vector)`, RM1708's `print("type(x): ", type(x))`)
+    ops = "tensorflow.python.framework.ops"
+    assert diff(f"<class '{ops}.SymbolicTensor'>", f"<class '{ops}.EagerTensor'>") is None
+    assert diff("<class 'tensorflow.python.ops.variables.RefVariable'>",
+                "<class 'tensorflow.python.ops.resource_variable_ops.ResourceVariable'>") is None
+    assert diff(f"<class '{ops}.EagerTensor'>", "<class 'tensorflow.python.ops.variables.RefVariable'>")
+    assert diff(f"<class '{ops}.SymbolicTensor'>", "<class 'numpy.ndarray'>")
+
+
 def test_draws_inside_a_graph_while_loop_are_not_comparable():
     legacy = [dict(_draw(0, (2,), graph=True, purpose="dropout"), loop=True)]
     reason = draw_match.reconcile(legacy, [_draw(0, (2,), purpose="dropout")])

@@ -21,6 +21,27 @@ _KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER
                pm.LAYER: "layer", pm.AVERAGER: "averager", pm.METRIC: "metric"}
 
 
+# Higher-order ops whose result has the structure of one of their arguments: the first of these given (by keyword or
+# position). ``tf.scan(step, (a, b, c))`` is a tuple of three tensors, ``tf.scan(step, x)`` one tensor.
+_STRUCTURE_FROM = {"tf.scan": (("initializer", 2), ("elems", 1)), "tf.foldl": (("initializer", 2), ("elems", 1)),
+                   "tf.foldr": (("initializer", 2), ("elems", 1)),
+                   "tf.map_fn": (("fn_output_signature", None), ("dtype", 2), ("elems", 1))}
+
+
+def _structured_result(call: cst.Call, qualname: Optional[str]) -> bool:
+    """Whether a higher-order op returns a tuple, list or dict of tensors: the argument its result takes the
+    structure of is written as one."""
+    for keyword, position in _STRUCTURE_FROM.get(qualname or "", ()):
+        given = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == keyword),
+                     None)
+        if given is None and position is not None and position < len(call.args) \
+                and call.args[position].keyword is None and not call.args[position].star:
+            given = call.args[position].value
+        if given is not None:
+            return isinstance(given, (cst.Tuple, cst.List, cst.Dict))
+    return False
+
+
 def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames) -> Optional[str]:
     """What ``expr`` evaluates to: "tensor", "structure" (a tuple of tensors), "op", "init",
     "optimizer", "layer", "session", "python", or None when the analysis does not know."""
@@ -38,7 +59,7 @@ def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames)
             return "op"
         if qualname is not None and api.is_optimizer_constructor(qualname):
             return "optimizer"
-        if qualname in api.STRUCTURE_CALLS:
+        if qualname in api.STRUCTURE_CALLS or _structured_result(expr, qualname):
             return "structure"
         if qualname is not None and qualname.startswith("tf.") and not qualname.startswith(
                 api.HOST_CALL_PREFIXES):

@@ -453,4 +453,3 @@ class _Converter:
         state = fresh(f"{layer}_state", self.taken)
         lines.append(f"{outputs}, {state} = {layer}({', '.join(call_args)})")
         return outputs, state
-

@@ -47,6 +47,12 @@ _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 # A TensorFlow module printed (``print(tf)``): the legacy run's ``tf`` is ``tensorflow.compat.v1`` under the name
 # ``tensorflow`` (the verifier's TF1 semantics), the migrated run's TF2's own; a TF1 install printed the first.
 _TF_MODULE = re.compile(r"<module 'tensorflow[\w.]*' from '[^'\n]*'>")
+# The class of a tensor or variable printed (``print(type(x))``): TF1's graph tensor (``SymbolicTensor``, ``Tensor``
+# on TF1 installs) is TF2's ``EagerTensor``, a ``RefVariable`` a ``ResourceVariable`` (as ``print(t)`` shows a
+# value where TF1 showed a description, a known difference of the eager program, compared by what both say).
+_TENSOR_CLASS = re.compile(r"<class 'tensorflow\.python\.framework\.ops\.(?:SymbolicTensor|EagerTensor|Tensor)'>")
+_VARIABLE_CLASS = re.compile(r"<class 'tensorflow\.python\.ops\.(?:variables\.RefVariable|variables\.VariableV1|"
+                             r"resource_variable_ops\.ResourceVariable)'>")
 # A device placement log entry of TF's runtime: "gradients/Neg_grad/Neg: (Neg): /job:localhost/.../device:CPU:0".
 # Matched anywhere, not only as a whole line: the runtime writes it through C's buffer and the program's prints
 # through Python's, and on a busy machine the two can meet inside one line.
@@ -76,6 +82,7 @@ def tokenize(output):
     tokens = []
     for number, line in enumerate(output.splitlines(), start=1):
         line = _TF_MODULE.sub("<module 'tensorflow'>", _ADDRESS.sub("0xADDRESS", _UNKNOWN_DIMENSION.sub("None", line)))
+        line = _VARIABLE_CLASS.sub("<class 'tf.Variable'>", _TENSOR_CLASS.sub("<class 'tf.Tensor'>", line))
         for match in _TOKEN.finditer(line):
             text = match.group(0)
             if match.group("num") is not None:
