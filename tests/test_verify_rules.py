@@ -118,6 +118,9 @@ def test_a_printed_tensor_or_variable_class_is_the_same_class_in_both_runs():
     assert diff(f"<class '{ops}.SymbolicTensor'>", f"<class '{ops}.EagerTensor'>") is None
     assert diff("<class 'tensorflow.python.ops.variables.RefVariable'>",
                 "<class 'tensorflow.python.ops.resource_variable_ops.ResourceVariable'>") is None
+    legacy = "<tf.Variable 'v1_1:0' shape=() dtype=int32_ref> <class 'tensorflow.python.ops.ref_variable.RefVariable'>"
+    assert diff(legacy, "<tf.Variable 'v1_1:0' shape=() dtype=int32, numpy=20> "
+                        "<class 'tensorflow.python.ops.resource_variable_ops.ResourceVariable'>") is None
     assert diff(f"<class '{ops}.EagerTensor'>", "<class 'tensorflow.python.ops.variables.RefVariable'>")
     assert diff(f"<class '{ops}.SymbolicTensor'>", "<class 'numpy.ndarray'>")
 

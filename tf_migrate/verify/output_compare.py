@@ -51,8 +51,8 @@ _TF_MODULE = re.compile(r"<module 'tensorflow[\w.]*' from '[^'\n]*'>")
 # on TF1 installs) is TF2's ``EagerTensor``, a ``RefVariable`` a ``ResourceVariable`` (as ``print(t)`` shows a
 # value where TF1 showed a description, a known difference of the eager program, compared by what both say).
 _TENSOR_CLASS = re.compile(r"<class 'tensorflow\.python\.framework\.ops\.(?:SymbolicTensor|EagerTensor|Tensor)'>")
-_VARIABLE_CLASS = re.compile(r"<class 'tensorflow\.python\.ops\.(?:variables\.RefVariable|variables\.VariableV1|"
-                             r"resource_variable_ops\.ResourceVariable)'>")
+_VARIABLE_CLASS = re.compile(r"<class 'tensorflow\.python\.ops\.(?:(?:ref_variable|variables)\.RefVariable|"
+                             r"variables\.VariableV1|resource_variable_ops\.ResourceVariable)'>")
 # A device placement log entry of TF's runtime: "gradients/Neg_grad/Neg: (Neg): /job:localhost/.../device:CPU:0".
 # Matched anywhere, not only as a whole line: the runtime writes it through C's buffer and the program's prints
 # through Python's, and on a busy machine the two can meet inside one line.
