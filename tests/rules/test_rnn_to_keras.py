@@ -9,6 +9,7 @@ import pytest
 
 from tf_migrate.engine import migrate_source
 from tf_migrate.verify import EQUIVALENT, verify_program
+from tests.trees import migrate, output
 
 HEAD = '''\
 import numpy as np
@@ -469,3 +470,16 @@ with tf.Session() as sess:
     assert result.outcome == "eager", result.compat_reason
     assert "simple_rnn.build((None, None, self.state_size))" in result.new_source
     assert "simple_rnn_2.build((None, None, self.hidden_size))" in result.new_source
+
+
+def test_a_model_class_with_an_rnn_converts_with_the_script_of_another_module_that_runs_it(tmp_path):
+    # model.py holds the class, train.py builds it once and runs it (issue 14's layout): both go eager
+    # (the stack's depth written out: the one construction is in the other module, which does not give the number)
+    model = CLASS_PROGRAM[:CLASS_PROGRAM.index("\nrng = ")].replace("tf.set_random_seed(3)\n", "").replace(
+        "range(n_layers)", "range(2)")
+    train = ("import numpy as np\nimport tensorflow as tf\nfrom model import SequenceClassifier, N_STEPS, N_IN, "
+             "N_CLASSES\n\ntf.set_random_seed(3)\n" + CLASS_PROGRAM[CLASS_PROGRAM.index("\nrng = "):])
+    _, outcomes, reasons = migrate(tmp_path, {"model.py": model, "train.py": train})
+    assert outcomes == {"model.py": "eager", "train.py": "eager"}, reasons
+    assert "self.gru = gru" in output(tmp_path, "model.py")
+    assert "model.run_train_op_loss" in output(tmp_path, "train.py")
