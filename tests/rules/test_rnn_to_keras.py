@@ -483,3 +483,46 @@ def test_a_model_class_with_an_rnn_converts_with_the_script_of_another_module_th
     assert outcomes == {"model.py": "eager", "train.py": "eager"}, reasons
     assert "self.gru = gru" in output(tmp_path, "model.py")
     assert "model.run_train_op_loss" in output(tmp_path, "train.py")
+
+
+# A char-RNN class whose run feeds its final LSTM state back as the next initial state (issue 15), the state's
+# fields kept on the object as tensors: converts, and prints TF1's numbers.
+CHAR_LM_CLASS = '''\
+import numpy as np
+import tensorflow as tf
+
+tf.set_random_seed(24)
+
+
+class CharLM:
+    def __init__(self, vocab, n_hidden):
+        self.x = tf.placeholder(tf.int32, [1, 5])
+        self.c0 = tf.placeholder(tf.float32, [1, n_hidden])
+        self.h0 = tf.placeholder(tf.float32, [1, n_hidden])
+        emb = tf.Variable(tf.random_uniform([vocab, 3], -0.5, 0.5))
+        inputs = tf.nn.embedding_lookup(emb, self.x)
+        cell = tf.nn.rnn_cell.BasicLSTMCell(n_hidden)
+        init = tf.nn.rnn_cell.LSTMStateTuple(self.c0, self.h0)
+        outputs, state = tf.nn.dynamic_rnn(cell, inputs, initial_state=init)
+        self.c1, self.h1 = state.c, state.h
+        self.logits = tf.layers.dense(tf.reshape(outputs, [-1, n_hidden]), vocab)
+
+
+lm = CharLM(7, 4)
+c = np.zeros((1, 4), np.float32)
+h = np.zeros((1, 4), np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        seq = np.array([[i, i + 1, i + 2, i + 3, i + 4]], np.int32)
+        logits, c, h = sess.run([lm.logits, lm.c1, lm.h1], {lm.x: seq, lm.c0: c, lm.h0: h})
+        print(i, logits.argmax(1), h.round(4))
+'''
+
+
+def test_a_char_rnn_class_feeding_its_state_back_prints_the_legacy_numbers(tmp_path):
+    result = migrate_source(CHAR_LM_CLASS, "char_lm.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "c1, h1 = state[0], state[1]" in result.new_source
+    verdict = verify_program(CHAR_LM_CLASS, result.new_source, path=tmp_path / "char_lm.py", timeout=240)
+    assert verdict.status == EQUIVALENT, verdict.detail
