@@ -136,8 +136,8 @@ class _Converter:
                 continue
             if not isinstance(stmt, cst.SimpleStatementLine):
                 if self._mentions_rnn(stmt):
-                    raise _Refused(stmt, "rnn cells built or run inside a class, loop or branch, or a function "
-                                         "nested in another")
+                    raise _Refused(stmt, "rnn cells built or run inside a loop or branch, a class inside a "
+                                         "function or class, or a function nested in another")
                 out.append(stmt)
                 continue
             new = self.line(stmt)
