@@ -8,6 +8,7 @@ named no cause (the fuzz's self-check catches: 117 of 2,000 programs, 12 after t
 import pytest
 
 from tf_migrate.engine import migrate_source
+from tf_migrate.verify import EQUIVALENT, verify_program
 
 HEAD = '''\
 import numpy as np
@@ -59,3 +60,35 @@ def test_a_fetched_sparse_tensor_keeps_compat(made):
     result = migrate_source(source, "case.py")
     assert result.outcome == "compat"
     assert "`sp` is a sparse tensor (tf.SparseTensor)" in result.compat_reason
+
+
+COUNTER = '''\
+import tensorflow as tf
+
+total = tf.Variable(0.0)
+values = tf.constant([1.0, 2.0, 3.0, 4.0])
+step = tf.placeholder(tf.float32)
+update = tf.assign(total, total + step)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+for i in range(4):
+    {run}
+    print(i, sess.run(values[i]), sess.run(total))
+print(total.eval(sess))
+'''
+
+
+@pytest.mark.parametrize("run", [
+    pytest.param("sess.run(update, feed_dict={step: sess.run(values[i])})", id="a run in another run's feed"),
+    pytest.param("sess.run(update, {step: values[i].eval(session=sess)})", id="eval(session=sess) in the feed"),
+])
+def test_a_run_inside_a_feed_and_eval_given_the_session_convert(run, tmp_path):
+    # Before: the outer run became `call_compiled(run_update, step=sess.run(values[i]))`, keeping the inner run
+    # (the self-check: undefined name 'sess'), and `total.eval(sess)` took the session for a feed dict. A
+    # variable's eval takes the session first (yongyehuang's and GhibliField's tutorials, probe 30).
+    legacy = COUNTER.format(run=run)
+    result = migrate_source(legacy, "counter.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "sess" not in result.new_source
+    verified = verify_program(legacy, result.new_source, path=tmp_path / "counter.py")
+    assert verified.status == EQUIVALENT, verified.detail

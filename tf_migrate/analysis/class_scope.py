@@ -19,6 +19,7 @@ from tf_migrate.analysis.batch_norm_updates import batch_norm_blockers
 from tf_migrate.analysis.callables import unknown_run_values
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
+from tf_migrate.analysis.graph_only_attributes import graph_only_reads
 from tf_migrate.analysis.held_graph_objects import held_graph_objects, held_object_blockers
 from tf_migrate.analysis.instance_runs import external_run_blockers, mark_runs
 from tf_migrate.analysis.method_local_runs import method_local_runs
@@ -133,6 +134,7 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
         if passed:
             analysis.blockers.append((method, f"method `{method.name.value}` passes the class's session to "
                                               f"`{passed}`, which still needs it: eager code has no session"))
+        analysis.blockers.extend(graph_only_reads(method, scope.kind))  # self.w.op, self.w.initial_value
         for key in sorted(_escaped_reads(method, sites, scope)):
             analysis.blockers.append((method, f"`{key}` is used outside sess.run in `{method.name.value}`"))
         eager, local_blockers = method_local_runs(method, sites, scope, {m.name.value: m for m in methods})

@@ -103,7 +103,10 @@ def match_run_site(call: cst.Call, is_session: Callable[[cst.BaseExpression], bo
             return None
         if method == "run" and kind not in ("op", "init"):
             return None
-        bound, extra = _split_args(call, ["feed_dict", "session"])
+        positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+        # `variable.eval(sess)`: a variable's eval takes the session first; a tensor's or op's takes the feed dict
+        order = ["session"] if positional and is_session(positional[0]) else ["feed_dict", "session"]
+        bound, extra = _split_args(call, order)
         extra += [k for k in bound if k == "session" and not is_session(bound[k])]
         style = EVAL if method == "eval" else OP_RUN
         return RunSite(call, style, receiver, bound.get("feed_dict"), extra)

@@ -11,6 +11,7 @@ from typing import List, Set
 import libcst as cst
 
 from tf_migrate.analysis.symbols import symbol_key, writes
+from tf_migrate.codegen.replace import replace_nodes
 from tf_migrate.cst.text import code
 from tf_migrate.rules._edits import pass_if_empty
 
@@ -66,8 +67,8 @@ class SiteReplacer(cst.CSTTransformer):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         replaced = self.replacements.get(id(original))
-        if replaced is not None:
-            return replaced
+        if replaced is not None:  # (a run in the feed of this one: `sess.run(update, {x: sess.run(v[i])})`)
+            return replace_nodes(replaced, self.replacements)
         if isinstance(updated.func, cst.Attribute) and updated.func.attr.value == "get_shape" and not updated.args:
             static = self._static(original.func.value, "shape")
             if static is not None:

@@ -53,6 +53,9 @@ _TF_MODULE = re.compile(r"<module 'tensorflow[\w.]*' from '[^'\n]*'>")
 _TENSOR_CLASS = re.compile(r"<class 'tensorflow\.python\.framework\.ops\.(?:SymbolicTensor|EagerTensor|Tensor)'>")
 _VARIABLE_CLASS = re.compile(r"<class 'tensorflow\.python\.ops\.(?:(?:ref_variable|variables)\.RefVariable|"
                              r"variables\.VariableV1|resource_variable_ops\.ResourceVariable)'>")
+# A variable's dtype printed (``print(W.dtype)``): TF1's reference variables give ``<dtype: 'float32_ref'>``, TF2's
+# resource variables (and TF1's, with resource variables on) ``<dtype: 'float32'>``: the same dtype.
+_REF_DTYPE = re.compile(r"<dtype: '(\w+)_ref'>")
 # A device placement log entry of TF's runtime: "gradients/Neg_grad/Neg: (Neg): /job:localhost/.../device:CPU:0".
 # Matched anywhere, not only as a whole line: the runtime writes it through C's buffer and the program's prints
 # through Python's, and on a busy machine the two can meet inside one line.
@@ -83,6 +86,7 @@ def tokenize(output):
     for number, line in enumerate(output.splitlines(), start=1):
         line = _TF_MODULE.sub("<module 'tensorflow'>", _ADDRESS.sub("0xADDRESS", _UNKNOWN_DIMENSION.sub("None", line)))
         line = _VARIABLE_CLASS.sub("<class 'tf.Variable'>", _TENSOR_CLASS.sub("<class 'tf.Tensor'>", line))
+        line = _REF_DTYPE.sub(r"<dtype: '\1'>", line)
         for match in _TOKEN.finditer(line):
             text = match.group(0)
             if match.group("num") is not None:
