@@ -12,11 +12,12 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.binding_times import free_reads
 from tf_migrate.analysis.callables import fetch_leaves
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.run_graphs import run_graph
 from tf_migrate.analysis.slicing import plan_run
-from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
+from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.cst.arguments import argument
 
 
@@ -105,13 +106,14 @@ def _old_variables_unread(c: Classifier, before: "pm.Statement", run: "pm.Statem
 
 def _calls_local(c: Classifier, st: "pm.Statement", before: "pm.Statement") -> bool:
     """Whether ``st`` calls a function of the program whose body may read the old variables as globals: one
-    reading a stateful name bound before ``before``, calling another function of the program, or not a ``def``."""
+    reading a stateful name bound before ``before`` (not its own parameter or local: ``def conv2d(x, W)`` reads its
+    ``W``, not the module's), calling another function of the program, or not a ``def``."""
     for call in all_calls(st.node):
         if not (isinstance(call.func, cst.Name) and call.func.value in c.scope.local_callables):
             continue
         symbol = c.scope.symbol_at(call.func.value, st.index + 1)
         definition = c.scope.statements[symbol.index].node if symbol is not None else None
-        if not isinstance(definition, cst.FunctionDef) or _reads_old(c, before, st.index, reads(definition.body)) \
+        if not isinstance(definition, cst.FunctionDef) or _reads_old(c, before, st.index, free_reads(definition)) \
                 or any(isinstance(inner.func, cst.Name) and inner.func.value in c.scope.local_callables
                        for inner in all_calls(definition.body)):
             return True

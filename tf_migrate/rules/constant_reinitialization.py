@@ -15,14 +15,18 @@ file stayed compat ("variables are initialized again"). Where every variable the
 of names bound once to a number), running it again is assigning those constants again: written so, it is still TF1
 code, and the session rule runs the assignments where the run stood.
 
-Only at the module's top level, for an initializer op made by ``tf.global_variables_initializer()`` (or
-``tf.initialize_all_variables()``), run alone in a statement of its own, after a first run of it; every variable
-made before the op is a module-level ``name = tf.Variable(...)`` line whose name still holds it at the run. Random
-initial values (which TF1 drew again) or other variables leave the run as it was.
+Only at the module's top level, for ``tf.global_variables_initializer()`` (or ``tf.initialize_all_variables()``),
+an op bound to a name or written in the run (``sess.run(tf.initialize_all_variables())``, TF's "Deep MNIST for
+Experts" between its two models), run alone in a statement of its own after an earlier initializer run. Every
+variable both cover (made before the earlier run and before the op) is a module-level ``name = tf.Variable(...)``
+line whose name still holds it at the run; variables made since the earlier run are initialized for the first time
+there, as eager variables are where they are made. Random initial values (which TF1 drew again), optimizers with
+slots (Adam's moments, which TF1 reset too), step counters, variables made by the module's functions or classes
+leave the run as it was.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -34,6 +38,7 @@ from tf_migrate.rules import Rule, RuleContext
 RULE_ID = "constant-reinitialization"
 _INITIALIZERS = {"tf.global_variables_initializer", "tf.initialize_all_variables"}
 _CONSTANT_MAKERS = {"tf.zeros", "tf.ones", "tf.constant", "tf.fill"}
+_SLOTLESS = {"tf.train.GradientDescentOptimizer", "tf.train.Saver"}  # tf.train makers of no variables (and *_decay)
 _MAKES_VARIABLES = ("tf.Variable", "tf.get_variable", "tf.layers.", "tf.keras.", "tf.contrib.", "tf.nn.rnn_cell.",
                     "tf.train.", "tf.metrics.", "tf.nn.dynamic_rnn", "tf.nn.static_rnn")
 
@@ -48,29 +53,31 @@ class ConstantReinitialization(Rule):
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         body = list(module.body)
         bound = _bindings(module)
-        ops = {}  # initializer op name -> (its statement index, [(variable, initial value)] or None)
-        first_run: Set[str] = set()
+        ops: Dict[str, int] = {}  # initializer op name -> the index of the statement that makes it
+        initialized_before: Optional[int] = None  # the variables made before this statement are initialized
         changed = False
         for index, line in enumerate(body):
             made = _initializer_op(line, ctx)
             if made is not None:
-                ops[made] = (index, _constant_variables(body[:index], bound, ctx))
+                ops[made] = index
                 continue
-            ran = _run_of(line)
-            if ran is None or ran not in ops:
+            ran = _run_of(line, ctx)
+            if ran is None or (ran and ran not in ops):
                 continue
-            if ran not in first_run:
-                first_run.add(ran)
+            covers = ops[ran] if ran else index  # a named op covers the variables made before it; an inline one all
+            if initialized_before is None:
+                initialized_before = covers
                 continue
-            variables = ops[ran][1]
-            rebound = {key for line in body[ops[ran][0]:index] for key in writes(line)}
-            if not variables or any(name in rebound for name, _ in variables):
+            again = min(covers, initialized_before)  # made before both: initialized before, initialized again here
+            initialized_before = max(covers, initialized_before)
+            variables = _constant_variables(body[:again], bound, ctx)
+            if not variables or any(name in writes(later) for name, _, at in variables for later in body[at + 1:index]):
                 continue  # (the names must still hold the variables where the run stands)
-            assigns = ", ".join(f"{ctx.tf}.assign({name}, {value})" for name, value in variables)
+            assigns = ", ".join(f"{ctx.tf}.assign({name}, {value})" for name, value, _ in variables)
             call = line.body[0].value
             new_call = call.with_changes(args=[call.args[0].with_changes(value=cst.parse_expression(f"[{assigns}]"))])
             body[index] = line.with_changes(body=[line.body[0].with_changes(value=new_call)])
-            ctx.report(call, RULE_ID, INFO, f"a second run of `{ran}`: its variables' constant initial values "
+            ctx.report(call, RULE_ID, INFO, "a second initializer run: its variables' constant initial values "
                                             "assigned again, as TF1's initializers did")
             changed = True
         return module.with_changes(body=body) if changed else module
@@ -98,26 +105,38 @@ def _initializer_op(line: cst.BaseStatement, ctx: RuleContext) -> Optional[str]:
     return None
 
 
-def _run_of(line: cst.BaseStatement) -> Optional[str]:
-    """``init`` for a line that is only ``<session>.run(init)``."""
+def _run_of(line: cst.BaseStatement, ctx: RuleContext) -> Optional[str]:
+    """For a line that is only ``<session>.run(init)``: ``init``; ``""`` for ``<session>.run(tf.global_variables_
+    initializer())``; None for any other line."""
     if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr)):
         return None
     call = line.body[0].value
-    if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "run" \
-            and len(call.args) == 1 and call.args[0].keyword is None and isinstance(call.args[0].value, cst.Name):
-        return call.args[0].value.value
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "run"
+            and len(call.args) == 1 and call.args[0].keyword is None):
+        return None
+    ran = call.args[0].value
+    if isinstance(ran, cst.Name):
+        return ran.value
+    if isinstance(ran, cst.Call) and ctx.names.call_name(ran) in _INITIALIZERS and not ran.args:
+        return ""
     return None
 
 
 def _constant_variables(before: List[cst.BaseStatement], bound: dict, ctx: RuleContext
-                        ) -> Optional[List[Tuple[str, str]]]:
-    """(name, constant initial value) of every variable made before the op, or None where one is made otherwise."""
-    found: List[Tuple[str, str]] = []
-    for line in before:
-        calls = [c for c in all_calls(line) if (ctx.names.call_name(c) or "").startswith(_MAKES_VARIABLES)]
-        makes = [c for c in calls if ctx.names.call_name(c) in ("tf.Variable", "tf.get_variable")
-                 or not (ctx.names.call_name(c) or "").startswith("tf.train.")]
-        if not makes:
+                        ) -> Optional[List[Tuple[str, str, int]]]:
+    """(name, constant initial value, its statement's index) of every variable made in ``before``, or None where one
+    is made otherwise, or where something there may make variables the text does not list: an optimizer with slots,
+    a step counter, a function or class of the module (``weight_variable(shape)``), a method of an object."""
+    found: List[Tuple[str, str, int]] = []
+    functions = {s.name.value for s in before if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
+    slotless = _slotless_optimizers(before, ctx)
+    for index, line in enumerate(before):
+        if isinstance(line, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        calls = all_calls(line)
+        if any(_may_make_variables(c, ctx, functions, slotless) for c in calls):
+            return None
+        if not any(ctx.names.call_name(c) == "tf.Variable" for c in calls):
             continue
         if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 \
                 or not isinstance(line.body[0], cst.Assign) or len(line.body[0].targets) != 1:
@@ -129,8 +148,39 @@ def _constant_variables(before: List[cst.BaseStatement], bound: dict, ctx: RuleC
         initial = value.args[0].value
         if not _constant(initial, bound, ctx):
             return None
-        found.append((target.value, code(initial)))
+        found.append((target.value, code(initial), index))
     return found or None
+
+
+def _may_make_variables(call: cst.Call, ctx: RuleContext, functions: Set[str], slotless: Set[str]) -> bool:
+    """Whether ``call`` may make variables other than by ``tf.Variable``: TF's variable makers (layers, cells,
+    ``tf.get_variable``, step counters), an optimizer's ``minimize`` (slots: Adam's moments, Momentum's
+    accumulators) but for ``GradientDescentOptimizer``'s, a function or class of the module, an object's
+    ``apply`` (a moving average's shadow variables)."""
+    qualname = ctx.names.call_name(call)
+    if qualname is not None:
+        if qualname.startswith("tf.train."):
+            return qualname not in _SLOTLESS and not qualname.endswith("_decay")
+        return qualname != "tf.Variable" and qualname.startswith(_MAKES_VARIABLES)
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value in functions
+    if isinstance(func, cst.Attribute) and func.attr.value in ("minimize", "apply_gradients", "apply"):
+        receiver = func.value
+        return not (isinstance(receiver, cst.Name) and receiver.value in slotless
+                    or isinstance(receiver, cst.Call) and ctx.names.call_name(receiver) in _SLOTLESS)
+    return False
+
+
+def _slotless_optimizers(before: List[cst.BaseStatement], ctx: RuleContext) -> Set[str]:
+    """Names bound to a ``tf.train.GradientDescentOptimizer(...)``, which makes no variables."""
+    found: Set[str] = set()
+    for line in before:
+        if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign) \
+                and len(line.body[0].targets) == 1 and isinstance(line.body[0].targets[0].target, cst.Name) \
+                and isinstance(line.body[0].value, cst.Call) and ctx.names.call_name(line.body[0].value) in _SLOTLESS:
+            found.add(line.body[0].targets[0].target.value)
+    return found
 
 
 def _constant(expr: cst.BaseExpression, bound: dict, ctx: RuleContext) -> bool:
@@ -138,4 +188,6 @@ def _constant(expr: cst.BaseExpression, bound: dict, ctx: RuleContext) -> bool:
     number (``n_hidden = 10``)."""
     if any(ctx.names.call_name(c) not in _CONSTANT_MAKERS for c in all_calls(expr)):
         return False
-    return all(bound.get(key) == 1 and bound.get("=" + key) for key in reads(expr) if not key.startswith("tf."))
+    tf = ctx.names.tf_alias or "tf"  # (the module `tf.zeros` reads)
+    return all(bound.get(key) == 1 and bound.get("=" + key) for key in reads(expr)
+               if key != tf and not key.startswith(tf + "."))
