@@ -125,6 +125,28 @@ def test_bare_graph_writer_becomes_an_eager_writer():
     assert not any("tensorboard package" in f.message for f in result.findings)
 
 
+def test_a_writer_a_with_block_holds_writes_the_legacy_events(tmp_path):
+    # `with tf.summary.FileWriter(logdir, sess.graph) as writer:` (himvish997's tutorial, probe 32): TF2's writer is
+    # no context manager, its `as_default()` is (and flushes at the end, as closing the FileWriter did).
+    source = PROGRAM.replace("    writer = tf.summary.FileWriter(LOGDIR, sess.graph)\n", "").replace(
+        "    for step in range(3):\n", "    with tf.summary.FileWriter(LOGDIR, sess.graph) as writer:\n"
+        "     for step in range(3):\n").replace("    writer.close()\n", "")
+    assert "with tf.summary.FileWriter" in source
+    result = migrate_source(source, "with_writer.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "with tf.summary.create_file_writer(LOGDIR).as_default() as writer:" in result.new_source
+    _writes_the_legacysummary_events(source, result.new_source, tmp_path)
+
+
+def test_a_writer_of_the_graph_alone_in_a_with_block_converts():
+    source = ("import tensorflow as tf\nz = tf.add(tf.constant([3, 4]), tf.constant([1, 2]))\n"
+              "with tf.Session() as sess:\n    with tf.summary.FileWriter('logs', sess.graph):\n"
+              "        print(sess.run(z))\n")
+    result = migrate_source(source, "graph_writer.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "with tf.summary.create_file_writer('logs').as_default():" in result.new_source
+
+
 HELPER_PROGRAM = '''
 import numpy as np
 import tensorflow as tf

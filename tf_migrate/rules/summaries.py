@@ -149,6 +149,12 @@ class _Survey(cst.CSTVisitor):
             self.writing += 1
         for item in node.items:
             self.scopes.push(scope_name(item.item, self.ctx.names))
+            if isinstance(item.item, cst.Call) and self.ctx.names.call_name(item.item) == "tf.summary.FileWriter":
+                named = symbol_key(item.asname.name) if item.asname is not None else None
+                if named:  # `with tf.summary.FileWriter(logdir, sess.graph) as writer:`
+                    self.writers.add(named)
+                else:
+                    self.graph_writers += 1
 
     def leave_With(self, node: cst.With) -> None:
         if self._writes_tf2(node):
@@ -349,6 +355,13 @@ class _Rewrite(cst.CSTTransformer):
                 self.ctx.report(original, RULE_ID, INFO, "FileWriter's graph argument dropped: eager code has no graph")
             return cst.Call(cst.parse_expression(f"{self.tf}.summary.create_file_writer"),
                             args=[logdir.with_changes(comma=cst.MaybeSentinel.DEFAULT)])
+        return updated
+
+    def leave_WithItem(self, original: cst.WithItem, updated: cst.WithItem) -> cst.WithItem:
+        # TF2's writer is no context manager; its `as_default()` is, and flushes the writer at its end, as closing
+        # TF1's FileWriter did (what the block writes names its writer).
+        if isinstance(original.item, cst.Call) and self.ctx.names.call_name(original.item) == "tf.summary.FileWriter":
+            return updated.with_changes(item=cst.Call(cst.Attribute(updated.item, cst.Name("as_default"))))
         return updated
 
     def on_leave(self, original, updated):
