@@ -21,9 +21,9 @@ import libcst as cst
 import nbformat
 
 from tf_migrate import engine
+from tf_migrate.cst.cells import CELL_MARKER
 from tf_migrate.report import Finding
 
-CELL_MARKER = "__tf_migrate_cell__"
 MAGIC_MARKER = "__tf_migrate_magic__"
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun"}
 _MAGIC_LINE = re.compile(r"^(\s*)(%|!|\?)")

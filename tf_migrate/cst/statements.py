@@ -88,10 +88,13 @@ class DiscardedConversions(cst.CSTTransformer):
     a list of calls made and dropped, ``[W.assign(0.3).numpy(), b.assign(-0.3).numpy()]``, one call a line,
     unconverted."""
 
-    def __init__(self, convert: str) -> None:
+    def __init__(self, convert: str, shown=frozenset()) -> None:
         self.convert = convert
+        self.shown = shown  # ids of expression statements whose value a notebook shows: kept as they are
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+        if original.body and id(original.body[-1]) in self.shown:
+            return updated
         value = updated.body[0].value if len(updated.body) == 1 and isinstance(updated.body[0], cst.Expr) else None
         if not isinstance(value, (cst.List, cst.Tuple)) or not value.elements:
             return updated
@@ -104,6 +107,8 @@ class DiscardedConversions(cst.CSTTransformer):
 
     def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.Expr:
         value = updated.value
+        if id(original) in self.shown:
+            return updated
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == self.convert \
                 and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star \
                 and isinstance(value.args[0].value, cst.Call):

@@ -41,6 +41,7 @@ from tf_migrate.codegen.session_plumbing import without_sessions
 from tf_migrate.codegen.shared_blocks import share_repeated_blocks
 from tf_migrate.codegen.variable_updates import inline_variable_updates
 from tf_migrate.cst.arguments import keyword
+from tf_migrate.cst.cells import shown_expressions
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.statements import DiscardedConversions, DropBareNones, bare_none, only_pass, returns_value
 from tf_migrate.cst.text import code
@@ -77,9 +78,10 @@ class SessionToFunctions(Rule):
         tree.sessions_dropped.update(dropped)
         tree.sessions_dropped.update(rewriter.setters_dropped)  # their calls in importers go too
         module = module.with_changes(body=body)
-        if rewriter.compiled_any and not ctx.path.endswith(".ipynb"):  # `to_numpy(run_step(...))` as a line of its
-            # own: the value goes unread (a notebook shows a cell's last value: as numpy, as TF1's run gave it)
-            module = visit(module, DiscardedConversions(rewriter.to_numpy))
+        if rewriter.compiled_any:  # `to_numpy(run_step(...))` as a line of its own: the value goes unread (but
+            # for a notebook cell's last one, which the notebook shows: as numpy, as TF1's run gave it)
+            shown = shown_expressions(module) if ctx.path.endswith(".ipynb") else set()
+            module = visit(module, DiscardedConversions(rewriter.to_numpy, shown))
         # A run written back where it stood calls no helper: the names still used decide (read only when needed).
         used = _all_names(module) if rewriter.compiled_any or rewriter.concrete_any else set()
         if rewriter.compiled_any and rewriter.to_numpy in used:
