@@ -32,6 +32,7 @@ from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_o
                                                  variable_literal)
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
+from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -183,6 +184,10 @@ class Classifier:
                 self.block(call, "tf.get_variable lookup that could not be resolved to a variable")
             elif qualname is not None and api.is_compat_only(qualname):
                 self.block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")
+            elif qualname is None and isinstance(call.func, cst.Attribute) and call.func.attr.value == "load" \
+                    and self.kind_of(call.func.value) == "tensor":
+                self.block(call, f"`{code(call.func)}` writes the variable at once, in the session (not an op "
+                                 "a run fetches): no eager rewrite in tf-migrate yet")
         nested = NestedFunctions()
         visit(node, nested)
         for call in nested.calls:
