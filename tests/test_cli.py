@@ -111,7 +111,7 @@ def test_an_unwrapped_session_block_shows_no_value_its_cell_did_not_show(tree, t
                                           "saver = tf.train.Saver()"),
                 nbformat.v4.new_code_cell("with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
                                           f"    saver.save(sess, {str(tmp_path / 'w.ckpt')!r})  # the path"),
-                nbformat.v4.new_code_cell("w.initial_value")]
+                nbformat.v4.new_code_cell("w.shape")]
     path = tree / "nb.ipynb"
     nbformat.write(nb, str(path))
     assert main(["-w", str(path)]) == 0
