@@ -16,7 +16,7 @@ business: the rules that build its variables once read it from its calls (``rule
 """
 from __future__ import annotations
 
-from typing import Dict, List, Set, Tuple, Union
+from typing import Dict, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
@@ -109,9 +109,16 @@ class _ReusingCalls(cst.CSTVisitor):
 
     def _reuses(self, item: cst.BaseExpression) -> bool:
         """``tf.variable_scope(..., reuse=True)`` or ``reuse=tf.AUTO_REUSE`` (a parameter's value is not known)."""
-        if not (isinstance(item, cst.Call) and self.names.call_name(item) == "tf.variable_scope"):
-            return False
-        given = next((arg.value for arg in item.args if arg.keyword is not None and arg.keyword.value == "reuse"),
-                     None)
+        given = scope_reuse(item, self.names)
         return (isinstance(given, cst.Name) and given.value == "True") or (
             isinstance(given, cst.Attribute) and given.attr.value == "AUTO_REUSE")
+
+
+def scope_reuse(item: cst.BaseExpression, names: TFNames) -> Optional[cst.BaseExpression]:
+    """The ``reuse`` a ``tf.variable_scope(...)`` call is given (by keyword, or as its ninth argument), or None (none
+    given, or not such a call)."""
+    if not (isinstance(item, cst.Call) and names.call_name(item) == "tf.variable_scope"):
+        return None
+    given = next((arg.value for arg in item.args if arg.keyword is not None and arg.keyword.value == "reuse"), None)
+    positional = [arg.value for arg in item.args if arg.keyword is None and not arg.star]
+    return given if given is not None or len(positional) <= 8 else positional[8]

@@ -12,6 +12,7 @@ from typing import Dict, List
 
 import libcst as cst
 
+from tf_migrate.analysis.reused_scopes import scope_reuse
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
@@ -101,10 +102,5 @@ def _initializer_class(init: cst.BaseExpression, names) -> bool:
 
 def _may_reuse(item: cst.BaseExpression, ctx: RuleContext) -> bool:
     """``tf.variable_scope(..., reuse=...)`` with a reuse other than False or None."""
-    if not (isinstance(item, cst.Call) and ctx.names.call_name(item) == "tf.variable_scope"):
-        return False
-    given = next((arg.value for arg in item.args if arg.keyword is not None and arg.keyword.value == "reuse"), None)
-    positional = [arg.value for arg in item.args if arg.keyword is None]
-    if given is None and len(positional) > 8:  # reuse is the ninth parameter of variable_scope
-        return True
+    given = scope_reuse(item, ctx.names)
     return given is not None and not (isinstance(given, cst.Name) and given.value in ("False", "None"))
