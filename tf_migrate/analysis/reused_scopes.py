@@ -24,7 +24,7 @@ from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
 # APIs whose variables TF1 looked up in its variable store, by scoped name.
-_BY_NAME = ("tf.get_variable", "tf.layers.", "tf.contrib.", "tf.nn.rnn_cell.", "tf.nn.dynamic_rnn",
+BY_NAME = ("tf.get_variable", "tf.layers.", "tf.contrib.", "tf.nn.rnn_cell.", "tf.nn.dynamic_rnn",
             "tf.nn.static_rnn", "tf.nn.bidirectional_dynamic_rnn", "tf.compat.v1.get_variable",
             "tf.compat.v1.layers.", "tf.compat.v1.nn.rnn_cell.")
 
@@ -35,14 +35,26 @@ def reused_calls(module: cst.Module, names: TFNames) -> List[Tuple[cst.Call, str
     """(call, why) for each call, under a scope that reuses variables, of a module function or class that makes
     variables by name (itself or through the module's other functions), or of a class or function another module
     of the tree provides and that makes variables."""
+    finder = _ReusingCalls(names, variable_makers(module, names))
+    visit(module, finder)
+    return finder.found
+
+
+def variable_makers(module: cst.Module, names: TFNames) -> Set[str]:
+    """The module's functions and classes that make variables by name (themselves or through its other functions),
+    and the classes and functions another module of the tree provides that make variables."""
     definitions: Dict[str, Definition] = {stmt.name.value: stmt for stmt in module.body
                                           if isinstance(stmt, (cst.FunctionDef, cst.ClassDef))}
     makers = _makers_by_name(definitions, names)
     makers |= {local for local, summary in names.imported.items() if summary.creates_variables}
     makers |= set(names.tree_helpers.graph_classes)
-    finder = _ReusingCalls(names, makers)
-    visit(module, finder)
-    return finder.found
+    return makers
+
+
+def makes_by_name(call: cst.Call, names: TFNames, makers: Set[str]) -> bool:
+    """Whether ``call`` makes variables TF1 kept by scoped name: a TF API that does, or one of ``makers``."""
+    return (names.call_name(call) or "").startswith(BY_NAME) or (
+        isinstance(call.func, cst.Name) and call.func.value in makers)
 
 
 def _makers_by_name(definitions: Dict[str, Definition], names: TFNames) -> Set[str]:
@@ -57,7 +69,7 @@ def _makers_by_name(definitions: Dict[str, Definition], names: TFNames) -> Set[s
                 calls.append(node)
 
         visit(definition, _Calls())
-        direct[name] = any((names.call_name(call) or "").startswith(_BY_NAME) for call in calls)
+        direct[name] = any((names.call_name(call) or "").startswith(BY_NAME) for call in calls)
         callees[name] = {call.func.value for call in calls
                          if isinstance(call.func, cst.Name) and call.func.value in definitions}
     makers = {name for name, makes in direct.items() if makes}

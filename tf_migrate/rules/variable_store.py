@@ -26,6 +26,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.reused_scopes import reused_calls
+from tf_migrate.analysis.scope_defaults import scope_default_blockers
 from tf_migrate.analysis.symbols import all_calls, reads, writes
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code, module_code
@@ -51,8 +52,9 @@ class VariableStore(Rule):
     TRIGGERS = ("variable_scope", "get_variable")
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        for call, why in reused_calls(ctx.original_module or module, ctx.names):  # (before rules made them eager)
-            ctx.block(call, why)
+        original = ctx.original_module or module  # (before rules made them eager)
+        for node, why in reused_calls(original, ctx.names) + scope_default_blockers(original, ctx.names):
+            ctx.block(node, why)
         return _Store(ctx, module).run()
 
 
