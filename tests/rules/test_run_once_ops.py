@@ -55,6 +55,18 @@ def test_the_comment_above_the_binding_stays():
     assert "        # flag it\n        spike.assign(tf.constant(True))" in result.new_source
 
 
+def test_the_comment_after_the_binding_goes_above_the_run():
+    # chiphuyen's logistic regression (quixoteji's copy, probe 33): `accuracy = tf.reduce_sum(...)  # need
+    # numpy.count_nonzero(boolarr) :(` then `sess.run(accuracy)` in the test loop; the comment kept the pair apart
+    # and the file compat ("`accuracy` is not a graph value the analysis knows here").
+    source = SPIKES.replace("        # flag it\n", "").replace(
+        "tf.assign(spike, tf.constant(True))", "tf.assign(spike, tf.constant(True))  # flag it")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "        # flag it\n        spike.assign(tf.constant(True))" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
 @pytest.mark.parametrize("loop", [
     # run again after the loop: TF1 ran the last iteration's op once more
     "for i in range(3):\n    upd = tf.assign_add(v, float(i))\n    sess.run(upd)\nsess.run(upd)\n",

@@ -53,11 +53,10 @@ class RunOnceOps(Rule):
 
 
 def _single_assign(statement: cst.BaseStatement) -> Optional[Tuple[str, cst.BaseExpression]]:
-    """``name = value`` alone on its line (no comment after it), the value a call, name, attribute or item (it
-    reads the same in the run, also as ``value.eval()``): (name, the value)."""
+    """``name = value`` alone on its line, the value a call, name, attribute or item (it reads the same in the run,
+    also as ``value.eval()``): (name, the value)."""
     found = plain_assignment(statement)
-    if found is None or statement.trailing_whitespace.comment is not None \
-            or not isinstance(found[1], (cst.Call, cst.Attribute, cst.Name, cst.Subscript)):
+    if found is None or not isinstance(found[1], (cst.Call, cst.Attribute, cst.Name, cst.Subscript)):
         return None
     return found
 
@@ -192,7 +191,9 @@ class _Inline(cst.CSTTransformer):
                 second = _Swap(run, call).visit_statement(originals[index + 1])
                 self.ctx.report(statement, RULE_ID, INFO,
                                 f"`{name}` is run once, by the next statement, and nowhere else: built in that run")
-                out.append(second.with_changes(leading_lines=[*statement.leading_lines,
+                comment = statement.trailing_whitespace.comment  # (the binding's own comment: a line above the run)
+                kept = [cst.EmptyLine(indent=True, comment=comment)] if comment is not None else []
+                out.append(second.with_changes(leading_lines=[*statement.leading_lines, *kept,
                                                               *originals[index + 1].leading_lines]))
                 index += 2
                 continue
