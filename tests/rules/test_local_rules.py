@@ -81,6 +81,20 @@ def test_eager_imports_switches_compat_v1_import():
     assert result.new_source == "import tensorflow as tf\nx = tf.constant(1.0)\n"
 
 
+@pytest.mark.parametrize("switch, after", [
+    ('if tf.__version__.startswith("2"):\n    tf = tf.compat.v1\n    tf.disable_eager_execution()\n', ""),
+    ('if int(tf.__version__[0]) > 1:\n    tf = tf.compat.v1\nelse:\n    print("TF1")\n',
+     'if int(tf.__version__[0]) > 1:\n    pass\nelse:\n    print("TF1")\n'),
+    ("tf = tf.compat.v1\n", ""),
+])
+def test_eager_imports_drops_a_rebinding_of_tf_to_compat_v1(switch, after):
+    # TF1 code made to run on TF2 (`if tf.__version__ ...: tf = tf.compat.v1`): the eager output kept the rebinding,
+    # and its TF2 names ran on compat.v1's module (`tf.function`, `tf.keras` happened to be there too).
+    source = "import tensorflow as tf\n" + switch + "x = tf.constant(1.0)\n"
+    result = migrate_source(source, "case.py", select=["eager-imports"])
+    assert result.new_source == "import tensorflow as tf\n" + after + "x = tf.constant(1.0)\n"
+
+
 def test_compat_mode_places_switch_after_import():
     source = "import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = tf.contrib.foo(x)\n"
     result = migrate_source(source, "case.py")

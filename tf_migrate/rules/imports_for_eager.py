@@ -13,6 +13,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import reads
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._edits import pass_if_empty
 from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import visit
 
@@ -90,11 +91,29 @@ class _Imports(cst.CSTTransformer):
     def leave_SimpleStatementLine(self, original, updated):
         body = [s for s in updated.body if not (
             isinstance(s, cst.Expr) and isinstance(s.value, cst.Call)
-            and self.ctx.names.call_name(s.value) in api.GRAPH_MODE_CONFIG_CALLS)]
+            and self.ctx.names.call_name(s.value) in api.GRAPH_MODE_CONFIG_CALLS) and not self._v1_rebinding(s)]
         if len(body) == len(updated.body):
             return updated
         self.ctx.report(original, RULE_ID, INFO, "removed a graph-mode switch")
         return updated.with_changes(body=body) if body else cst.RemoveFromParent()
+
+    def _v1_rebinding(self, small: cst.BaseSmallStatement) -> bool:
+        """``tf = tf.compat.v1`` (TF1 code made to run on TF2): the output uses TF2's names, on TF2's module."""
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name)):
+            return False
+        name = small.targets[0].target.value
+        return name in self.ctx.names.aliases and dotted_name(small.value) in (f"{name}.compat.v1",
+                                                                               f"{name}.compat.v2")
+
+    def leave_If(self, original: cst.If, updated: cst.If):
+        """A branch left with no statement (``if tf.__version__ >= "2": tf = tf.compat.v1;
+        tf.disable_eager_execution()``): the ``if`` goes, or its body becomes ``pass``."""
+        if updated.body.body:
+            return updated
+        if updated.orelse is None:
+            return cst.RemoveFromParent()
+        return updated.with_changes(body=updated.body.with_changes(body=pass_if_empty([])))
 
 
 class _DropUnused(cst.CSTTransformer):
