@@ -28,6 +28,10 @@ COVERED_BY = {
                        "    print(sess.run(x * 2.0, {x: [1.0, 2.0]}))\n"),
     "optimizers": "tests/golden/class_actor_grad_ys.py",
     "hoist-optimizers": "tests/golden/class_actor_grad_ys.py",
+    "hoist-keras-layers": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n"
+                           "y = tf.keras.layers.Dense(1, kernel_initializer='ones')(x)\n"
+                           "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                           "    print(sess.run(y, {x: [[1.0, 2.0, 3.0]]}))\n"),
     "hoist-graph-ops": "tests/golden/function_builds_ops_it_runs.py",
     "optional-sessions": ("import tensorflow as tf\n\n\nclass Agent:\n    def __init__(self, sess=None):\n"
                           "        self.w = tf.Variable(2.0)\n        if sess is None:\n"
