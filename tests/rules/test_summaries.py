@@ -327,3 +327,15 @@ s_weight = tf.summary.scalar("weight", w)
 train_merged = tf.summary.merge([s_loss, s_weight])
 test_merged = tf.summary.merge([s_loss])''')
     _train_and_test_writers_write_the_legacy_events(source, migrate_source(source, "summaries.py").new_source, tmp_path)
+
+
+def test_an_image_summarys_third_argument_is_its_max_outputs():
+    # `tf.summary.image('input', image_shaped_input, 10)` (TF's mnist_with_summaries, lankuohsing's copy, probe 34):
+    # the positional max_outputs was taken for an argument TF2 lacks, and the summaries stayed TF1.
+    source = ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 4, 4, 1])\n"
+              "tf.summary.image('input', x, 2)\nmerged = tf.summary.merge_all()\nwith tf.Session() as sess:\n"
+              "    writer = tf.summary.FileWriter('logs', sess.graph)\n"
+              "    summary = sess.run(merged, {x: np.ones((3, 4, 4, 1))})\n    writer.add_summary(summary, 0)\n")
+    result = migrate_source(source, "image_summary.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "max_outputs=2" in result.new_source

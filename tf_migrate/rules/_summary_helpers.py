@@ -70,15 +70,26 @@ def merged_key(call: cst.Call, names: TFNames) -> str:
     return key
 
 
+def summary_arguments(call: cst.Call, kind: str) -> Tuple[List[cst.Arg], Dict[str, cst.Arg]]:
+    """A summary call's positional arguments and its keyword ones by name; an image summary's third positional one
+    is its ``max_outputs`` (TF's `mnist_with_summaries`: ``tf.summary.image('input', x, 10)``)."""
+    positional = [a for a in call.args if a.keyword is None]
+    keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
+    if kind == "image" and len(positional) == 3 and not positional[2].star and "max_outputs" not in keywords:
+        keywords["max_outputs"] = positional[2].with_changes(
+            keyword=cst.Name("max_outputs"), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+        positional = positional[:2]
+    return positional, keywords
+
+
 def summary_call(call: cst.Call, names: TFNames) -> Optional[SummaryCall]:
     """The TF1 summary ``call`` registers (None: not a summary call)."""
     kind = KINDS.get(names.call_name(call) or "")
     if kind is None:
         return None
-    positional = [a for a in call.args if a.keyword is None]
-    keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
+    positional, keywords = summary_arguments(call, kind)
     if set(keywords) - {"name", "tensor", "values", "max_outputs", "collections"} or len(positional) > 2:
-        raise Unsupported("summary arguments other than name, tensor, max_outputs and collections (family=)")
+        raise Unsupported("summary arguments other than name, tensor, max_outputs and collections (family=, ...)")
     collections = None
     if "collections" in keywords:
         listed = keywords["collections"].value

@@ -45,7 +45,7 @@ from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._summary_helpers import (KINDS, SCOPES, NameScopes, Unsupported, find_helpers, op_names,
-                                               scope_name)
+                                               scope_name, summary_arguments)
 from tf_migrate.traversal import visit
 
 RULE_ID = "helper-summaries"
@@ -184,8 +184,7 @@ def _read_line(line: cst.SimpleStatementLine, plan: _Plan, ctx: RuleContext) -> 
     small = line.body[0] if len(line.body) == 1 else None
     value = small.value if isinstance(small, cst.Expr) else None
     if isinstance(value, cst.Call) and ctx.names.call_name(value) in KINDS:
-        positional = [a for a in value.args if a.keyword is None]
-        keywords = {a.keyword.value: a for a in value.args if a.keyword is not None}
+        positional, keywords = summary_arguments(value, KINDS[ctx.names.call_name(value)])
         if set(keywords) - {"name", "tensor", "values", "max_outputs"} or len(positional) > 2:
             return False
         name = positional[0].value if positional else getattr(keywords.get("name"), "value", None)
