@@ -21,7 +21,7 @@ import libcst as cst
 import nbformat
 
 from tf_migrate import engine
-from tf_migrate.cst.cells import CELL_MARKER
+from tf_migrate.cst.cells import CELL_MARKER, is_cell_marker
 from tf_migrate.report import Finding
 
 MAGIC_MARKER = "__tf_migrate_magic__"
@@ -233,8 +233,6 @@ def _split(program: str, code_cells: List[int]) -> Dict[int, str]:
 
 
 def _marker_index(stmt: cst.BaseStatement) -> Optional[int]:
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr):
-        call = stmt.body[0].value
-        if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == CELL_MARKER:
-            return int(call.args[0].value.value)
+    if is_cell_marker(stmt):
+        return int(stmt.body[0].value.args[0].value.value)
     return None

@@ -20,6 +20,7 @@ from typing import Dict, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
+from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -62,13 +63,7 @@ def _makers_by_name(definitions: Dict[str, Definition], names: TFNames) -> Set[s
     direct: Dict[str, bool] = {}
     callees: Dict[str, Set[str]] = {}
     for name, definition in definitions.items():
-        calls: List[cst.Call] = []
-
-        class _Calls(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                calls.append(node)
-
-        visit(definition, _Calls())
+        calls = all_calls(definition)
         direct[name] = any((names.call_name(call) or "").startswith(BY_NAME) for call in calls)
         callees[name] = {call.func.value for call in calls
                          if isinstance(call.func, cst.Name) and call.func.value in definitions}

@@ -18,6 +18,7 @@ from typing import List, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.reused_scopes import makes_by_name, variable_makers
+from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -72,11 +73,4 @@ class _ScopeDefaults(cst.CSTVisitor):
                                      "name, which TF1's store applied and the eager rewrite would not"))
 
     def _makes_variables(self, body: cst.CSTNode) -> bool:
-        calls: List[cst.Call] = []
-
-        class _Calls(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                calls.append(node)
-
-        visit(body, _Calls())
-        return any(makes_by_name(call, self.names, self.makers) for call in calls)
+        return any(makes_by_name(call, self.names, self.makers) for call in all_calls(body))

@@ -31,6 +31,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.symbols import all_calls, reads, writes
+from tf_migrate.cst.statements import plain_assignment
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
@@ -98,10 +99,14 @@ def _bindings(module: cst.Module) -> dict:
 
 def _initializer_op(line: cst.BaseStatement, ctx: RuleContext) -> Optional[str]:
     """``init`` for ``init = tf.global_variables_initializer()``."""
-    if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign) \
-            and len(line.body[0].targets) == 1 and isinstance(line.body[0].targets[0].target, cst.Name) \
-            and isinstance(line.body[0].value, cst.Call) and ctx.names.call_name(line.body[0].value) in _INITIALIZERS:
-        return line.body[0].targets[0].target.value
+    return _bound_call(line, ctx, _INITIALIZERS)
+
+
+def _bound_call(line: cst.BaseStatement, ctx: RuleContext, qualnames: Set[str]) -> Optional[str]:
+    """``name`` for a line that is only ``name = <a call of one of qualnames>``."""
+    bound = plain_assignment(line)
+    if bound is not None and isinstance(bound[1], cst.Call) and ctx.names.call_name(bound[1]) in qualnames:
+        return bound[0]
     return None
 
 
@@ -174,13 +179,7 @@ def _may_make_variables(call: cst.Call, ctx: RuleContext, functions: Set[str], s
 
 def _slotless_optimizers(before: List[cst.BaseStatement], ctx: RuleContext) -> Set[str]:
     """Names bound to a ``tf.train.GradientDescentOptimizer(...)``, which makes no variables."""
-    found: Set[str] = set()
-    for line in before:
-        if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign) \
-                and len(line.body[0].targets) == 1 and isinstance(line.body[0].targets[0].target, cst.Name) \
-                and isinstance(line.body[0].value, cst.Call) and ctx.names.call_name(line.body[0].value) in _SLOTLESS:
-            found.add(line.body[0].targets[0].target.value)
-    return found
+    return {name for name in (_bound_call(line, ctx, _SLOTLESS) for line in before) if name is not None}
 
 
 def _constant(expr: cst.BaseExpression, bound: dict, ctx: RuleContext) -> bool:
