@@ -129,7 +129,32 @@ with tf.Session() as sess:
 '''
 
 
-@pytest.mark.parametrize("source", [ONE_SHOT_TRAINING, EPOCHS_OF_BATCHES], ids=["one-shot training", "epochs"])
+# yongyehuang's Tensorflow-Tutorial (Tutorial_10_1): ``sess.run(iterator.get_next())`` in a loop, the op built in the
+# run that fetches it; TF1 drew the next element at each run (also beside other fetches and with a bound get_next).
+RUN_BUILT_GET_NEXT = '''\
+import numpy as np
+import tensorflow as tf
+
+xs = np.arange(8, dtype=np.float32)
+dataset = tf.data.Dataset.from_tensor_slices((xs, 2 * xs + 1)).repeat().batch(4)
+iterator = dataset.make_one_shot_iterator()
+pair = iterator.get_next()
+x = tf.placeholder(tf.float32, [None])
+y = tf.placeholder(tf.float32, [None])
+w = tf.Variable(0.5)
+loss = tf.reduce_mean(tf.square(w * x - y))
+train = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        bx, by = sess.run(iterator.get_next())
+        _, value = sess.run([train, loss], feed_dict={x: bx, y: by})
+        print(step, value, sess.run([w * 2, iterator.get_next()]), sess.run(pair))
+'''
+
+
+@pytest.mark.parametrize("source", [ONE_SHOT_TRAINING, EPOCHS_OF_BATCHES, RUN_BUILT_GET_NEXT],
+                         ids=["one-shot training", "epochs", "get_next built in the runs"])
 def test_twin(source):
     migrated = migrate_source(source, "case.py")
     assert migrated.outcome == "eager", migrated.findings

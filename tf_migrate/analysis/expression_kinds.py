@@ -71,6 +71,8 @@ def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames)
                 return "op"
             if owner == "tensor" or (owner == "averager" and method == "average"):
                 return "tensor"  # a tensor's method; a moving average's shadow variable
+            if method == "get_next" and not expr.args and scope.kind(symbol_key(expr.func.value) or "") == pm.ITERATOR:
+                return "structure"  # the iterator's next element, drawn in the run that fetches it
         if expression_kind(expr.func, scope, names) == "layer":
             return "tensor"
         if isinstance(expr.func, cst.Name) and expr.func.value in scope.tensor_functions:

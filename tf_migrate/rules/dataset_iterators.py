@@ -14,7 +14,9 @@ function of each run:
   built from placeholders) is not converted.
 
 The rewrite is kept only where the program model runs each ``get_next()``
-once per ``sess.run`` and builds each iterator once. Elsewhere the iterators
+once per ``sess.run`` and builds each iterator once. A ``get_next()`` built
+in the fetches of a run (``sess.run(iterator.get_next())`` in a loop) is the
+next element of that run: TF1 built a new op there, which drew it. Elsewhere the iterators
 keep their TF1 meaning, written ``tf.data.make_one_shot_iterator(ds)``, an
 API the analysis knows, so the file stays in compat mode, with a warning.
 """
@@ -290,7 +292,8 @@ def _model_problem(module: cst.Module, ctx: RuleContext, iterators: Set[str]):
                     and set(st.defines) & iterators and st.role != pm.KEEP:
                 return st.node, "the iterator would be rebuilt inside each run"
             count = _get_next_calls(st.node, iterators)
-            if count and st.role != pm.DEFER:
+            fetched = sum(_get_next_calls(site.fetch, iterators) for site in st.run_sites)
+            if count and st.role != pm.DEFER and count != fetched:
                 return st.node, "get_next() would run once, not once per sess.run"
             seen += count
     if seen != _get_next_calls(module, iterators):
