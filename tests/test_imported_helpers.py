@@ -169,3 +169,27 @@ def test_a_star_import_is_read_in_one_order_whatever_the_hash_seed(tmp_path):
                         "--report", str(report)], env={**__import__("os").environ, "PYTHONHASHSEED": seed}, check=False)
         reasons.add(json.dumps(json.loads(report.read_text())["compat_reasons"], sort_keys=True))
     assert len(reasons) == 1, reasons
+
+
+# ``import utils`` then ``utils.weight_variable(...)``: the functions of a module imported whole are summarized too.
+WHOLE_MAIN = MAIN.replace("from utils import weight_variable, corrupt as noisy", "import utils as u").replace(
+    "weight_variable(", "u.weight_variable(").replace("noisy(", "u.corrupt(")
+
+
+def test_functions_of_a_module_imported_whole_let_the_importer_go_eager(tmp_path, capsys):
+    code, outcomes, _ = migrate(tmp_path, {"utils.py": UTILS, "main.py": WHOLE_MAIN}, "--verify-entry", "main.py",
+                                "-o", str(tmp_path / "out"))
+    assert outcomes == {"utils.py": "eager", "main.py": "eager"}
+    assert code == EXIT_OK and ": equivalent" in capsys.readouterr().err
+    migrated = (tmp_path / "out" / "main.py").read_text()
+    assert "Session" not in migrated and "W = u.weight_variable([3, 2])" in migrated
+
+
+def test_a_module_name_bound_again_is_not_taken_for_the_module(tmp_path):
+    """``u`` is a parameter of ``build``: ``u.corrupt(x)`` there calls what the caller passes, not utils.py's."""
+    rebound = WHOLE_MAIN.replace("y = tf.reduce_sum(tf.matmul(u.corrupt(x), W))",
+                                 "def build(u, x):\n    return u.corrupt(x)\n\n\n"
+                                 "y = tf.reduce_sum(tf.matmul(build(u, x), W))")
+    _, outcomes, reasons = migrate(tmp_path, {"utils.py": UTILS, "main.py": rebound})
+    assert outcomes["main.py"] == "compat"
+    assert "(`build` calls `u.corrupt`, from `utils`)" in reasons["main.py"]

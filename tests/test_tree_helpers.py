@@ -114,11 +114,23 @@ def test_a_module_importing_the_helper_without_calling_it_on_tensors_keeps_the_f
     assert "registry.py too, which does not build it as a class" in reasons["main.py"]
 
 
-def test_a_module_importing_the_provider_whole_keeps_the_function(tmp_path):
+def test_a_module_importing_the_provider_whole_and_using_the_function_keeps_it(tmp_path):
     whole = "import ops\nprint(ops.fc_layer.__name__)\n"
     _, outcomes, reasons = migrate(tmp_path, {"ops.py": OPS, "main.py": MAIN, "whole.py": whole})
     assert outcomes["main.py"] == "compat"
-    assert "imports whole, whose uses of it are not read" in reasons["main.py"]
+    assert "whole.py imports whole and uses as a function" in reasons["main.py"]
+
+
+WHOLE_MAIN = MAIN.replace("from ops import fc_layer", "import ops").replace("= fc_layer(", "= ops.fc_layer(")
+
+
+def test_an_importer_of_the_whole_module_builds_the_class_through_it(tmp_path, capsys):
+    code, outcomes, _ = migrate(tmp_path, {"ops.py": OPS, "main.py": WHOLE_MAIN}, "--verify-entry", "main.py")
+    assert outcomes == {"ops.py": "eager", "main.py": "eager"}
+    assert code == EXIT_OK and ": equivalent" in capsys.readouterr().err
+    migrated = output(tmp_path, "main.py")
+    assert "import ops\n" in migrated and "fc_layer_1 = ops.FcLayer(4, \"FC1\")\n" in migrated
+    assert "class FcLayer(tf.Module):" in output(tmp_path, "ops.py")
 
 
 def test_a_helper_its_own_module_calls_is_not_exported(tmp_path):

@@ -21,7 +21,7 @@ import libcst as cst
 from tf_migrate import report, selfcheck, traversal
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.class_scope import analyze_class, per_run_members
-from tf_migrate.analysis.imported_helpers import summarize_provider
+from tf_migrate.analysis.imported_helpers import rebound_modules, summarize_provider
 from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.imported_runs import asked_sites, importer_blockers, unanswerable
 from tf_migrate.analysis.held_graph_objects import function_parameters, held_parameters
@@ -247,7 +247,8 @@ class _TreeFacts:
 
 def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
     names = TFNames.scan(module)
-    names.imported = dict(facts.imported)
+    rebound = rebound_modules(module, facts.imported)
+    names.imported = {local: summary for local, summary in facts.imported.items() if local.split(".")[0] not in rebound}
     names.single_instances = set(facts.single_instances)
     names.methods_run_once = {(cls, method) for cls in facts.built_once_here & names.single_instances
                               for method in facts.called_once}

@@ -300,7 +300,7 @@ def session_imports(project: ProjectPlan, outcomes: Dict[Path, FileOutcome]) -> 
 
 def tree_imports(project: ProjectPlan) -> Dict[str, Dict[str, Dict[str, str]]]:
     """importer path -> {provider path -> {local name -> function name}}: the functions each module imports
-    (by name or by star) from TF modules of the tree."""
+    (by name or by star) from TF modules of the tree, and those of the modules it imports whole (``model.f``)."""
     modules = project.index.modules
     found: Dict[str, Dict[str, Dict[str, str]]] = {}
     for edge in project.index.edges:
@@ -309,6 +309,9 @@ def tree_imports(project: ProjectPlan) -> Dict[str, Dict[str, Dict[str, str]]]:
             continue
         if edge.star:
             wanted = {name: name for name in sorted(provider.functions & provider.star_exports())}  # (a set)
+        elif not edge.names:  # ``import model`` (``import pkg.model as m``): ``model.inference(x)``
+            prefix = importer.local_names.get((edge.line, edge.target), edge.target)
+            wanted = {f"{prefix}.{name}": name for name in sorted(provider.functions)}
         else:
             wanted = {importer.local_names.get((edge.line, name), name): name
                       for name in edge.names if name in provider.functions}

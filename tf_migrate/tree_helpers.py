@@ -8,7 +8,8 @@ the requests per provider and keeps a helper only when
 * every importer asked for the same class (tensors for the same parameters, the same variables),
 * every module that imports the helper by name, or by a star import and names it, asked for it (the provider's
   function is gone afterwards), and
-* no module imports the provider whole (``import ops`` then ``ops.fc_layer(...)``: those uses are not read).
+* every module that imports the provider whole and names the helper (``import ops`` then ``ops.fc_layer(...)``)
+  asked for it too.
 
 It migrates each provider again with the helpers to export, and keeps a request only when the provider's class is
 the one its importers expected. The importers of every other helper are migrated again with it refused: they stay
@@ -94,10 +95,10 @@ def disagreement(project, provider: str, function: str, asked: List[Tuple[Path, 
         if str(modules[edge.target].path) != provider:
             continue
         importer = modules[edge.importer].path
-        if not edge.names and not edge.star:
-            return f"comes from a module {importer} imports whole, whose uses of it are not read"
         if importer in requesters:
             continue
+        if not edge.names and not edge.star and _names_word(importer, function):
+            return f"comes from a module {importer} imports whole and uses as a function"
         if function in edge.names or (edge.star and _names_word(importer, function)):
             return f"is imported by {importer} too, which does not build it as a class"
     return ""

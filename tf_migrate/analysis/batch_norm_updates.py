@@ -30,7 +30,7 @@ from tf_migrate.analysis.callables import fetch_leaves
 from tf_migrate.analysis.input_specs import placeholder_default
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.slicing import plan_run
-from tf_migrate.analysis.symbols import all_calls, symbol_key
+from tf_migrate.analysis.symbols import all_calls, callee_name, symbol_key
 from tf_migrate.cst.arguments import argument, bind_with_defaults
 from tf_migrate.tfnames import TFNames
 
@@ -50,7 +50,7 @@ class BatchNormUpdates:
         computing_functions = {name for name, calls in training_calls.items() if calls}
         for _ in range(len(functions)):  # functions calling those: to a fixpoint
             computing_functions |= {name for name, f in functions.items() if any(
-                isinstance(c.func, cst.Name) and c.func.value in computing_functions for c in all_calls(f))}
+                callee_name(c) in computing_functions for c in all_calls(f))}
         self.computing: Set[int] = set()
         self.switches: Optional[Set[str]] = set()  # placeholder keys a training argument reads (None: unknown)
         placeholders = {k for st in statements if st.kind == pm.PLACEHOLDER for k in st.defines}
@@ -61,7 +61,7 @@ class BatchNormUpdates:
                 continue
             calls = all_calls(st.node)
             direct = [c for c in calls if _training_call(c, layers)]
-            if direct or any(isinstance(c.func, cst.Name) and c.func.value in computing_functions for c in calls):
+            if direct or any(callee_name(c) in computing_functions for c in calls):
                 self.computing.add(st.index)
             for call in direct:
                 self._switch(argument(call, "training"), placeholders)

@@ -11,7 +11,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.block_variables import computed_reads
 from tf_migrate.analysis.classify import Classifier
-from tf_migrate.analysis.symbols import all_calls, target_keys
+from tf_migrate.analysis.symbols import all_calls, callee_name, target_keys
 
 
 def check_build_blocks(c: Classifier) -> None:
@@ -29,7 +29,7 @@ def check_build_blocks(c: Classifier) -> None:
         calls = all_calls(st.node)
         qualnames = [c.names.call_name(call) or "" for call in calls]
         if not any(q in api.VARIABLE_CONSTRUCTORS or api.builds_keras_variables(q) for q in qualnames) and not any(
-                isinstance(call.func, cst.Name) and call.func.value in makers for call in calls):
+                callee_name(call) in makers for call in calls):
             continue
         own = set(target_keys(st.node.target)) if isinstance(st.node, cst.For) else set()  # this loop's
         for call, qualname in zip(calls, qualnames):

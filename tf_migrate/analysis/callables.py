@@ -20,7 +20,7 @@ from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import variable_members
 from tf_migrate.analysis.statement_facts import returns_tensors, single
 from tf_migrate.analysis.binding_times import free_reads, global_writes
-from tf_migrate.analysis.symbols import reads, symbol_key
+from tf_migrate.analysis.symbols import callee_name, reads, symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
 
@@ -55,6 +55,8 @@ def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optiona
             return f"`{name}` is a parameter: a callable passed in"
         return f"`{name}` is not a function defined in this file"
     if isinstance(func, cst.Attribute):
+        if callee_name(call) in scope.local_callables and callee_name(call) in names.imported:
+            return None  # ``model.f(x)``: a function of a module of the tree imported whole, summarized
         receiver = func.value
         key = symbol_key(receiver)
         if key == "self":
@@ -216,7 +218,7 @@ def check_knowledge(st: "pm.Statement", calls, scope: "pm.Scope", names: TFNames
     for call in calls:
         if id(call) in sites:
             continue
-        name = call.func.value if isinstance(call.func, cst.Name) else None
+        name = callee_name(call)
         if name in names.imported and name in scope.opaque_functions:  # a helper of the tree bound to TF1's graph
             block(call, f"`{name}` {scope.opaque_functions[name]}: what it builds here (variables TF1 would list "
                         "and train, ops, graph state) is not known")
@@ -227,8 +229,8 @@ def check_knowledge(st: "pm.Statement", calls, scope: "pm.Scope", names: TFNames
         why = unknown_callee(call, scope, names)
         if isinstance(call.func, cst.Name) and call.func.value in scope.variable_classes:
             why = f"`{call.func.value}` creates variables in its methods, built on per-run values"
-        if why is None and isinstance(call.func, cst.Name) and call.func.value in scope.opaque_functions:
-            why = f"`{call.func.value}` {scope.opaque_functions[call.func.value]}"
+        if why is None and callee_name(call) in scope.opaque_functions:
+            why = f"`{callee_name(call)}` {scope.opaque_functions[callee_name(call)]}"
         if why is not None:
             block(call, f"graph value `{key}` goes into a call the analysis cannot see into ({why}); "
                         "it may build variables or ops of its own")
@@ -268,7 +270,7 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
     makers = scope.variable_functions | scope.variable_classes
     creates_variables = any(
         names.call_name(c) in api.VARIABLE_CONSTRUCTORS or api.is_keras_layer_with_variables(names.call_name(c))
-        or (isinstance(c.func, cst.Name) and c.func.value in makers) for c in body_calls)
+        or callee_name(c) in makers for c in body_calls)
     if isinstance(node, cst.FunctionDef) and creates_variables:
         scope.variable_functions.add(node.name.value)
     elif isinstance(node, cst.ClassDef) and creates_variables:
@@ -291,8 +293,8 @@ def _imported_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optio
     code (``conv2d`` of ``libs.connections``), or into a local function that does."""
     if names.call_name(call) is not None:
         return None
-    if isinstance(call.func, cst.Name) and call.func.value in scope.opaque_functions:
-        return f"calls `{call.func.value}`, which {scope.opaque_functions[call.func.value]}"
+    if callee_name(call) in scope.opaque_functions:
+        return f"calls `{callee_name(call)}`, which {scope.opaque_functions[callee_name(call)]}"
     why = unknown_callee(call, scope, names) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
     if why is not None and (" is imported from " in why or " comes from " in why):
         return "calls " + why.replace(" is imported from ", ", imported from ").replace(" comes from ", ", from ")

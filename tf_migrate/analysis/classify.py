@@ -30,7 +30,7 @@ from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_o
                                                  initializes, mutates_variable_list,
                                                  only_initializer_assignments, only_initializers, single, targets_single,
                                                  variable_literal)
-from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, value_reads, writes
+from tf_migrate.analysis.symbols import all_calls, callee_name, reads, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
@@ -319,8 +319,7 @@ class Classifier:
         deferred_reads = (escaped_reads(st.node, [], self.scope) | st.flat.extra_deps & graph_reads) | {
             k for k in graph_reads if self.scope.kind(k) in (pm.VARIABLE, pm.VARIABLES, pm.LAYER)}
         tf_calls = [q for q in qualnames if q.startswith("tf.") and not q.startswith(api.HOST_CALL_PREFIXES)]
-        calls_variable_fn = [c for c in calls if isinstance(c.func, cst.Name)
-                             and c.func.value in self.variable_functions]
+        calls_variable_fn = [c for c in calls if callee_name(c) in self.variable_functions]
         if st.run_sites:
             st.role = pm.RUN
             self.define(st, pm.PYTHON)
@@ -355,7 +354,7 @@ class Classifier:
             self.scope.add_trainable(st.defines)
             return
         if calls_variable_fn and (deferred_reads or tf_calls or graph_reads):  # (graph_reads: a tensor made once)
-            self.block(calls_variable_fn[0], f"`{calls_variable_fn[0].func.value}` creates variables each "
+            self.block(calls_variable_fn[0], f"`{callee_name(calls_variable_fn[0])}` creates variables each "
                         "time it is called on graph tensors; the helper-modules rule did not make it a tf.Module "
                         "(it does so for helpers defined at module level)")
         targets, value = single(st.node)
@@ -403,9 +402,9 @@ class Classifier:
             if isinstance(value, cst.Call) and self.kind_of(value) == "op":
                 kind = pm.OP
             elif isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)) or (
-                    isinstance(value, cst.Call) and (self.kind_of(value) is None or isinstance(value.func, cst.Name)
-                                                     and value.func.value in self.scope.structure_functions)
-                    and not (isinstance(value.func, cst.Name) and value.func.value in self.tensor_functions)):
+                    isinstance(value, cst.Call) and (self.kind_of(value) is None
+                                                     or callee_name(value) in self.scope.structure_functions)
+                    and callee_name(value) not in self.tensor_functions):
                 kind = pm.STRUCT
             self.define(st, kind)
             return

@@ -12,7 +12,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.analysis.symbols import callee_name, symbol_key
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -75,9 +75,9 @@ def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames)
                 return "structure"  # the iterator's next element, drawn in the run that fetches it
         if expression_kind(expr.func, scope, names) == "layer":
             return "tensor"
-        if isinstance(expr.func, cst.Name) and expr.func.value in scope.tensor_functions:
+        if callee_name(expr) in scope.tensor_functions:
             return "tensor"  # a function of this program whose every return is a TF op's result
-        if isinstance(expr.func, cst.Name) and expr.func.value in scope.structure_functions:
+        if callee_name(expr) in scope.structure_functions:
             return "structure"  # ... or a dict, list or tuple of them
         return None
     if isinstance(expr, (cst.Subscript, cst.Attribute)):

@@ -34,7 +34,7 @@ from tf_migrate.analysis.covered_variables import appended_value
 from tf_migrate.analysis.api_tables import WEIGHTLESS_LAYERS
 from tf_migrate.analysis.modules import KERAS_LAYER, OPTIONAL, instance_members
 from tf_migrate.analysis.statement_facts import element_kinds
-from tf_migrate.analysis.symbols import all_calls, symbol_key
+from tf_migrate.analysis.symbols import all_calls, callee_name, symbol_key
 from tf_migrate.traversal import visit
 
 
@@ -51,7 +51,7 @@ def held_objects_loop(classifier, st: "pm.Statement") -> bool:
     makers = scope.variable_functions | scope.variable_classes
     if not built or any((names.call_name(call) is not None and id(call) not in built
                          and not _inside_constructor(call, calls, built)) or (
-            id(call) not in built and isinstance(call.func, cst.Name) and call.func.value in makers) for call in calls):
+            id(call) not in built and callee_name(call) in makers) for call in calls):
         return False
     finder = _Finder(built)
     visit(st.node.body, finder)

@@ -37,7 +37,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import summarize_definition
-from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.analysis.symbols import all_calls, bound_names
 from tf_migrate.cst.names import all_names
 from tf_migrate.tfnames import ImportedFunction, TFNames
 
@@ -151,9 +151,9 @@ def _call_bound(call: cst.Call, names: TFNames, earlier: Dict[str, Tuple[str, bo
 
 def add_imported(scope: "pm.Scope", names: TFNames, shadowed: Set[str]) -> None:
     """Give a scope the summaries of the functions its module imports from the tree (``names.imported``),
-    but for the names ``shadowed`` there (parameters)."""
+    but for the names ``shadowed`` there (parameters; ``model`` shadows ``model.f``)."""
     for local, summary in names.imported.items():
-        if local in shadowed:
+        if local.split(".")[0] in shadowed:
             continue
         scope.local_callables.add(local)
         refused = names.tree_helpers.refused.get((summary.provider, summary.name))
@@ -169,3 +169,36 @@ def add_imported(scope: "pm.Scope", names: TFNames, shadowed: Set[str]) -> None:
         if summary.returns_tensors:
             scope.tensor_functions.add(local)
 
+
+def rebound_modules(module: cst.Module, imported: Iterable[str]) -> Set[str]:
+    """The modules imported whole (``model`` of ``model.f`` in ``imported``) whose name the module also binds to
+    something else, at module level or in a function (``model = Model()``, ``def train(model)``): there
+    ``model.f(x)`` may be another object's method, so no call of theirs is taken for the tree's function."""
+    roots = {local.split(".")[0] for local in imported if "." in local}
+    if not roots:
+        return set()
+    imports = Counter(name for statement in module.body for name in _import_bound(statement))
+    bound = Counter(bound_names(module))
+    found = {root for root in roots if bound[root] > imports[root]}
+
+    class _Functions(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            params = {p.name.value for p in (*node.params.params, *node.params.kwonly_params,
+                                             *node.params.posonly_params)}
+            found.update(roots & (params | set(bound_names(node.body))))
+
+        def visit_Lambda(self, node: cst.Lambda) -> None:
+            found.update(roots & {p.name.value for p in node.params.params})
+
+    module.visit(_Functions())
+    return found
+
+
+def _import_bound(statement: cst.CSTNode) -> Iterable[str]:
+    """The names a module-level import line binds."""
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return
+    for small in statement.body:
+        if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+            for alias in small.names:
+                yield (alias.evaluated_alias or alias.evaluated_name).split(".")[0]

@@ -16,7 +16,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import all_calls, writes
+from tf_migrate.analysis.symbols import all_calls, callee_name, writes
 from tf_migrate.analysis.variable_holders import is_variable_holder
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
@@ -44,7 +44,7 @@ def keras_variables(key: str, trainable_only: bool) -> str:
 def _creates_variables(call: cst.Call, names: TFNames, variable_functions: Set[str]) -> bool:
     qualname = names.call_name(call)
     return qualname in api.VARIABLE_CONSTRUCTORS or api.is_keras_layer_with_variables(qualname) or (
-        isinstance(call.func, cst.Name) and call.func.value in variable_functions)
+        callee_name(call) in variable_functions)
 
 
 def _member(line: cst.BaseStatement, names: TFNames, variable_functions: Set[str]) -> Optional[Tuple[str, bool]]:
@@ -163,8 +163,8 @@ def _is_cell(init: cst.FunctionDef, attr: str, names: TFNames) -> bool:
 def instance_members(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional[Members]:
     """The variables of the object ``call`` builds, when it is such a module of this file, or the class of a
     helper of another module of the tree (``rules/_tree_helpers``: its variables are known from its split)."""
-    if not isinstance(call.func, cst.Name):
-        return None
+    if not isinstance(call.func, cst.Name):  # ``model.Inference()``: a helper's class of a module imported whole
+        return names.tree_helpers.classes.get(callee_name(call) or "")
     if call.func.value not in scope.class_defs:  # (a class's __init__ reads the module's classes too)
         return names.tree_helpers.classes.get(call.func.value) or (
             names.variable_holders.get(call.func.value) if scope.is_class else None)

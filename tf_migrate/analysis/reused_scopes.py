@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
-from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.analysis.symbols import all_calls, callee_name
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
 
@@ -55,7 +55,7 @@ def variable_makers(module: cst.Module, names: TFNames) -> Set[str]:
 def makes_by_name(call: cst.Call, names: TFNames, makers: Set[str]) -> bool:
     """Whether ``call`` makes variables TF1 kept by scoped name: a TF API that does, or one of ``makers``."""
     return (names.call_name(call) or "").startswith(BY_NAME) or (
-        isinstance(call.func, cst.Name) and call.func.value in makers)
+        callee_name(call) in makers)
 
 
 def _makers_by_name(definitions: Dict[str, Definition], names: TFNames) -> Set[str]:
@@ -109,8 +109,8 @@ class _ReusingCalls(cst.CSTVisitor):
             if self.branches == innermost[1]:  # `scope.reuse_variables()` run whenever the scope is: it reuses from
                 innermost[0] = True  # here on (under `if reuse:`, the function's parameter decides, see above)
             return
-        if isinstance(func, cst.Name) and func.value in self.makers and any(frame[0] for frame in self.frames[-1]):
-            self.found.append((node, f"`{func.value}` is called under a variable scope that reuses variables: TF1 "
+        if callee_name(node) in self.makers and any(frame[0] for frame in self.frames[-1]):
+            self.found.append((node, f"`{callee_name(node)}` is called under a variable scope that reuses variables: TF1 "
                                      "gave the call the variables made before under the same scoped names, where the "
                                      "eager rewrite would give it variables of its own"))
 

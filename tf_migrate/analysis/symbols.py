@@ -363,6 +363,16 @@ def _all_calls(node: cst.CSTNode) -> List[cst.Call]:
     return visitor.calls
 
 
+def callee_name(call: cst.Call) -> Optional[str]:
+    """The name a call calls a function by: ``f`` for ``f(x)``, ``model.f`` for ``model.f(x)`` (a function of a
+    module imported whole, as function summaries know it); None for anything else (``self.f(x)``, ``g()(x)``)."""
+    func = call.func
+    if type(func) is cst.Name:
+        return func.value
+    name = dotted_name(func)
+    return None if name is None or name.startswith(("self.", "cls.")) else name
+
+
 def bound_names(node: cst.CSTNode) -> List[str]:
     """The plain names ``node`` binds in its own scope, which Python makes locals there: assignment (also augmented
     and ``:=``), loop, ``with``/``except``/import targets, and the names of the functions and classes it defines

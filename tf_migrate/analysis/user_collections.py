@@ -28,7 +28,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.statement_facts import single
-from tf_migrate.analysis.symbols import all_calls, symbol_key
+from tf_migrate.analysis.symbols import all_calls, callee_name, symbol_key
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 
@@ -48,8 +48,8 @@ def user_collection_members(key: str, scope: "pm.Scope", names: TFNames,
             qualname = names.call_name(call)
             if qualname in _ADDERS:
                 return None, f"`{qualname}` fills collections the analysis does not list"
-            if qualname is None and isinstance(call.func, cst.Name) and call.func.value in makers:
-                return None, (f"`{call.func.value}` makes variables before `tf.get_collection({key!r})`, into "
+            if qualname is None and callee_name(call) in makers:
+                return None, (f"`{callee_name(call)}` makes variables before `tf.get_collection({key!r})`, into "
                               "collections the analysis does not see")
             given = argument(call, "collections") if qualname in api.VARIABLE_CONSTRUCTORS else None
             if given is None:

@@ -35,7 +35,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.covered_variables import filled_dict_item
 from tf_migrate.analysis.main_guard import is_main_guard
 from tf_migrate.analysis.optimizer_choices import optimizer_choice
-from tf_migrate.analysis.symbols import all_calls, writes
+from tf_migrate.analysis.symbols import all_calls, callee_name, writes
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import contains, visit
@@ -135,7 +135,7 @@ def _makes_variables(node: cst.CSTNode, c) -> bool:
     makers = c.scope.variable_functions | c.scope.variable_classes
     return any(c.names.call_name(call) in api.VARIABLE_CONSTRUCTORS
                or (c.names.call_name(call) or "").startswith("tf.layers.")
-               or (isinstance(call.func, cst.Name) and call.func.value in makers) for call in all_calls(node))
+               or (callee_name(call) in makers) for call in all_calls(node))
 
 
 def _nested(node: cst.CSTNode, kind) -> List[cst.CSTNode]:

@@ -42,7 +42,7 @@ from typing import Dict, List, Optional, Sequence, Set
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
-from tf_migrate.analysis.symbols import all_calls, reads
+from tf_migrate.analysis.symbols import all_calls, callee_name, reads
 from tf_migrate.rules._body_slices import SliceRefused as SplitRefused  # the helper has no faithful tf.Module form
 from tf_migrate.rules._body_slices import (Leaf, backward_slice, blocks_by_id, decompose, header_reads, jumps,
                                           leaves, loop_index, reads_after, rebuild)
@@ -85,7 +85,7 @@ class _ToSelf(cst.CSTTransformer):
 
 def _creates_variables(node: cst.CSTNode, names: TFNames, variable_functions: Set[str]) -> bool:
     return any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS or api.is_keras_layer_with_variables(names.call_name(c))
-               or (isinstance(c.func, cst.Name) and c.func.value in variable_functions) for c in all_calls(node))
+               or (callee_name(c) in variable_functions) for c in all_calls(node))
 
 
 _BUILD_DOC = "The variables, made at the first call from the input's static shape (TF1 made them where the helper ran)."

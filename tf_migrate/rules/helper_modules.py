@@ -36,7 +36,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.scope_analysis import analyze_scope
-from tf_migrate.analysis.symbols import all_calls, reads
+from tf_migrate.analysis.symbols import all_calls, callee_name, reads
 from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.report import INFO
@@ -45,7 +45,7 @@ from tf_migrate.rules._lazy_builds import first_call_refusal, lazily_built
 from tf_migrate.rules._module_split import SplitRefused, class_name, split
 from tf_migrate.rules._tree_helpers import (RenameImports, class_for_importer, class_for_provider, imported_candidates,
                                            kept_imported_helper)
-from tf_migrate.tfnames import ImportedFunction
+from tf_migrate.tfnames import ImportedFunction, dotted_name
 from tf_migrate.traversal import visit
 
 RULE_ID = "helper-modules"
@@ -146,7 +146,7 @@ class _Finder(cst.CSTVisitor):
     visit_TryStar = visit_With = visit_Match = visit_Try
 
     def visit_Call(self, node: cst.Call) -> None:
-        helper = self.helpers.get(node.func.value) if isinstance(node.func, cst.Name) else None
+        helper = self.helpers.get(callee_name(node))
         if helper is None:
             return
         site = _Site(node, self.statement, self.function)
@@ -175,6 +175,11 @@ class _Finder(cst.CSTVisitor):
 
     def visit_Name(self, node: cst.Name) -> None:
         helper = self.helpers.get(node.value)
+        if helper is not None:
+            helper.other_uses += 1
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        helper = self.helpers.get(dotted_name(node) or "")  # ``model.inference``: of a module imported whole
         if helper is not None:
             helper.other_uses += 1
 
@@ -223,8 +228,12 @@ class _Rewrite:
                                        "each instance's first call, inside the run")
                 if helper.imported is not None:
                     form = class_for_importer(helper.imported, tensor_params, self._lazy_refused(helper, self.lazy),
-                                              self.module, taken)
-                    cls = renamed_imports[name] = form.class_name
+                                              self.module, set() if "." in name else taken)
+                    cls = form.class_name
+                    if "." in name:  # model.inference -> model.Inference: the module's own name holds it
+                        cls = f"{name.rpartition('.')[0]}.{cls}"
+                    else:
+                        renamed_imports[name] = cls
                     self.ctx.names.tree_helpers.requested[name] = form
                     self.ctx.names.tree_helpers.classes[cls] = form.members
                 else:
@@ -256,14 +265,15 @@ class _Rewrite:
                 # One call: its instance takes the helper's name, but for an imported one (the analysis knows it
                 # as the function of the tree), whose name the instance leaves to its import.
                 alone = len(helper.sites) == 1 and helper.imported is None
-                instance = name if alone else fresh(f"{name}_{number}", taken)
+                instance = name if alone else fresh(f"{name.rpartition('.')[2]}_{number}", taken)
                 given = [a.keyword.value if a.keyword is not None else params[i] for i, a in enumerate(site.call.args)]
                 python_args = [a for a, p in zip(site.call.args, given) if p not in tensor_params]
                 build = cst.SimpleStatementLine([cst.Assign(
-                    [cst.AssignTarget(cst.Name(instance))], cst.Call(cst.Name(cls), args=_tidy_args(python_args)))])
+                    [cst.AssignTarget(cst.Name(instance))],
+                    cst.Call(cst.parse_expression(cls), args=_tidy_args(python_args)))])
                 built.setdefault(id(site.statement), []).append((site.order, build))
                 calls[id(site.call)] = (instance, [i for i, p in enumerate(given) if p in tensor_params])
-        if not classes and not renamed_imports:
+        if not classes and not calls:
             return self.module
         module = visit(self.module, _Apply(classes, built, calls))
         return visit(module, RenameImports(renamed_imports)) if renamed_imports else module
