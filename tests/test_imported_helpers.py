@@ -193,3 +193,46 @@ def test_a_module_name_bound_again_is_not_taken_for_the_module(tmp_path):
     _, outcomes, reasons = migrate(tmp_path, {"utils.py": UTILS, "main.py": rebound})
     assert outcomes["main.py"] == "compat"
     assert "(`build` calls `u.corrupt`, from `utils`)" in reasons["main.py"]
+
+
+NETS = """import tensorflow as tf
+
+
+def dense(x, w, b):
+    return tf.nn.relu(tf.matmul(x, w) + b)
+
+
+def loss_of(logits, labels):
+    return tf.reduce_mean(tf.square(logits - labels))
+
+
+def make_weights(n_in, n_out):
+    return tf.Variable(tf.random_normal([n_in, n_out], seed=4)), tf.Variable(tf.zeros([n_out]))
+"""
+
+PACKAGE_MAIN = """import numpy as np
+import tensorflow as tf
+import pkg.nets
+import pkg.nets as N
+
+x = tf.placeholder(tf.float32, [None, 3])
+y = tf.placeholder(tf.float32, [None, 2])
+w, b = pkg.nets.make_weights(3, 2)
+loss = pkg.nets.loss_of(N.dense(x, w, b), y)
+train = tf.train.AdamOptimizer(0.05).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(4):
+        print(sess.run([train, loss], {x: np.ones((2, 3)), y: np.zeros((2, 2))})[1])
+"""
+
+
+def test_a_package_module_imported_whole_by_its_dotted_name_and_by_an_alias(tmp_path, capsys):
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "nets.py").write_text(NETS)
+    (tmp_path / "src" / "main.py").write_text(PACKAGE_MAIN)
+    report = tmp_path / "report.json"
+    code = main([str(tmp_path / "src"), "-q", "--report", str(report), "--verify-entry", "main.py"])
+    outcomes = {name.rsplit("/", 1)[1]: outcome for name, outcome in json.loads(report.read_text())["files"].items()}
+    assert outcomes == {"nets.py": "eager", "main.py": "eager"}
+    assert code == EXIT_OK and ": equivalent" in capsys.readouterr().err
