@@ -32,6 +32,7 @@ from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._fed_pipelines import Refused as FedRefused, fed_pipelines
 from tf_migrate.rules._program_scopes import graph_scopes, statement_value
 from tf_migrate.traversal import visit
 
@@ -48,22 +49,34 @@ class DatasetIterators(Rule):
     ORDER = 95  # after the other local rules: the model it checks is the one the session rule will see
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        survey = _Survey(ctx)
+        original = module
+        try:
+            module, fed = fed_pipelines(module, ctx, _maker, _initializer_run)
+            refused = ""
+        except FedRefused as why:
+            fed, refused = set(), str(why)
+        survey = _Survey(ctx, refused)
         visit(module, survey)
-        if not survey.makers:
+        if not survey.makers and not fed:
             return module
         problem = survey.problem
         if problem is None:
             rewriter = _Rewrite(survey, reads(module) | set(writes(module)))
             new_module = visit(module, rewriter)
-            problem = _model_problem(new_module, ctx, set(rewriter.iterators))
+            problem = _model_problem(new_module, ctx, set(rewriter.iterators) | fed)
             if problem is None:
                 self._report_done(survey, ctx)
+                for key in sorted(fed):
+                    ctx.report(None, RULE_ID, INFO, f"`{key}` over a dataset built from fed placeholders: its "
+                                                    "pipeline is a function of the fed values, and each initializer "
+                                                    "run makes a fresh iterator over them")
                 return new_module
-            problem = (next(iter(survey.makers)), problem[1])
+            problem = (next(iter(survey.makers), None), problem[1])
         ctx.report(problem[0], RULE_ID, WARNING, f"tf.data iterator not converted: {problem[1]}")
         # The TF1 function form is what the analysis knows: it keeps this file in compat mode.
-        return visit(module, _FunctionForm(survey, ctx.tf))
+        survey = _Survey(ctx, refused)  # (of the input: its makers take the TF1 function form)
+        visit(original, survey)
+        return visit(original, _FunctionForm(survey, ctx.tf))
 
     @staticmethod
     def _report_done(survey: "_Survey", ctx: RuleContext) -> None:
@@ -125,8 +138,9 @@ def _initializer_run(stmt: cst.BaseStatement, initializers=()) -> Optional[Tuple
 class _Survey(cst.CSTVisitor):
     """Every iterator the module makes, how it is bound, and how it is (re)initialized."""
 
-    def __init__(self, ctx: RuleContext) -> None:
+    def __init__(self, ctx: RuleContext, fed_refused: str = "") -> None:
         self.ctx = ctx
+        self.fed_refused = fed_refused  # why iterators initialized with feeds are not converted (rules/_fed_pipelines)
         self.makers: Dict[cst.Call, Tuple[str, cst.BaseExpression]] = {}
         self.bound: Dict[cst.Call, str] = {}  # maker -> the name it is assigned to
         self.inline: Set[cst.Call] = set()  # ds.make_one_shot_iterator().get_next()
@@ -191,8 +205,8 @@ class _Survey(cst.CSTVisitor):
             elif call in self.inline and kind == _INITIALIZABLE:
                 self._fail(call, "an initializable iterator built inline: nothing can re-initialize it")
             elif kind in (_INITIALIZABLE, _STRUCTURE) and self.bound.get(call) in self._fed:
-                self._fail(call, "the initializer runs with a feed (a dataset built from placeholders): re-"
-                                 "initializing needs the dataset rebuilt from the fed values")
+                self._fail(call, "the initializer runs with a feed (a dataset built from placeholders), and its "
+                                 f"pipeline cannot be rebuilt from the fed values: {self.fed_refused}")
             elif kind == _STRUCTURE and not any(k == self.bound.get(call) for k, _ in self.initializers.values()):
                 self._fail(call, "an iterator from a structure that no make_initializer points at a dataset")
         for name, (iterator, _) in self.initializers.items():
