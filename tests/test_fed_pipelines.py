@@ -82,9 +82,11 @@ def test_each_initializer_run_makes_an_iterator_over_its_own_values_as_the_place
 
 
 KEPT = [
-    pytest.param(("feed_dict={X_plhd: X_train, y_plhd: y_train}", "feed_dict={X_plhd: X_train * epoch, y_plhd: y_train}"),
+    pytest.param(("feed_dict={X_plhd: X_train, y_plhd: y_train}",
+                  "feed_dict={X_plhd: X_train * epoch, y_plhd: y_train}"),
                  "the first initializer run feeds `epoch`, not bound once before the iterator", id="loop value fed"),
-    pytest.param(("feed_dict={X_plhd: X_train, y_plhd: y_train}", "feed_dict={X_plhd: np.ones((4, 2)), y_plhd: y_train}"),
+    pytest.param(("feed_dict={X_plhd: X_train, y_plhd: y_train}",
+                  "feed_dict={X_plhd: np.ones((4, 2)), y_plhd: y_train}"),
                  "feeds values made by calls", id="value made by a call"),
     pytest.param(("feed_dict={X_plhd: X_test, y_plhd: y_test}", "feed_dict={X_plhd: X_test}"),
                  "does not feed exactly the placeholders", id="a run feeding one placeholder"),

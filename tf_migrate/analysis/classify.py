@@ -1,11 +1,12 @@
 """Give each statement of a scope its role and each name its kind (:mod:`tf_migrate.analysis.program` lists them)."""
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api, callables, collections, program as pm
+from tf_migrate.analysis.api_checks import check_api, classify_plumbing
 from tf_migrate.analysis.branch_placeholders import branch_placeholders, placeholder_lines
 from tf_migrate.analysis.block_variables import classify_variable_block, computed_reads
 from tf_migrate.analysis.built_objects import classify_built_object
@@ -25,16 +26,12 @@ from tf_migrate.analysis.outside_state import kept_for_outside_state, outside_ke
 from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.optimizer_choices import classify_optimizer_choice
-from tf_migrate.analysis.session_setters import sets_session
-from tf_migrate.analysis.statement_facts import (NestedFunctions, calls_method_on, check_by_name, check_feed_objects,
-                                                 initializes, mutates_variable_list,
-                                                 only_initializer_assignments, only_initializers, single, targets_single,
-                                                 variable_literal)
+from tf_migrate.analysis.statement_facts import (calls_method_on, check_by_name, check_feed_objects,
+                                                 mutates_variable_list, only_initializer_assignments, single,
+                                                 targets_single, variable_literal)
 from tf_migrate.analysis.symbols import all_calls, callee_name, reads, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
-from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
-from tf_migrate.traversal import visit
 
 _TENSORISH = {pm.LAYER, pm.PLACEHOLDER, pm.STRUCT, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.VARIABLE, pm.VARIABLES, pm.EAGER}
 
@@ -118,7 +115,7 @@ class Classifier:
         mark_runs(st.run_sites, self.scope, self.kept_members, self.statements, self.scope.instances, self.block)
         calls = all_calls(node)
         qualnames = [q for q in (self.names.call_name(c) for c in calls) if q]
-        self._check_api(node, calls)
+        check_api(self, node, calls)
         callables.check_knowledge(st, calls, self.scope, self.names, self.kind_of, self.block)
         st.random = any(q in api.RANDOM_OPS for q in qualnames)
         st.python_effect = next(filter(None, (callables.python_effect(c, self.scope, self.names) for c in calls)), None)
@@ -153,7 +150,7 @@ class Classifier:
                     and call.func.attr.value in ("minimize", "compute_gradients")
                     and self.kind_of(call.func.value) == "optimizer"):
                 self.block(call, "optimizer call nested inside an expression: bind it to a name first")
-        if self._classify_plumbing(st, value, qualnames):
+        if classify_plumbing(self, st, value):
             return st
         if classify_built_object(self, st, targets, value):
             return st
@@ -177,62 +174,6 @@ class Classifier:
     def _is_layer_method(self, value, method: str) -> bool:
         return (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == method
                 and self.scope.kind(symbol_key(value.func.value) or "") == pm.LAYER)
-
-    def _check_api(self, node: cst.CSTNode, calls: List[cst.Call]) -> None:
-        for call, qualname in ((call, self.names.call_name(call)) for call in calls):
-            if qualname == "tf.get_variable":
-                self.block(call, "tf.get_variable lookup that could not be resolved to a variable")
-            elif qualname is not None and api.is_compat_only(qualname):
-                self.block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")
-            elif qualname is None and isinstance(call.func, cst.Attribute) and call.func.attr.value == "load" \
-                    and self.kind_of(call.func.value) == "tensor":
-                self.block(call, f"`{code(call.func)}` writes the variable at once, in the session (not an op "
-                                 "a run fetches): no eager rewrite in tf-migrate yet")
-        nested = NestedFunctions()
-        visit(node, nested)
-        for call in nested.calls:
-            if self.names.call_name(call) in api.GRADIENTS:
-                self.block(call, "tf.gradients inside a lambda or nested function: a tape cannot record it")
-        creates_variables = any(self.names.call_name(c) in api.VARIABLE_CONSTRUCTORS for c in calls)
-        for call in (c for c in calls if creates_variables
-                     and any(a.keyword and a.keyword.value == "reuse" for a in c.args)):
-            self.block(call, "variable reuse (reuse=...) needs the variable-scope rule")
-
-    def _classify_plumbing(self, st, value, qualnames) -> bool:
-        """Session, graph and initializer plumbing, and graph-mode configuration."""
-        if isinstance(value, cst.Call) and st.defines == []:
-            qualname = self.names.call_name(value)
-            if qualname in api.GRAPH_MODE_CONFIG_CALLS or qualname in api.EAGER_CONFIG_CALLS:
-                st.role = pm.REMOVE if qualname in api.GRAPH_MODE_CONFIG_CALLS else pm.KEEP
-                return True
-            func = value.func
-            if (isinstance(func, cst.Attribute) and func.attr.value == "close" and self.is_session(func.value)) \
-                    or sets_session(value, self.scope, self.is_session, self.names.tree_helpers.sessions_given):
-                st.role = pm.REMOVE
-                return True
-            if st.run_sites and len(st.run_sites) == 1 and st.run_sites[0].call is value:
-                if only_initializers(st.run_sites[0].fetch, self.kind_of) and st.run_sites[0].style != "eval":
-                    st.role = pm.REMOVE
-                    return True
-        if isinstance(value, cst.Call) and st.defines:
-            qualname = self.names.call_name(value)
-            if qualname in api.SESSIONS:
-                if qualname in api.SESSIONS_WITH_HOOKS:
-                    self.block(value, f"`{qualname}` runs hooks and recovery; no eager equivalent")
-                self.scope.sessions.update(st.defines)
-                st.role = pm.REMOVE
-                self.define(st, pm.SESSION)
-                return True
-            if qualname in api.GRAPHS or (isinstance(value.func, cst.Attribute)
-                                          and value.func.attr.value == "as_default"):
-                st.role = pm.REMOVE
-                self.define(st, pm.GRAPH)
-                return True
-            if initializes(value, self.names, self.scope):
-                st.role = pm.REMOVE
-                self.define(st, pm.INIT)
-                return True
-        return False
 
     def _classify_definition(self, st, call: cst.Call) -> bool:
         qualname = self.names.call_name(call)
@@ -423,7 +364,7 @@ class Classifier:
             if st.run_sites is None:
                 st.run_sites, st.kind = [], "nested-scope"  # analysed as a scope of its own
             return st
-        self._check_api(node, body_calls)
+        check_api(self, node, body_calls)
         st.run_sites = find_run_sites(node, self.is_session, self.kind_of)
         for blocked, reason in shadowed_run_blockers(node, st.run_sites, lambda f: eager_locals(f, self.scope)):
             self.block(blocked, reason)

@@ -221,7 +221,8 @@ class _Rewrite(cst.CSTTransformer):
 
     def _fresh_iterator(self, pipeline: _Pipeline, feed: Dict[str, cst.BaseExpression],
                         line: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
-        values = ", ".join(f"{self.tf}.constant({code(feed[name])}, {dtype})" for _, name, dtype in pipeline.placeholders)
+        values = ", ".join(f"{self.tf}.constant({code(feed[name])}, {dtype})"
+                           for _, name, dtype in pipeline.placeholders)
         made = cst.parse_statement(f"{pipeline.iterator} = iter({pipeline.function}({values}))\n")
         return made.with_changes(leading_lines=line.leading_lines, trailing_whitespace=line.trailing_whitespace)
 
