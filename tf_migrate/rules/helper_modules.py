@@ -28,7 +28,6 @@ module builds the instances and imports the class, the provider, asked by the pr
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -36,22 +35,21 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.scope_analysis import analyze_scope
-from tf_migrate.analysis.symbols import all_calls, callee_name, reads
+from tf_migrate.analysis.symbols import all_calls, reads
 from tf_migrate.cst.arguments import bind
 from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._helper_sites import Helper, Site, SiteFinder
 from tf_migrate.rules._lazy_builds import first_call_refusal, lazily_built
 from tf_migrate.rules._module_split import SplitRefused, class_name, split
 from tf_migrate.rules._tree_helpers import (RenameImports, class_for_importer, class_for_provider, imported_candidates,
                                            kept_imported_helper)
-from tf_migrate.tfnames import ImportedFunction, dotted_name
 from tf_migrate.traversal import visit
 
 RULE_ID = "helper-modules"
 # Kinds of values that are graph tensors when handed to a helper.
 _TENSOR_KINDS = pm.DEFERRED_KINDS | {pm.VARIABLE, pm.VARIABLES, pm.EAGER, pm.LAYER}
-_LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 class HelperModules(Rule):
@@ -66,127 +64,6 @@ class HelperModules(Rule):
         return _Rewrite(module, ctx).run()
 
 
-@dataclass
-class _Site:
-    call: cst.Call
-    statement: Optional[cst.SimpleStatementLine]  # where the instance is built (None: not a plain statement)
-    function: Optional[cst.CSTNode]  # the module-level function or main-guard scope it is in (None: module code)
-    trouble: str = ""  # why this call cannot become an instance call
-    # The loop whose body holds the call's statement: each iteration builds its instance there, and split-build-loops
-    # makes them in a first loop (a list), called by a second.
-    loop: Optional[cst.For] = None
-    order: int = 0  # when Python evaluates it among the statement's calls (inner calls first)
-
-
-@dataclass
-class _Helper:
-    func: Optional[cst.FunctionDef]  # None: imported, with no tf.Module form (its module uses it too)
-    sites: List[_Site] = field(default_factory=list)
-    other_uses: int = 0
-    imported: Optional[ImportedFunction] = None  # a helper of another module of the tree (rules/_tree_helpers)
-
-
-class _Finder(cst.CSTVisitor):
-    """Every use of the candidate helpers, with the block it sits in."""
-
-    def __init__(self, helpers: Dict[str, _Helper], own_scope_blocks: Set[int]) -> None:
-        self.helpers = helpers
-        self.own_scope_blocks = own_scope_blocks  # main guards analysed as scopes: their calls are in them
-        self.function: Optional[cst.CSTNode] = None
-        self.statement: Optional[cst.SimpleStatementLine] = None
-        self.context: List[cst.CSTNode] = []
-        self.open: Dict[int, _Site] = {}
-        self.finished = 0
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.statement = None
-        if self.function is None and not self.context:
-            self.function = node
-        else:
-            self.context.append(node)
-
-    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-        if node is self.function:
-            self.function = None
-        else:
-            self.context.pop()
-
-    def visit_If(self, node: cst.If) -> None:
-        self.statement = None
-        if id(node) in self.own_scope_blocks and self.function is None and not self.context:
-            self.function = node
-
-    def leave_If(self, node: cst.If) -> None:
-        if node is self.function:
-            self.function = None
-
-    def visit_For(self, node: cst.CSTNode) -> None:  # _LOOPS, lambdas and classes: the compound statements first
-        self.context.append(node)
-        self.statement = None
-
-    def visit_ListComp(self, node: cst.CSTNode) -> None:
-        self.context.append(node)
-
-    def leave_For(self, node: cst.CSTNode) -> None:
-        self.context.pop()
-
-    def visit_Try(self, node: cst.CSTNode) -> None:  # the other compound statements
-        self.statement = None
-
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-        self.statement = node
-
-    def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-        self.statement = None
-
-    visit_While = visit_ClassDef = visit_For
-    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_Lambda = visit_ListComp
-    leave_While = leave_ClassDef = leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = leave_Lambda \
-        = leave_For
-    visit_TryStar = visit_With = visit_Match = visit_Try
-
-    def visit_Call(self, node: cst.Call) -> None:
-        helper = self.helpers.get(callee_name(node))
-        if helper is None:
-            return
-        site = _Site(node, self.statement, self.function)
-        if self._in_loop_body():
-            site.loop = self.context[0]
-        elif any(isinstance(c, _LOOPS) for c in self.context):
-            site.trouble = "it is called in a loop (each iteration made new variables in TF1)"
-        elif self.context:
-            site.trouble = "it is called inside a nested function, lambda or class"
-        elif self.statement is None:
-            site.trouble = "it is called in the header of a compound statement"
-        helper.sites.append(site)
-        self.open[id(node)] = site
-
-    def _in_loop_body(self) -> bool:
-        """Whether the call is in a line of its own directly in the body of one ``for`` loop (nothing else around)."""
-        loop = self.context[0] if len(self.context) == 1 else None
-        return (isinstance(loop, cst.For) and self.statement is not None and loop.orelse is None
-                and isinstance(loop.body, cst.IndentedBlock) and any(s is self.statement for s in loop.body.body))
-
-    def leave_Call(self, node: cst.Call) -> None:
-        site = self.open.pop(id(node), None)
-        if site is not None:
-            self.finished += 1
-            site.order = self.finished
-
-    def visit_Name(self, node: cst.Name) -> None:
-        helper = self.helpers.get(node.value)
-        if helper is not None:
-            helper.other_uses += 1
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        helper = self.helpers.get(dotted_name(node) or "")  # ``model.inference``: of a module imported whole
-        if helper is not None:
-            helper.other_uses += 1
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        return False  # the import of a helper of another module is not a use of it
-
-
 class _Rewrite:
     def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
         self.module, self.ctx = module, ctx
@@ -194,14 +71,14 @@ class _Rewrite:
         self.scopes: Dict[int, "pm.Scope"] = {}
 
     def run(self) -> cst.Module:
-        helpers = {s.name.value: _Helper(s) for s in self.module.body
+        helpers = {s.name.value: Helper(s) for s in self.module.body
                    if isinstance(s, cst.FunctionDef) and s.name.value in self.module_scope.variable_functions}
         for local, summary in imported_candidates(self.ctx.names).items():
-            helpers.setdefault(local, _Helper(summary.definition, imported=summary))
+            helpers.setdefault(local, Helper(summary.definition, imported=summary))
         exports = self.ctx.names.tree_helpers.exports
         if not helpers:
             return self.module
-        visit(self.module, _Finder(helpers, self.module_scope.own_scope_blocks))
+        visit(self.module, SiteFinder(helpers, self.module_scope.own_scope_blocks))
         taken = all_names(self.module)
         classes: Dict[int, cst.ClassDef] = {}
         renamed_imports: Dict[str, str] = {}  # imported helper -> its class
@@ -278,7 +155,7 @@ class _Rewrite:
         module = visit(self.module, _Apply(classes, built, calls))
         return visit(module, RenameImports(renamed_imports)) if renamed_imports else module
 
-    def _keep_imported(self, kept: Dict[str, "_Helper"]) -> None:
+    def _keep_imported(self, kept: Dict[str, "Helper"]) -> None:
         """Imported helpers that stay functions here: fine on Python values only (they make their variables at
         build time, once per call, as TF1 did), else each call is blocked with the reason."""
         for name, helper in kept.items():
@@ -289,7 +166,7 @@ class _Rewrite:
                 self.ctx.block(site.call, f"`{name}` ({summary.opaque or 'imported from ' + summary.provider}) makes "
                                           f"variables each time it is called, and has no tf.Module form here: {why}")
 
-    def _export(self, helpers: Dict[str, "_Helper"], exports: Dict[str, Tuple[str, ...]], taken: Set[str],
+    def _export(self, helpers: Dict[str, "Helper"], exports: Dict[str, Tuple[str, ...]], taken: Set[str],
                 classes: Dict[int, cst.ClassDef]) -> None:
         """The helpers the modules importing this one build as classes (the project pass asks, rules/_tree_helpers):
         each becomes its class here, or says why it cannot."""
@@ -317,7 +194,7 @@ class _Rewrite:
                                 else "in __init__"))
 
     @staticmethod
-    def _check_sites(helper: _Helper, candidates: List[str]) -> None:
+    def _check_sites(helper: Helper, candidates: List[str]) -> None:
         """Raises SplitRefused when a call of the helper cannot become a call of an instance."""
         for site in helper.sites:
             if site.trouble:
@@ -328,7 +205,7 @@ class _Rewrite:
         if helper.other_uses != len(helper.sites) + (helper.imported is None):
             raise SplitRefused("it is used other than by calling it (passed or stored as a value)")
 
-    def _splits_lazily(self, name: str, helper: _Helper, tensor_params: List[str], candidates: List[str]) -> bool:
+    def _splits_lazily(self, name: str, helper: Helper, tensor_params: List[str], candidates: List[str]) -> bool:
         """Whether the helper would become a class whose variables wait for its first call (if allowed to)."""
         try:
             self._check_sites(helper, candidates)
@@ -343,13 +220,13 @@ class _Rewrite:
         """Whether the class builds Keras layers, whose variables exist from their first call (the module's)."""
         return any(api.is_keras_layer_with_variables(self.ctx.names.call_name(call)) for call in all_calls(cls))
 
-    def _lazy_refused(self, helper: _Helper, lazy: Set[str]) -> Optional[str]:
+    def _lazy_refused(self, helper: Helper, lazy: Set[str]) -> Optional[str]:
         """Why the helper's variables may not wait for its first call (None: they may); ``lazy``: the other helpers
         whose variables wait for their first calls (``rules/_lazy_builds``)."""
         return first_call_refusal(helper.func.name.value, helper.sites, self.module, self.ctx.names,
                                   self.module_scope.variable_functions, lazy)
 
-    def _tensor_params(self, name: str, helper: _Helper) -> Optional[List[str]]:
+    def _tensor_params(self, name: str, helper: Helper) -> Optional[List[str]]:
         """The parameters every call passes tensors for (None: no call passes a tensor; blocked if they differ)."""
         params = [p.name.value for p in helper.func.params.params]
         seen: List[Optional[Set[str]]] = []
@@ -379,11 +256,11 @@ class _Rewrite:
             return None
         return [p for p in params if p in first]
 
-    def _passes_tensors(self, site: _Site) -> bool:
+    def _passes_tensors(self, site: Site) -> bool:
         """Whether the call passes a graph tensor, or a value the analysis does not know."""
         return any(self._arg_kind(arg.value, site) != "python" for arg in site.call.args)
 
-    def _arg_kind(self, value: cst.BaseExpression, site: _Site) -> Optional[str]:
+    def _arg_kind(self, value: cst.BaseExpression, site: Site) -> Optional[str]:
         """"tensor", "python", or None when the analysis does not know."""
         scope = self._scope(site.function)
         if any(self.ctx.names.call_name(c) is not None for c in all_calls(value)):
