@@ -19,38 +19,29 @@ A program written in one function (``def train():`` building the graph, its summ
 session) is surveyed as the module is (:func:`program_function`). The rule is all-or-nothing for a file: a
 summary it cannot trace to its ``add_summary`` (merged lists, summaries built in other functions than summary
 helpers or that one, ``family=``) leaves the file as it was, so the TF1 summary APIs keep it in compat mode.
+
+This module surveys the summaries (``_Survey``); ``rules/_summary_writes.py`` rewrites what it found.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set
 
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, symbol_key
-from tf_migrate.codegen.compiled import COMPILED
-from tf_migrate.cst.names import all_names, fresh
+from tf_migrate.cst.names import all_names
 from tf_migrate.cst.text import code, module_code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._edits import with_module_helper
 from tf_migrate.rules._summary_helpers import (
-    KINDS, SUMMARIES_KEY, Helper, NameScopes, SummaryCall, Unsupported as _Unsupported, find_helpers, merged_key,
-    op_names, program_function, replay, scope_name, summary_call,
+    KINDS, SUMMARIES_KEY, Helper, NameScopes, Unsupported as _Unsupported, find_helpers, merged_key, op_names,
+    program_function, replay, scope_name, summary_call,
 )
+from tf_migrate.rules._summary_writes import DROPPED_WRITES, Summary, SummaryWrites
 from tf_migrate.traversal import visit
 
 RULE_ID = "summaries"
-
-
-@dataclass
-class _Summary:
-    kind: str  # "group": the summaries one call of a summary helper registered (``members``)
-    tag: str  # the key of the merged dict
-    value: cst.BaseExpression
-    extra: List[cst.Arg]
-    members: List[Tuple[str, str, SummaryCall]] = field(default_factory=list)  # (key in its return, tag, call)
-    collections: Tuple[str, ...] = (SUMMARIES_KEY,)  # the keys merge_all(key) selects it by
 
 
 class SummariesToTF2(Rule):
@@ -77,7 +68,7 @@ class SummariesToTF2(Rule):
         if survey.registered or survey.merges:  # create_file_writer alone is TF's own
             ctx.report(None, RULE_ID, INFO, "eager tf.summary writes need the tensorboard package "
                                             "(TF 2.21 no longer installs it: pip install tensorboard)")
-        rewrite = _Rewrite(ctx, survey, all_names(module))
+        rewrite = SummaryWrites(ctx, RULE_ID, survey, all_names(module))
         module = visit(module, rewrite)
         for source in reversed(rewrite.writer_functions.values()):
             module = with_module_helper(module, source)
@@ -86,12 +77,6 @@ class SummariesToTF2(Rule):
 
 # What code may do with a TF1 FileWriter whose rewrite is a TF2 writer (TF2's has close and flush too).
 _WRITER_METHODS = {"add_summary", "close", "flush"}
-# FileWriter methods whose statements are dropped: what they wrote has no eager counterpart -> why.
-_DROPPED_WRITES = {"add_graph": "add_graph dropped: eager code has no graph to write",
-                   "add_run_metadata": "add_run_metadata dropped: eager steps have no run metadata (TF2 records "
-                                       "traces with tf.summary.trace_on / trace_export)"}
-
-
 class _Survey(cst.CSTVisitor):
     """Where summaries are registered, merged, fetched and written."""
 
@@ -100,16 +85,16 @@ class _Survey(cst.CSTVisitor):
         self.ctx = ctx
         self.program = program
         self.helpers = helpers
-        self.helper_calls: Dict[int, _Summary] = {}  # statement line id -> the summaries its helper call registered
+        self.helper_calls: Dict[int, Summary] = {}  # statement line id -> the summaries its helper call registered
         self.helper_defs: List[cst.FunctionDef] = []
         self.module_bindings: Dict[str, int] = {}  # how often module code binds each name
         self.scopes = NameScopes()
         self.depth = 0  # inside a def: summaries there are not traced
         self.writing = 0  # inside `with writer.as_default(...)`: TF2 writes, not TF1 registrations
-        self.registered: Dict[int, _Summary] = {}  # statement line id -> summary
-        self.named: Dict[str, _Summary] = {}  # s = tf.summary.scalar(...)
-        self.order: List[_Summary] = []
-        self.merges: Dict[str, List[_Summary]] = {}  # merged name -> summaries
+        self.registered: Dict[int, Summary] = {}  # statement line id -> summary
+        self.named: Dict[str, Summary] = {}  # s = tf.summary.scalar(...)
+        self.order: List[Summary] = []
+        self.merges: Dict[str, List[Summary]] = {}  # merged name -> summaries
         self.merge_statements: Dict[int, str] = {}
         self.writers: set = set()
         self.graph_writers = 0  # `tf.summary.FileWriter(logdir, sess.graph)` as a statement: writes the graph only
@@ -168,7 +153,7 @@ class _Survey(cst.CSTVisitor):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if symbol_key(node.value) in self.writers and node.attr.value not in _WRITER_METHODS and not (
-                node.attr.value in _DROPPED_WRITES and id(node) in self.dropped):
+                node.attr.value in DROPPED_WRITES and id(node) in self.dropped):
             raise _Unsupported(f"`{code(node)}` of a FileWriter: TF2's summary writer has no such method")
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
@@ -186,16 +171,16 @@ class _Survey(cst.CSTVisitor):
                 self.module_bindings[key] = self.module_bindings.get(key, 0) + 1
 
 
-    def _summary(self, call: cst.Call) -> Optional[_Summary]:
+    def _summary(self, call: cst.Call) -> Optional[Summary]:
         if self.writing or self.ctx.names.call_name(call) not in KINDS:
             return None
         if self.depth:
             raise _Unsupported("a summary built inside a function other than a summary helper")
         found = summary_call(call, self.ctx.names)
-        return _Summary(found.kind, self.scopes.unique(found.name), found.value, found.extra,
+        return Summary(found.kind, self.scopes.unique(found.name), found.value, found.extra,
                         collections=found.collections if found.collections is not None else (SUMMARIES_KEY,))
 
-    def _helper_call(self, call: cst.Call) -> _Summary:
+    def _helper_call(self, call: cst.Call) -> Summary:
         """The summaries a statement ``helper(args)`` registers, as one group of the merged dict."""
         if self.depth:
             raise _Unsupported("a summary helper called inside a function")
@@ -207,7 +192,7 @@ class _Survey(cst.CSTVisitor):
             count += 1
             key = f"{code(call)} #{count}"
         members = [(inner, tag, helper.summaries[inner]) for inner, tag in replay(helper, self.scopes)]
-        return _Summary("group", key, call, [], members)
+        return Summary("group", key, call, [], members)
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         if not self.depth and not self.writing:  # the ops' names come first: a summary named alike gets `_1`
@@ -295,135 +280,3 @@ class _Survey(cst.CSTVisitor):
                 raise _Unsupported("add_summary of a value not fetched from a merged summary before it")
         if any(k in self.merges or k in self.named for k in self.fetched.values()) and not self.writers:
             raise _Unsupported("summaries fetched but no FileWriter writes them")
-
-
-class _Rewrite(cst.CSTTransformer):
-    def __init__(self, ctx: RuleContext, survey: _Survey, taken: Set[str]) -> None:
-        self.ctx, self.survey, self.tf = ctx, survey, ctx.tf
-        self.taken = taken  # names the module uses: a writer function's name avoids them
-        self.writer_functions: Dict[str, str] = {}  # the writes' body -> the compiled function writing them
-        self.writer_names: Dict[str, str] = {}  # the writes' body -> that function's name
-
-    def _dict(self, summaries: List[_Summary]) -> cst.BaseExpression:
-        """The merged summary: tag -> tensor (a helper call's group: its key -> the dict it returns)."""
-        items = ", ".join(f"{s.tag!r}: {code(s.value)}" for s in summaries)
-        return cst.parse_expression("{" + items + "}")
-
-    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated):
-        survey = self.survey
-        small = original.body[0] if len(original.body) == 1 else None
-        if (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
-                and isinstance(small.value.func, cst.Attribute) and small.value.func.attr.value in _DROPPED_WRITES
-                and symbol_key(small.value.func.value) in survey.writers):
-            self.ctx.report(original, RULE_ID, INFO, _DROPPED_WRITES[small.value.func.attr.value])
-            return cst.RemoveFromParent()
-        if id(original) in survey.helper_calls:
-            self.ctx.report(original, RULE_ID, INFO, "summary helper call folded into the merged summary")
-            return cst.RemoveFromParent()
-        if any(id(original) in helper.lines for helper in survey.helpers.values()):
-            return cst.RemoveFromParent()  # the helper returns the value instead
-        if id(original) in survey.registered:
-            small = original.body[0]
-            if isinstance(small, cst.Assign):
-                summary = survey.registered[id(original)]
-                return updated.with_changes(body=[updated.body[0].with_changes(value=self._dict([summary]))])
-            self.ctx.report(original, RULE_ID, INFO, "summary registration folded into the merged summary")
-            return cst.RemoveFromParent()
-        if id(original) in survey.merge_statements:
-            name = survey.merge_statements[id(original)]
-            if not survey.merges[name]:  # merge_all() of nothing, never fetched: None, as in TF1
-                self.ctx.report(original, RULE_ID, INFO, "merge_all() with no summary registered before it -> None, "
-                                                         "as in TF1")
-                return updated.with_changes(body=[updated.body[0].with_changes(value=cst.Name("None"))])
-            self.ctx.report(original, RULE_ID, INFO, "merged summary -> a dict of the summarized tensors")
-            return updated.with_changes(body=[updated.body[0].with_changes(value=self._dict(survey.merges[name]))])
-        return updated
-
-    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
-        helper = self.survey.helpers.get(original.name.value)
-        if helper is None or not any(f is original for f in self.survey.helper_defs):
-            return updated
-        items = ", ".join(f"{key!r}: {code(s.value)}" for key, s in helper.summaries.items())
-        self.ctx.report(original, RULE_ID, INFO, "summary helper returns its summaries' values, keyed by tag")
-        body = [*updated.body.body, cst.parse_statement(f"return {{{items}}}\n")]
-        return updated.with_changes(body=updated.body.with_changes(body=body))
-
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        if self.ctx.names.call_name(original) == "tf.summary.FileWriter":
-            logdir = updated.args[0]
-            if len(updated.args) > 1:
-                self.ctx.report(original, RULE_ID, INFO, "FileWriter's graph argument dropped: eager code has no graph")
-            return cst.Call(cst.parse_expression(f"{self.tf}.summary.create_file_writer"),
-                            args=[logdir.with_changes(comma=cst.MaybeSentinel.DEFAULT)])
-        return updated
-
-    def leave_WithItem(self, original: cst.WithItem, updated: cst.WithItem) -> cst.WithItem:
-        # TF2's writer is no context manager; its `as_default()` is, and flushes the writer at its end, as closing
-        # TF1's FileWriter did (what the block writes names its writer).
-        if isinstance(original.item, cst.Call) and self.ctx.names.call_name(original.item) == "tf.summary.FileWriter":
-            return updated.with_changes(item=cst.Call(cst.Attribute(updated.item, cst.Name("as_default"))))
-        return updated
-
-    def on_leave(self, original, updated):
-        if isinstance(original, cst.SimpleStatementLine) and len(original.body) == 1 and isinstance(
-                original.body[0], cst.Expr) and any(original.body[0].value is c for c in self.survey.add_calls):
-            return self._write_block(original, original.body[0].value)
-        return super().on_leave(original, updated)
-
-    def _write_block(self, line: cst.SimpleStatementLine, call: cst.Call):
-        """``writer.add_summary(s, step)`` -> the same values written with their TF1 kinds at that step.
-
-        Compiled output calls a ``tf.function`` that writes them (one per set of writes): eager
-        ``tf.summary.histogram`` costs ~13 ms a call against ~0.5 ms compiled, which made a training
-        loop that summarizes every step ten times slower than TF1's. The step goes in as an int64
-        tensor, so a new step does not retrace.
-        """
-        survey = self.survey
-        fetched = symbol_key(call.args[0].value)
-        source = survey.add_sources[id(call)]
-        summaries = survey.merges.get(source) or [survey.named[source]]
-        step = code(call.args[1].value) if len(call.args) > 1 else "0"
-        writer = code(call.func.value)
-        compiled = self.ctx.functions == COMPILED
-        values = fetched.split(".")[-1] if compiled else fetched
-        lines = []
-        for s in summaries:
-            for key, tag, call in s.members:
-                extra = "".join(f", {a.keyword.value}={code(a.value)}" for a in call.extra)
-                lines.append(self._write(call.kind, tag, f"{values}[{s.tag!r}][{key!r}]", extra, compiled))
-            if s.members:
-                continue
-            extra = "".join(f", {a.keyword.value}={code(a.value)}" for a in s.extra)
-            lines.append(self._write(s.kind, s.tag, f"{values}[{s.tag!r}]", extra, compiled))
-        count = sum(len(s.members) or 1 for s in summaries)
-        self.ctx.report(line, RULE_ID, INFO, f"add_summary -> tf.summary writes of {count} value(s)"
-                                             + (", in a tf.function" if compiled else ""))
-        if not compiled:
-            block = [f"with {writer}.as_default(step={step}):"] + [f"    {write}" for write in lines]
-            return cst.parse_statement("\n".join(block) + "\n").with_changes(leading_lines=line.leading_lines)
-        name = self._writer_function(values, lines)
-        return cst.parse_statement(f"{name}({writer}, {self.tf}.cast({step}, {self.tf}.int64), {fetched})\n").with_changes(
-            leading_lines=line.leading_lines)
-
-    def _write(self, kind: str, tag: str, value: str, extra: str, compiled: bool) -> str:
-        """One write. A compiled histogram uses TF1's own kernel and writes its proto as TF1 did: TF2's
-        ``tf.summary.histogram`` builds its buckets from dozens of ops (6.5 ms for six compiled, against
-        1.4 ms for six ``HistogramSummary``), which is most of a small training step."""
-        if compiled and kind == "histogram" and not extra:
-            return (f"{self.tf}.summary.experimental.write_raw_pb({self.tf}.raw_ops.HistogramSummary(tag={tag!r}, "
-                    f"values={value}), step=step)")
-        return f"{self.tf}.summary.{kind}({tag!r}, {value}{extra})"
-
-    def _writer_function(self, values: str, writes: List[str]) -> str:
-        """The compiled function that makes ``writes`` of the summary values ``values`` (one per distinct set)."""
-        body = "\n".join(writes)
-        if body not in self.writer_names:
-            name = fresh(f"write_{values}", self.taken)
-            self.writer_names[body] = name
-            self.writer_functions[body] = (
-                f"@{self.tf}.function(reduce_retracing=True)\n"
-                f"def {name}(writer, step, {values}):\n"
-                f"    \"\"\"TF1's add_summary: the summarized values written at an int64 step, compiled.\"\"\"\n"
-                f"    with writer.as_default(step=step):\n"
-                + "".join(f"        {write}\n" for write in writes))
-        return self.writer_names[body]
