@@ -297,6 +297,27 @@ print([each.eval() for each in out])
     assert kept.outcome == "compat" and "compared with `==`" in kept.compat_reason
 
 
+def test_a_loop_over_a_list_of_eager_tensors_runs_each_where_it_stands():
+    # `for t in [a, b, c]: print(sess.run(t))`: each element a tensor computed from constants, so each run reads it.
+    source = """
+import tensorflow as tf
+
+a = tf.constant(3.0)
+b = tf.constant([1.0, 2.0])
+c = a * b
+with tf.Session() as sess:
+    for t in [a, b, c]:
+        print(sess.run(t))
+"""
+    result = migrate_source(source, "loop.py")
+    assert result.outcome == "eager", result.findings
+    assert "for t in [a, b, c]:\n    print(t.numpy())" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+    fed = source.replace("b = tf.constant([1.0, 2.0])", "b = tf.placeholder(tf.float32, [2])").replace(
+        "print(sess.run(t))", "print(sess.run(t, {b: [1.0, 2.0]}))")
+    assert migrate_source(fed, "loop.py").outcome == "compat"  # per-run values: not eager tensors
+
+
 def test_a_loop_over_numpy_values_rebinds_a_placeholders_name():
     # hunkim lab-09-7: `for p, y in zip(pred, y_data):` after training; `y` was the label placeholder, and in
     # the loop it is a row of numpy labels. The loop is Python code that must stay where it is.

@@ -203,7 +203,7 @@ def element_kinds(node: cst.CSTNode, scope, graph_kinds) -> Dict[str, str]:
     """Kinds of the names bound to the elements of what a loop or comprehension iterates over.
 
     ``for out in outs:`` and ``[each.eval() for each in out]`` over an eager value (tensors computed once,
-    from constants): each element is an eager tensor ("eager"). ``for p, y in zip(pred, y_data):`` over
+    from constants), or ``for t in [a, b, c]:`` over a list of them: each element is an eager tensor ("eager"). ``for p, y in zip(pred, y_data):`` over
     values that are no graph values (``graph_kinds``): its targets hold Python values ("python"), whatever
     the names held before (``y`` was a placeholder)."""
     found: Dict[str, str] = {}
@@ -211,6 +211,10 @@ def element_kinds(node: cst.CSTNode, scope, graph_kinds) -> Dict[str, str]:
     def add(target, iterable) -> None:
         if isinstance(target, cst.Name) and isinstance(iterable, cst.Name) and scope.kind(iterable.value) == "eager":
             found[target.value] = "eager"
+        elif isinstance(target, cst.Name) and isinstance(iterable, (cst.List, cst.Tuple)) and iterable.elements and all(
+                isinstance(e, cst.Element) and isinstance(e.value, cst.Name) and scope.kind(e.value.value) == "eager"
+                for e in iterable.elements):
+            found[target.value] = "eager"  # for t in [a, b, c]: each an eager tensor
 
     if isinstance(node, cst.For):
         add(node.target, node.iter)
