@@ -195,6 +195,16 @@ def test_a_module_name_bound_again_is_not_taken_for_the_module(tmp_path):
     assert "(`build` calls `u.corrupt`, from `utils`)" in reasons["main.py"]
 
 
+def test_a_module_name_bound_by_a_comprehension_is_not_taken_for_the_module(tmp_path):
+    """``[u.corrupt(x) for u in nets]``: each ``u`` is an element of ``nets``, not utils.py."""
+    nets = WHOLE_MAIN.replace("y = tf.reduce_sum(tf.matmul(u.corrupt(x), W))",
+                              "class Net:\n    def corrupt(self, v):\n        return v * 3.0\n\n\n"
+                              "y = tf.reduce_sum(tf.matmul(sum([u.corrupt(x) for u in [Net()]]), W))")
+    _, outcomes, reasons = migrate(tmp_path, {"utils.py": UTILS, "main.py": nets})
+    assert outcomes["main.py"] == "compat"
+    assert "`u.corrupt` comes from `utils`" in reasons["main.py"]
+
+
 NETS = """import tensorflow as tf
 
 

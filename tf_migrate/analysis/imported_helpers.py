@@ -172,7 +172,8 @@ def add_imported(scope: "pm.Scope", names: TFNames, shadowed: Set[str]) -> None:
 
 def rebound_modules(module: cst.Module, imported: Iterable[str]) -> Set[str]:
     """The modules imported whole (``model`` of ``model.f`` in ``imported``) whose name the module also binds to
-    something else, at module level or in a function (``model = Model()``, ``def train(model)``): there
+    something else, at module level, in a function or a comprehension (``model = Model()``, ``def train(model)``,
+    ``[model.predict(x) for model in models]``): there
     ``model.f(x)`` may be another object's method, so no call of theirs is taken for the tree's function."""
     roots = {local.split(".")[0] for local in imported if "." in local}
     if not roots:
@@ -190,8 +191,20 @@ def rebound_modules(module: cst.Module, imported: Iterable[str]) -> Set[str]:
         def visit_Lambda(self, node: cst.Lambda) -> None:
             found.update(roots & {p.name.value for p in node.params.params})
 
+        def visit_CompFor(self, node: cst.CompFor) -> None:  # [model.predict(x) for model in models]
+            found.update(roots & _target_names(node.target))
+
     module.visit(_Functions())
     return found
+
+
+def _target_names(target: cst.BaseExpression) -> Set[str]:
+    """The plain names a loop or comprehension target binds."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(_target_names(element.value) for element in target.elements))
+    return set()
 
 
 def _import_bound(statement: cst.CSTNode) -> Iterable[str]:
