@@ -6,7 +6,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from tf_migrate.traversal import children, visit
+from tf_migrate.traversal import all_nodes, children, visit
 
 ROOT = Path(__file__).resolve().parent.parent
 MODERN = '''
@@ -40,14 +40,6 @@ class C(B, metaclass=M):
 '''
 
 
-def all_nodes(module):
-    stack = [module]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(node.children)
-
-
 @pytest.mark.parametrize("source", [MODERN] + [p.read_text() for p in sorted((ROOT / "samples").glob("*.py"))[:12]],
                          ids=["modern"] + [p.name for p in sorted((ROOT / "samples").glob("*.py"))[:12]])
 def test_children_match_libcst_in_order(source):
@@ -55,6 +47,23 @@ def test_children_match_libcst_in_order(source):
     for node in all_nodes(module):
         mine, theirs = list(children(node)), list(node.children)
         assert len(mine) == len(theirs) and all(a is b for a, b in zip(mine, theirs)), type(node).__name__
+
+
+class _Everything(cst.CSTVisitor):
+    def __init__(self):
+        self.nodes = []
+
+    def on_visit(self, node):
+        self.nodes.append(node)
+        return True
+
+
+def test_all_nodes_lists_what_a_libcst_visitor_visits_in_its_order():
+    module = cst.parse_module(MODERN)
+    seen = _Everything()
+    module.visit(seen)
+    listed = all_nodes(module)
+    assert len(listed) == len(seen.nodes) and all(a is b for a, b in zip(listed, seen.nodes))
 
 
 class _Record(cst.CSTVisitor):

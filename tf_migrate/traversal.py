@@ -52,6 +52,16 @@ def children(node: cst.CSTNode) -> list:
     return list(_kids(node, frozenset()))
 
 
+def all_nodes(node: cst.CSTNode) -> list:
+    """``node`` and every node under it, in lexical order (parents before their children)."""
+    found, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        stack.extend(reversed(children(current)))
+    return found
+
+
 def visit(node: cst.CSTNode, visitor: Union[cst.CSTVisitor, cst.CSTTransformer]):
     """``node.visit(visitor)``, faster: see the module docstring."""
     plan = _plan(type(visitor))

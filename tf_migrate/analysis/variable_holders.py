@@ -31,7 +31,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import all_calls, reads, writes
 from tf_migrate.tfnames import TFNames, dotted_name
-from tf_migrate.traversal import remember, visit
+from tf_migrate.traversal import all_nodes, remember, visit
 
 # Ops an initial value may be computed with, from the arguments of __init__.
 _INITIAL_VALUES = (api.RANDOM_OPS - {"tf.nn.dropout"}) | {"tf.zeros", "tf.ones", "tf.constant", "tf.fill"}
@@ -72,7 +72,7 @@ def _is_variable_holder(cls: cst.ClassDef, names: TFNames) -> bool:
         outside = _without_constructors(line, names)
         if any(names.call_name(call) is not None for call in all_calls(outside)):
             return False  # graph code that is not making a variable
-        computing = [node for node in _nodes(outside) if isinstance(node, _COMPUTING) or (
+        computing = [node for node in all_nodes(outside) if isinstance(node, _COMPUTING) or (
             isinstance(node, cst.Call) and not _list_method(node))]
         if any(reads(node) & (variables | initial) for node in computing):
             return False  # a graph value computed from a variable (or initial value), once
@@ -137,13 +137,3 @@ def _without_constructors(node: cst.CSTNode, names: TFNames) -> cst.CSTNode:
     return visit(node, _Drop())
 
 
-def _nodes(node: cst.CSTNode) -> List[cst.CSTNode]:
-    found: List[cst.CSTNode] = []
-
-    class _Walk(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            found.append(node)
-            return True
-
-    visit(node, _Walk())
-    return found

@@ -33,7 +33,7 @@ from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.cst.text import code
 from tf_migrate.rules import RuleContext
 from tf_migrate.rules._program_scopes import statement_value
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import all_nodes, visit
 
 _PLACEHOLDERS = {"tf.placeholder", "tf.compat.v1.placeholder"}
 Maker = Callable[[cst.Call, RuleContext], Optional[Tuple[str, Optional[cst.BaseExpression]]]]
@@ -163,7 +163,7 @@ def _check_reads(module: cst.Module, pipelines: Sequence[_Pipeline]) -> None:
             if counts[name] != expected[name]:
                 raise Refused(f"`{name}` is used other than to build `{pipeline.dataset}` and feed its initializer")
         for value in pipeline.runs[0][1].values():
-            if any(isinstance(node, cst.Call) for node in _nodes(value)):
+            if any(isinstance(node, cst.Call) for node in all_nodes(value)):
                 raise Refused("the first initializer run feeds values made by calls: making the iterator over them "
                               "where TF1 made it would make them twice")
             for name in reads(value):
@@ -173,24 +173,12 @@ def _check_reads(module: cst.Module, pipelines: Sequence[_Pipeline]) -> None:
 
 
 def _name_counts(node: cst.CSTNode) -> Counter:
-    return Counter(n.value for n in _nodes(node) if isinstance(n, cst.Name))
+    return Counter(n.value for n in all_nodes(node) if isinstance(n, cst.Name))
 
 
 def _value_counts(line: cst.SimpleStatementLine) -> Counter:
     given = statement_value(line).args[1].value
     return sum((_name_counts(e.value) for e in given.elements), Counter())
-
-
-def _nodes(node: cst.CSTNode) -> List[cst.CSTNode]:
-    found: List[cst.CSTNode] = []
-
-    class _All(cst.CSTVisitor):
-        def on_visit(self, inner: cst.CSTNode) -> bool:
-            found.append(inner)
-            return True
-
-    node.visit(_All())
-    return found
 
 
 def _target(line: cst.CSTNode) -> Optional[str]:
