@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tf_migrate.cli import EXIT_OK, main
 
 UTILS = '''"""Helpers of the tree: no TF runs when this module is imported."""
@@ -185,24 +187,22 @@ def test_functions_of_a_module_imported_whole_let_the_importer_go_eager(tmp_path
     assert "Session" not in migrated and "W = u.weight_variable([3, 2])" in migrated
 
 
-def test_a_module_name_bound_again_is_not_taken_for_the_module(tmp_path):
-    """``u`` is a parameter of ``build``: ``u.corrupt(x)`` there calls what the caller passes, not utils.py's."""
-    rebound = WHOLE_MAIN.replace("y = tf.reduce_sum(tf.matmul(u.corrupt(x), W))",
-                                 "def build(u, x):\n    return u.corrupt(x)\n\n\n"
-                                 "y = tf.reduce_sum(tf.matmul(build(u, x), W))")
+# ``u`` bound to something else where ``u.corrupt(x)`` is called: it calls what ``u`` holds there, not utils.py's.
+REBOUND = [
+    pytest.param("def build(u, x):\n    return u.corrupt(x)\n\n\ny = tf.reduce_sum(tf.matmul(build(u, x), W))",
+                 "(`build` calls `u.corrupt`, from `utils`)", id="a parameter"),
+    pytest.param("class Net:\n    def corrupt(self, v):\n        return v * 3.0\n\n\n"
+                 "y = tf.reduce_sum(tf.matmul(sum([u.corrupt(x) for u in [Net()]]), W))",
+                 "`u.corrupt` comes from `utils`", id="a comprehension's target"),
+]
+
+
+@pytest.mark.parametrize("binding, why", REBOUND)
+def test_a_module_name_bound_again_is_not_taken_for_the_module(tmp_path, binding, why):
+    rebound = WHOLE_MAIN.replace("y = tf.reduce_sum(tf.matmul(u.corrupt(x), W))", binding)
     _, outcomes, reasons = migrate(tmp_path, {"utils.py": UTILS, "main.py": rebound})
     assert outcomes["main.py"] == "compat"
-    assert "(`build` calls `u.corrupt`, from `utils`)" in reasons["main.py"]
-
-
-def test_a_module_name_bound_by_a_comprehension_is_not_taken_for_the_module(tmp_path):
-    """``[u.corrupt(x) for u in nets]``: each ``u`` is an element of ``nets``, not utils.py."""
-    nets = WHOLE_MAIN.replace("y = tf.reduce_sum(tf.matmul(u.corrupt(x), W))",
-                              "class Net:\n    def corrupt(self, v):\n        return v * 3.0\n\n\n"
-                              "y = tf.reduce_sum(tf.matmul(sum([u.corrupt(x) for u in [Net()]]), W))")
-    _, outcomes, reasons = migrate(tmp_path, {"utils.py": UTILS, "main.py": nets})
-    assert outcomes["main.py"] == "compat"
-    assert "`u.corrupt` comes from `utils`" in reasons["main.py"]
+    assert why in reasons["main.py"]
 
 
 NETS = """import tensorflow as tf
