@@ -1,6 +1,6 @@
 """variable-store: variables a function makes under a reusing variable scope are built once, shared by scoped name."""
 from tf_migrate.engine import migrate_source
-from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.twins import assert_same_output, run_compat, run_legacy, run_migrated
 
 SIAMESE = """
 import numpy as np
@@ -76,3 +76,32 @@ with tf.Session() as sess:
     result = migrate_source(source, "towers.py")
     assert result.outcome == "compat"
     assert "called in a loop" in result.compat_reason, result.compat_reason
+
+
+# Caicloud's "TensorFlow: Practical Deep Learning" (happyxuwork's copy, TestFlow.py): one name made in two graphs,
+# looked up in each graph's session; a name-keyed store gave both lookups the second graph's variable.
+TWO_GRAPHS = '''
+import tensorflow as tf
+
+g1 = tf.Graph()
+with g1.as_default():
+    v = tf.get_variable("v", shape=[2, 2], initializer=tf.zeros_initializer())
+g2 = tf.Graph()
+with g2.as_default():
+    v = tf.get_variable("v", shape=[2, 3], initializer=tf.ones_initializer())
+with tf.Session(graph=g1) as sess:
+    tf.global_variables_initializer().run()
+    with tf.variable_scope("", reuse=True):
+        print(sess.run(tf.get_variable("v")))
+with tf.Session(graph=g2) as sess:
+    tf.global_variables_initializer().run()
+    with tf.variable_scope("", reuse=True):
+        print(sess.run(tf.get_variable("v")))
+'''
+
+
+def test_a_lookup_of_a_name_made_in_two_graphs_keeps_compat():
+    result = migrate_source(TWO_GRAPHS, "two_graphs.py")
+    assert result.outcome == "compat"
+    assert "a name made in more than one graph" in result.compat_reason
+    assert_same_output(run_legacy(TWO_GRAPHS), run_compat(result.new_source))

@@ -64,6 +64,15 @@ class _Store:
         self.taken: Set[str] = {k.split(".")[-1] for k in reads(module)} | set(writes(module))
         self.counts = call_counts(module)
         self.created: Dict[str, str] = {}  # scoped name -> Python name holding the variable
+        # Scoped names made twice: only in two graphs (tf.Graph(), reset_default_graph), where TF1's lookup found
+        # the variable of the graph then the default, which a name-keyed store cannot tell.
+        self.made_twice: Set[str] = set()
+
+    def note_made(self, scoped: str, holder: str) -> None:
+        """``holder`` holds the variable made under ``scoped``, the latest of that name."""
+        if scoped in self.created:
+            self.made_twice.add(scoped)
+        self.created[scoped] = holder
 
     def fresh(self, scoped: str) -> str:
         stem = re.sub(r"\W", "_", scoped).strip("_") or "variable"
@@ -210,6 +219,11 @@ class _Walker(cst.CSTTransformer):
         scoped = "/".join(p for p in (self._path(), name_arg.evaluated_value) if p)
         mode = self._reusing()
         if mode == "true" or (mode == "auto" and scoped in self.store.created):
+            if scoped in self.store.made_twice:
+                self.store.ctx.block(original, f"tf.get_variable lookup of {scoped!r}, a name made in more than one "
+                                               "graph: TF1 found the variable of the graph then the default")
+                self.failed = True
+                return updated
             if scoped in self.store.created:
                 self.store.ctx.report(original, RULE_ID, INFO, f"get_variable lookup of {scoped!r} -> "
                                       f"`{self.store.created[scoped]}`")
@@ -224,7 +238,7 @@ class _Walker(cst.CSTTransformer):
             self.failed = True
             return updated
         var = self.store.fresh(scoped)
-        self.store.created[scoped] = var
+        self.store.note_made(scoped, var)
         if scoped != name_arg.evaluated_value:  # built outside its scopes: the name TF1 gave it, in full
             quote = name_arg.quote  # (the text's quotes, where the name needs no escape)
             plain = quote in ('"', "'") and quote not in scoped and "\\" not in scoped
@@ -241,7 +255,7 @@ class _Walker(cst.CSTTransformer):
         if statement is not None and statement.value is call and len(statement.targets) == 1 \
                 and isinstance(statement.targets[0].target, cst.Name):
             scoped = "/".join(p for p in (self._path(), call.args[0].value.evaluated_value) if p)
-            self.store.created[scoped] = statement.targets[0].target.value
+            self.store.note_made(scoped, statement.targets[0].target.value)
             return True
         return False
 
