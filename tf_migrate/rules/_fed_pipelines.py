@@ -30,7 +30,7 @@ import libcst as cst
 from tf_migrate.analysis.symbols import bound_names, reads
 from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.names import all_names, fresh
-from tf_migrate.cst.text import code
+from tf_migrate.cst.text import code, module_code
 from tf_migrate.rules import RuleContext
 from tf_migrate.rules._program_scopes import statement_value
 from tf_migrate.traversal import all_nodes, visit
@@ -58,6 +58,8 @@ def fed_pipelines(module: cst.Module, ctx: RuleContext, maker: Maker,
                   is_initializer_run) -> Tuple[cst.Module, Set[str]]:
     """The module with each iterator whose initializer runs feed its pipeline's placeholders made over a function
     of the fed values, and those iterators' names; raises Refused."""
+    if "initializer" not in module_code(module):
+        return module, set()
     runs = _fed_runs(module, is_initializer_run)
     if not runs:
         return module, set()
@@ -82,7 +84,7 @@ def _fed_runs(module: cst.Module, is_initializer_run) -> Dict[str, List[cst.Simp
             if run is not None and run[1]:
                 found.setdefault(run[0], []).append(node)
 
-    module.visit(_Runs())
+    visit(module, _Runs())
     return found
 
 
@@ -151,7 +153,7 @@ def _check_reads(module: cst.Module, pipelines: Sequence[_Pipeline]) -> None:
         def visit_Name(self, node: cst.Name) -> None:
             counts[node.value] += 1
 
-    module.visit(_Names())
+    visit(module, _Names())
     body = list(module.body)
     for pipeline in pipelines:
         expected: Counter = Counter()
