@@ -26,6 +26,9 @@ def check_api(classifier, node: cst.CSTNode, calls: List[cst.Call]) -> None:
     for call, qualname in ((call, classifier.names.call_name(call)) for call in calls):
         if qualname == "tf.get_variable":
             classifier.block(call, "tf.get_variable lookup that could not be resolved to a variable")
+        elif qualname in api.QUEUES and (classifier.scope.is_class or isinstance(node, (cst.FunctionDef, cst.ClassDef))):
+            classifier.block(call, "a queue built in a class or in a helper function: the analysis follows queues "
+                                   "that a program's own scope builds and binds to a name")
         elif qualname is not None and api.is_compat_only(qualname):
             classifier.block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")
         elif qualname is None and isinstance(call.func, cst.Attribute) and call.func.attr.value == "load" \

@@ -127,8 +127,8 @@ COMPAT_ONLY_PREFIXES = (
     "tf.contrib.", "tf.train.string_input_producer", "tf.train.input_producer", "tf.train.batch",
     "tf.train.shuffle_batch", "tf.train.slice_input_producer", "tf.train.start_queue_runners",
     "tf.train.Coordinator", "tf.train.QueueRunner", "tf.train.limit_epochs", "tf.TextLineReader",
-    "tf.TFRecordReader", "tf.WholeFileReader", "tf.FIFOQueue", "tf.RandomShuffleQueue",
-    "tf.PaddingFIFOQueue", "tf.make_template", "tf.losses.get_total_loss", "tf.losses.get_losses",
+    "tf.TFRecordReader", "tf.WholeFileReader", "tf.RandomShuffleQueue", "tf.queue.RandomShuffleQueue",
+    "tf.PriorityQueue", "tf.queue.PriorityQueue", "tf.QueueBase", "tf.queue.QueueBase", "tf.make_template", "tf.losses.get_total_loss", "tf.losses.get_losses",
     "tf.losses.add_loss",
     "tf.add_to_collection", "tf.summary.FileWriter", "tf.summary.merge_all", "tf.summary.merge",
     "tf.summary.FileWriterCache", "tf.summary.tensor_summary", "tf.summary.audio", "tf.summary.get_summary_description",
@@ -181,6 +181,12 @@ def is_compat_only(qualname: str) -> bool:
 
 # Methods that change a Python list in place (a list of variables reordered, a shape list changed).
 LIST_MUTATIONS = {"append", "extend", "insert", "reverse", "sort", "pop", "remove", "clear"}
+
+# Queues a program fills and empties by its own ops (no queue runner): built once, their ops run per run. Their
+# element order is the program's own (a shuffling queue's is not: it stays compat).
+QUEUES = {"tf.FIFOQueue", "tf.queue.FIFOQueue", "tf.PaddingFIFOQueue", "tf.queue.PaddingFIFOQueue"}
+QUEUE_OP_METHODS = {"enqueue", "enqueue_many", "close"}  # ops: nothing to fetch (a run gives None)
+QUEUE_VALUE_METHODS = {"dequeue", "dequeue_many", "dequeue_up_to", "size", "is_closed"}
 
 # Methods of a variable that write it (run when a run fetches the op TF1 built, not when built).
 VARIABLE_WRITE_METHODS = {"assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub",

@@ -1,4 +1,5 @@
-"""Objects TF1 built once whose methods add ops that run in each run: dataset iterators, moving averages, metrics.
+"""Objects TF1 built once whose methods add ops that run in each run: dataset iterators, moving averages, metrics,
+queues.
 
 * ``it = iter(dataset)`` is built once; ``x = it.get_next()`` runs in each run that needs it.
 * ``ema = tf.train.ExponentialMovingAverage(decay, num_updates)`` is built once. ``op = ema.apply(vars)``
@@ -10,6 +11,11 @@
 * ``m = tf.keras.metrics.Accuracy()`` (what the ``streaming-metrics`` rule makes of a TF1 ``tf.metrics`` call) is
   built once; ``value = m.result()`` and ``update = m(labels, predictions)`` (the update, then the value) run in
   each run that needs them; ``m.reset_state()`` is Python, run where it stands.
+
+* ``q = tf.FIFOQueue(2, tf.int32)`` is a queue built once (eager TF2 has it as ``tf.queue.FIFOQueue``);
+  ``init = q.enqueue_many(...)``, ``x = q.dequeue()`` and ``q.size()`` are ops run in each run that fetches them,
+  in the order their data ties them (``q.enqueue([x + 1])`` after the ``x = q.dequeue()`` it reads), as TF1 ran
+  them. Queues a queue runner fills, and shuffling queues, stay TF1 APIs the analysis blocks.
 
 Moving averages of tensors (batch statistics) started at zero with TF1's bias correction, and the names
 TF1 gave the shadows (``average_name``, ``variables_to_restore``) are graph names an eager program does
@@ -24,7 +30,9 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import escaped_reads
+from tf_migrate.analysis.expression_kinds import queue_method
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
+from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
 
 MOVING_AVERAGE = "tf.train.ExponentialMovingAverage"
@@ -38,11 +46,18 @@ def classify_built_object(classifier, st: "pm.Statement", targets, value) -> boo
         if method in _NAMED_SHADOWS:
             classifier.block(call, f"`{method}` reads the names TF1 gave the shadow variables "
                                    "(`w/ExponentialMovingAverage`), which eager variables do not have")
+    fetched = {id(c) for site in st.run_sites for c in all_calls(site.fetch)}
+    for call in all_calls(st.node):
+        if call is not value and id(call) not in fetched and queue_method(call, classifier.scope):
+            classifier.block(call, f"`{code(call.func)}` inside an expression, outside a run: TF1 built an op there "
+                                   "(bind it to a name, which runs fetch)")
     if not isinstance(value, cst.Call):
         return False
     if targets is not None and _classify_iterator(classifier, st, value):
         return True
     if targets is not None and _classify_metric(classifier, st, value):
+        return True
+    if _classify_queue(classifier, st, targets, value):
         return True
     return _classify_moving_average(classifier, st, targets, value)
 
@@ -63,6 +78,52 @@ def _classify_metric(classifier, st, value: cst.Call) -> bool:
     st.role = pm.DEFER  # the metric's value (result), or its update and then its value (a call)
     classifier.define(st, pm.TENSOR)
     return True
+
+
+def _classify_queue(classifier, st, targets, value: cst.Call) -> bool:
+    scope = classifier.scope
+    if classifier.names.call_name(value) in api.QUEUES:
+        if targets is None or len(st.defines) != 1 or "." in st.defines[0]:
+            classifier.block(value, "a queue not bound to one plain name: the analysis follows queues that a "
+                                    "program's own scope builds and binds to a name")
+            return True
+        st.role = pm.KEEP
+        classifier.define(st, pm.QUEUE, value)
+        if argument(value, "names") is not None:
+            classifier.block(value, "a queue with named components (its dequeue gives a dict)")
+        if escaped_reads(value, [], scope):
+            classifier.block(value, "a queue built from per-run tensors")
+        return True
+    method = queue_method(value, scope)
+    if method is None:
+        return False
+    func = value.func
+    if method not in api.QUEUE_OP_METHODS | api.QUEUE_VALUE_METHODS:
+        classifier.block(value, f"`{code(func)}`: a queue method the analysis does not know")
+        return True
+    if not st.defines:
+        classifier.block(value, f"`{code(func)}` builds a queue op that is not bound to a name (TF1 never ran it "
+                                "unless a run names it)")
+        return True
+    if method in ("enqueue", "enqueue_many") and any(
+            scope.kind(key) in (pm.VARIABLE, pm.VARIABLES, pm.LAYER) for key in reads(value)):
+        classifier.block(value, f"`{code(func)}` of a variable: TF1 queued the variable's own buffer, so a later "
+                                "write to the variable showed in the queued element; eager TF2 queues a copy")
+        return True
+    st.role = pm.DEFER  # an enqueue (an op) or a dequeue (a tensor), run in each run that fetches it
+    classifier.define(st, pm.OP if method in api.QUEUE_OP_METHODS else _dequeue_kind(scope, func.value, method))
+    return True
+
+
+def _dequeue_kind(scope: "pm.Scope", queue: cst.BaseExpression, method: str) -> str:
+    """A tensor, or a list of tensors where the queue holds several components (``dtypes=[tf.int32, tf.float32]``)."""
+    if method in ("size", "is_closed"):
+        return pm.TENSOR
+    made = scope.symbols[symbol_key(queue)].call
+    dtypes = argument(made, "dtypes", 1) if made is not None else None
+    if isinstance(dtypes, (cst.List, cst.Tuple)) and len(dtypes.elements) > 1:
+        return pm.STRUCT
+    return pm.TENSOR
 
 
 def _classify_iterator(classifier, st, value: cst.Call) -> bool:

@@ -28,13 +28,13 @@ _BUILTINS = frozenset(dir(builtins))
 # Kinds of values whose methods the model knows (tensor methods, layer calls, optimizer methods...).
 _KNOWN_RECEIVERS = {pm.PLACEHOLDER, pm.VARIABLE, pm.VARIABLES, pm.TENSOR, pm.TENSORS, pm.GRADS_AND_VARS, pm.OP,
                     pm.INIT, pm.OPTIMIZER, pm.EAGER, pm.ITERATOR, pm.SAVER, pm.LAYER, pm.STRUCT, pm.AVERAGER,
-                    pm.METRIC}
+                    pm.METRIC, pm.QUEUE}
 # Methods of Python lists, dicts and sets: they hold what they are given.
 _CONTAINER_METHODS = {"append", "extend", "insert", "update", "add", "setdefault", "pop", "get", "items", "keys",
                       "values", "index", "count", "copy"}
 # Kinds a fetch may name: values a run can compute or read.
 _CALLABLE_VALUES = (pm.LAYER, pm.METRIC)  # values whose calls the analysis knows
-_FETCHABLE = _KNOWN_RECEIVERS - {pm.OPTIMIZER, pm.ITERATOR, pm.SAVER, pm.LAYER, pm.AVERAGER, pm.METRIC}
+_FETCHABLE = _KNOWN_RECEIVERS - {pm.OPTIMIZER, pm.ITERATOR, pm.SAVER, pm.LAYER, pm.AVERAGER, pm.METRIC, pm.QUEUE}
 
 
 def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional[str]:

@@ -18,7 +18,8 @@ from tf_migrate.traversal import visit
 
 _KIND_NAMES = {pm.OP: "op", pm.INIT: "init", pm.SESSION: "session", pm.OPTIMIZER: "optimizer",
                pm.PYTHON: "python", pm.GRAPH: "python", pm.ITERATOR: "python", pm.SAVER: "python",
-               pm.LAYER: "layer", pm.AVERAGER: "averager", pm.METRIC: "metric"}
+               pm.LAYER: "layer", pm.AVERAGER: "averager", pm.METRIC: "metric",
+               pm.QUEUE: "queue"}
 
 
 # Higher-order ops whose result has the structure of one of their arguments: the first of these given (by keyword or
@@ -69,6 +70,10 @@ def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames)
             method = expr.func.attr.value
             if owner == "optimizer" and method in ("minimize", "apply_gradients"):
                 return "op"
+            if owner == "queue" and method in api.QUEUE_OP_METHODS:
+                return "op"  # an enqueue or close, run where a run fetches it
+            if owner == "queue" and method in api.QUEUE_VALUE_METHODS:
+                return "tensor"  # a dequeue or the size, drawn in the run that fetches it
             if owner == "tensor" or (owner == "averager" and method == "average"):
                 return "tensor"  # a tensor's method; a moving average's shadow variable
             if method == "get_next" and not expr.args and scope.kind(symbol_key(expr.func.value) or "") == pm.ITERATOR:
@@ -87,6 +92,14 @@ def expression_kind(expr: cst.BaseExpression, scope: "pm.Scope", names: TFNames)
             return "tensor"
     if isinstance(expr, cst.UnaryOperation):
         return expression_kind(expr.expression, scope, names)
+    return None
+
+
+def queue_method(call: cst.Call, scope: "pm.Scope") -> Optional[str]:
+    """``"dequeue"`` for ``q.dequeue()`` where ``q`` is a queue the scope knows, and so on."""
+    func = call.func
+    if isinstance(func, cst.Attribute) and scope.kind(symbol_key(func.value) or "") == pm.QUEUE:
+        return func.attr.value
     return None
 
 

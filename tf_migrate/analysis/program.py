@@ -40,6 +40,7 @@ EAGER = "eager"  # a tensor computed once, eagerly, where it was built
 PYTHON = "python"
 ITERATOR = "iterator"  # it = iter(dataset): built once, advanced by it.get_next() in each run that needs it
 AVERAGER = "averager"  # a moving average (tf.train.ExponentialMovingAverage): built once, its apply() runs per run
+QUEUE = "queue"  # a TF queue (tf.queue.FIFOQueue): built once, its enqueue and dequeue ops run per run
 METRIC = "metric"  # a Keras metric standing for a TF1 streaming metric: built once, updated and read per run
 SAVER = "saver"  # a checkpoint writer: built once, its save/restore are Python calls
 LAYER = "layer"  # a Keras layer object: built once, owns variables created on its first call
@@ -236,7 +237,7 @@ class Scope:
 
 
 # Kinds a function scope sees from the module around it (globals built before it runs).
-INHERITED_KINDS = {VARIABLE, VARIABLES, LAYER, OPTIMIZER, EAGER, AVERAGER, METRIC}
+INHERITED_KINDS = {VARIABLE, VARIABLES, LAYER, OPTIMIZER, EAGER, AVERAGER, METRIC, QUEUE}
 
 
 def nested_scope_body(node: cst.CSTNode) -> Tuple[List[cst.BaseStatement], Tuple[str, ...]]:

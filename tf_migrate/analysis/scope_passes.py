@@ -89,7 +89,7 @@ def _tape_inputs(scope: "pm.Scope") -> Set[str]:
     needed: Set[str] = set()
     for st in reversed(scope.statements):
         if st.kind in (pm.VARIABLE, pm.VARIABLES, pm.OPTIMIZER, pm.ITERATOR, pm.SAVER, pm.LAYER, pm.AVERAGER,
-                       pm.METRIC):
+                       pm.METRIC, pm.QUEUE):
             continue  # a source the tape watches (a layer: its variables), or data: its making is not recorded
         if st.gradient or set(st.defines) & needed:
             needed |= st.reads

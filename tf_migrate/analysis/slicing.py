@@ -13,7 +13,9 @@ from tf_migrate.analysis.feed_dicts import bool_literals, feeds_tensors, named_f
 from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.binding_times import holds_loop
-from tf_migrate.analysis.symbols import reads, target_keys
+from tf_migrate.analysis.expression_kinds import queue_method
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys
+from tf_migrate.cst.text import code
 
 
 # The method the statement computing an object's members calls until the class's rewrite names it.
@@ -149,6 +151,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     placeholders.reverse()
     conflicts += _parameter_conflicts(scope, chosen, placeholders, fed)
     conflicts += _build_time_effects(chosen)
+    conflicts += _unordered_queue_ops(scope, chosen, site.fetch)
     conflicts += gradient_through_feeds(scope, chosen, {key: symbol for key, symbol in fed_symbols.items() if symbol})
     all_reads = set(reads(site.fetch))
     for st in chosen + placeholders:
@@ -181,6 +184,39 @@ def object_members_needed(scope: "pm.Scope", st: "pm.Statement", hits, fed_at, c
         if f"{instance}.{attribute}" not in fed_at:
             conflicts.append(f"`{instance}.{attribute}`, a placeholder of `{instance}`'s graph, is needed and not fed")
     return member_statement(instance, attributes, feeds, st.index) if attributes else None
+
+
+def _unordered_queue_ops(scope: "pm.Scope", chosen: List["pm.Statement"], fetch: cst.BaseExpression) -> List[str]:
+    """Two ops of one queue in one run, neither computed from the other (``sess.run([head, queue.size()])``):
+    TF1 ran them in no fixed order, and the generated function would fix one. A chain (``again =
+    queue.enqueue([head + 1])`` after ``head = queue.dequeue()``) has the order of its data."""
+    defined_by: Dict[str, int] = {}
+    before: List[Set[int]] = []  # position in chosen -> the positions it is computed from
+    ops: List[Tuple[str, Set[int], str]] = []  # (queue, positions the op is computed from, its code)
+
+    def sources(keys) -> Set[int]:
+        found: Set[int] = set()
+        for key in keys:
+            if key in defined_by:
+                found |= {defined_by[key]} | before[defined_by[key]]
+        return found
+
+    for position, st in enumerate(chosen):
+        before.append(sources(st.reads))
+        for call in all_calls(st.node):
+            if queue_method(call, scope):
+                ops.append((symbol_key(call.func.value), before[-1] | {position}, code(call.func)))
+        for key in st.defines:
+            defined_by[key] = position
+    for call in all_calls(fetch):
+        if queue_method(call, scope):
+            ops.append((symbol_key(call.func.value), sources(reads(call)), code(call.func)))
+    for later, (queue, made_from, name) in enumerate(ops):
+        for earlier in ops[:later]:
+            if earlier[0] == queue and not (earlier[1] <= made_from):
+                return [f"the run computes `{earlier[2]}` and `{name}`, ops of one queue, and neither from the "
+                        "other: TF1 ran them in no fixed order"]
+    return []
 
 
 def _bound_again(scope: "pm.Scope", key: str, symbol: "pm.Symbol", limit: int) -> bool:

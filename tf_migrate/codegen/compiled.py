@@ -176,7 +176,7 @@ def why_eager(plan: RunPlan, scope: "pm.Scope") -> Optional[str]:
             return f"line {st.index} is Python, not graph code"
     for leaf in fetch_leaves(plan.site.fetch):
         key = symbol_key(leaf)
-        if key is not None and scope.kind(key) in (pm.ITERATOR, pm.SAVER, pm.AVERAGER, pm.METRIC, pm.PYTHON):
+        if key is not None and scope.kind(key) in (pm.ITERATOR, pm.SAVER, pm.AVERAGER, pm.METRIC, pm.QUEUE, pm.PYTHON):
             return f"it fetches `{key}`, a Python value"
     return None
 

@@ -1,4 +1,4 @@
-"""Runs that only update one variable, written where the program runs them.
+"""Runs that only update one variable (or fill or close one queue), written where the program runs them.
 
 ``sess.run(tf.assign(W, value))`` is a run of one op. Built like any other run it
 becomes a function of its own, compiled, called where the run stood:
@@ -19,6 +19,10 @@ becomes the update, ``.numpy()`` where the value is used, and the definition goe
 function is kept where any use of its name is not such a call at the scope's own level (a
 call inside a nested function or class, a reference passed around): names there could mean
 other things. Comments of the function's body move to the first statement that calls it.
+
+A run of one queue op (``sess.run(q.enqueue_many(...))``, which gave None) becomes a function whose whole body is
+``fill = q.enqueue_many(...)`` and that returns nothing: its calls become the op the same way (it gives None eager,
+so no ``.numpy()`` follows it).
 """
 from __future__ import annotations
 
@@ -29,27 +33,48 @@ import libcst as cst
 from tf_migrate.traversal import visit
 
 UPDATES = ("assign", "assign_add", "assign_sub")
+QUEUE_OPS = ("enqueue", "enqueue_many", "close")  # (a generated function's statement calls them on a queue only)
+
+
+def _no_arguments(function: cst.FunctionDef) -> bool:
+    return not (function.params.params or function.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None)
+                or function.params.kwonly_params or function.params.star_kwarg is not None)
+
+
+def _bound_method_call(statement: cst.BaseStatement, methods) -> Optional[cst.Call]:
+    """``m(...)`` of ``n = obj.m(...)``, the statement's one assignment, where ``m`` is one of ``methods``."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+        return None
+    assign = statement.body[0]
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1
+            and isinstance(assign.targets[0].target, cst.Name)):
+        return None
+    call = assign.value
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+            and isinstance(call.func.value, cst.Name) and call.func.attr.value in methods):
+        return None
+    return None if any(arg.star for arg in call.args) else call
+
+
+def single_queue_op(function: cst.FunctionDef) -> Optional[cst.Call]:
+    """The queue op that is the whole of ``function`` (``fill = q.enqueue_many(...)``, nothing returned), or None."""
+    body = function.body.body
+    if not _no_arguments(function) or len(body) != 1:
+        return None
+    return _bound_method_call(body[0], QUEUE_OPS)
 
 
 def single_update(function: cst.FunctionDef) -> Optional[cst.Call]:
     """The update call that is the whole of ``function`` (``n = v.assign(...)``, ``return n``), or None."""
-    if function.params.params or function.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) \
-            or function.params.kwonly_params or function.params.star_kwarg is not None:
-        return None
     body = function.body.body
-    if len(body) != 2 or not all(isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 for st in body):
+    if not _no_arguments(function) or len(body) != 2:
         return None
-    assign, ret = body[0].body[0], body[1].body[0]
-    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1
-            and isinstance(assign.targets[0].target, cst.Name) and isinstance(ret, cst.Return)
-            and isinstance(ret.value, cst.Name) and ret.value.value == assign.targets[0].target.value):
+    call = _bound_method_call(body[0], UPDATES)
+    ret = body[1].body[0] if isinstance(body[1], cst.SimpleStatementLine) and len(body[1].body) == 1 else None
+    if call is None or not (isinstance(ret, cst.Return) and isinstance(ret.value, cst.Name)
+                            and ret.value.value == body[0].body[0].targets[0].target.value):
         return None
-    call = assign.value
-    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
-            and isinstance(call.func.value, cst.Name) and call.func.attr.value in UPDATES):
-        return None
-    if any(arg.keyword is not None and arg.keyword.value == "read_value" for arg in call.args) \
-            or any(arg.star for arg in call.args):
+    if any(arg.keyword is not None and arg.keyword.value == "read_value" for arg in call.args):
         return None
     return call
 
@@ -61,9 +86,13 @@ def inline_variable_updates(body: List[cst.BaseStatement], generated: Set[int], 
     the ids of the generated definitions left, and the names of those inlined. ``keep_numpy``: a call whose
     value is dropped still gets ``.numpy()`` (a notebook cell shows its last expression)."""
     updates: Dict[str, cst.Call] = {}
+    valueless: Set[str] = set()  # those that run a queue op: None, eager too
     for node in body:
         if id(node) in generated and isinstance(node, cst.FunctionDef):
             call = single_update(node)
+            if call is None and single_queue_op(node) is not None:
+                call = single_queue_op(node)
+                valueless.add(node.name.value)
             if call is not None:
                 updates[node.name.value] = call
     if not updates:
@@ -82,7 +111,8 @@ def inline_variable_updates(body: List[cst.BaseStatement], generated: Set[int], 
         if isinstance(node, cst.FunctionDef) and node.name.value in inlined and id(node) in generated:
             continue
         if id(node) not in generated:
-            replacer = _Inline({name: updates[name] for name in inlined}, to_numpy, call_compiled, keep_numpy)
+            replacer = _Inline({name: updates[name] for name in inlined}, to_numpy, call_compiled, keep_numpy,
+                               {id(updates[name]) for name in inlined & valueless})
             new = visit(node, replacer)
             lines = [line for name in replacer.replaced for line in comments.pop(name, [])]
             if lines:
@@ -138,8 +168,10 @@ class _Uses(cst.CSTVisitor):
 
 
 class _Inline(cst.CSTTransformer):
-    def __init__(self, updates: Dict[str, cst.Call], to_numpy: str, call_compiled: str, keep_numpy: bool) -> None:
+    def __init__(self, updates: Dict[str, cst.Call], to_numpy: str, call_compiled: str, keep_numpy: bool,
+                 valueless: Set[int]) -> None:
         self.updates = updates
+        self.valueless = valueless  # ids of the queue ops among the updates: no ``.numpy()`` after them
         self.to_numpy = to_numpy
         self.call_compiled = call_compiled
         self.keep_numpy = keep_numpy
@@ -159,5 +191,7 @@ class _Inline(cst.CSTTransformer):
             if any(inner is call for call in self.updates.values()):
                 if original is self._statement_value and not self.keep_numpy:
                     return inner  # the value is dropped: the update alone
+                if id(inner) in self.valueless:
+                    return updated  # to_numpy(None) is None
                 return cst.Call(cst.Attribute(inner, cst.Name("numpy")))
         return updated

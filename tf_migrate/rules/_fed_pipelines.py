@@ -64,13 +64,14 @@ def fed_pipelines(module: cst.Module, ctx: RuleContext, maker: Maker,
     if not runs:
         return module, set()
     taken = set(all_names(module))
+    bindings = _Bindings(module)
     pipelines = []
     for key, fed in runs.items():
-        pipeline = _pipeline(module, ctx, maker, key)
+        pipeline = _pipeline(module, ctx, maker, key, bindings)
         pipeline.runs = [(line, _feed(line, pipeline)) for line in fed]
         pipeline.function = fresh(f"make_{pipeline.dataset}", taken)
         pipelines.append(pipeline)
-    _check_reads(module, pipelines)
+    _check_reads(module, pipelines, bindings)
     return visit(module, _Rewrite(module, pipelines, ctx.tf)), {p.iterator for p in pipelines}
 
 
@@ -88,11 +89,26 @@ def _fed_runs(module: cst.Module, is_initializer_run) -> Dict[str, List[cst.Simp
     return found
 
 
-def _pipeline(module: cst.Module, ctx: RuleContext, maker: Maker, key: str) -> _Pipeline:
+class _Bindings:
+    """The statements of the module body that bind each name (one pass over the module)."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self.count = Counter(bound_names(module))  # bindings anywhere in the module, nested ones included
+        self.lines: Dict[str, List[int]] = {}  # name -> indices of the body statements that bind it
+        for index, line in enumerate(module.body):
+            for name in set(bound_names(line)):
+                self.lines.setdefault(name, []).append(index)
+
+    def rebound(self, name: str, after: int) -> bool:
+        """Whether ``name`` is bound more than once in the module, or by a statement after index ``after``."""
+        return self.count[name] > 1 or any(index > after for index in self.lines.get(name, ()))
+
+
+def _pipeline(module: cst.Module, ctx: RuleContext, maker: Maker, key: str, bindings: _Bindings) -> _Pipeline:
     body = list(module.body)
     makers = [i for i, line in enumerate(body) if _target(line) == key and isinstance(statement_value(line), cst.Call)
               and maker(statement_value(line), ctx) is not None]
-    if len(makers) != 1 or Counter(bound_names(module))[key] != 1:
+    if len(makers) != 1 or bindings.count[key] != 1:
         raise Refused(f"`{key}` is not made once, by a statement at module level")
     index = makers[0]
     kind, dataset = maker(statement_value(body[index]), ctx)
@@ -117,13 +133,11 @@ def _pipeline(module: cst.Module, ctx: RuleContext, maker: Maker, key: str) -> _
             placeholders.append((i, _target(line), code(dtype)))
     if not placeholders:
         raise Refused(f"`{dataset.value}` is not built from placeholders of the module")
-    bound = Counter(bound_names(module))
     own = {dataset.value, ctx.tf} | {name for _, name, _ in placeholders}
     for j in lines:
         for name in reads(statement_value(body[j])) - own:
             name = name.split(".")[0]
-            where = [i for i, line in enumerate(body) if name in bound_names(line)]
-            if bound[name] > 1 or any(i > index for i in where):
+            if bindings.rebound(name, index):
                 raise Refused(f"the pipeline reads `{name}`, which the module binds again or after the iterator")
     return _Pipeline(key, dataset.value, index, lines, placeholders)
 
@@ -144,7 +158,7 @@ def _feed(line: cst.SimpleStatementLine, pipeline: _Pipeline) -> Dict[str, cst.B
     return feed
 
 
-def _check_reads(module: cst.Module, pipelines: Sequence[_Pipeline]) -> None:
+def _check_reads(module: cst.Module, pipelines: Sequence[_Pipeline], bindings: _Bindings) -> None:
     """Refused unless the placeholders and datasets are read by their pipelines and initializer runs only, and the
     first run's values can be read where the iterator is made."""
     counts: Counter = Counter()
@@ -169,8 +183,7 @@ def _check_reads(module: cst.Module, pipelines: Sequence[_Pipeline]) -> None:
                 raise Refused("the first initializer run feeds values made by calls: making the iterator over them "
                               "where TF1 made it would make them twice")
             for name in reads(value):
-                where = [i for i, line in enumerate(body) if name.split(".")[0] in bound_names(line)]
-                if Counter(bound_names(module))[name.split(".")[0]] > 1 or any(i > pipeline.maker for i in where):
+                if bindings.rebound(name.split(".")[0], pipeline.maker):
                     raise Refused(f"the first initializer run feeds `{name}`, not bound once before the iterator")
 
 

@@ -11,7 +11,7 @@ the same graph values, so building it once, before the function, is the same pro
 the function's run is a run of the module's graph like any other, and the session rule
 converts it. A statement moves when it binds a name once and only reads names the module binds
 once before the function (graph values, constants, modules) or names moved before it; it
-must build ops only: no variables, layers, placeholders, summaries or sessions. The function
+must build ops only: no variables, layers, placeholders, queues, summaries or sessions. The function
 must be at module level and run the graph itself (``.run(`` / ``.eval(``); the statements must
 stand at the top of its body, before any other statement binds a name they read.
 """
@@ -36,7 +36,7 @@ _STATEFUL_PREFIXES = ("tf.Variable", "tf.get_variable", "tf.layers.", "tf.keras.
 
 _PLUMBING = (api.VARIABLE_CONSTRUCTORS | api.PLACEHOLDERS | api.SESSIONS | api.GRAPHS | api.INITIALIZER_OPS
              | api.OP_CONSTRUCTORS | api.RANDOM_OPS | api.EAGER_CONFIG_CALLS | api.GRAPH_MODE_CONFIG_CALLS
-             | api.SAVERS | api.VARIABLE_COLLECTIONS)
+             | api.SAVERS | api.VARIABLE_COLLECTIONS | api.QUEUES)
 
 
 class HoistGraphOps(Rule):

@@ -21,32 +21,32 @@ becomes
   read as the argument the call gives it, where that is a number or a name bound before the function).
 - An rnn a class builds in ``__init__`` has its layers built there, in place (``_rnn_classes``): the object holds
   them as it holds any layer its ``__init__`` builds, and the session rule runs them in its generated methods.
+The statements that run the cells as layers are written by ``_rnn_layers`` (this module reads the program: cells,
+rnn calls, where the layers go).
 Everything or nothing: what the layers cannot reproduce (peepholes, projections, rnns in loops or in
 other methods, an LSTM state kept on an object, an input width the text does not give) keeps the file compat, with
 the reason at its line.
 """
 from __future__ import annotations
 
-import json
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set
 
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, target_keys, writes
-from tf_migrate.codegen.rnn_weights import CELLS, RNNCheckpoint, layer_setup, tf1_variables
+from tf_migrate.codegen.rnn_weights import CELLS
 from tf_migrate.cst.arguments import argument, bind
-from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules._hoisting import call_counts, how_called
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._rnn_cells import Cell, CellReader, Dropout, Leaf, Multi, Unsupported, leaves, tf1_prefixes, \
-    zero_state_source
+from tf_migrate.rules._rnn_cells import Cell, CellReader, Unsupported, leaves, zero_state_source
 from tf_migrate.rules._rnn_classes import init_widths, lstm_state_escape
+from tf_migrate.rules._rnn_layers import LayerWriting, Refused
 from tf_migrate.rules._rnn_placement import SetupPlacement
 from tf_migrate.rules._rnn_state_batches import StateBatches
 from tf_migrate.rules._rnn_statements import (RNN_CALLS, StateTuples, Widths, call_arguments, calls_by_name,
-                                              given_argument, rewrite_state_fields, top_lines, with_cell_helpers)
+                                              rewrite_state_fields, top_lines, with_cell_helpers)
 from tf_migrate.traversal import visit
 
 RULE_ID = "rnn-to-keras"
@@ -67,7 +67,7 @@ class RNNToKeras(Rule):
         try:
             body = converter.block(list(module.body), top=True)
             converter.check_leftovers(body)
-        except _Refused as refused:
+        except Refused as refused:
             ctx.report(refused.node, RULE_ID, WARNING, f"rnn not converted: {refused}")
             ctx.block(refused.node, f"rnn cells kept: {refused}")
             return original
@@ -77,13 +77,7 @@ class RNNToKeras(Rule):
         return with_cell_helpers(module, ctx.tf, False)
 
 
-class _Refused(Exception):
-    def __init__(self, node: cst.CSTNode, why: str) -> None:
-        super().__init__(why)
-        self.node = node
-
-
-class _Converter:
+class _Converter(LayerWriting):
     def __init__(self, module: cst.Module, ctx: RuleContext) -> None:
         self.ctx, self.tf, self.module = ctx, ctx.tf, module
         self.taken: Set[str] = {k.split(".")[-1] for k in reads(module)} | set(writes(module))
@@ -121,7 +115,7 @@ class _Converter:
                 stmt = stmt.with_changes(leading_lines=[])
             if isinstance(stmt, cst.With):
                 if self.function is not None and self.with_saver:
-                    raise _Refused(stmt, "an rnn under a scope inside a function, where a Saver needs its TF1 names")
+                    raise Refused(stmt, "an rnn under a scope inside a function, where a Saver needs its TF1 names")
                 inner = self.block(list(stmt.body.body), top=top)
                 out.append(stmt.with_changes(body=stmt.body.with_changes(body=inner)))
                 continue
@@ -136,7 +130,7 @@ class _Converter:
                 continue
             if not isinstance(stmt, cst.SimpleStatementLine):
                 if self._mentions_rnn(stmt):
-                    raise _Refused(stmt, "rnn cells built or run inside a loop or branch, a class inside a "
+                    raise Refused(stmt, "rnn cells built or run inside a loop or branch, a class inside a "
                                          "function or class, or a function nested in another")
                 out.append(stmt)
                 continue
@@ -155,10 +149,10 @@ class _Converter:
                             "left as it is")
             return [func]
         if self.call_counts.get(name, 0) != 1:
-            raise _Refused(func, f"`{name}` builds rnn cells and is {how_called(self.module, name, self.call_counts)}: "
+            raise Refused(func, f"`{name}` builds rnn cells and is {how_called(self.module, name, self.call_counts)}: "
                                  "each call made new variables in TF1")
         if isinstance(func.params.star_arg, cst.Param) or func.params.kwonly_params or func.params.star_kwarg:
-            raise _Refused(func, f"`{name}` builds rnn cells and takes *args / keyword-only parameters")
+            raise Refused(func, f"`{name}` builds rnn cells and takes *args / keyword-only parameters")
         widths = Widths(self.ctx.names)
         widths.constants, widths.python = dict(self.module_widths.constants), set(self.module_widths.python)
         call = self.calls.get(name)
@@ -188,9 +182,9 @@ class _Converter:
         inits = [m for m in members if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"]
         others = [m for m in members if not (inits and m is inits[0])]
         if len(inits) != 1 or any(self._mentions_rnn(m) for m in others):
-            raise _Refused(cls, f"rnn cells built or run in a method of `{cls.name.value}` other than __init__")
+            raise Refused(cls, f"rnn cells built or run in a method of `{cls.name.value}` other than __init__")
         if self.with_saver:
-            raise _Refused(cls, f"an rnn built in `{cls.name.value}`, where a Saver needs its TF1 names")
+            raise Refused(cls, f"an rnn built in `{cls.name.value}`, where a Saver needs its TF1 names")
         init = inits[0]
         call = self.calls.get(cls.name.value) if self.call_counts.get(cls.name.value, 0) == 1 else None
         saved = (self.widths, dict(self.cells), dict(self.reader.lists), self.batches.enter(init), self.state_names)
@@ -201,7 +195,7 @@ class _Converter:
             self.check_leftovers(body, [name for name in self.cells if name not in saved[1]])
             escape = lstm_state_escape(body, self.lstm_states)
             if escape is not None:
-                raise _Refused(escape, f"an LSTM state leaves `{cls.name.value}.__init__`: TF1 gave it as an "
+                raise Refused(escape, f"an LSTM state leaves `{cls.name.value}.__init__`: TF1 gave it as an "
                                        "LSTMStateTuple (`.c`, `.h`, its printed form), the Keras layer as a tuple")
             body = list(rewrite_state_fields(cst.Module(body=body), self.state_names).body)  # (in __init__ only)
         finally:
@@ -225,14 +219,14 @@ class _Converter:
                     try:
                         self.reader.lists[target.value] = self.reader.cell_list(value)
                     except Unsupported as why:
-                        raise _Refused(stmt, str(why)) from None
+                        raise Refused(stmt, str(why)) from None
                 self.pending_lines.extend(stmt.leading_lines)  # the cell's comments go to the next line
                 return []
             zero = self._zero_state(value)
             if zero is not None:
                 if any(CELLS[leaf.cell_class][0] == "lstm" for leaf in leaves(self.cells[value.func.value.value])):
                     if not isinstance(target, cst.Name) and self.in_class:
-                        raise _Refused(stmt, "an LSTM's zero state kept on the object: TF1 gave it as an "
+                        raise Refused(stmt, "an LSTM's zero state kept on the object: TF1 gave it as an "
                                              "LSTMStateTuple (`.c`, `.h`, its printed form), the rewrite as a tuple")
                     self.lstm_states |= set(target_keys(target))
                 self.batches.record_zero_state(target, argument(value, "batch_size", 0))
@@ -242,7 +236,7 @@ class _Converter:
                 and self.ctx.names.call_name(small.value) in RNN_CALLS:
             return self._rnn(stmt, "return ", small.value)
         if self._mentions_rnn(stmt):
-            raise _Refused(stmt, "an rnn cell or call the rule cannot place (not `name = cell` or "
+            raise Refused(stmt, "an rnn cell or call the rule cannot place (not `name = cell` or "
                                  "`outputs, state = tf.nn.dynamic_rnn(...)`)")
         self.widths.record(stmt)
         return [stmt]
@@ -268,7 +262,7 @@ class _Converter:
         try:
             return self.reader.read(value)
         except Unsupported as why:
-            raise _Refused(stmt, str(why)) from None
+            raise Refused(stmt, str(why)) from None
 
     def _zero_state(self, value: cst.BaseExpression) -> Optional[str]:
         """``cell.zero_state(batch, dtype)`` as zeros of TF1's state structure."""
@@ -284,7 +278,7 @@ class _Converter:
         used = reads(module)
         for name in (names if names is not None else [*self.cells, *self.reader.lists, *self.reader.factories]):
             if name in used:
-                raise _Refused(self.rnn_lines[0] if self.rnn_lines else module, f"the cell `{name}` is used "
+                raise Refused(self.rnn_lines[0] if self.rnn_lines else module, f"the cell `{name}` is used "
                                "other than by the rnn call and zero_state")
 
     # -- one rnn call --------------------------------------------------------------------
@@ -294,15 +288,15 @@ class _Converter:
         params = RNN_CALLS[qualname]
         bound = bind(call, params)
         if bound is None:
-            raise _Refused(stmt, f"{qualname} with arguments the rule does not read")
+            raise Refused(stmt, f"{qualname} with arguments the rule does not read")
         for param in ("parallel_iterations", "swap_memory"):
             bound.pop(param, None)  # scheduling only: no effect on the values
         dtype = bound.pop("dtype", None)
         if dtype is not None and not code(dtype).endswith("float32"):
-            raise _Refused(stmt, f"{qualname} in {code(dtype)} (the layers' weights are float32)")
+            raise Refused(stmt, f"{qualname} in {code(dtype)} (the layers' weights are float32)")
         scope = bound.pop("scope", None)
         if scope is not None and not isinstance(scope, cst.SimpleString):
-            raise _Refused(stmt, f"{qualname} with a scope that is not a literal string")
+            raise Refused(stmt, f"{qualname} with a scope that is not a literal string")
         lines: List[str] = []
         self.setup, self.lstm_run = [], False
         if qualname.endswith("bidirectional_dynamic_rnn"):
@@ -318,7 +312,7 @@ class _Converter:
             self.state_names |= set(target_keys(state_part))
             if self.lstm_run:
                 if self.in_class and isinstance(state_part, (cst.Attribute, cst.Subscript)):
-                    raise _Refused(stmt, "an LSTM state kept on the object: TF1 gave it as an LSTMStateTuple "
+                    raise Refused(stmt, "an LSTM state kept on the object: TF1 gave it as an LSTMStateTuple "
                                          "(`.c`, `.h`, its printed form), the Keras layer as a tuple")
                 self.lstm_states |= set(target_keys(state_part))
         self.converted += 1
@@ -331,125 +325,9 @@ class _Converter:
             try:
                 anchor, setup = self.placement.place(setup)
             except ValueError as why:
-                raise _Refused(stmt, str(why)) from None
+                raise Refused(stmt, str(why)) from None
             (self.hoisted if anchor is None else self.at_anchor.setdefault(id(anchor), [])).extend(setup)
         else:
             new = setup + new
         new[0] = new[0].with_changes(leading_lines=stmt.leading_lines)
         return new
-
-    def _one_way(self, stmt, bound, scope, static: bool, lines: List[str]) -> str:
-        cell = self._read(bound.pop("cell"), stmt)
-        bound_inputs = bound.pop("inputs")
-        inputs = code(bound_inputs)
-        width = self.widths.of(bound_inputs)
-        if width is None:
-            raise _Refused(stmt, f"the input width of `{inputs}` is not given by the program text")
-        time_major = code(bound.pop("time_major", cst.Name("False"))) == "True"
-        sequence = inputs
-        if static or time_major or not isinstance(bound_inputs, cst.Name):
-            sequence = fresh("rnn_inputs", self.taken)
-            batch_major = f"{self.tf}.stack({inputs}, axis=1)" if static else (
-                f"{self.tf}.transpose({inputs}, [1, 0, 2])" if time_major else inputs)
-            lines.append(f"{sequence} = {batch_major}")
-        outputs, state = self._run(stmt, cell, sequence, width, bound, (scope.evaluated_value if scope else "rnn"),
-                                   lines)
-        if static:
-            return f"{self.tf}.unstack({outputs}, num=len({inputs}), axis=1), {state}"
-        if time_major:
-            return f"{self.tf}.transpose({outputs}, [1, 0, 2]), {state}"
-        return f"{outputs}, {state}"
-
-    def _bidirectional(self, stmt, bound, scope, lines: List[str]) -> str:
-        forward, backward = self._read(bound.pop("cell_fw"), stmt), self._read(bound.pop("cell_bw"), stmt)
-        inputs = code(bound.pop("inputs"))
-        width = self.widths.of(cst.parse_expression(inputs))
-        if width is None:
-            raise _Refused(stmt, f"the input width of `{inputs}` is not given by the program text")
-        if code(bound.pop("time_major", cst.Name("False"))) == "True":
-            raise _Refused(stmt, "bidirectional_dynamic_rnn with time_major=True")
-        prefix = scope.evaluated_value if scope else "bidirectional_rnn"
-        lengths = given_argument(bound.pop("sequence_length", None))
-        if lengths is not None:  # TF1 reverses only the first `length` steps of each sequence
-            reverse = f"{self.tf}.reverse_sequence({{}}, {code(lengths)}, seq_axis=1, batch_axis=0)"
-        else:
-            reverse = f"{self.tf}.reverse({{}}, [1])"
-        backward_bound = {"initial_state": bound.pop("initial_state_bw", None), "sequence_length": lengths}
-        forward_bound = {"initial_state": bound.pop("initial_state_fw", None), "sequence_length": lengths, **bound}
-        fw_out, fw_state = self._run(stmt, forward, inputs, width, forward_bound, f"{prefix}/fw", lines)
-        reversed_in = fresh("rnn_reversed", self.taken)
-        lines.append(f"{reversed_in} = {reverse.format(inputs)}")
-        bw_out, bw_state = self._run(stmt, backward, reversed_in, width, backward_bound, f"{prefix}/bw", lines)
-        return f"({fw_out}, {reverse.format(bw_out)}), ({fw_state}, {bw_state})"
-
-    def _run(self, stmt, cell: Cell, sequence: str, width: str, bound, scope: str, lines: List[str]
-             ) -> Tuple[str, str]:
-        """Run ``cell`` over ``sequence``; returns (outputs, TF1 state structure) source."""
-        lengths = given_argument(bound.pop("sequence_length", None))
-        initial = given_argument(bound.pop("initial_state", None))  # (`initial_state=None` written out: none given)
-        extra = {k: v for k, v in bound.items() if v is not None}
-        if extra:
-            raise _Refused(stmt, f"rnn call arguments the rule does not map: {', '.join(sorted(extra))}")
-        mask = ""
-        if lengths is not None:
-            mask_name = fresh("rnn_mask", self.taken)
-            lines.append(f"{mask_name} = {self.tf}.sequence_mask({code(lengths)}, {self.tf}.shape({sequence})[1])")
-            mask = mask_name
-        sequence = self.batches.held_input(sequence, initial, self.tf)  # (the loop keeps a static state batch)
-        prefixes = tf1_prefixes(cell, scope)
-        layers = iter(zip(leaves(cell), prefixes))
-        initial_code = code(initial) if initial is not None else None
-        return self._stack(cell, sequence, width, mask, initial_code, layers, lines)
-
-    def _stack(self, cell: Cell, sequence: str, width: str, mask: str, initial: Optional[str], layers,
-               lines: List[str]) -> Tuple[str, str]:
-        if isinstance(cell, Dropout):
-            if cell.input_keep:  # a new name: the input may be a fed placeholder
-                dropped = fresh("rnn_dropped", self.taken)
-                lines.append(f"{dropped} = {self.tf}.nn.dropout({sequence}, rate=1 - ({cell.input_keep}))")
-                sequence = dropped
-            outputs, state = self._stack(cell.inner, sequence, width, mask, initial, layers, lines)
-            if cell.output_keep:
-                lines.append(f"{outputs} = {self.tf}.nn.dropout({outputs}, rate=1 - ({cell.output_keep}))")
-            return outputs, state
-        if isinstance(cell, Multi):
-            states = []
-            for index, child in enumerate(cell.cells):
-                child_initial = f"{initial}[{index}]" if initial is not None else None
-                sequence, state = self._stack(child, sequence, width, mask, child_initial, layers, lines)
-                width = leaves(child)[-1].units
-                states.append(state)
-            return sequence, "(" + "".join(s + ", " for s in states) + ")"
-        leaf, prefix = next(layers)
-        return self._layer(leaf, prefix, sequence, width, mask, initial, lines)
-
-    def _layer(self, leaf: Leaf, prefix: str, sequence: str, width: str, mask: str, initial: Optional[str],
-               lines: List[str]) -> Tuple[str, str]:
-        kind = CELLS[leaf.cell_class][0]
-        layer = fresh({"lstm": "lstm", "gru": "gru", "rnn": "simple_rnn"}[kind], self.taken)
-        forget_bias = leaf.forget_bias if kind == "lstm" else "0.0"
-        constructor, setup = layer_setup(layer, CELLS[leaf.cell_class], leaf.units, leaf.activation, width, self.tf,
-                                         leaf.kernel_init, leaf.bias_init, forget_bias)
-        self.setup += setup
-        tf = self.tf
-        if self.with_saver:
-            checkpoint = RNNCheckpoint(layer, kind, width, forget_bias, constructor)
-            for name, shape in tf1_variables(kind, prefix, width, leaf.units):
-                mirror = fresh(f"{layer}_{name[len(prefix) + 1:].replace('/', '_')}", self.taken)
-                self.setup.append(f"{mirror} = {tf}.Variable({tf}.zeros({shape}), trainable=False, "
-                             f"name={json.dumps(name)})  # TF1's layout, for the Saver")
-                checkpoint.mirrors.append(mirror)
-            self.ctx.rnn_checkpoints.append(checkpoint)
-        call_args = [sequence] + ([f"mask={mask}"] if mask else [])
-        if initial is not None:
-            call_args.append(f"initial_state=[{initial}[1], {initial}[0]]" if kind == "lstm"
-                             else f"initial_state=[{initial}]")
-        outputs = fresh(f"{layer}_outputs", self.taken)
-        if kind == "lstm":
-            self.lstm_run = True
-            h, c = fresh(f"{layer}_h", self.taken), fresh(f"{layer}_c", self.taken)
-            lines.append(f"{outputs}, {h}, {c} = {layer}({', '.join(call_args)})")
-            return outputs, f"({c}, {h})"
-        state = fresh(f"{layer}_state", self.taken)
-        lines.append(f"{outputs}, {state} = {layer}({', '.join(call_args)})")
-        return outputs, state
