@@ -23,6 +23,11 @@ COVERED_BY = {
     "get-variable": "tests/golden/variable_store_reuse.py",
     "absl-wrappers": "tests/golden/host_calls_kept.py",
     "random-seed": "tests/golden/plumbing_control_dependencies_logging.py",
+    "idle-queue-runners": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\n"
+                           "with tf.Session() as sess:\n    coord = tf.train.Coordinator()\n"
+                           "    threads = tf.train.start_queue_runners(sess, coord)\n"
+                           "    print(sess.run(x * 2.0, {x: [1.0, 2.0]}))\n    coord.request_stop()\n"
+                           "    coord.join(threads)\n"),
     "session-config": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\n"
                        "with tf.Session(config=tf.ConfigProto(log_device_placement=True)) as sess:\n"
                        "    print(sess.run(x * 2.0, {x: [1.0, 2.0]}))\n"),

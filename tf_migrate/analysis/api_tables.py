@@ -126,7 +126,7 @@ TRANSPARENT_CONTEXTS = {"tf.name_scope", "tf.variable_scope", "tf.device", "tf.c
 COMPAT_ONLY_PREFIXES = (
     "tf.contrib.", "tf.train.string_input_producer", "tf.train.input_producer", "tf.train.batch",
     "tf.train.shuffle_batch", "tf.train.slice_input_producer", "tf.train.start_queue_runners",
-    "tf.train.Coordinator", "tf.train.QueueRunner", "tf.train.limit_epochs", "tf.TextLineReader",
+    "tf.train.QueueRunner", "tf.train.limit_epochs", "tf.TextLineReader",
     "tf.TFRecordReader", "tf.WholeFileReader", "tf.RandomShuffleQueue", "tf.queue.RandomShuffleQueue",
     "tf.PriorityQueue", "tf.queue.PriorityQueue", "tf.QueueBase", "tf.queue.QueueBase", "tf.make_template", "tf.losses.get_total_loss", "tf.losses.get_losses",
     "tf.losses.add_loss",

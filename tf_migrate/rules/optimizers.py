@@ -57,7 +57,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from tf_migrate.analysis.optimizer_choices import optimizer_choice
-from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.analysis.symbols import symbol_key, target_keys
 from tf_migrate.analysis.variable_owners import keras_owned_variables
 from tf_migrate.cst.arguments import keyword
 from tf_migrate.cst.text import code
@@ -160,6 +160,16 @@ class OptimizersToKeras(Rule):
         return visit(module, _ConstructorRewriter(ctx, module))
 
 
+def _python_float(rate: cst.BaseExpression, integer_names: Set[str]) -> cst.BaseExpression:
+    """A Keras optimizer takes a Python float learning rate (an int raises), where TF1's converted an int: ``1`` ->
+    ``1.0``, ``lr`` bound to integer literals only -> ``float(lr)``."""
+    if isinstance(rate, cst.Integer):
+        return cst.Float(rate.value + ".0") if rate.value.isdigit() else cst.parse_expression(f"float({rate.value})")
+    if isinstance(rate, cst.Name) and rate.value in integer_names:
+        return cst.parse_expression(f"float({rate.value})")
+    return rate
+
+
 class _ConstructorRewriter(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext, module: cst.Module) -> None:
         self.ctx, self.module = ctx, module
@@ -193,6 +203,33 @@ class _ConstructorRewriter(cst.CSTTransformer):
 
         visit(self.module, _Bindings())
         return found
+
+    @cached_property
+    def integer_names(self) -> Set[str]:
+        """Names every binding of which in the module is an integer literal (``lr = 1``; not a parameter, a loop
+        target or an augmented assignment anywhere); asked once."""
+        literal: Dict[str, Set[bool]] = {}
+
+        def bind(target: cst.BaseExpression, is_literal: bool) -> None:
+            for key in target_keys(target):
+                literal.setdefault(key, set()).add(is_literal and isinstance(target, cst.Name))
+
+        class _Bindings(cst.CSTVisitor):
+            def visit_Assign(self, node: cst.Assign) -> None:
+                for target in node.targets:
+                    bind(target.target, isinstance(node.value, cst.Integer))
+
+            def visit_AugAssign(self, node: cst.AugAssign) -> None:
+                bind(node.target, False)
+
+            def visit_For(self, node: cst.For) -> None:
+                bind(node.target, False)
+
+            def visit_Param(self, node: cst.Param) -> None:
+                bind(node.name, False)
+
+        visit(self.module, _Bindings())
+        return {key for key, kinds in literal.items() if kinds == {True}}
 
     @cached_property
     def choices(self) -> Dict[int, List[cst.Call]]:
@@ -263,6 +300,8 @@ class _ConstructorRewriter(cst.CSTTransformer):
                 # A Keras optimizer takes a float, a schedule or a callable, not a tf.Variable (`lr =
                 # tf.Variable(0.0, trainable=False)`, assigned between epochs): read at each update, as TF1's was.
                 value = cst.Lambda(cst.Parameters(), value)
+            if keras_name == "learning_rate" and value is not None:
+                value = _python_float(value, self.integer_names)
             if value is not None and keras_name in _FLOAT32_TENSORS.get(keras_class, ()) and isinstance(
                     value, (cst.Float, cst.Integer, cst.Name, cst.Attribute)):
                 tf = self.ctx.tf

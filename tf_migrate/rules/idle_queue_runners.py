@@ -1,0 +1,74 @@
+"""``tf.train.start_queue_runners`` in a program that builds no queue runner -> ``[]``: TF1 started no thread.
+
+    coord = tf.train.Coordinator()                              coord = tf.train.Coordinator()
+    threads = tf.train.start_queue_runners(sess, coord)   ->    threads = []
+    ...                                                         ...
+    coord.request_stop()                                        coord.request_stop()
+    coord.join(threads)                                         coord.join(threads)
+
+Code that once read its data through queues, or copied the boilerplate of code that did, starts the queue runners
+of a graph that has none: TF1 returned an empty list of threads, and the ``Coordinator`` around them only stopped
+and joined nothing. TF2 keeps ``tf.train.Coordinator`` (pure Python, the same class: ``request_stop(e)`` then
+``join`` raises ``e`` again, as TF1's did), so only the start, which needs a session, changes: to the list it
+returned. The program builds no queue runner when no call of it makes one (``string_input_producer``,
+``tf.train.batch`` and the other input producers and batchers, ``QueueRunner``, ``add_queue_runner``) and it imports
+no module that could (only TensorFlow, the standard library and the host packages of ``api_tables.HOST_MODULES``);
+else the start is left alone, and the file stays compat for it.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf_migrate.analysis import api_tables as api
+from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.report import INFO
+from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.traversal import all_nodes, visit
+
+RULE_ID = "idle-queue-runners"
+_START = {"tf.train.start_queue_runners", "tf.train.queue_runner.start_queue_runners"}
+# Calls that add queue runners to the graph.
+_RUNNER_MAKERS = ("tf.train.string_input_producer", "tf.train.input_producer", "tf.train.range_input_producer",
+                  "tf.train.slice_input_producer", "tf.train.batch", "tf.train.shuffle_batch", "tf.train.batch_join",
+                  "tf.train.shuffle_batch_join", "tf.train.maybe_batch", "tf.train.maybe_shuffle_batch",
+                  "tf.train.maybe_batch_join", "tf.train.maybe_shuffle_batch_join", "tf.train.QueueRunner",
+                  "tf.train.add_queue_runner", "tf.train.queue_runner.", "tf.contrib.")
+
+
+class IdleQueueRunners(Rule):
+    RULE_ID = RULE_ID
+    DESCRIPTION = "start_queue_runners where the program builds no queue runner -> [] (TF1 started no thread)"
+    ORDER = 41  # after queue-pipelines, which removes the start with the pipeline it converts
+    TRIGGERS = ("start_queue_runners",)
+
+    def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        if not _builds_no_queue_runner(module, ctx):
+            return module
+        return visit(module, _EmptyStarts(ctx))
+
+
+def _builds_no_queue_runner(module: cst.Module, ctx: RuleContext) -> bool:
+    for call in all_calls(module):
+        qualname = ctx.names.call_name(call) or ""
+        if any(qualname == maker or (maker.endswith(".") and qualname.startswith(maker)) for maker in _RUNNER_MAKERS):
+            return False
+    for full in ctx.names.aliases.values():
+        top = full.split(".")[0]
+        if top != "tensorflow" and top not in api.HOST_MODULES:
+            return False  # a module of the program, or a library: it may add queue runners to the graph
+    for node in all_nodes(module):
+        if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
+            return False  # (``from inputs import *``: what it binds is not in the aliases)
+    return True
+
+
+class _EmptyStarts(cst.CSTTransformer):
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+
+    def leave_Call(self, original: cst.Call, updated: cst.BaseExpression) -> cst.BaseExpression:
+        if self.ctx.names.call_name(original) not in _START:
+            return updated
+        self.ctx.report(original, RULE_ID, INFO, "the program builds no queue runner: TF1 started no thread and "
+                                                  "returned an empty list")
+        return cst.List([])
