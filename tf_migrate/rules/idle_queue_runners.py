@@ -12,21 +12,27 @@ and joined nothing. TF2 keeps ``tf.train.Coordinator`` (pure Python, the same cl
 ``join`` raises ``e`` again, as TF1's did), so only the start, which needs a session, changes: to the list it
 returned. The program builds no queue runner when no call of it makes one (``string_input_producer``,
 ``tf.train.batch`` and the other input producers and batchers, ``QueueRunner``, ``add_queue_runner``) and it imports
-no module that could (only TensorFlow, the standard library and the host packages of ``api_tables.HOST_MODULES``);
-else the start is left alone, and the file stays compat for it.
+no module that could (only TensorFlow, the standard library and the host packages of ``api_tables.HOST_MODULES``).
+The session must be the program's own: the module makes one, asks for no default session, and the start does not
+run a session a function was given (``def queue_context(sess): ... start_queue_runners(sess=sess)``, a helper
+another module's graph calls with its queues). Else the start is left alone, and the file stays compat for it.
 """
 from __future__ import annotations
+
+from typing import List, Set
 
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
-from tf_migrate.analysis.symbols import all_calls
+from tf_migrate.analysis.symbols import all_calls, reads
+from tf_migrate.cst.arguments import argument
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import all_nodes, visit
 
 RULE_ID = "idle-queue-runners"
 _START = {"tf.train.start_queue_runners", "tf.train.queue_runner.start_queue_runners"}
+_DEFAULT_SESSIONS = {"tf.get_default_session", "tf.compat.v1.get_default_session"}
 # Calls that add queue runners to the graph.
 _RUNNER_MAKERS = ("tf.train.string_input_producer", "tf.train.input_producer", "tf.train.range_input_producer",
                   "tf.train.slice_input_producer", "tf.train.batch", "tf.train.shuffle_batch", "tf.train.batch_join",
@@ -59,16 +65,32 @@ def _builds_no_queue_runner(module: cst.Module, ctx: RuleContext) -> bool:
     for node in all_nodes(module):
         if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
             return False  # (``from inputs import *``: what it binds is not in the aliases)
-    return True
+    made = {ctx.names.call_name(call) for call in all_calls(module)}
+    return bool(made & api.SESSIONS) and not made & _DEFAULT_SESSIONS
 
 
 class _EmptyStarts(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext) -> None:
         self.ctx = ctx
+        self.parameters: List[Set[str]] = []  # of the functions around the node, innermost last
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        params = node.params
+        every = [*params.params, *params.kwonly_params, *params.posonly_params]
+        every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+        self.parameters.append({p.name.value for p in every})
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        self.parameters.pop()
+        return updated
 
     def leave_Call(self, original: cst.Call, updated: cst.BaseExpression) -> cst.BaseExpression:
         if self.ctx.names.call_name(original) not in _START:
             return updated
+        session = argument(original, "sess", 0)
+        given = set().union(*self.parameters) if self.parameters else set()
+        if session is None or any(key.split(".")[0] in given for key in reads(session)):
+            return updated  # the default session, or one a function was given: whose graph is not known here
         self.ctx.report(original, RULE_ID, INFO, "the program builds no queue runner: TF1 started no thread and "
                                                   "returned an empty list")
         return cst.List([])
