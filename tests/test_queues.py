@@ -113,6 +113,10 @@ REFUSED = {
                                     "the run computes `queue.dequeue` and `queue.size`, ops of one queue, and "
                                     "neither from the other"),
     "two dequeues in one run": (_HEAD + "out = [queue.dequeue(), queue.dequeue()]\n" + _RUN, "inside an expression"),
+    "queue runner of the queue_runner module": (
+        _HEAD + "out = queue.dequeue()\nrunner = tf.train.queue_runner.QueueRunner(queue, [fill])\n"
+        "tf.train.queue_runner.add_queue_runner(runner)\n" + _RUN,
+        "`tf.train.queue_runner.QueueRunner` has no eager rewrite"),
     "queue runner": (_HEAD + "out = queue.dequeue()\nrunner = tf.train.QueueRunner(queue, [fill])\n" + _RUN,
                      "`tf.train.QueueRunner` has no eager rewrite"),
 }
