@@ -168,10 +168,10 @@ def test_another_modules_object_trained_by_the_importers_optimizer_prints_the_le
 
 
 def test_an_importer_whose_provider_stays_compat_stays_compat_with_the_reason(tmp_path):
-    provider = PROVIDER + "        self.queue = tf.FIFOQueue(3, tf.float32)\n"  # no eager form in tf-migrate
+    provider = PROVIDER + "        self.queue = tf.RandomShuffleQueue(3, 0, tf.float32)\n"  # no eager form in tf-migrate
     _, outcomes, reasons = migrate(tmp_path, {"model.py": provider, "train.py": IMPORTER})
     assert outcomes == {"model.py": "compat", "train.py": "compat"}
-    assert "FIFOQueue" in reasons["model.py"] and "model.py" in reasons["train.py"]
+    assert "RandomShuffleQueue" in reasons["model.py"] and "model.py" in reasons["train.py"]
 
 
 def test_a_static_shape_of_a_value_computed_from_members_keeps_compat_with_the_reason():

@@ -113,6 +113,16 @@ REFUSED = {
                                     "the run computes `queue.dequeue` and `queue.size`, ops of one queue, and "
                                     "neither from the other"),
     "two dequeues in one run": (_HEAD + "out = [queue.dequeue(), queue.dequeue()]\n" + _RUN, "inside an expression"),
+    # (the first version ran a function's dequeue once, eagerly, where TF1 built it: on an empty queue it blocks)
+    "queue passed to a function": (_HEAD + "def consume(source):\n    return source.dequeue()\n"
+                                   "taken = consume(queue)\nout = queue.dequeue()\n" + _RUN,
+                                   "the queue `queue` is used other than by its own ops"),
+    "queue used in a function": (_HEAD + "def take():\n    return queue.dequeue()\nprint(take())\n"
+                                 "out = queue.dequeue()\n" + _RUN, "the queue `queue` is used in a function"),
+    "queue aliased": (_HEAD + "other = queue\nout = other.dequeue()\n" + _RUN,
+                      "the queue `queue` is used other than by its own ops"),
+    "queue run itself": (_HEAD + "out = queue.dequeue()\nwith tf.Session() as s2:\n    print(s2.run(queue))\n"
+                         + _RUN, "`queue` holds a queue value, not a graph value the analysis knows"),
     "queue runner of the queue_runner module": (
         _HEAD + "out = queue.dequeue()\nrunner = tf.train.queue_runner.QueueRunner(queue, [fill])\n"
         "tf.train.queue_runner.add_queue_runner(runner)\n" + _RUN,

@@ -84,7 +84,7 @@ def test_a_session_passed_in_another_place_than_the_dropped_parameter_stays_comp
 
 def test_a_compat_module_building_the_class_keeps_every_module_tied_to_it_compat(tmp_path):
     other = ("import numpy as np\nimport tensorflow as tf\nfrom agent import Agent\n\nsess = tf.Session()\n"
-             "agent = Agent(sess, 3, 2)\nq = tf.FIFOQueue(3, tf.float32)\n"
+             "agent = Agent(sess, 3, 2)\nq = tf.RandomShuffleQueue(3, 0, tf.float32)\n"
              "sess.run(tf.global_variables_initializer())\nprint(agent.predict(np.ones((1, 3))))\n")
     _, outcomes, reasons = migrate(tmp_path, {"agent.py": AGENT, "train.py": TRAIN, "other.py": other})
     assert outcomes == {"agent.py": "compat", "train.py": "compat", "other.py": "compat"}

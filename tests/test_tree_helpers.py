@@ -77,7 +77,7 @@ def test_a_star_import_needs_no_import_change(tmp_path):
 
 CANNOT_BUILD = MAIN.replace('hidden = fc_layer(x, 4, "FC1")', 'hidden = fc_layer(x, num_units=4, name="FC1", '
                                                                  'use_relu=tf.constant(True))')
-STAR_COMPAT = ("import tensorflow as tf\nfrom ops import *\n\nq = tf.FIFOQueue(3, tf.float32)\n"
+STAR_COMPAT = ("import tensorflow as tf\nfrom ops import *\n\nq = tf.RandomShuffleQueue(3, 0, tf.float32)\n"
                "h = fc_layer(tf.reshape(q.dequeue(), [1, 1]), 2, 'Q')\n")
 
 

@@ -52,7 +52,7 @@ def test_kept_whole(line):
 
 def test_compat_output_keeps_tf_hessians():
     """The split serves the eager output's tapes: a file kept in compat mode keeps TF1's call."""
-    source = PROGRAM.format(line="h = tf.hessians(f, x)") + "tf.train.start_queue_runners(sess)\n"
+    source = PROGRAM.format(line="h = tf.hessians(f, x)") + "q = tf.RandomShuffleQueue(2, 0, tf.float32)\n"
     result = migrate_source(source, "case.py")
     assert result.outcome == "compat"
     assert "tf.hessians(f, x)" in result.new_source

@@ -17,7 +17,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.session_setters import sets_session
 from tf_migrate.analysis.statement_facts import NestedFunctions, initializes, only_initializers
 from tf_migrate.cst.text import code
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import all_nodes, visit
 
 
 def check_api(classifier, node: cst.CSTNode, calls: List[cst.Call]) -> None:
@@ -35,6 +35,12 @@ def check_api(classifier, node: cst.CSTNode, calls: List[cst.Call]) -> None:
                 and classifier.kind_of(call.func.value) == "tensor":
             classifier.block(call, f"`{code(call.func)}` writes the variable at once, in the session (not an op "
                              "a run fetches): no eager rewrite in tf-migrate yet")
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        queue = next((n for n in all_nodes(node) if isinstance(n, cst.Name)
+                      and classifier.scope.kind(n.value) == pm.QUEUE), None)
+        if queue is not None:
+            classifier.block(queue, f"the queue `{queue.value}` is used in a function or class: where its ops run "
+                                    "then is not followed")
     nested = NestedFunctions()
     visit(node, nested)
     for call in nested.calls:

@@ -34,6 +34,7 @@ from tf_migrate.analysis.expression_kinds import queue_method
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
 from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
+from tf_migrate.traversal import all_nodes
 
 MOVING_AVERAGE = "tf.train.ExponentialMovingAverage"
 _NAMED_SHADOWS = ("average_name", "variables_to_restore")
@@ -46,11 +47,7 @@ def classify_built_object(classifier, st: "pm.Statement", targets, value) -> boo
         if method in _NAMED_SHADOWS:
             classifier.block(call, f"`{method}` reads the names TF1 gave the shadow variables "
                                    "(`w/ExponentialMovingAverage`), which eager variables do not have")
-    fetched = {id(c) for site in st.run_sites for c in all_calls(site.fetch)}
-    for call in all_calls(st.node):
-        if call is not value and id(call) not in fetched and queue_method(call, classifier.scope):
-            classifier.block(call, f"`{code(call.func)}` inside an expression, outside a run: TF1 built an op there "
-                                   "(bind it to a name, which runs fetch)")
+    _check_queue_uses(classifier, st, targets, value)
     if not isinstance(value, cst.Call):
         return False
     if targets is not None and _classify_iterator(classifier, st, value):
@@ -78,6 +75,27 @@ def _classify_metric(classifier, st, value: cst.Call) -> bool:
     st.role = pm.DEFER  # the metric's value (result), or its update and then its value (a call)
     classifier.define(st, pm.TENSOR)
     return True
+
+
+def _check_queue_uses(classifier, st: "pm.Statement", targets, value) -> None:
+    """Block queue ops inside expressions outside runs, and a queue read other than as the receiver of its own ops
+    (passed to a function, aliased, put in a list, printed): what its ops there do is not followed."""
+    scope = classifier.scope
+    fetched = {id(c) for site in st.run_sites for c in all_calls(site.fetch)}
+    receivers = set()
+    for call in all_calls(st.node):
+        if queue_method(call, scope):
+            receivers.add(id(call.func.value))
+            if call is not value and id(call) not in fetched:
+                classifier.block(call, f"`{code(call.func)}` inside an expression, outside a run: TF1 built an op "
+                                       "there (bind it to a name, which runs fetch)")
+    read_part = value if targets is not None and value is not None else st.node
+    for node in all_nodes(read_part):
+        if isinstance(node, (cst.Name, cst.Attribute)) and id(node) not in receivers \
+                and scope.kind(symbol_key(node) or "") == pm.QUEUE:
+            classifier.block(node, f"the queue `{code(node)}` is used other than by its own ops (enqueue, dequeue, "
+                                   "size, close): what is done with it there is not followed")
+            return
 
 
 def _classify_queue(classifier, st, targets, value: cst.Call) -> bool:
