@@ -119,6 +119,9 @@ REFUSED = {
                                    "the queue `queue` is used other than by its own ops"),
     "queue used in a function": (_HEAD + "def take():\n    return queue.dequeue()\nprint(take())\n"
                                  "out = queue.dequeue()\n" + _RUN, "the queue `queue` is used in a function"),
+    "queue used in a function defined before it": (
+        "import tensorflow as tf\ndef take():\n    return queue.dequeue()\n" + _HEAD.split("\n", 1)[1]
+        + "print(take())\nout = queue.dequeue()\n" + _RUN, "`take` uses the queue `queue`"),
     "queue aliased": (_HEAD + "other = queue\nout = other.dequeue()\n" + _RUN,
                       "the queue `queue` is used other than by its own ops"),
     "queue run itself": (_HEAD + "out = queue.dequeue()\nwith tf.Session() as s2:\n    print(s2.run(queue))\n"

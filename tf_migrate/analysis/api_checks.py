@@ -35,7 +35,7 @@ def check_api(classifier, node: cst.CSTNode, calls: List[cst.Call]) -> None:
                 and classifier.kind_of(call.func.value) == "tensor":
             classifier.block(call, f"`{code(call.func)}` writes the variable at once, in the session (not an op "
                              "a run fetches): no eager rewrite in tf-migrate yet")
-    if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+    if classifier.scope.queue_keys and isinstance(node, (cst.FunctionDef, cst.ClassDef)):
         queue = next((n for n in all_nodes(node) if isinstance(n, cst.Name)
                       and classifier.scope.kind(n.value) == pm.QUEUE), None)
         if queue is not None:

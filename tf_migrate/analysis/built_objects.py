@@ -31,7 +31,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import queue_method
-from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
+from tf_migrate.analysis.symbols import all_calls, callee_name, reads, symbol_key
 from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
 from tf_migrate.traversal import all_nodes
@@ -81,6 +81,8 @@ def _check_queue_uses(classifier, st: "pm.Statement", targets, value) -> None:
     """Block queue ops inside expressions outside runs, and a queue read other than as the receiver of its own ops
     (passed to a function, aliased, put in a list, printed): what its ops there do is not followed."""
     scope = classifier.scope
+    if not scope.queue_keys:
+        return
     fetched = {id(c) for site in st.run_sites for c in all_calls(site.fetch)}
     receivers = set()
     for call in all_calls(st.node):
@@ -89,6 +91,13 @@ def _check_queue_uses(classifier, st: "pm.Statement", targets, value) -> None:
             if call is not value and id(call) not in fetched:
                 classifier.block(call, f"`{code(call.func)}` inside an expression, outside a run: TF1 built an op "
                                        "there (bind it to a name, which runs fetch)")
+    for call in all_calls(st.node):
+        read = scope.function_reads.get(callee_name(call) or "", ())
+        queue = next((key for key in sorted(read) if scope.kind(key) == pm.QUEUE), None)
+        if queue is not None:
+            classifier.block(call, f"`{code(call.func)}` uses the queue `{queue}`: where its ops run then is not "
+                                   "followed")
+            return
     read_part = value if targets is not None and value is not None else st.node
     for node in all_nodes(read_part):
         if isinstance(node, (cst.Name, cst.Attribute)) and id(node) not in receivers \

@@ -158,6 +158,8 @@ class Scope:
     # The graph each statement builds in (analysis/run_graphs.statement_graphs), by statement index: empty where the
     # scope builds one graph. TF1's collections (trainable variables, the default var_list) held that graph's only.
     graphs: List[object] = field(default_factory=list)
+    # Keys ever bound to a queue here (a quick test before the checks that look for a queue's uses; built_objects).
+    queue_keys: Set[str] = field(default_factory=set)
 
     def same_graph(self, made_at: int, read_at: int) -> bool:
         """Whether what statement ``made_at`` made is in the graph statement ``read_at`` builds in."""
@@ -180,6 +182,8 @@ class Scope:
         else:
             history.insert(position, symbol)
         self.symbols[symbol.key] = history[-1]
+        if symbol.kind == QUEUE:
+            self.queue_keys.add(symbol.key)
 
     def add_trainable(self, keys) -> None:
         """Records keys that hold trainable variables. A key bound again (``A = tf.Variable(...)``
