@@ -115,6 +115,22 @@ def test_a_programs_own_clock_reads_tick_alike_in_both_runs(tmp_path):
     assert took >= 0.3, run.stdout
 
 
+def test_clock_reads_of_the_programs_modules_and_datetime_tick_alike_in_both_runs(tmp_path):
+    # Before: a helper module's timing and a datetime stamp differed between the runs (`not-comparable`, or
+    # `different` for a project's training log).
+    (tmp_path / "timing.py").write_text("import time\n\ndef timed(f):\n    start = time.time()\n    out = f()\n"
+                                        "    return out, time.time() - start\n")
+    legacy = ("import datetime\nimport tensorflow as tf\nfrom timing import timed\nx = tf.placeholder(tf.float32, [])\n"
+              "with tf.Session() as sess:\n    out, took = timed(lambda: sess.run(x * 3, {x: 2.0}))\n"
+              "    print(out, 'took %.4f' % took, datetime.datetime.now().isoformat())\n")
+    migrated = ("import datetime\nimport tensorflow as tf\nfrom timing import timed\n"
+                "out, took = timed(lambda: (tf.constant(2.0) * 3).numpy())\n"
+                "print(out, 'took %.4f' % took, datetime.datetime.now().isoformat())\n")
+    result = verify(legacy, migrated, tmp_path)
+    assert result.status == "equivalent", result.detail
+    assert "took 0.0010" in result.legacy_output
+
+
 LEGACY_TWO_GRAPHS = _src(
     """
     import tensorflow as tf

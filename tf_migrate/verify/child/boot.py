@@ -114,8 +114,8 @@ def prepare(mode, *, program_dir, log_path=None, fetch_order="pre", user_files=(
         if fetch_order is not None:
             _sibling("fetch_order").install(tf, log, fetch_order)
         sys.modules["tensorflow"] = tf.compat.v1
-    if clock == "virtual":
-        _sibling("clock").install(log.user_files)
+    if clock == "virtual":  # (the program's modules tick too: a project's model.py timing its epochs)
+        _sibling("clock").install(tuple(log.user_files) + ((os.path.join(program_dir, ""),) if program_dir else ()))
     _seed_host_generators()
     if state_path is None:
         return []
