@@ -25,6 +25,7 @@ from tf_migrate.analysis.imported_helpers import rebound_modules, summarize_prov
 from tf_migrate.analysis.instance_members import member_blockers
 from tf_migrate.analysis.imported_runs import asked_sites, importer_blockers, unanswerable
 from tf_migrate.analysis.held_graph_objects import function_parameters, held_parameters
+from tf_migrate.analysis.binding_times import self_changing_methods
 from tf_migrate.analysis.instance_runs import as_class_run, external_runs, module_classes
 from tf_migrate.analysis.modules import variable_holders, variable_makers
 from tf_migrate.analysis.object_graphs import object_graph
@@ -131,6 +132,8 @@ def blockers_of(module: cst.Module, names: TFNames, layer_scopes=None) -> List[T
         scopes.append(scope)
         if scope.is_graph_program:
             found.extend(scope.blockers)
+        else:
+            found.extend(scope.object_blockers)  # objects given to its graph classes, changed after (later_changes)
         found.extend(member_blockers(scope, names, layer_scopes))  # a converted class's dropped members read here
         found.extend(member_requests(scope, names))  # members of another module's object computed in its runs
         for st in scope.statements:
@@ -258,6 +261,8 @@ def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
     names.variable_makers = variable_makers(module, names)
     defined = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef)]
     names.module_classes = {name for name in defined if defined.count(name) == 1}
+    names.changing_methods = {stmt.name.value: self_changing_methods(stmt) for stmt in module.body
+                              if isinstance(stmt, cst.ClassDef) and stmt.name.value in names.module_classes}
     names.held_parameters = held_parameters(module, names) if names.module_classes else {}
     names.function_parameters = function_parameters(module, names) if names.module_classes else {}
     return names

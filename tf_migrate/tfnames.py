@@ -189,6 +189,8 @@ class TFNames:
     variable_holders: Dict[str, tuple] = field(default_factory=dict)
     variable_makers: Set[str] = field(default_factory=set)  # the module's functions that make variables
     module_classes: Set[str] = field(default_factory=set)  # the classes the module defines once, at its top level
+    # Each of those -> its methods that change the object they are called on (binding_times.self_changing_methods).
+    changing_methods: Dict[str, Set[str]] = field(default_factory=dict)
     # class -> {__init__ parameter -> the graph class of the object every construction passes it}
     held_parameters: Dict[str, Dict[str, str]] = field(default_factory=dict)
     # class -> the __init__ parameters every construction leaves at a TensorFlow function default (activations)

@@ -95,6 +95,38 @@ RANDOM_OPS = {
     "tf.random.stateless_normal",
 }
 
+# Random draws outside the names above: TF1's image augmentations and samplers.
+RANDOM_PREFIXES = ("tf.random.", "tf.image.random_", "tf.random_", "tf.nn.fractional_", "tf.nn.sampled_",
+                   "tf.nn.nce_loss", "tf.nn.uniform_candidate_sampler", "tf.nn.log_uniform_candidate_sampler",
+                   "tf.nn.learned_unigram_candidate_sampler", "tf.nn.fixed_unigram_candidate_sampler",
+                   "tf.image.sample_distorted_bounding_box")
+# Not draws: seeds, initializer objects (values; their variables draw when made), stateless ops (a value of
+# their seed), generators (blocked as unmodelled classes).
+NOT_RANDOM_PREFIXES = ("tf.random.set_seed", "tf.random.set_random_seed", "tf.random.stateless_",
+                       "tf.random.Generator", "tf.random.experimental", "tf.random.get_seed",
+                       "tf.random_normal_initializer", "tf.random_uniform_initializer",
+                       "tf.random.normal_initializer", "tf.random.uniform_initializer")
+
+
+def is_random_op(qualname: Optional[str]) -> bool:
+    """A call that draws new values each time it runs (:data:`RANDOM_OPS`, :data:`RANDOM_PREFIXES`)."""
+    return qualname is not None and (qualname in RANDOM_OPS or (
+        qualname.startswith(RANDOM_PREFIXES) and not qualname.startswith(NOT_RANDOM_PREFIXES)))
+
+
+# TF1's probability distributions (values: their parameters; their samples are draws, at each run).
+DISTRIBUTIONS = ("tf.distributions.",)
+DISTRIBUTION_DRAWS = {"sample", "sample_n"}
+
+# Ops with an effect outside the graph each time they run (a Python function called, the clock read, a line
+# printed): a value computed from one is made in each run that needs it, as a random draw is, never once where built.
+PER_RUN_EFFECT_OPS = {"tf.py_func", "tf.numpy_function", "tf.py_function", "tf.timestamp", "tf.Print",
+                      "tf.write_file", "tf.io.write_file"}
+
+# Questions about the execution mode: TF1's graph program answered False, the migrated one would answer True
+# outside its compiled functions (the branch they choose would change): the file stays compat.
+EXECUTION_MODE_QUERIES = {"tf.executing_eagerly", "tf.executing_eagerly_outside_functions", "tf.inside_function"}
+
 # Module-level calls with an eager meaning (kept where they are, renamed by the tables).
 EAGER_CONFIG_CALLS = {"tf.set_random_seed", "tf.random.set_seed", "tf.logging.set_verbosity",
                       "tf.debugging.set_log_device_placement"}
@@ -202,3 +234,40 @@ SPARSE_RESULTS = {"tf.SparseTensor", "tf.sparse.SparseTensor", "tf.string_split"
                   "tf.sparse.transpose", "tf.sparse_reset_shape", "tf.sparse.reset_shape", "tf.sparse_fill_empty_rows",
                   "tf.sparse.fill_empty_rows", "tf.sparse_maximum", "tf.sparse.maximum", "tf.sparse_minimum",
                   "tf.sparse.minimum", "tf.contrib.layers.dense_to_sparse", "tf.serialize_sparse"}
+
+
+# TF classes whose objects the program model knows (tables above, or rules that convert them), and classes whose
+# objects are plain values (shapes, specs, protos, I/O handles: their methods build no ops a run would fetch). A call
+# of any other capitalised `tf.*` name builds an object the analysis has no model of: its methods may build ops
+# that TF1 ran at each run where eager code runs them once, where they stand (a distribution's ``sample()``, an
+# accumulator's ``take_grad()``), so the file stays compat (:func:`is_unmodelled_class`).
+MODELLED_CLASSES = {
+    "tf.train.Coordinator", "tf.train.ExponentialMovingAverage", "tf.train.Server", "tf.train.ClusterSpec",
+    "tf.GradientTape", "tf.Module", "tf.TensorArray", "tf.Print", "tf.Assert",
+    # plain values
+    "tf.TensorShape", "tf.Dimension", "tf.DType", "tf.TensorSpec", "tf.IndexedSlices", "tf.SparseTensorValue",
+    "tf.DeviceSpec", "tf.FixedLenFeature", "tf.VarLenFeature", "tf.FixedLenSequenceFeature", "tf.SparseFeature",
+    "tf.io.FixedLenFeature", "tf.io.VarLenFeature", "tf.io.FixedLenSequenceFeature", "tf.io.SparseFeature",
+    "tf.train.Example", "tf.train.SequenceExample", "tf.train.Features", "tf.train.Feature", "tf.train.FeatureList",
+    "tf.train.FeatureLists", "tf.train.Int64List", "tf.train.BytesList", "tf.train.FloatList",
+    "tf.Summary", "tf.summary.Summary", "tf.HistogramProto", "tf.ConfigProto", "tf.GPUOptions", "tf.GraphOptions",
+    "tf.OptimizerOptions", "tf.RunOptions", "tf.RunMetadata", "tf.GraphDef", "tf.NodeDef", "tf.MetaGraphDef",
+    "tf.python_io.TFRecordWriter", "tf.python_io.TFRecordOptions", "tf.io.TFRecordWriter", "tf.io.TFRecordOptions",
+}
+# Namespaces whose capitalised names are known or plain: Keras (its layers, metrics, initializers...), datasets
+# (the dataset analyses follow their iterators), host file and flag helpers, errors.
+MODELLED_CLASS_PREFIXES = ("tf.keras.", "tf.data.", "tf.initializers.", "tf.errors.", "tf.raw_ops.") \
+    + DISTRIBUTIONS + HOST_CALL_PREFIXES
+
+
+def is_unmodelled_class(qualname: str) -> bool:
+    """True for a call of a capitalised ``tf.*`` name (a class, or a method of one: ``tf.train.Example.FromString``)
+    that no table models (:data:`MODELLED_CLASSES`)."""
+    parts = qualname.split(".")
+    capital = next((i for i, part in enumerate(parts) if i and part[:1].isupper()), None)
+    if parts[0] != "tf" or capital is None or qualname.startswith(MODELLED_CLASS_PREFIXES):
+        return False
+    cls = ".".join(parts[:capital + 1])
+    return not (cls in MODELLED_CLASSES or cls in SESSIONS or cls in SAVERS or cls in GRAPHS or cls in QUEUES
+                or cls in VARIABLE_CONSTRUCTORS or cls in KERAS_METRICS or cls in SPARSE_RESULTS
+                or is_optimizer_constructor(cls) or is_compat_only(cls))

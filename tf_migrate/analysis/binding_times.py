@@ -13,7 +13,7 @@ from typing import Dict, FrozenSet, Set
 
 import libcst as cst
 
-from tf_migrate.analysis.symbols import reads, target_keys, writes
+from tf_migrate.analysis.symbols import bound_names, reads, target_keys, writes
 from tf_migrate.traversal import fact, visit
 
 
@@ -148,3 +148,38 @@ def global_writes(func: cst.FunctionDef) -> Set[str]:
 
     visit(func.body, _Globals())
     return declared & set(writes(func.body)) if declared else set()
+
+
+def changed_outside(func: cst.FunctionDef) -> Set[str]:
+    """The names from around ``func`` whose objects it changes in place when called (``cfg["k"] = 7``,
+    ``stats.count += 1``, ``history.append(x)``): no parameter of it, no name it binds itself."""
+    own = set(bound_names(func.body)) | {param.name.value for param in _parameters(func)}
+    return {key.split(".")[0] for key in writes(func.body)} - own
+
+
+def _parameters(func: cst.FunctionDef):
+    params = func.params
+    return [*params.posonly_params, *params.params, *params.kwonly_params,
+            *(p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param))]
+
+
+def self_changing_methods(cls: cst.ClassDef) -> Set[str]:
+    """The methods of ``cls`` that change the object they are called on: bind or change an attribute of ``self``,
+    or call such a method of ``self``."""
+    methods = {node.name.value: node for node in cls.body.body if isinstance(node, cst.FunctionDef)}
+    changing = {name for name, method in methods.items() if any(key.startswith("self.") or key == "self"
+                                                                for key in writes(method.body))}
+    grew = True
+    while grew:
+        grew = False
+        for name, method in methods.items():
+            if name not in changing and any(f"self.{other}" in reads(method.body) for other in changing):
+                changing.add(name)
+                grew = True
+    return changing
+
+
+def changes_parameters(func: cst.FunctionDef) -> bool:
+    """Whether ``func`` changes an object given to it in place (``config.scale = 7``, ``items.append(x)``)."""
+    params = {param.name.value for param in _parameters(func)} - {"self", "cls"}
+    return bool(params & ({key.split(".")[0] for key in writes(func.body)} - set(bound_names(func.body))))

@@ -19,7 +19,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import variable_members
 from tf_migrate.analysis.statement_facts import returns_tensors, single
-from tf_migrate.analysis.binding_times import free_reads, global_writes
+from tf_migrate.analysis.binding_times import changed_outside, free_reads, global_writes
 from tf_migrate.analysis.symbols import callee_name, reads, symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
@@ -263,7 +263,7 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
     scope.local_callables.add(node.name.value)
     if isinstance(node, cst.FunctionDef):
         scope.function_reads.setdefault(node.name.value, set()).update(free_reads(node))
-        for name in global_writes(node):
+        for name in sorted(global_writes(node) | changed_outside(node)):
             scope.global_writers.setdefault(name, node.name.value)
     if isinstance(node, cst.ClassDef):
         scope.class_defs[node.name.value] = node

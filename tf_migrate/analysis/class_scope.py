@@ -90,7 +90,7 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
                           known_callables=functions)
     analysis = ClassAnalysis(scope, init, [], set(params), list(scope.blockers),
                              {m.name.value for m in methods})
-    scope.later_stores = _later_stores(methods, init)
+    scope.later_stores = _later_stores(methods, init, names)
     for st in scope.statements:
         if st.role == pm.KEEP:
             analysis.init_locals.update(k for k in st.defines if "." not in k)
@@ -217,20 +217,42 @@ def run_blockers(scope: "pm.Scope", site: RunSite) -> List[Tuple[cst.CSTNode, st
     return found
 
 
-def _later_stores(methods: Sequence[cst.FunctionDef], init: cst.FunctionDef) -> Dict[str, str]:
-    """``self.x`` -> where code binds it after ``__init__``: a method of the class, or code outside it that binds
-    the attribute on some object (symbols.stored_outside)."""
+def _later_stores(methods: Sequence[cst.FunctionDef], init: cst.FunctionDef, names: TFNames) -> Dict[str, str]:
+    """``self.x`` -> where code binds or changes it after ``__init__``: a method of the class (``self.x = v``, or
+    ``self.x.bump()`` where ``__init__`` made ``self.x`` an object of a class of the module, and ``bump`` changes
+    it), or code outside it that binds the attribute on some object (symbols.stored_outside)."""
     found: Dict[str, str] = {}
+    held = _held_module_objects(init, names)
     for method in methods:
         if method is not init:
             for key in writes(method.body):
                 if key.startswith("self."):
                     found.setdefault(key, f"method `{method.name.value}`")
+            for call in all_calls(method.body):
+                func = call.func
+                owner = held.get(symbol_key(func.value) or "") if isinstance(func, cst.Attribute) else None
+                if owner is not None and func.attr.value in names.changing_methods.get(owner, ()):
+                    found.setdefault(symbol_key(func.value), f"method `{method.name.value}` "
+                                                             f"(`{symbol_key(func.value)}.{func.attr.value}()`)")
     for method in methods:
         for key in reads(method.body):
             if key.startswith("self.") and key not in found and stored_outside(key[len("self."):]):
                 found[key] = f"code outside the class (`.{key[len('self.'):]} = ...`)"
     return found
+
+
+def _held_module_objects(init: cst.FunctionDef, names: TFNames) -> Dict[str, str]:
+    """``self.x`` -> ``C`` for each ``self.x = C(...)`` in ``__init__``, ``C`` a class of the module."""
+    held: Dict[str, str] = {}
+    for statement in init.body.body:
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
+                and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1:
+            target, value = statement.body[0].targets[0].target, statement.body[0].value
+            key = symbol_key(target)
+            if key is not None and key.startswith("self.") and isinstance(value, cst.Call) \
+                    and isinstance(value.func, cst.Name) and value.func.value in names.changing_methods:
+                held[key] = value.func.value
+    return held
 
 
 def per_run_members(scope: "pm.Scope") -> List[str]:

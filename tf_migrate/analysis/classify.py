@@ -27,8 +27,9 @@ from tf_migrate.analysis.expression_kinds import expression_kind
 from tf_migrate.analysis.modules import instance_members
 from tf_migrate.analysis.optimizer_choices import classify_optimizer_choice
 from tf_migrate.analysis.statement_facts import (calls_method_on, check_by_name, check_feed_objects,
-                                                 mutates_variable_list, only_initializer_assignments, single,
-                                                 targets_single, variable_literal)
+                                                 draws_from_distribution, mutates_variable_list,
+                                                 only_initializer_assignments, single, targets_single,
+                                                 variable_literal)
 from tf_migrate.analysis.symbols import all_calls, callee_name, reads, symbol_key, value_reads, writes
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
@@ -117,7 +118,9 @@ class Classifier:
         qualnames = [q for q in (self.names.call_name(c) for c in calls) if q]
         check_api(self, node, calls)
         callables.check_knowledge(st, calls, self.scope, self.names, self.kind_of, self.block)
-        st.random = any(q in api.RANDOM_OPS for q in qualnames)
+        st.random = any(map(api.is_random_op, qualnames)) or any(
+            draws_from_distribution(call, self.scope, self.names) for call in calls)
+        st.per_run_effect = any(q in api.PER_RUN_EFFECT_OPS for q in qualnames)
         st.python_effect = next(filter(None, (callables.python_effect(c, self.scope, self.names) for c in calls)), None)
         st.gradient = any(q in api.GRADIENTS for q in qualnames)
         if st.gradient:

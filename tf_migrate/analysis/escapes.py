@@ -192,7 +192,7 @@ def static_read_problem(scope, key: str, before: int):
     if plan.conflicts:
         return plan.conflicts[0]  # an object's placeholder it needs (object_members), say
     for st in plan.statements:
-        if st.random or st.kind == pm.OP or any(
+        if st.random or st.per_run_effect or st.kind == pm.OP or any(
                 isinstance(c.func, cst.Attribute) and c.func.attr.value.startswith("assign")
                 for c in all_calls(st.node)):
             return "computing it runs ops with effects or random draws"

@@ -87,6 +87,7 @@ class Statement:
     run_sites: List[RunSite] = field(default_factory=list)
     gradient: bool = False  # needs a tape (tf.gradients, minimize, compute_gradients)
     random: bool = False
+    per_run_effect: bool = False  # calls an op with an effect outside the graph at each run (PER_RUN_EFFECT_OPS)
     python_effect: Optional[str] = None  # what it does in Python besides building ops (callables.python_effect)
 
     @property
@@ -140,7 +141,8 @@ class Scope:
     local_callables: Set[str] = field(default_factory=set)  # functions, classes and lambdas defined here
     # Functions (def) of this scope -> the names they read from around them when called (symbols.free_reads).
     function_reads: Dict[str, Set[str]] = field(default_factory=dict)
-    # Names of this scope that a function of it binds (``global name``) -> that function: bound when it is called.
+    # Names of this scope that a function of it binds (``global name``) or changes in place (``cfg["k"] = 7``) ->
+    # that function: bound or changed when it is called.
     global_writers: Dict[str, str] = field(default_factory=dict)
     # Functions of this scope that act in Python when called (print, draw numpy random numbers...) -> what they do:
     # graph code that calls them did so once, at build time (callables.python_effect).
@@ -154,6 +156,10 @@ class Scope:
     class_defs: Dict[str, cst.ClassDef] = field(default_factory=dict)  # classes defined here or around
     own_scope_blocks: Set[int] = field(default_factory=set)  # ids of main-guard blocks analysed as scopes
     instances: Dict[str, str] = field(default_factory=dict)  # key -> the local class it was built from
+    # Objects given to a graph class's constructor and changed after it (analysis/later_changes): they block the
+    # class's conversion even where this scope has no graph code of its own.
+    object_blockers: List[Tuple[cst.CSTNode, str]] = field(default_factory=list)
+    parameter_changers: Optional[Set[str]] = None  # functions that change an object given to them (later_changes)
     object_graphs: Dict[str, object] = field(default_factory=dict)  # object key -> its members (object_members)
     # The graph each statement builds in (analysis/run_graphs.statement_graphs), by statement index: empty where the
     # scope builds one graph. TF1's collections (trainable variables, the default var_list) held that graph's only.

@@ -159,7 +159,7 @@ def _reinitialization_changes_nothing(c: Classifier, before: "pm.Statement", aft
     if symbol is None or symbol.kind != pm.VARIABLE or symbol.call is None \
             or c.names.call_name(symbol.call) != "tf.Variable":
         return False  # a layer's or a helper's variables: their initializers are not read here
-    return all(c.names.call_name(call) not in api.RANDOM_OPS or (new_session and argument(call, "seed") is not None)
+    return all(not api.is_random_op(c.names.call_name(call)) or (new_session and argument(call, "seed") is not None)
                for call in all_calls(symbol.call))
 
 

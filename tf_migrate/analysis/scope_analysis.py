@@ -15,6 +15,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis import scope_passes
 from tf_migrate.analysis.fed_strings import check_fed_strings
 from tf_migrate.analysis.graph_only_attributes import check_graph_only_attributes
+from tf_migrate.analysis.later_changes import check_given_objects
 from tf_migrate.analysis.printed_values import check_printed_values
 from tf_migrate.analysis.reinitialization import check_reinitialization
 from tf_migrate.analysis.seeded_sessions import check_seeded_sessions
@@ -109,6 +110,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     scope_passes.check_tensor_equality(classifier)
     check_graph_only_attributes(classifier)
     scope_passes.check_global_bindings(classifier)
+    check_given_objects(scope, names, classifier.block)
     check_variable_places(classifier)
     check_optimizer_places(classifier)
     check_build_blocks(classifier)

@@ -49,7 +49,7 @@ def settle_eager(c: Classifier) -> None:
         for st in c.scope.statements:
             if st.kind != pm.EAGER:
                 continue
-            per_run_random = st.random and _read_by_deferred(c.scope, st.defines)
+            per_run_random = (st.random or st.per_run_effect) and _read_by_deferred(c.scope, st.defines)
             reads_deferred = bool(escaped_reads(st.node, [], c.scope))
             if set(st.defines) & needed_by_tape or per_run_random or reads_deferred:
                 st.role = pm.DEFER

@@ -13,6 +13,7 @@ from tf_migrate.analysis.feed_dicts import bool_literals, feeds_tensors, named_f
 from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.binding_times import holds_loop
+from tf_migrate.analysis.later_changes import changed_by_functions, changed_by_methods
 from tf_migrate.analysis.expression_kinds import queue_method
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys
 from tf_migrate.cst.text import code
@@ -114,11 +115,11 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
                                              "run; the generated function would read the new value")
                     conflicts.append(rebound_conflicts[-1])
                     rebound.add((key, symbol.index))
-                if key in scope.global_writers and at < limit:
-                    conflicts.append(f"`{key}`, which graph code reads, is bound by `{scope.global_writers[key]}` "
-                                     "(`global`) when it is called: TF1 built with the value it had then, the "
-                                     "generated function would read the one it has when it runs")
                 conflicts.extend(_called_reads_rebound(scope, key, symbol, at, limit))
+                if at < limit:  # changed in place by a call in between (analysis/later_changes)
+                    between = _between(scope, at, limit)
+                    conflicts.extend(changed_by_functions(scope, key, between))
+                    conflicts.extend(changed_by_methods(scope, key, at, between))
                 continue
             if key in fed_at:
                 if fed_at[key] != symbol.index:
@@ -152,6 +153,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     conflicts += _parameter_conflicts(scope, chosen, placeholders, fed)
     conflicts += _build_time_effects(chosen)
     conflicts += _unordered_queue_ops(scope, chosen, site.fetch)
+    conflicts += _shared_stopped_gradients(chosen)
     conflicts += gradient_through_feeds(scope, chosen, {key: symbol for key, symbol in fed_symbols.items() if symbol})
     all_reads = set(reads(site.fetch))
     for st in chosen + placeholders:
@@ -190,6 +192,8 @@ def _unordered_queue_ops(scope: "pm.Scope", chosen: List["pm.Statement"], fetch:
     """Two ops of one queue in one run, neither computed from the other (``sess.run([head, queue.size()])``):
     TF1 ran them in no fixed order, and the generated function would fix one. A chain (``again =
     queue.enqueue([head + 1])`` after ``head = queue.dequeue()``) has the order of its data."""
+    if not scope.queue_keys:
+        return []  # (most scopes bind no queue: nothing to walk)
     defined_by: Dict[str, int] = {}
     before: List[Set[int]] = []  # position in chosen -> the positions it is computed from
     ops: List[Tuple[str, Set[int], str]] = []  # (queue, positions the op is computed from, its code)
@@ -273,6 +277,32 @@ def _called_reads_rebound(scope: "pm.Scope", key: str, symbol: "pm.Symbol", at: 
                              f"(`{key}`), is bound again before the run; TF1 built with the value it had at the "
                              "call, the generated function would read the new one")
     return found
+
+
+def _shared_stopped_gradients(chosen: List["pm.Statement"]) -> List[str]:
+    """``tf.gradients(y, xs, stop_gradients=[a])`` with other derivatives in the same run: the run's one tape
+    stops ``a`` for all of them (``a = tf.stop_gradient(a)`` where it is built), where TF1 stopped it for that
+    call alone."""
+    derivatives = [call for st in chosen if st.gradient for call in all_calls(st.node)
+                   if isinstance(call.func, (cst.Name, cst.Attribute)) and _derivative_name(call.func)]
+    if len(derivatives) > 1 and any(arg.keyword is not None and arg.keyword.value == "stop_gradients"
+                                    for call in derivatives for arg in call.args):
+        return ["a gradient with `stop_gradients` and other derivatives in one run: the run's tape would stop "
+                "those tensors for every derivative, where TF1 stopped them for that gradient alone"]
+    return []
+
+
+def _derivative_name(func: cst.BaseExpression) -> bool:
+    name = func.value if isinstance(func, cst.Name) else func.attr.value
+    return name in ("gradients", "hessians", "minimize", "compute_gradients", "jacobian", "batch_jacobian")
+
+
+def _between(scope: "pm.Scope", at: int, limit: int) -> List["pm.Statement"]:
+    """The statements after graph code at ``at`` and before the run at ``limit``, with the block that holds the run
+    (``for ...: cfg.set(step); sess.run(y)``)."""
+    holder = scope.statements[limit] if limit < len(scope.statements) else None
+    return scope.statements[at + 1:limit] + (
+        [holder] if holder is not None and not isinstance(holder.node, cst.SimpleStatementLine) else [])
 
 
 def _deferred_assignment(st: "pm.Statement", key: str) -> bool:

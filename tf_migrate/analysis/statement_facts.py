@@ -274,3 +274,16 @@ def header_end(scope: "pm.Scope") -> int:
         else:
             break
     return index
+
+
+def draws_from_distribution(call: cst.Call, scope: "pm.Scope", names: TFNames) -> bool:
+    """``dist.sample()`` where ``dist`` was built by a ``tf.distributions`` class: a random draw at each run (as
+    ``tf.random_normal`` is), whatever the distribution's parameters."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value in api.DISTRIBUTION_DRAWS):
+        return False
+    symbol = scope.symbols.get(symbol_key(func.value) or "")
+    if symbol is None or not 0 <= symbol.index < len(scope.statements):
+        return False
+    _, value = single(scope.statements[symbol.index].node)
+    return isinstance(value, cst.Call) and (names.call_name(value) or "").startswith(api.DISTRIBUTIONS)

@@ -241,11 +241,17 @@ class FunctionBuilder:
         at_start: List[str] = []
         after: dict = {}
         stopped_after: dict = {}
-        defined_at = {k: st.index for st in statements for k in st.defines}
+        definitions: dict = {}  # key -> the indices of the statements that bind it, in order
+        for st in statements:
+            for k in st.defines:
+                definitions.setdefault(k, []).append(st.index)
         # Variable lists built in the run (a collection of layer variables): a tape watches variables itself.
         variable_lists = {k for st in statements for k in st.defines
                           if any(id(c) in self.scope.lazy_collections for c in all_calls(st.node))}
         for st in statements if only is None else [only]:
+            # The binding each name has where the gradient is taken (`a = a + 1` after it is another tensor).
+            defined_at = {k: max(i for i in indices if i < st.index) for k, indices in definitions.items()
+                          if any(i < st.index for i in indices)}
             for call in grads.gradient_calls(st.node, self.names):
                 for key in source_keys(call, self.names.call_name(call)):
                     kind = self.scope.kind(key)

@@ -35,7 +35,7 @@ _STATEFUL_PREFIXES = ("tf.Variable", "tf.get_variable", "tf.layers.", "tf.keras.
 
 
 _PLUMBING = (api.VARIABLE_CONSTRUCTORS | api.PLACEHOLDERS | api.SESSIONS | api.GRAPHS | api.INITIALIZER_OPS
-             | api.OP_CONSTRUCTORS | api.RANDOM_OPS | api.EAGER_CONFIG_CALLS | api.GRAPH_MODE_CONFIG_CALLS
+             | api.OP_CONSTRUCTORS | api.RANDOM_OPS | api.PER_RUN_EFFECT_OPS | api.EAGER_CONFIG_CALLS | api.GRAPH_MODE_CONFIG_CALLS
              | api.SAVERS | api.VARIABLE_COLLECTIONS | api.QUEUES)
 
 
@@ -95,8 +95,8 @@ class HoistGraphOps(Rule):
         qualnames = [ctx.names.call_name(call) or "" for call in calls]
         if not any(q.startswith("tf.") for q in qualnames):
             return False
-        if any(q.startswith(_STATEFUL_PREFIXES) or q in _PLUMBING or q.startswith(api.HOST_CALL_PREFIXES)
-               or api.is_compat_only(q) for q in qualnames):
+        if any(q.startswith(_STATEFUL_PREFIXES) or q in _PLUMBING or api.is_random_op(q)
+               or q.startswith(api.HOST_CALL_PREFIXES) or api.is_compat_only(q) for q in qualnames):
             return False  # state, graph plumbing (tf.Graph(), configs), host calls: not an op to build once
         if any(ctx.names.call_name(call) is None and not _tensor_method(call) for call in calls):
             return False  # a user function or an object's method: it may make variables or read locals

@@ -133,6 +133,8 @@ class _ScopeRewriter:
         self._scope = scope
         self.sessions |= {k for k in scope.sessions if "." not in k}
         if not scope.is_graph_program:
+            if scope.object_blockers:  # (the classes it builds objects of are converted as its statements)
+                raise pm.ScopeBlocked(scope.object_blockers)
             kept = [self._rewrite_statement(st.node, scope.replacements, set(), st) for st in scope.statements]
             return [node for node in kept if node is not None] if not scope.withs else body
         if scope.blockers:

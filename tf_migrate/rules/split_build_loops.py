@@ -146,7 +146,8 @@ def _split(loop: cst.For, ctx: RuleContext, taken: Set[str], initial_shape, modu
         return None  # a shape the algebra does not know, or one only the computing lines could give
     if not any(_calls_tf(lines[i], ctx) or _calls_made(lines[i], made) for i in computing):
         return None  # nothing per run: the loop is build code as it stands
-    if any(ctx.names.call_name(call) in api.RANDOM_OPS for i in computing for call in all_calls(lines[i])):
+    if any(api.is_random_op(q) or q in api.PER_RUN_EFFECT_OPS
+           for q in (ctx.names.call_name(call) for i in computing for call in all_calls(lines[i]))):
         return None
     keras = {key: (ctx.names.call_name(value) or "").rsplit(".", 1)[-1] for key, value in made.items()
              if _is_keras_layer(value, ctx)}
