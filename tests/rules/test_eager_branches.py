@@ -1,4 +1,5 @@
-"""eager-branches: ``if tf.executing_eagerly():`` whose graph branch runs its own session -> the eager branch."""
+"""eager-branches: ``if tf.executing_eagerly():`` whose graph branch runs its own session -> the eager branch; a
+question asked elsewhere keeps the file compat."""
 import pytest
 
 from tf_migrate.engine import migrate_source
@@ -72,3 +73,34 @@ def test_branches_it_cannot_decide_are_left_as_they_are(change):
 def test_compat_output_keeps_both_branches():
     code = migrate_source(DUAL, "dual.py", mode="compat").new_source
     assert "if tf.executing_eagerly():" in code and "make_one_shot_iterator" in code
+
+
+# A graph program that asks, outside any function where a branch was decided: TF1 answered False, the migrated
+# program would answer True and print "eager" (the first version converted it).
+ASKS_OUTSIDE_HOST_CODE = '''\
+import tensorflow as tf
+x = tf.placeholder(tf.float32, [])
+y = x * 2
+if {query}():
+    print("eager")
+else:
+    print("graph")
+with tf.Session() as sess:
+    print(sess.run(y, {{x: 1.0}}))
+'''
+
+
+@pytest.mark.parametrize("query", ["tf.executing_eagerly", "tf.compat.v1.executing_eagerly",
+                                   "tf.executing_eagerly_outside_functions"])
+def test_a_graph_program_asking_for_the_execution_mode_stays_compat_with_the_reason_at_its_line(query):
+    migrated = migrate_source(ASKS_OUTSIDE_HOST_CODE.format(query=query), "mode.py")
+    assert migrated.outcome == "compat"
+    assert "answered False in the TF1 program and would answer True" in migrated.compat_reason
+    assert any(f.rule == "eager-blocker" and f.line == 4 for f in migrated.findings)
+
+
+def test_an_eager_program_that_asks_is_converted_as_before():
+    source = "import tensorflow as tf\ntf.enable_eager_execution()\nprint(tf.executing_eagerly())\n"
+    migrated = migrate_source(source, "eager.py")
+    assert migrated.outcome == "eager", migrated.compat_reason
+    assert "tf.executing_eagerly()" in migrated.new_source

@@ -31,9 +31,6 @@ def check_api(classifier, node: cst.CSTNode, calls: List[cst.Call]) -> None:
                                    "that a program's own scope builds and binds to a name")
         elif qualname is not None and api.is_compat_only(qualname):
             classifier.block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")
-        elif qualname in api.EXECUTION_MODE_QUERIES:
-            classifier.block(call, f"`{qualname}()` answered False in the TF1 program and would answer True in the "
-                                   "migrated one (outside its compiled functions): the branch it chooses would change")
         elif qualname is not None and api.is_unmodelled_class(qualname):
             classifier.block(call, f"`{qualname}` builds an object the analysis has no model of: its methods may "
                                    "build ops that TF1 ran at each run (eager code would run them once, where built)")

@@ -124,8 +124,11 @@ PER_RUN_EFFECT_OPS = {"tf.py_func", "tf.numpy_function", "tf.py_function", "tf.t
                       "tf.write_file", "tf.io.write_file"}
 
 # Questions about the execution mode: TF1's graph program answered False, the migrated one would answer True
-# outside its compiled functions (the branch they choose would change): the file stays compat.
-EXECUTION_MODE_QUERIES = {"tf.executing_eagerly", "tf.executing_eagerly_outside_functions", "tf.inside_function"}
+# outside its compiled functions (the branch they choose would change): the file stays compat, but in host code
+# written for both modes (rules/eager_branches).
+EXECUTION_MODE_QUERIES = {"tf.executing_eagerly", "tf.compat.v2.executing_eagerly",
+                          "tf.executing_eagerly_outside_functions", "tf.inside_function"}
+EAGER_SWITCHES = {"tf.enable_eager_execution", "tf.enable_v2_behavior"}  # (then TF1 answered True too)
 
 # Module-level calls with an eager meaning (kept where they are, renamed by the tables).
 EAGER_CONFIG_CALLS = {"tf.set_random_seed", "tf.random.set_seed", "tf.logging.set_verbosity",

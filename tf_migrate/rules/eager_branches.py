@@ -19,11 +19,14 @@ and session are graph-only). The author wrote both branches to do the same; ``--
 
 Tests that read anything more than ``tf.executing_eagerly()`` (or ``not`` of it), ``elif`` chains, and
 graph branches that open no session (graph code a run function might trace, where TF2 answers False)
-are left as they are.
+are left as they are. A question left outside the functions (or module level) where a branch was decided
+keeps the file compat, with the reason at it: TF1 answered False, the migrated program would answer True
+and take the other branch (``if tf.executing_eagerly(): print("eager")``). In a function written for both
+modes, where a branch was decided, the author's other questions are taken to agree.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Union
+from typing import List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
@@ -45,12 +48,38 @@ class EagerBranches(Rule):
     TRIGGERS = ("executing_eagerly",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        return visit(module, _Decide(ctx))
+        decide = _Decide(ctx)
+        module = visit(module, decide)
+        if any(ctx.names.call_name(call) in api.EAGER_SWITCHES for call in all_calls(module)):
+            return module  # an eager TF1 program: it answered True too
+        for call, where in decide.questions:
+            if where not in decide.decided:
+                ctx.block(call, f"`{ctx.names.call_name(call)}()` answered False in the TF1 program and would "
+                                "answer True in the migrated one (outside its compiled functions): the branch it "
+                                "chooses would change")
+        return module
 
 
 class _Decide(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext) -> None:
         self.ctx = ctx
+        self.functions: List[Optional[cst.FunctionDef]] = [None]  # the enclosing function (None: module level)
+        self.decided: Set[int] = set()  # ids of the functions (0: the module) where a branch was decided
+        self.questions: List[Tuple[cst.Call, int]] = []  # every question asked, with where
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.append(node)
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        self.functions.pop()
+        return updated
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.names.call_name(node) in api.EXECUTION_MODE_QUERIES:
+            self.questions.append((node, self._where()))
+
+    def _where(self) -> int:
+        return id(self.functions[-1]) if self.functions[-1] is not None else 0
 
     def leave_If(self, original: cst.If, updated: cst.If) -> Union[cst.BaseStatement, cst.FlattenSentinel,
                                                                      cst.RemovalSentinel]:
@@ -61,6 +90,7 @@ class _Decide(cst.CSTTransformer):
         if graph_branch is None or not self._opens_a_session(graph_branch):
             return updated
         eager_branch = updated.body if eager_first else (updated.orelse.body if updated.orelse else None)
+        self.decided.add(self._where())
         self.ctx.report(original, RULE_ID, INFO, "the graph branch runs its own session, so this is host code, "
                                                  "which TF2 runs eagerly: kept the eager branch")
         if eager_branch is None:
