@@ -14,6 +14,7 @@ from typing import Dict, FrozenSet, Set
 import libcst as cst
 
 from tf_migrate.analysis.symbols import bound_names, reads, target_keys, writes
+from tf_migrate.cst.arguments import parameter_names
 from tf_migrate.traversal import fact, visit
 
 
@@ -153,14 +154,8 @@ def global_writes(func: cst.FunctionDef) -> Set[str]:
 def changed_outside(func: cst.FunctionDef) -> Set[str]:
     """The names from around ``func`` whose objects it changes in place when called (``cfg["k"] = 7``,
     ``stats.count += 1``, ``history.append(x)``): no parameter of it, no name it binds itself."""
-    own = set(bound_names(func.body)) | {param.name.value for param in _parameters(func)}
+    own = set(bound_names(func.body)) | set(parameter_names(func.params))
     return {key.split(".")[0] for key in writes(func.body)} - own
-
-
-def _parameters(func: cst.FunctionDef):
-    params = func.params
-    return [*params.posonly_params, *params.params, *params.kwonly_params,
-            *(p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param))]
 
 
 def self_changing_methods(cls: cst.ClassDef) -> Set[str]:
@@ -181,5 +176,5 @@ def self_changing_methods(cls: cst.ClassDef) -> Set[str]:
 
 def changes_parameters(func: cst.FunctionDef) -> bool:
     """Whether ``func`` changes an object given to it in place (``config.scale = 7``, ``items.append(x)``)."""
-    params = {param.name.value for param in _parameters(func)} - {"self", "cls"}
+    params = set(parameter_names(func.params)) - {"self", "cls"}
     return bool(params & ({key.split(".")[0] for key in writes(func.body)} - set(bound_names(func.body))))

@@ -16,6 +16,7 @@ from tf_migrate.analysis.input_specs import input_spec, is_flag, run_parameters
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.slicing import RunPlan, plan_run
 from tf_migrate.analysis.symbols import all_calls, comprehension_scope, symbol_key, target_names, writes
+from tf_migrate.cst.arguments import parameter_names
 from tf_migrate.traversal import visit
 
 # Static facts of a placeholder that code outside any run may read.
@@ -102,11 +103,7 @@ class _EscapeFinder(cst.CSTVisitor):
             visit(target, self)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        params = {p.name.value for p in [*node.params.params, *node.params.kwonly_params, *node.params.posonly_params]}
-        if isinstance(node.params.star_arg, cst.Param):
-            params.add(node.params.star_arg.name.value)
-        if node.params.star_kwarg is not None:
-            params.add(node.params.star_kwarg.name.value)
+        params = set(parameter_names(node.params))
         self.local.append(params | set(writes(node.body)))
 
     def leave_FunctionDef(self, node) -> None:

@@ -19,6 +19,8 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import reads, symbol_key
+from tf_migrate.cst.arguments import bind_known
+from tf_migrate.cst.text import code
 from tf_migrate.traversal import visit
 
 
@@ -65,6 +67,50 @@ def bool_literals(dicts: Sequence[cst.Dict]) -> Dict[str, str]:
                 if key is not None and isinstance(value, cst.Name) and value.value in ("True", "False")}
         found = here if index == 0 else {key: value for key, value in found.items() if here.get(key) == value}
     return found
+
+
+def floats_fed_to_integers(dicts: Sequence[cst.Dict], fed_symbols: Dict[str, "pm.Symbol"]) -> List[str]:
+    """Why a run's feed is refused where TF1 took it: a float (``3.0``, ``len(x) / 2``, ``np.float32(...)``) fed to
+    an integer or bool placeholder. TF1 converted each feed with numpy (``np.asarray(3.7, np.int32)`` is 3); TF2
+    refuses a float for an integer tensor (a compiled function's signature, ``convert_to_tensor``)."""
+    for literal in dicts:
+        for element in literal.elements:
+            if not isinstance(element, cst.DictElement) or not _float_valued(element.value):
+                continue
+            key = symbol_key(element.key)
+            symbol = fed_symbols.get(key) if key is not None else None
+            dtype = _placeholder_dtype(symbol)
+            if dtype is not None and ("int" in dtype or "bool" in dtype):
+                return [f"`{key}` ({dtype}) is fed a float (`{code(element.value)}`): TF1 converted it with numpy "
+                        "(3.7 -> 3), TF2 refuses a float for an integer tensor"]
+    return []
+
+
+def _placeholder_dtype(symbol: Optional["pm.Symbol"]) -> Optional[str]:
+    if symbol is None:
+        return None
+    if symbol.kind == pm.PLACEHOLDER and symbol.call is not None:
+        dtype = bind_known(symbol.call, ["dtype", "shape", "name"]).get("dtype")
+        if dtype is not None:
+            return code(dtype)
+    return symbol.dtype
+
+
+def _float_valued(value: cst.BaseExpression) -> bool:
+    """Whether the expression is a float by its form: a float literal, a true division, ``float(...)`` or a numpy
+    float constructor."""
+    if isinstance(value, cst.UnaryOperation):
+        return _float_valued(value.expression)
+    if isinstance(value, cst.Float):
+        return True
+    if isinstance(value, cst.BinaryOperation):
+        return isinstance(value.operator, cst.Divide) or _float_valued(value.left) or _float_valued(value.right)
+    if isinstance(value, cst.Call):
+        func = value.func
+        name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) \
+            else ""
+        return name in ("float", "float16", "float32", "float64")
+    return False
 
 
 def site_feed_literals(scope: "pm.Scope", site: "RunSite",

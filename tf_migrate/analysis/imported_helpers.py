@@ -38,6 +38,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.callables import summarize_definition
 from tf_migrate.analysis.symbols import all_calls, bound_names
+from tf_migrate.cst.arguments import parameter_names
 from tf_migrate.cst.names import all_names
 from tf_migrate.tfnames import ImportedFunction, TFNames
 
@@ -184,8 +185,7 @@ def rebound_modules(module: cst.Module, imported: Iterable[str]) -> Set[str]:
 
     class _Functions(cst.CSTVisitor):
         def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-            params = {p.name.value for p in (*node.params.params, *node.params.kwonly_params,
-                                             *node.params.posonly_params)}
+            params = set(parameter_names(node.params))
             found.update(roots & (params | set(bound_names(node.body))))
 
         def visit_Lambda(self, node: cst.Lambda) -> None:

@@ -17,6 +17,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import all_calls, reads, writes
+from tf_migrate.cst.arguments import parameter_names
 from tf_migrate.tfnames import TFNames
 
 
@@ -63,12 +64,7 @@ def _outside_reads(definition: cst.CSTNode) -> Set[str]:
     """
     local: List[str] = list(writes(definition.body))
     if isinstance(definition, cst.FunctionDef):
-        params = definition.params
-        local += [p.name.value for p in [*params.params, *params.kwonly_params, *params.posonly_params]]
-        if params.star_arg is not None and isinstance(params.star_arg, cst.Param):
-            local.append(params.star_arg.name.value)
-        if params.star_kwarg is not None:
-            local.append(params.star_kwarg.name.value)
+        local += parameter_names(definition.params)
     found: Set[str] = set()
     for statement in definition.body.body:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):

@@ -25,6 +25,7 @@ import libcst as cst
 
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import bound_names
+from tf_migrate.cst.arguments import parameter_names
 from tf_migrate.traversal import visit
 
 
@@ -80,11 +81,9 @@ def _local_names(functions: List[cst.FunctionDef], method: bool) -> Dict[str, st
     check_parameter_objects blocks the others)."""
     local: Dict[str, str] = {}
     for depth, function in enumerate(functions):
-        params = function.params
-        names = [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
-        names += [p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+        names = parameter_names(function.params)
         if depth == 0:
-            names = names[1:] if method and params.params else []
+            names = names[1:] if method and function.params.params else []
         declared = _declared_outside(function)
         for name in [*names, *bound_names(function.body)]:
             if name not in declared:

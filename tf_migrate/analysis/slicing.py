@@ -9,10 +9,12 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.branch_placeholders import computed_from
 from tf_migrate.analysis.fed_gradients import gradient_through_feeds
-from tf_migrate.analysis.feed_dicts import bool_literals, feeds_tensors, named_feed_keys, site_feed_literals
+from tf_migrate.analysis.feed_dicts import (bool_literals, feeds_tensors, floats_fed_to_integers, named_feed_keys,
+                                            site_feed_literals)
 from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.binding_times import holds_loop
+from tf_migrate.analysis.partial_updates import partial_update_conflicts
 from tf_migrate.analysis.later_changes import changed_by_functions, changed_by_methods
 from tf_migrate.analysis.expression_kinds import queue_method
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys
@@ -131,10 +133,12 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     need(reads(site.fetch), limit)
     chosen: List[pm.Statement] = []
     placeholders: List[pm.Statement] = []
+    hits_of: Dict[int, Set[str]] = {}
     for st in reversed(scope.statements[:limit]):
         hits = {key for key in st.defines if (key, st.index) in needed}
         if not hits:
             continue
+        hits_of[st.index] = hits
         needed.difference_update((key, st.index) for key in hits)
         members = object_members_needed(scope, st, hits, fed_at, conflicts)
         if members is not None:
@@ -154,6 +158,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     conflicts += _build_time_effects(chosen)
     conflicts += _unordered_queue_ops(scope, chosen, site.fetch)
     conflicts += _shared_stopped_gradients(chosen)
+    conflicts += partial_update_conflicts(chosen, site.fetch, hits_of)
     conflicts += gradient_through_feeds(scope, chosen, {key: symbol for key, symbol in fed_symbols.items() if symbol})
     all_reads = set(reads(site.fetch))
     for st in chosen + placeholders:
@@ -163,8 +168,9 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
         conflicts.append(f"the run's fetch reads `{loop_reads[0]}`, which the loop around the run binds: TF1 built "
                          "the fetched ops at each run, with the value then; the generated function would keep the "
                          "value of its first call")
-    fed_bools = {key: value for key, value in bool_literals(site_feed_literals(scope, site)).items()
-                 if key in fed_keys} if fed_keys else {}
+    literals = site_feed_literals(scope, site) if fed_keys else []
+    fed_bools = {key: value for key, value in bool_literals(literals).items() if key in fed_keys}
+    conflicts += floats_fed_to_integers(literals, {key: symbol for key, symbol in fed_symbols.items() if symbol})
     return RunPlan(site, chosen, fed, dynamic, placeholders, all_reads, conflicts,
                    {key: symbol for key, symbol in fed_symbols.items() if symbol is not None}, limit,
                    named_keys is not None, rebound, fed_bools, rebound_conflicts)

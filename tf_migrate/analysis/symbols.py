@@ -14,6 +14,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from tf_migrate.cst.arguments import parameter_names
 from tf_migrate.tfnames import dotted_name
 from tf_migrate.traversal import fact, visit
 
@@ -138,9 +139,7 @@ def target_names(node: cst.CSTNode) -> List[str]:
     if isinstance(node, cst.Param):
         return [node.name.value]
     if isinstance(node, cst.Parameters):
-        params = [*node.posonly_params, *node.params, *node.kwonly_params]
-        params += [p for p in (node.star_arg, node.star_kwarg) if isinstance(p, cst.Param)]
-        return [p.name.value for p in params]
+        return parameter_names(node)
     if isinstance(node, (cst.Tuple, cst.List)):
         return [name for element in node.elements for name in target_names(element.value)]
     if isinstance(node, cst.StarredElement):

@@ -28,10 +28,10 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.collections import container_part
-from tf_migrate.analysis.derivatives import bind_derivative, source_keys
 from tf_migrate.analysis.fed_rates import rate_assignment
 from tf_migrate.analysis.modules import member_list
 from tf_migrate.analysis.slicing import RunPlan
+from tf_migrate.analysis.statement_facts import single
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key
 from tf_migrate.codegen import gradients as grads
 from tf_migrate.codegen import compiled
@@ -42,6 +42,7 @@ from tf_migrate.codegen.local_bindings import OUTER, unshadow
 from tf_migrate.codegen.nested_tapes import nested_tapes
 from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
 from tf_migrate.codegen.replace import rename_keys, replace_nodes
+from tf_migrate.codegen.tapes import Tapes, optimizer_call
 from tf_migrate.cst.arguments import bind_known
 from tf_migrate.cst.names import fresh as fresh_name
 from tf_migrate.cst.text import code
@@ -67,6 +68,7 @@ class FunctionBuilder:
         self.tape = self._unused("tape")
         self.fed_keys: Set[str] = set()  # the keys the run being built feeds (its parameters)
         self._gathers: Optional[bool] = None  # whether the scope gathers rows (sparse gradients); asked once
+        self.tapes = Tapes(scope, names, kind_of)  # where the run's tapes start, what they watch
 
     def _unused(self, stem: str) -> str:
         return fresh_name(stem, set(self.taken))  # local to each generated function: reserves no module name
@@ -137,7 +139,7 @@ class FunctionBuilder:
         if st.index in self.scope.branch_placeholders:
             node = lower_branch_placeholders(node, self.scope.branch_placeholders[st.index], self.fed_keys, self.names,
                                              self.tf)
-        call = _optimizer_call(st, self.kind_of)
+        call = optimizer_call(st, self.kind_of)
         if call is not None:
             call = replace_nodes(call, self.scope.replacements)
             optimizer = self.scope.symbols.get(symbol_key(call.func.value) or "")
@@ -187,88 +189,6 @@ class FunctionBuilder:
                 parts.append(container_part(key, symbol))
         return "[" + ", ".join(parts) + "]"
 
-    def gradient_count(self, st: "pm.Statement") -> int:
-        return len(grads.gradient_calls(st.node, self.names)) + (
-            1 if _optimizer_call(st, self.kind_of) is not None and st.gradient else 0)
-
-    def _is_clean(self, statements: List["pm.Statement"]) -> bool:
-        """Whether every gradient differentiates values computed before the first gradient statement, with
-        nothing its tape must record while it runs (see ``in_context``)."""
-        first = next(i for i, s in enumerate(statements) if s.gradient)
-        later_defs: Set[str] = set()
-        for st in statements[first:]:
-            if st.gradient and (st.reads & later_defs or self.in_context(st)):
-                return False
-            later_defs |= set(st.defines)
-        return True
-
-    def in_context(self, st: "pm.Statement") -> bool:
-        """Whether a gradient statement needs its tape recording while it runs: ys computed in the call
-        (``y[:, i]``), a loss computed in ``minimize``, hessians, or gradients in a loop or block."""
-        if not isinstance(st.node, cst.SimpleStatementLine):
-            return True
-        call = _optimizer_call(st, self.kind_of)
-        if call is not None and symbol_key(_loss_of(call)) is None:
-            return True
-        for call in grads.gradient_calls(st.node, self.names):
-            qualname = self.names.call_name(call)
-            if qualname in grads.IN_CONTEXT:
-                return True
-            ys = bind_derivative(call, qualname).get("ys")
-            elements = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
-            if any(symbol_key(e) is None for e in elements):
-                return True
-        return False
-
-    def differentiated_keys(self, st: "pm.Statement") -> Set[str]:
-        """The keys a gradient statement differentiates or differentiates against: its tape must have recorded
-        where they were computed (ys, the optimizer's loss) or watched them (xs)."""
-        keys: Set[str] = set()
-        call = _optimizer_call(st, self.kind_of)
-        if call is not None and symbol_key(_loss_of(call)) is not None:
-            keys.add(symbol_key(_loss_of(call)))
-        for call in grads.gradient_calls(st.node, self.names):
-            qualname = self.names.call_name(call)
-            ys = bind_derivative(call, qualname).get("ys")
-            elements = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
-            keys.update(key for key in map(symbol_key, elements) if key is not None)
-            keys.update(source_keys(call, qualname))
-        return keys
-
-    def watches(self, statements: List["pm.Statement"], plan: RunPlan, only: Optional["pm.Statement"] = None):
-        """What the tape watches (or stops) at its start and after the statements that define it; ``only``:
-        for the gradient calls of that statement (one of nested tapes)."""
-        at_start: List[str] = []
-        after: dict = {}
-        stopped_after: dict = {}
-        definitions: dict = {}  # key -> the indices of the statements that bind it, in order
-        for st in statements:
-            for k in st.defines:
-                definitions.setdefault(k, []).append(st.index)
-        # Variable lists built in the run (a collection of layer variables): a tape watches variables itself.
-        variable_lists = {k for st in statements for k in st.defines
-                          if any(id(c) in self.scope.lazy_collections for c in all_calls(st.node))}
-        for st in statements if only is None else [only]:
-            # The binding each name has where the gradient is taken (`a = a + 1` after it is another tensor).
-            defined_at = {k: max(i for i in indices if i < st.index) for k, indices in definitions.items()
-                          if any(i < st.index for i in indices)}
-            for call in grads.gradient_calls(st.node, self.names):
-                for key in source_keys(call, self.names.call_name(call)):
-                    kind = self.scope.kind(key)
-                    symbol = self.scope.symbols.get(key)
-                    watch_later = after.setdefault(defined_at[key], []) if key in defined_at else at_start
-                    wanted = key not in variable_lists and (
-                        key in defined_at or kind in (pm.PLACEHOLDER, pm.TENSOR, pm.STRUCT, pm.TENSORS) or (
-                            kind == pm.VARIABLE and symbol is not None and not symbol.trainable))
-                    if wanted and key not in watch_later:
-                        watch_later.append(key)
-                for key in grads.stopped_keys(call) or []:
-                    if key in defined_at:
-                        stopped_after.setdefault(defined_at[key], []).append(key)
-                    else:
-                        at_start.append(("stop", key))
-        return at_start, after, stopped_after
-
     def build(self, plan: RunPlan, name: str, compile_it: bool = False, plain: bool = False) -> cst.FunctionDef:
         """The function for ``plan``: eager, returning numpy values; or, with ``compile_it`` (see
         :func:`tf_migrate.codegen.compiled.why_eager` first), a ``tf.function`` returning tensors; or, ``plain``,
@@ -302,14 +222,14 @@ class FunctionBuilder:
             for st in statements:
                 body.extend(self.lower(st, fresh))
                 body.extend(_stmt(line) for line in reads_after.get(st.index, []))
-        elif not self._is_clean(statements) and (nested := nested_tapes(self, statements, plan, fresh,
+        elif not self.tapes.is_clean(statements) and (nested := nested_tapes(self, statements, plan, fresh,
                                                                         reads_after)) is not None:
             body.extend(nested)
         else:
             # one tape records the statements before the first gradient, and the gradients run after it; or,
             # where a gradient's ys are built inline or after an earlier gradient, it records them all
-            split = gradient_positions[0] if self._is_clean(statements) else gradient_positions[-1] + 1
-            at_start, after, stopped_after = self.watches(statements, plan)
+            split = gradient_positions[0] if self.tapes.is_clean(statements) else gradient_positions[-1] + 1
+            at_start, after, stopped_after = self.tapes.watches(statements, plan)
             block = [_stmt(f"{item[1]} = {self.tf}.stop_gradient({item[1]})") if isinstance(item, tuple)
                      else _stmt(f"{self.tape}.watch({item})") for item in at_start]
             for st in statements[:split]:
@@ -319,7 +239,7 @@ class FunctionBuilder:
                 block.extend(_stmt(f"{self.tape}.watch({key})") for key in after.get(st.index, []))
                 block.extend(_stmt(line) for line in reads_after.get(st.index, []))
             persistent = "persistent=True" if split > gradient_positions[0] or sum(
-                self.gradient_count(s) for s in statements) > 1 else ""
+                self.tapes.gradient_count(s) for s in statements) > 1 else ""
             with_stmt = _stmt(f"with {self.tf}.GradientTape({persistent}) as {self.tape}:\n    pass\n")
             body.append(with_stmt.with_changes(body=with_stmt.body.with_changes(body=block or with_stmt.body.body)))
             for st in statements[split:]:
@@ -351,7 +271,7 @@ def _without_unread_no_ops(body: List[cst.BaseStatement], names: TFNames) -> Lis
     code it does nothing (and an optimizer step's name is no longer bound: the tape code replaced it)."""
     kept: List[cst.BaseStatement] = []
     for index, statement in enumerate(body):
-        target, value = _value_of(statement)
+        target, value = single(statement)
         key = symbol_key(target) if target is not None else None
         if (isinstance(value, cst.Call) and _waits_only(value, names) and key is not None
                 and not any(key in reads(later) for later in body[index + 1:])):
@@ -376,30 +296,3 @@ def _waits_only(call: cst.Call, names: TFNames) -> bool:
 def _tidy(lines):
     """Leading lines of a moved statement: its comments, not the blank lines that separated graph code."""
     return [line for line in lines if line.comment]
-
-
-def _value_of(node: cst.BaseStatement):
-    if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1:
-        small = node.body[0]
-        if isinstance(small, cst.Assign):
-            return small.targets[0].target, small.value
-        if isinstance(small, cst.AnnAssign):
-            return small.target, small.value
-        if isinstance(small, cst.Expr):
-            return None, small.value
-    return None, None
-
-
-def _loss_of(call: cst.Call) -> Optional[cst.BaseExpression]:
-    """The loss an optimizer's ``minimize``/``compute_gradients`` call differentiates."""
-    return call.args[0].value if call.args and call.args[0].keyword is None else next(
-        (a.value for a in call.args if a.keyword is not None and a.keyword.value == "loss"), None)
-
-
-def _optimizer_call(st: "pm.Statement", kind_of) -> Optional[cst.Call]:
-    _, value = _value_of(st.node)
-    if (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
-            and value.func.attr.value in ("minimize", "compute_gradients", "apply_gradients")
-            and kind_of(value.func.value) == "optimizer"):
-        return value
-    return None

@@ -60,7 +60,7 @@ def nested_tapes(builder, statements: List["pm.Statement"], plan: RunPlan, fresh
     for level in range(1, levels + 1):
         own = [i for i, st in enumerate(statements) if st.gradient and orders[id(st)] == level]
         closings.append(_closing(builder, statements, own, closings[-1] if closings else 0))
-        if level > 1 and any(i < closings[-2] or (i < closings[-1] and not builder.in_context(statements[i]))
+        if level > 1 and any(i < closings[-2] or (i < closings[-1] and not builder.tapes.in_context(statements[i]))
                              for i in own):
             return None  # a derivative of a derivative recorded by a lower order's tape or by its own without
             # need (a first derivative of a value computed after it): one persistent tape is simpler
@@ -72,7 +72,7 @@ def nested_tapes(builder, statements: List["pm.Statement"], plan: RunPlan, fresh
         stopped_after: dict = {}
         for st in gradient_statements:
             if orders[id(st)] == level:
-                starts, afters, stops = builder.watches(statements, plan, only=st)
+                starts, afters, stops = builder.tapes.watches(statements, plan, only=st)
                 at_start += [item for item in starts if item not in at_start]
                 for index, keys in afters.items():
                     after.setdefault(index, []).extend(k for k in keys if k not in after[index])
@@ -109,7 +109,7 @@ def nested_tapes(builder, statements: List["pm.Statement"], plan: RunPlan, fresh
             content += emit(st)
         start = end
         inside = [i for i in own if i < end]  # gradients its tape records: ys built in the call, or ys built later
-        count = sum(builder.gradient_count(statements[i]) for i in own)
+        count = sum(builder.tapes.gradient_count(statements[i]) for i in own)
         persistent = "persistent=True" if count > 1 or inside else ""
         with_stmt = cst.parse_statement(f"with {builder.tf}.GradientTape({persistent}) as {tape}:\n    pass\n")
         block = [with_stmt.with_changes(body=with_stmt.body.with_changes(body=content or with_stmt.body.body))]
@@ -124,9 +124,9 @@ def _closing(builder, statements: List["pm.Statement"], own: List[int], start: i
     it closes later (``start``)."""
     end = max(start, own[0])
     for i in own:
-        if builder.in_context(statements[i]):
+        if builder.tapes.in_context(statements[i]):
             end = max(end, i + 1)
-        keys = builder.differentiated_keys(statements[i])
+        keys = builder.tapes.differentiated_keys(statements[i])
         defined = [j for j in range(i) if keys & set(statements[j].defines)]
         if defined:
             end = max(end, defined[-1] + 1)

@@ -33,7 +33,8 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis.symbols import all_calls, reads, value_reads, writes
+from tf_migrate.analysis.partial_updates import update_calls
+from tf_migrate.analysis.symbols import reads, value_reads, writes
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code
 from tf_migrate.traversal import contains, visit
@@ -125,16 +126,9 @@ def _movable(statement: cst.BaseStatement, with_targets: Set[str], parameters: S
         return None
     if contains(statement, (cst.Yield, cst.Await, cst.NamedExpr)) or reads(statement) & with_targets:
         return None
-    if any(_updates_state(call) for call in all_calls(statement)):
+    if update_calls(statement):
         return None  # a helper named for what it computes should not also change variables
     return code(statement.with_changes(leading_lines=[]))
-
-
-def _updates_state(call: cst.Call) -> bool:
-    """``v.assign(...)``, ``tf.assign_add(v, ...)``, ``opt.apply_gradients(...)`` and their kin."""
-    func = call.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-    return name.startswith(("assign", "scatter_")) or name in ("apply_gradients", "minimize")
 
 
 def _plain_targets(target: cst.BaseExpression) -> bool:

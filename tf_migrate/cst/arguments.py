@@ -1,7 +1,7 @@
 """A call's arguments read against an API signature, and keyword arguments written PEP 8's way."""
 from __future__ import annotations
 
-from typing import Dict, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import libcst as cst
 
@@ -64,3 +64,17 @@ def bind_known(call: cst.Call, positional: Sequence[str]) -> Dict[str, cst.BaseE
         elif position < len(positional):
             bound[positional[position]] = arg.value
     return bound
+
+
+def parameters(params: cst.Parameters, stars: bool = True) -> List[cst.Param]:
+    """Every parameter a function declares, in order (positional-only, plain, keyword-only), then ``*args`` and
+    ``**kwargs`` unless ``stars`` is False."""
+    found = [*params.posonly_params, *params.params, *params.kwonly_params]
+    if stars:
+        found += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    return found
+
+
+def parameter_names(params: cst.Parameters, stars: bool = True) -> List[str]:
+    """The names :func:`parameters` binds."""
+    return [param.name.value for param in parameters(params, stars)]

@@ -12,6 +12,7 @@ import libcst as cst
 
 from tf_migrate.analysis.symbols import symbol_key, writes
 from tf_migrate.codegen.replace import replace_nodes
+from tf_migrate.cst.arguments import parameter_names
 from tf_migrate.cst.text import code
 from tf_migrate.rules._edits import pass_if_empty
 
@@ -30,10 +31,7 @@ class SiteReplacer(cst.CSTTransformer):
         self.shadowed: List[Set[str]] = []  # names a user function binds: its `y` is not the placeholder `y`
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        params = node.params
-        names = {p.name.value for p in [*params.params, *params.kwonly_params, *params.posonly_params]}
-        names |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
-        self.shadowed.append(names | set(writes(node.body)))
+        self.shadowed.append(set(parameter_names(node.params)) | set(writes(node.body)))
         return True
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:

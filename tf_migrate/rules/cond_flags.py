@@ -20,7 +20,7 @@ from typing import List, Set
 import libcst as cst
 
 from tf_migrate.analysis.symbols import symbol_key
-from tf_migrate.cst.arguments import bind_known
+from tf_migrate.cst.arguments import bind_known, parameter_names
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
@@ -71,7 +71,7 @@ class _Wrap(cst.CSTTransformer):
         self.params: List[Set[str]] = []  # the parameters of each enclosing function or lambda
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.params.append(_parameter_names(node.params))
+        self.params.append(set(parameter_names(node.params, stars=False)))
 
     def leave_FunctionDef(self, original, updated):
         self.params.pop()
@@ -91,7 +91,3 @@ class _Wrap(cst.CSTTransformer):
         self.ctx.report(original, RULE_ID, INFO, f"tf.cond on `{key}`, which may be a Python bool flag: its "
                         "predicate is made a tensor, as TF2's tf.cond requires")
         return updated.with_changes(args=[first.with_changes(value=wrapped), *updated.args[1:]])
-
-
-def _parameter_names(params: cst.Parameters) -> Set[str]:
-    return {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}

@@ -25,6 +25,7 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
 from tf_migrate.analysis.scope_analysis import analyze_scope
+from tf_migrate.cst.arguments import parameter_names
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -67,8 +68,7 @@ class GraphFunctionInputs(Rule):
 
 
 def _params(func: cst.FunctionDef) -> Set[str]:
-    p = func.params
-    return {x.name.value for x in list(p.params) + list(p.kwonly_params) + list(p.posonly_params)}
+    return set(parameter_names(func.params, stars=False))
 
 
 def _callers(defs: Dict[str, cst.FunctionDef]) -> Dict[str, Set[str]]:

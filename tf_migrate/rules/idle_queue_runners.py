@@ -25,7 +25,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.symbols import all_calls, reads
-from tf_migrate.cst.arguments import argument
+from tf_migrate.cst.arguments import argument, parameter_names
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import all_nodes, visit
@@ -75,10 +75,7 @@ class _EmptyStarts(cst.CSTTransformer):
         self.parameters: List[Set[str]] = []  # of the functions around the node, innermost last
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        params = node.params
-        every = [*params.params, *params.kwonly_params, *params.posonly_params]
-        every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
-        self.parameters.append({p.name.value for p in every})
+        self.parameters.append(set(parameter_names(node.params)))
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.parameters.pop()
