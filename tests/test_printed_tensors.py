@@ -60,6 +60,13 @@ def test_the_judge_pairs_a_traced_description_with_tf1s():
     assert first_difference(legacy, other, rtol=1e-5, atol=1e-6) is not None
 
 
+def test_the_judge_pairs_an_assignments_reference_tensor_with_its_trace():
+    # (TF1's `v.assign_add(1.0)` returns a reference tensor: printed, it says `float32_ref`; TF2 has no such dtype)
+    legacy = 'Tensor("AssignAdd:0", shape=(), dtype=float32_ref)\n'
+    assert first_difference(legacy, 'Tensor("Identity:0", shape=(), dtype=float32)\n', rtol=1e-5, atol=1e-6) is None
+    assert first_difference(legacy, 'Tensor("Identity:0", shape=(), dtype=int32)\n', rtol=1e-5, atol=1e-6) is not None
+
+
 SHAPES = '''import numpy as np
 import tensorflow as tf
 

@@ -191,6 +191,14 @@ COVERED_BY = {
     "argument-closures": ("import tensorflow as tf\n\n\ndef evaluate(s, y, feed_x, value):\n"
                           "    return s.run(y, {feed_x: value})\n\n\nx = tf.placeholder(tf.float32, [2])\n"
                           "out = x * 2.0\nsess = tf.Session()\nprint(evaluate(sess, out, x, [1.0, 2.0]))\n"),
+    "collection-items": ("import tensorflow as tf\nv = tf.Variable(1.0)\ny = v * 2.0\ninc = tf.assign_add(v, 1.0)\n"
+                         'ops = {"y": y, "inc": inc}\nwith tf.Session() as sess:\n'
+                         "    sess.run(tf.global_variables_initializer())\n    sess.run(ops['inc'])\n"
+                         "    print(sess.run(ops['y']))\n"),
+    "unrun-ops": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\nc = tf.Variable(0.0)\n\n\n"
+                  "def double(t):\n    tf.assign_add(c, 1.0)\n    return t * 2.0\n\n\ny = double(x)\n"
+                  "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                  "    print(sess.run(y, {x: [1.0]}))\n"),
     "placeholder-tuples": ("import tensorflow as tf\nx, k = tf.placeholder(tf.float32, [2]), tf.placeholder(tf.float32)\n"
                            "with tf.Session() as sess:\n    print(sess.run(x * k, {x: [1.0, 2.0], k: 3.0}))\n"),
     "variable-list-aliases": ("import tensorflow as tf\nw = tf.Variable(1.0)\nwith tf.Session() as sess:\n"

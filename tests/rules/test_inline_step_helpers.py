@@ -75,3 +75,52 @@ def test_a_local_the_module_uses_elsewhere_gets_a_fresh_name():
 def test_helpers_that_are_not_a_straight_inline_stay(change, why):
     source = PROGRAM.replace(*change)
     assert "def training(" in _rule_alone(source), why
+
+
+# A helper returning a tuple of the loss and its step, into names: each returned local takes its target's name, and a
+# run of the loss alone needs the loss's line, not the step (it converted wrongly: the loss's function trained too,
+# caught only because the tuple read a name the step's tape left unbound).
+TUPLE_PROGRAM = '''import numpy as np
+import tensorflow as tf
+x = tf.placeholder(tf.float32, [None])
+w = tf.Variable(1.0)
+
+
+def build_model(x):
+    pred = x * w
+    cost = tf.reduce_mean(tf.square(pred - 2.0))
+    opt = tf.train.GradientDescentOptimizer(0.1)
+    return pred, cost, opt.minimize(cost)
+
+
+pred, loss, train_op = build_model(x)
+xs = np.array([1., 2.], np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        print(sess.run(loss, {x: xs}))
+        sess.run(train_op, {x: xs})
+    print(sess.run(w))
+'''
+
+
+def test_a_returned_tuple_binds_each_target_on_its_own_line():
+    code = _rule_alone(TUPLE_PROGRAM)
+    assert ("pred = x * w\nloss = tf.reduce_mean(tf.square(pred - 2.0))\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
+            "train_op = opt.minimize(loss)\n") in code
+    assert "pred, loss, train_op =" not in code
+
+
+def test_a_returned_tuple_converts_with_the_legacy_numbers():
+    migrated = migrate_source(TUPLE_PROGRAM, "case.py")
+    assert migrated.outcome == "eager", migrated.compat_reason
+    assert "Session" not in migrated.new_source
+    assert_same_output(run_legacy(TUPLE_PROGRAM), run_migrated(migrated.new_source))
+
+
+def test_values_that_read_an_earlier_target_stay_one_tuple_assignment():
+    source = TUPLE_PROGRAM.replace("pred, loss, train_op = build_model(x)", "w2, pred, train_op = build_model(x)")
+    source = source.replace("return pred, cost, opt.minimize(cost)", "return cost, pred * w2, opt.minimize(cost)")
+    source = source.replace("w = tf.Variable(1.0)", "w = tf.Variable(1.0)\nw2 = tf.constant(3.0)")
+    code = _rule_alone(source)
+    assert "w2, pred, train_op = cost, pred_2 * w2, opt.minimize(cost)" in code

@@ -20,6 +20,7 @@ from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import variable_members
 from tf_migrate.analysis.statement_facts import returns_tensors, single
 from tf_migrate.analysis.binding_times import changed_outside, free_reads, global_writes
+from tf_migrate.analysis.dangling_updates import dangling_update, optimizer_step_inside
 from tf_migrate.analysis.symbols import callee_name, reads, symbol_key
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
@@ -279,6 +280,12 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
         effect = next(filter(None, (python_effect(c, scope, names) for c in body_calls)), None)
         if effect is not None:
             scope.function_effects[node.name.value] = effect
+        dropped = dangling_update(node, scope.function_updates)
+        if dropped is not None:
+            scope.function_updates[node.name.value] = dropped
+        step = optimizer_step_inside(body_calls, scope.function_steps)
+        if step is not None:
+            scope.function_steps[node.name.value] = step
     if isinstance(node, cst.FunctionDef) and returns_tensors(node, names):
         scope.tensor_functions.add(node.name.value)
     elif isinstance(node, cst.FunctionDef) and not creates_variables and returns_tensors(node, names, structures=True):

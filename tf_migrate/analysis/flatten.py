@@ -138,4 +138,19 @@ def _unwrap_into(body, names, deps, outer, result: Unwrapped, path: List[str], g
             inner = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else [cst.SimpleStatementLine(stmt.body.body)]
             _unwrap_into(inner, names, inner_deps, outer + [stmt], result, inner_path, graphs)
         else:
-            result.statements.append(FlatStatement(stmt, set(deps), list(outer), list(path)))
+            waits = set(deps) if deps and makes_ops(stmt) else set()
+            result.statements.append(FlatStatement(stmt, waits, list(outer), list(path)))
+
+
+def makes_ops(stmt: cst.BaseStatement) -> bool:
+    """Whether ``stmt`` may make an op (``tf.control_dependencies`` acts on the ops made in its block only): not a
+    line that binds names to other names or literals (``y = x``, ``a, b = self.x, 1.0``), which TF1 ran without
+    waiting for the dependencies (the names' own ops were made before the block)."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)):
+        return True
+    value = stmt.body[0].value
+    elements = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) else [value]
+    if any(isinstance(e, cst.StarredElement) for e in getattr(value, "elements", ())):
+        return True
+    return not all(symbol_key(element) is not None or isinstance(element, (cst.Integer, cst.Float, cst.SimpleString))
+                   for element in elements)

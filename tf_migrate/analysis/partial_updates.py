@@ -24,7 +24,8 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys
+from tf_migrate.analysis.flatten import makes_ops
+from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys, writes
 from tf_migrate.cst.text import code
 from tf_migrate.traversal import visit
 
@@ -66,11 +67,30 @@ def partial_update_conflicts(chosen: List["pm.Statement"], fetch: cst.BaseExpres
     """Why the run whose slice is ``chosen`` (``hits_of``: statement index -> the keys of it the run needs)
     would make updates TF1 did not run: a statement of several updates of which it reads part (an item of a list
     or dict of updates, one target of a tuple assignment, one name a block binds)."""
+    updating = {key: calls[0] for st in chosen for calls in [effect_calls(st.node)] if calls for key in st.defines}
     for st in chosen:
+        needed = hits_of.get(st.index, set())
+        through = _update_read_by_unneeded(st.node, needed, updating)
+        if through is not None:
+            key, call = through
+            return [f"the run needs `{', '.join(sorted(needed))}` of a tuple assignment whose other element reads "
+                    f"`{key}`, an op that changes state or acts at each run (`{code(call.func)}`): the run's "
+                    "function would compute the whole assignment and run it, where TF1 did not"]
+        alias = _alias_under_made_dependencies(st.node, needed)
+        if alias is not None:
+            key, call = alias
+            return [f"the run needs `{key}`, bound to another name under `tf.control_dependencies` whose list makes "
+                    f"`{code(call.func)}`: TF1 made no op for `{key}`, so its runs did not wait for that op, and the "
+                    "run's function would make it"]
         updates = effect_calls(st.node)
+        held = None if updates else _held_update(st, chosen, fetch, hits_of, updating)
+        if held is not None:
+            whole, key, call = held
+            return [f"the run reads part of `{whole}`, which also holds `{key}`, an op that changes state or acts at "
+                    f"each run (`{code(call.func)}`): TF1 ran the items it fetched, the run's function would compute "
+                    "the whole collection and run it"]
         if not updates:
             continue
-        needed = hits_of.get(st.index, set())
         unneeded = {key for key in st.defines if key not in needed}
         bound = _update_bound_to(st.node, unneeded, needed)
         if bound is not None:
@@ -85,6 +105,137 @@ def partial_update_conflicts(chosen: List["pm.Statement"], fetch: cst.BaseExpres
                     f"run (`{code(updates[0].func)}`): TF1 ran the ones it fetched, the run's function would "
                     "compute the whole line and run them all"]
     return []
+
+
+def _held_update(st: "pm.Statement", chosen: List["pm.Statement"], fetch: cst.BaseExpression,
+                 hits_of: Dict[int, Set[str]], updating: Dict[str, cst.Call]) -> Optional[Tuple[str, str, cst.Call]]:
+    """(collection, key, call) where ``st`` binds a list, tuple or dict literal of which the run reads items only
+    (``fetches[0]``, ``ops["loss"]``), and an item it does not read is an update or effect of the slice that the
+    items it reads do not need (``fetches = [loss, train_op]`` then ``sess.run(fetches[0])``)."""
+    if not updating or not (isinstance(st.node, cst.SimpleStatementLine) and len(st.node.body) == 1):
+        return None
+    assign = st.node.body[0]
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1
+            and isinstance(assign.value, (cst.List, cst.Tuple, cst.Dict))):
+        return None
+    whole = symbol_key(assign.targets[0].target)
+    items = _literal_items(assign.value)
+    if whole is None or items is None or _read_in_part(st, chosen, fetch, hits_of) != whole:
+        return None
+    read = _items_read([fetch] + [other.node for other in chosen if other.index > st.index], whole)
+    kept: Set[str] = set()
+    for index, value in items:
+        if read is not None and index in read:
+            kept |= reads(value)
+    for index, value in items:
+        if read is not None and index in read:
+            continue
+        for key in sorted(reads(value) - kept):
+            if key in updating:
+                return whole, key, updating[key]
+    return None
+
+
+def _literal_items(value: cst.BaseExpression) -> Optional[List[Tuple[object, cst.BaseExpression]]]:
+    """(index or dict key, value) of each item of a list, tuple or dict literal; None if one is starred or a key
+    is not a literal."""
+    if isinstance(value, cst.Dict):
+        found = []
+        for element in value.elements:
+            if not isinstance(element, cst.DictElement) or not isinstance(element.key, (cst.SimpleString, cst.Integer)):
+                return None
+            found.append((element.key.evaluated_value, element.value))
+        return found
+    if not isinstance(value, (cst.List, cst.Tuple)) or any(isinstance(e, cst.StarredElement) for e in value.elements):
+        return None
+    return [(index, element.value) for index, element in enumerate(value.elements)]
+
+
+def _items_read(nodes: List[cst.CSTNode], whole: str) -> Optional[Set[object]]:
+    """The literal indices or keys of ``whole`` that ``nodes`` read (``whole[0]``, ``whole["a"]``); None if a read
+    is of another kind (a computed index, a slice, a field, unpacking)."""
+    found: Set[object] = set()
+    unknown: List[cst.CSTNode] = []
+
+    class _Items(cst.CSTVisitor):
+        def visit_Subscript(self, sub: cst.Subscript) -> Optional[bool]:
+            if symbol_key(sub.value) != whole:
+                return None
+            index = sub.slice[0].slice if len(sub.slice) == 1 else None
+            value = index.value if isinstance(index, cst.Index) else None
+            if isinstance(value, (cst.SimpleString, cst.Integer)):
+                found.add(value.evaluated_value)
+            else:
+                unknown.append(sub)
+            return False
+
+        def visit_Attribute(self, attribute: cst.Attribute) -> Optional[bool]:
+            if symbol_key(attribute.value) == whole:
+                unknown.append(attribute)
+                return False
+            return None
+
+        def visit_Name(self, name: cst.Name) -> None:
+            if name.value == whole:
+                unknown.append(name)  # (read whole, or unpacked: every item)
+
+    for node in nodes:
+        if whole in reads(node):
+            visit(node, _Items())
+    return None if unknown else found
+
+
+def _alias_under_made_dependencies(node: cst.BaseStatement,
+                                   needed: Set[str]) -> Optional[Tuple[str, cst.Call]]:
+    """(key, call) where ``node`` is ``with tf.control_dependencies([tf.assign_add(step, 1)]):`` (an op made in the
+    list) and a line of its block binds a needed key to other names (``out = x``), which makes no op."""
+    if not isinstance(node, cst.With):
+        return None
+    made = [call for item in node.items for call in effect_calls(item.item)
+            if any(code(outer.func).endswith("control_dependencies") for outer in all_calls(item.item))]
+    if not made:
+        return None
+    for line in _inner_lines(node):
+        if not makes_ops(line):
+            for key in writes(line):
+                if key in needed:
+                    return key, made[0]
+    return None
+
+
+def _update_read_by_unneeded(node: cst.BaseStatement, needed: Set[str],
+                             updating: Dict[str, cst.Call]) -> Optional[Tuple[str, cst.Call]]:
+    """(key, call) where ``a, b = x, y`` binds a name the run does not need from a value that reads ``key``, an
+    update or effect of the slice that no needed element reads (``pred, loss, train = p, l, train_op`` run for
+    ``loss`` alone would compute ``train_op``: its step)."""
+    if not updating or not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1):
+        return None
+    assign = node.body[0]
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1):
+        return None
+    pairs = _element_pairs(assign.targets[0].target, assign.value)
+    if pairs is None:
+        return None
+    needed_reads: Set[str] = set()
+    for target, value in pairs:
+        if set(target_keys(target)) & needed:
+            needed_reads |= reads(value)
+    for target, value in pairs:
+        if set(target_keys(target)) & needed:
+            continue
+        for key in sorted(reads(value) - needed_reads):
+            if key in updating:
+                return key, updating[key]
+    return None
+
+
+def _element_pairs(target: cst.BaseExpression, value: cst.BaseExpression):
+    """[(element target, element value)] of ``a, b = x, y`` (same length, no starred element), else None."""
+    if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))
+            and len(target.elements) == len(value.elements)) \
+            or any(isinstance(e, cst.StarredElement) for e in list(target.elements) + list(value.elements)):
+        return None
+    return [(t.value, v.value) for t, v in zip(target.elements, value.elements)]
 
 
 def _several(node: cst.CSTNode, updates: List[cst.Call]) -> bool:
@@ -140,13 +291,11 @@ def _binds_update(small: cst.BaseSmallStatement, keys: Set[str],
         return None
     if len(unneeded) == len(bound):  # (in a block: the line binds nothing the run needs)
         return unneeded[0], calls[0]
-    target, value = targets[0], small.value
-    if len(targets) == 1 and isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
-            and len(target.elements) == len(value.elements) \
-            and not any(isinstance(e, cst.StarredElement) for e in list(target.elements) + list(value.elements)):
-        for element_target, element_value in zip(target.elements, value.elements):
-            element_keys = [key for key in target_keys(element_target.value) if key in keys]
-            element_calls = effect_calls(element_value.value)
+    pairs = _element_pairs(targets[0], small.value) if len(targets) == 1 else None
+    if pairs is not None:
+        for element_target, element_value in pairs:
+            element_keys = [key for key in target_keys(element_target) if key in keys]
+            element_calls = effect_calls(element_value)
             if element_keys and element_calls:
                 return element_keys[0], element_calls[0]
         return None

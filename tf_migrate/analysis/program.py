@@ -147,6 +147,12 @@ class Scope:
     # Functions of this scope that act in Python when called (print, draw numpy random numbers...) -> what they do:
     # graph code that calls them did so once, at build time (callables.python_effect).
     function_effects: Dict[str, str] = field(default_factory=dict)
+    # Functions (this scope's and the enclosing ones') that build an op changing state and drop it -> what they
+    # build: TF1 never ran it, a generated function that calls them would (analysis/dangling_updates).
+    function_updates: Dict[str, str] = field(default_factory=dict)
+    # Functions (this scope's and the enclosing ones') that make an optimizer step inside them -> what they call: the
+    # rewrite turns steps into tapes where a run computes them, not inside a function the run calls.
+    function_steps: Dict[str, str] = field(default_factory=dict)
     # A class's ``__init__``: attributes of ``self`` code binds after it (``self.lr *= 0.5`` in a method, ``m.lr =``
     # outside the class) -> where (class_scope).
     later_stores: Dict[str, str] = field(default_factory=dict)

@@ -71,6 +71,8 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
         scope.tensor_functions |= parent.tensor_functions - set(params)
         scope.structure_functions |= parent.structure_functions - set(params)
         scope.opaque_functions.update((k, v) for k, v in parent.opaque_functions.items() if k not in params)
+        scope.function_updates.update((k, v) for k, v in parent.function_updates.items() if k not in params)
+        scope.function_steps.update((k, v) for k, v in parent.function_steps.items() if k not in params)
         scope.variable_classes |= parent.variable_classes - set(params)
         scope.local_callables |= parent.local_callables - set(params)
         outer = dict(parent.outer_functions)

@@ -15,6 +15,7 @@ from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.binding_times import holds_loop
 from tf_migrate.analysis.partial_updates import partial_update_conflicts
+from tf_migrate.analysis.dangling_updates import dangling_update_conflicts
 from tf_migrate.analysis.later_changes import changed_by_functions, changed_by_methods
 from tf_migrate.analysis.expression_kinds import queue_method
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys
@@ -159,6 +160,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     conflicts += _unordered_queue_ops(scope, chosen, site.fetch)
     conflicts += _shared_stopped_gradients(chosen)
     conflicts += partial_update_conflicts(chosen, site.fetch, hits_of)
+    conflicts += dangling_update_conflicts(scope, chosen)
     conflicts += gradient_through_feeds(scope, chosen, {key: symbol for key, symbol in fed_symbols.items() if symbol})
     all_reads = set(reads(site.fetch))
     for st in chosen + placeholders:

@@ -15,13 +15,13 @@ that stays compat keeps its helpers.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from tf_migrate.analysis.main_guard import is_main_guard
 from tf_migrate.analysis.step_helpers import outside_names, site_of, step_helpers
-from tf_migrate.analysis.symbols import value_reads, writes
+from tf_migrate.analysis.symbols import reads, symbol_key, target_keys, value_reads, writes
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.cst.names import fresh
 from tf_migrate.report import INFO
@@ -95,20 +95,53 @@ def _expand(statement: cst.SimpleStatementLine, helper: cst.FunctionDef, taken: 
         new = fresh(param, taken)
         mapping[param] = new
         prologue.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(new))], value)]))
-    target = site.target.target
-    returned_local = returned.value if isinstance(returned, cst.Name) and returned.value in local else None
+    pairs = _returned_pairs(site.target.target, returned)
+    # A returned local takes the name the call binds it to (``return loss, train`` into ``cost, step = ...``
+    # binds ``cost`` and ``step`` where the helper bound its locals), unless the helper reads that name.
+    as_target: Dict[str, str] = {}
+    free_reads = (helper_reads | {key for key in value_reads(returned) if "." not in key}) - local
+    for target, value in pairs:
+        if isinstance(value, cst.Name) and value.value in local and value.value not in as_target \
+                and isinstance(target, cst.Name) and target.value not in as_target.values() \
+                and target.value not in free_reads | (local - {value.value}) | set(mapping.values()):
+            as_target[value.value] = target.value
     for name in sorted(local - set(mapping)):
-        if name == returned_local and isinstance(target, cst.Name) \
-                and target.value not in helper_reads | (local - {name}):
-            mapping[name] = target.value
-        else:
-            mapping[name] = fresh(name, taken)
+        mapping[name] = as_target.get(name) or fresh(name, taken)
     out = prologue + [rename_keys(line, mapping) for line in body]
-    value = rename_keys(returned, mapping)  # step_helpers: the helper returns a value, the site binds it
-    if not (isinstance(value, cst.Name) and isinstance(target, cst.Name) and value.value == target.value):
-        out.append(cst.SimpleStatementLine([cst.Assign([site.target], value)]))
+    # step_helpers: the helper returns a value, the site binds it; a tuple into names, one line each (a run that
+    # needs one of them then needs that line alone, not the step the others hold).
+    bound = [(target, rename_keys(value, mapping)) for target, value in pairs]
+    if len(bound) > 1 and _crossed(bound):
+        bound = [(site.target.target, rename_keys(returned, mapping))]
+    for target, value in bound:
+        if not (isinstance(value, cst.Name) and isinstance(target, cst.Name) and value.value == target.value):
+            out.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)]))
     out[0] = out[0].with_changes(leading_lines=[*statement.leading_lines, *out[0].leading_lines])
     return out
+
+
+def _returned_pairs(target: cst.BaseExpression, returned: cst.BaseExpression) -> List[Tuple[cst.BaseExpression,
+                                                                                            cst.BaseExpression]]:
+    """(target, value) of each element of ``a, b = f()`` for ``return x, y`` (names or attributes), else the
+    whole target and value."""
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(returned, cst.Tuple) \
+            and len(target.elements) == len(returned.elements) \
+            and all(isinstance(e, cst.Element) for e in list(target.elements) + list(returned.elements)) \
+            and all(symbol_key(e.value) is not None for e in target.elements):
+        return [(t.value, v.value) for t, v in zip(target.elements, returned.elements)]
+    return [(target, returned)]
+
+
+def _crossed(bound) -> bool:
+    """Whether an element's value reads what an earlier element binds (one line each would change what it reads;
+    an element bound to itself makes no line)."""
+    for position, (target, value) in enumerate(bound):
+        if isinstance(value, cst.Name) and isinstance(target, cst.Name) and value.value == target.value:
+            continue
+        keys = set(target_keys(target))
+        if any(keys & reads(later) for _, later in bound[position + 1:]):
+            return True
+    return False
 
 
 def _bind(call: cst.Call, helper: cst.FunctionDef) -> Optional[Dict[str, cst.BaseExpression]]:
