@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.partial_updates import effect_calls
+from tf_migrate.analysis.partial_updates import effect_calls, inner_lines
 from tf_migrate.analysis.symbols import all_calls, callee_name, reads, symbol_key, target_keys
 from tf_migrate.cst.text import code
 from tf_migrate.traversal import visit
@@ -42,7 +42,7 @@ _STEP_METHODS = ("minimize", "compute_gradients")
 def dangling_update(function: cst.FunctionDef, known: Dict[str, str]) -> Optional[str]:
     """What ``function`` builds and drops (``builds `counter.assign_add(...)` and does not return it``), or None;
     ``known``: the functions of the scope already found (a call of one counts as such an op)."""
-    lines = _own_lines(function)
+    lines = inner_lines(function.body)
     live: Set[str] = set()
     attached: List[cst.CSTNode] = []  # expressions whose ops TF1 ran with what the function returns
     for line in lines:
@@ -121,25 +121,6 @@ def _feeds_live(small: cst.BaseSmallStatement, live: Set[str]) -> Optional[cst.B
                 and symbol_key(func.value) in live:
             return small.value
     return None
-
-
-def _own_lines(function: cst.FunctionDef) -> List[cst.SimpleStatementLine]:
-    """The simple lines of ``function``'s body, not those of functions or classes defined in it."""
-    found: List[cst.SimpleStatementLine] = []
-
-    class _Lines(cst.CSTVisitor):
-        def visit_SimpleStatementLine(self, line: cst.SimpleStatementLine) -> bool:
-            found.append(line)
-            return False
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is function
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-    visit(function, _Lines())
-    return found
 
 
 def _dependency_items(function: cst.FunctionDef) -> List[cst.BaseExpression]:

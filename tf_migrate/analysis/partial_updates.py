@@ -195,7 +195,7 @@ def _alias_under_made_dependencies(node: cst.BaseStatement,
             if any(code(outer.func).endswith("control_dependencies") for outer in all_calls(item.item))]
     if not made:
         return None
-    for line in _inner_lines(node):
+    for line in inner_lines(node):
         if not makes_ops(line):
             for key in writes(line):
                 if key in needed:
@@ -262,7 +262,7 @@ def _update_bound_to(node: cst.BaseStatement, keys: Set[str],
     several names from one value, several updates; in a block (``if``, ``for``, ``try``: the slice takes it
     whole) a line binding only such keys (``up2 = tf.assign_add(v2, 1.0)``) or filling one
     (``ops.append(v.assign(...))``), or an update bound to no name (key None), which TF1 never ran."""
-    lines = [node] if isinstance(node, cst.SimpleStatementLine) else _inner_lines(node)
+    lines = [node] if isinstance(node, cst.SimpleStatementLine) else inner_lines(node)
     for line in lines:
         for small in line.body:
             found = _binds_update(small, keys, needed)
@@ -303,7 +303,7 @@ def _binds_update(small: cst.BaseSmallStatement, keys: Set[str],
     return (unneeded[0], calls[0]) if _several(small, calls) else None
 
 
-def _inner_lines(node: cst.CSTNode) -> List[cst.SimpleStatementLine]:
+def inner_lines(node: cst.CSTNode) -> List[cst.SimpleStatementLine]:
     """The simple lines inside a block, not those of functions, classes or lambdas defined there."""
     found: List[cst.SimpleStatementLine] = []
 
