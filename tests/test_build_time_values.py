@@ -170,3 +170,124 @@ def test_graph_code_that_prints_and_that_no_run_needs_keeps_compat():
     result = migrate_source(source, "case.py")
     assert result.outcome == "compat"
     assert result.compat_reason.startswith("graph code that prints (`print(...)`) and that no run needs")
+
+
+# Functions that change what they do not own (a module list, a dict's item, a `global`), called by graph code or
+# given to TF's control flow for a body or branch: TF1 called them once, when it built. Each run function's trace
+# called them again: the eager programs printed 3 where TF1 printed 2 (a layer helper appending its output), 4 for
+# 2 (a `map_fn` function counting its calls), 2 for 1 (a `while_loop` body recording its trace).
+OUTSIDE_CHANGES = '''\
+import numpy as np
+import tensorflow as tf
+
+{state}
+
+
+def {helper}
+
+
+x = tf.placeholder(tf.float32, [None])
+{graph}
+with tf.Session() as sess:
+    print(sess.run(y, {{x: np.ones(2)}}))
+    print(sess.run(y * 2.0, {{x: np.ones(2)}}))
+print({shown})
+'''
+
+
+@pytest.mark.parametrize("state, helper, graph, shown, why", [
+    pytest.param("outs = []", "layer(t):\n    out = tf.nn.relu(t)\n    outs.append(out)\n    return out",
+                 "y = layer(x) * 3.0", "len(outs)", "calls `layer`, which changes `outs`, which it does not own",
+                 id="a helper appending its output to a module list"),
+    pytest.param("outs = []", "layer(t, keep):\n    out = tf.nn.relu(t)\n    keep.append(out)\n    return out",
+                 "y = layer(x, outs) * 3.0", "len(outs)", "calls `layer`, which changes `keep`, an object it is given",
+                 id="a helper appending its output to a list it is given"),
+    pytest.param('calls = {"n": 0}', 'scaled(t):\n    calls["n"] += 1\n    return t * 3.0',
+                 "y = tf.map_fn(scaled, x)", "calls",
+                 "gives `tf.map_fn` the function `scaled`, which changes `calls`, which it does not own",
+                 id="a map_fn function counting its calls"),
+    pytest.param("trace = []", "body(i, acc):\n    trace.append(i)\n    return i + 1, acc * 1.5",
+                 "_, y = tf.while_loop(lambda i, acc: i < 3, body, [tf.constant(0), x])", "len(trace)",
+                 "gives `tf.while_loop` the function `body`, which changes `trace`, which it does not own",
+                 id="a while_loop body recording its trace"),
+])
+def test_graph_code_calling_a_function_that_changes_outside_state_keeps_compat(state, helper, graph, shown, why):
+    source = OUTSIDE_CHANGES.format(state=state, helper=helper, graph=graph, shown=shown)
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert f"graph code the run recomputes {why}" in result.compat_reason
+
+
+def test_a_function_changing_only_what_it_owns_converts_with_the_legacy_output():
+    source = OUTSIDE_CHANGES.format(state="log = []", graph="y = layer(x) * 3.0", shown="len(log)",
+                                    helper="layer(t):\n    parts = []\n    parts.append(tf.nn.relu(t))\n"
+                                           "    return tf.add_n(parts)")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_a_helper_acting_in_python_called_by_graph_code_in_main_keeps_compat():
+    # The function summaries of the module reach main()'s scope: before, main() did not know the helper printed,
+    # and the eager program printed "built" after the first run's output (TF1: once, before it).
+    source = '''\
+import numpy as np
+import tensorflow as tf
+
+
+def layer(t):
+    print("built")
+    return tf.nn.relu(t) * 2.0
+
+
+def main():
+    x = tf.placeholder(tf.float32, [None])
+    y = layer(x)
+    with tf.Session() as sess:
+        print(sess.run(y, {x: np.ones(2)}))
+        print(sess.run(y * 2.0, {x: np.ones(2)}))
+
+
+main()
+'''
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert "graph code the run recomputes calls `layer`, which prints (`print(...)`)" in result.compat_reason
+
+
+@pytest.mark.parametrize("effect, why", [
+    ("self.trace.append(1)", "changes `self.trace`"),
+    ('print("step built")', "prints (`print(...)`)"),
+])
+def test_a_method_given_to_control_flow_that_acts_in_python_keeps_compat(effect, why):
+    # Before: eager; each generated method's trace ran the loop body again (the trace held 2 where TF1's held 1).
+    source = f'''\
+import numpy as np
+import tensorflow as tf
+
+
+class Net(object):
+    def __init__(self):
+        self.trace = []
+        self.x = tf.placeholder(tf.float32, [None])
+        _, self.y = tf.while_loop(lambda i, a: i < 3, self.step, [tf.constant(0), self.x])
+        self.z = self.y * 2.0
+        self.sess = tf.Session()
+
+    def step(self, i, a):
+        {effect}
+        return i + 1, a * 1.5
+
+    def run_y(self, v):
+        return self.sess.run(self.y, {{self.x: v}})
+
+    def run_z(self, v):
+        return self.sess.run(self.z, {{self.x: v}})
+
+
+net = Net()
+print(net.run_y(np.ones(2)), net.run_z(np.ones(2)), len(net.trace))
+'''
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert f"gives `tf.while_loop` the function `self.step`, which {why}" in result.compat_reason

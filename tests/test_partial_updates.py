@@ -56,6 +56,8 @@ def test_a_run_of_part_of_a_line_of_updates_keeps_compat_with_the_reason(line, f
                  "reads part of `ops`, which also holds `inc`", id="an item of a dict of names of updates"),
     pytest.param("y = v1 * 2.0\ninc = tf.assign_add(v2, 1.0)\npair = y, inc", "pair[0]",
                  "reads part of `pair`, which also holds `inc`", id="an item of a tuple of names of updates"),
+    pytest.param("y = v1 * 2.0\ninc = tf.assign_add(v2, 1.0)\nops = dict(y=y, inc=inc)", 'ops["y"]',
+                 "reads part of `ops`, which also holds `inc`", id="an item of a dict() of names of updates"),
 ])
 def test_a_run_of_an_item_of_a_collection_of_names_of_updates_keeps_compat(line, fetch, why):
     _assert_compat_at_the_run(line, fetch, why, ignore=("collection-items",))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Dict, FrozenSet, Set
+from typing import Dict, FrozenSet, List, Set
 
 import libcst as cst
 
@@ -176,5 +176,10 @@ def self_changing_methods(cls: cst.ClassDef) -> Set[str]:
 
 def changes_parameters(func: cst.FunctionDef) -> bool:
     """Whether ``func`` changes an object given to it in place (``config.scale = 7``, ``items.append(x)``)."""
-    params = set(parameter_names(func.params)) - {"self", "cls"}
-    return bool(params & ({key.split(".")[0] for key in writes(func.body)} - set(bound_names(func.body))))
+    return bool(changed_parameters(func))
+
+
+def changed_parameters(func: cst.FunctionDef) -> List[str]:
+    """The parameters of ``func`` (not ``self``/``cls``) whose objects it changes in place, in order."""
+    changed = {key.split(".")[0] for key in writes(func.body)} - set(bound_names(func.body))
+    return [name for name in parameter_names(func.params) if name in changed and name not in ("self", "cls")]

@@ -19,9 +19,9 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.escapes import escaped_reads
 from tf_migrate.analysis.expression_kinds import variable_members
 from tf_migrate.analysis.statement_facts import returns_tensors, single
-from tf_migrate.analysis.binding_times import changed_outside, free_reads, global_writes
+from tf_migrate.analysis.binding_times import changed_outside, changed_parameters, free_reads, global_writes
 from tf_migrate.analysis.dangling_updates import dangling_update, optimizer_step_inside
-from tf_migrate.analysis.symbols import callee_name, reads, symbol_key
+from tf_migrate.analysis.symbols import all_calls, callee_name, reads, symbol_key, writes
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames, dotted_name
 
@@ -278,6 +278,8 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
         scope.variable_classes.add(node.name.value)
     if isinstance(node, cst.FunctionDef):
         effect = next(filter(None, (python_effect(c, scope, names) for c in body_calls)), None)
+        if effect is None and not creates_variables:
+            effect = _outside_change(node)
         if effect is not None:
             scope.function_effects[node.name.value] = effect
         dropped = dangling_update(node, scope.function_updates)
@@ -295,6 +297,44 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
         scope.opaque_functions[node.name.value] = opaque
 
 
+def method_effects(cls: cst.ClassDef, names: TFNames) -> Tuple[Tuple[str, str], ...]:
+    """(``self.m``, what it does) for the methods of ``cls`` that act in Python when called: print, draw Python or
+    numpy random numbers, change the object (``self.trace.append(i)``) or what they do not own. Graph code of
+    ``__init__`` calling one, or giving it to TF's control flow (``tf.while_loop(c, self.step, ...)``), did that
+    once when TF1 built; a generated method's trace does it again. Methods that make variables are left to the
+    rules that place them."""
+    found = []
+    empty = pm.Scope([], {}, set(), [], [], [])
+    for method in cls.body.body:
+        if not isinstance(method, cst.FunctionDef) or method.name.value == "__init__":
+            continue
+        calls = all_calls(method.body)
+        if any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS or api.is_keras_layer_with_variables(names.call_name(c))
+               for c in calls):
+            continue
+        effect = next(filter(None, (python_effect(c, empty, names) for c in calls)), None)
+        changed = sorted({key for key in writes(method.body) if key.startswith("self.")})
+        if effect is None and changed:
+            effect = f"changes `{changed[0]}`"
+        if effect is None:
+            effect = _outside_change(method)
+        if effect is not None:
+            found.append((f"self.{method.name.value}", effect))
+    return tuple(found)
+
+
+def _outside_change(function: cst.FunctionDef) -> Optional[str]:
+    """What ``function`` changes that it does not own (``trace.append(i)`` of a module list, ``global count``),
+    which graph code calling it (a ``while_loop`` body, a ``cond`` branch, a helper) did once, when TF1 built it
+    (a function computing it would do it at each trace). Functions that make variables are left to the rules
+    that place their variables (their registries: ``weights[name] = w``)."""
+    changed = sorted(global_writes(function) | changed_outside(function))
+    if changed:
+        return f"changes `{changed[0]}`, which it does not own"
+    given = changed_parameters(function)
+    return f"changes `{given[0]}`, an object it is given" if given else None
+
+
 def _imported_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional[str]:
     """Why a call inside a function body goes where the analysis cannot see: into another module's
     code (``conv2d`` of ``libs.connections``), or into a local function that does."""
@@ -309,6 +349,9 @@ def _imported_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optio
 
 
 # Python calls that act when they run (output, random state, files): what they do.
+# TF functions that call a Python function to build a branch or a loop body: TF1 called it once, when it built.
+_FUNCTION_TAKING_OPS = {"cond", "case", "switch_case", "while_loop", "map_fn", "scan", "foldl", "foldr",
+                        "vectorized_map"}
 _EFFECT_CALLS = {"print": "prints", "open": "opens a file", "input": "reads input"}
 _EFFECT_MODULES = {"numpy.random": "draws numpy random numbers", "random": "draws random numbers"}
 # A generator of its own (`np.random.RandomState(0).randn(3)`): its draws change no shared state.
@@ -317,10 +360,16 @@ _GENERATORS = {"RandomState", "default_rng", "Generator", "SeedSequence", "PCG64
 
 def python_effect(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional[str]:
     """What ``call`` does in Python that TF1 graph code did once, when it was built (``print(...)``,
-    ``np.random.randn(3)``, a function of the scope that does such things); None: nothing known."""
+    ``np.random.randn(3)``, a function of the scope that does such things, or such a function given to TF's
+    control flow to build its branches or body); None: nothing known."""
     dotted = dotted_name(call.func)
     if dotted is None:
         return None
+    if (names.call_name(call) or "").rpartition(".")[2] in _FUNCTION_TAKING_OPS:
+        given = next((dotted_name(arg.value) for arg in call.args
+                      if dotted_name(arg.value) in scope.function_effects), None)
+        if given is not None:
+            return f"gives `{dotted}` the function `{given}`, which {scope.function_effects[given]}"
     if dotted in scope.function_effects:
         return f"calls `{dotted}`, which {scope.function_effects[dotted]}"
     if dotted == "print" and any(arg.keyword is not None and arg.keyword.value == "file" for arg in call.args):

@@ -16,7 +16,7 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.batch_norm_updates import batch_norm_blockers
-from tf_migrate.analysis.callables import unknown_run_values
+from tf_migrate.analysis.callables import method_effects, unknown_run_values
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.escapes import escaped_reads as _escaped_reads
 from tf_migrate.analysis.graph_only_attributes import graph_only_reads
@@ -87,7 +87,7 @@ def analyze_class(cls: cst.ClassDef, names: TFNames, layer_scopes=None, external
     params = tuple(p.name.value for p in init.params.params[1:])
     functions = tuple(sorted(names.function_parameters.get(cls.name.value, ())))  # (transfer_fct=tf.nn.softplus)
     scope = analyze_scope(list(init.body.body), names, params, is_class=True, layer_scopes=layer_scopes,
-                          known_callables=functions)
+                          known_callables=functions, known_effects=method_effects(cls, names))
     analysis = ClassAnalysis(scope, init, [], set(params), list(scope.blockers),
                              {m.name.value for m in methods})
     scope.later_stores = _later_stores(methods, init, names)

@@ -20,7 +20,7 @@ a Keras optimizer's ``minimize`` takes no tensor).
 
 What the function returns is followed back through its plain assignments (``out = t * 2 + 0 * up; return out``),
 ``tf.control_dependencies([...])`` items, and lists it fills and returns (``ops.append(v.assign(1.0))``): an op
-reached so is one TF1 ran with the returned value. Updates and effects are :func:`partial_updates.effect_calls`,
+reached so is one TF1 ran with the returned value. Updates and effects are :func:`update_ops.effect_calls`,
 and calls of functions already found here.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.partial_updates import effect_calls, inner_lines
+from tf_migrate.analysis.update_ops import effect_calls, inner_lines
 from tf_migrate.analysis.symbols import all_calls, callee_name, reads, symbol_key, target_keys
 from tf_migrate.cst.text import code
 from tf_migrate.traversal import visit

@@ -11,10 +11,8 @@ then ``sess.run(fs[1])`` called ``f1`` alone. A run's generated function compute
 bindings, see :mod:`slicing`): it would make every update of the line, and call every function, each time it runs.
 Such a run keeps the file compat, with the reason at the run.
 
-An update or effect is found by the name of the called method or function (``assign*``, ``scatter_*``,
-``minimize``, ``apply_gradients``, a queue's ``enqueue`` / ``dequeue``, ``py_func``, ``Print``...): a user helper
-of such a name counts too, which only keeps a file compat where it would not need to be. Those made inside a
-function the line calls are not seen here.
+Updates and effects are :mod:`update_ops`' (found by name; those made inside a function the line calls are not seen
+here, see :mod:`dangling_updates`); collections and tuples read in part are :mod:`collection_updates`'.
 """
 from __future__ import annotations
 
@@ -22,44 +20,12 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.collection_updates import held_update, read_in_part
 from tf_migrate.analysis.flatten import makes_ops
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys, writes
+from tf_migrate.analysis.update_ops import effect_calls, inner_lines, several_updates
 from tf_migrate.cst.text import code
-from tf_migrate.traversal import visit
-
-UPDATE_METHODS = api.VARIABLE_WRITE_METHODS | {"minimize", "apply_gradients"} | api.QUEUE_OP_METHODS \
-    | {"dequeue", "dequeue_many", "dequeue_up_to"}  # (a queue's state changes too)
-UPDATE_FUNCTION_PREFIXES = ("assign", "scatter_")  # tf.assign, tf.assign_add, tf.scatter_update ...
-# The ops of api.PER_RUN_EFFECT_OPS that act outside the graph (a clock read does not), by their last name.
-EFFECT_NAMES = {"py_func", "numpy_function", "py_function", "Print", "write_file"}
-
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
-
-
-def update_calls(node: cst.CSTNode) -> List[cst.Call]:
-    """The calls in ``node`` that build an op updating a variable (an assignment, an optimizer step) or a queue."""
-    found = []
-    for call in all_calls(node):
-        func = call.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) \
-            else ""
-        if name in UPDATE_METHODS or name.startswith(UPDATE_FUNCTION_PREFIXES):
-            found.append(call)
-    return found
-
-
-def effect_calls(node: cst.CSTNode) -> List[cst.Call]:
-    """:func:`update_calls`, and the calls building an op that acts outside the graph at each run (``tf.py_func``,
-    ``tf.Print``, ``tf.print``)."""
-    found = update_calls(node)
-    for call in all_calls(node):
-        func = call.func
-        if isinstance(func, cst.Attribute) and (func.attr.value in EFFECT_NAMES or func.attr.value == "print") \
-                or isinstance(func, cst.Name) and func.value in EFFECT_NAMES:
-            found.append(call)
-    return found
 
 
 def partial_update_conflicts(chosen: List["pm.Statement"], fetch: cst.BaseExpression,
@@ -83,7 +49,7 @@ def partial_update_conflicts(chosen: List["pm.Statement"], fetch: cst.BaseExpres
                     f"`{code(call.func)}`: TF1 made no op for `{key}`, so its runs did not wait for that op, and the "
                     "run's function would make it"]
         updates = effect_calls(st.node)
-        held = None if updates else _held_update(st, chosen, fetch, hits_of, updating)
+        held = None if updates else held_update(st, chosen, fetch, hits_of, updating)
         if held is not None:
             whole, key, call = held
             return [f"the run reads part of `{whole}`, which also holds `{key}`, an op that changes state or acts at "
@@ -99,90 +65,12 @@ def partial_update_conflicts(chosen: List["pm.Statement"], fetch: cst.BaseExpres
             return [f"the run needs `{', '.join(sorted(needed))}` of a statement that also {what} an op that changes "
                     f"state or acts at each run (`{code(call.func)}`): the run's function would compute the whole "
                     "statement and run it, where TF1 did not"]
-        part = _read_in_part(st, chosen, fetch, hits_of)
-        if part and _several(st.node, updates):
+        part = read_in_part(st, chosen, fetch, hits_of)
+        if part and several_updates(st.node, updates):
             return [f"the run reads part of `{part}`, which holds several ops that change state or act at each "
                     f"run (`{code(updates[0].func)}`): TF1 ran the ones it fetched, the run's function would "
                     "compute the whole line and run them all"]
     return []
-
-
-def _held_update(st: "pm.Statement", chosen: List["pm.Statement"], fetch: cst.BaseExpression,
-                 hits_of: Dict[int, Set[str]], updating: Dict[str, cst.Call]) -> Optional[Tuple[str, str, cst.Call]]:
-    """(collection, key, call) where ``st`` binds a list, tuple or dict literal of which the run reads items only
-    (``fetches[0]``, ``ops["loss"]``), and an item it does not read is an update or effect of the slice that the
-    items it reads do not need (``fetches = [loss, train_op]`` then ``sess.run(fetches[0])``)."""
-    if not updating or not (isinstance(st.node, cst.SimpleStatementLine) and len(st.node.body) == 1):
-        return None
-    assign = st.node.body[0]
-    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1
-            and isinstance(assign.value, (cst.List, cst.Tuple, cst.Dict))):
-        return None
-    whole = symbol_key(assign.targets[0].target)
-    items = _literal_items(assign.value)
-    if whole is None or items is None or _read_in_part(st, chosen, fetch, hits_of) != whole:
-        return None
-    read = _items_read([fetch] + [other.node for other in chosen if other.index > st.index], whole)
-    kept: Set[str] = set()
-    for index, value in items:
-        if read is not None and index in read:
-            kept |= reads(value)
-    for index, value in items:
-        if read is not None and index in read:
-            continue
-        for key in sorted(reads(value) - kept):
-            if key in updating:
-                return whole, key, updating[key]
-    return None
-
-
-def _literal_items(value: cst.BaseExpression) -> Optional[List[Tuple[object, cst.BaseExpression]]]:
-    """(index or dict key, value) of each item of a list, tuple or dict literal; None if one is starred or a key
-    is not a literal."""
-    if isinstance(value, cst.Dict):
-        found = []
-        for element in value.elements:
-            if not isinstance(element, cst.DictElement) or not isinstance(element.key, (cst.SimpleString, cst.Integer)):
-                return None
-            found.append((element.key.evaluated_value, element.value))
-        return found
-    if not isinstance(value, (cst.List, cst.Tuple)) or any(isinstance(e, cst.StarredElement) for e in value.elements):
-        return None
-    return [(index, element.value) for index, element in enumerate(value.elements)]
-
-
-def _items_read(nodes: List[cst.CSTNode], whole: str) -> Optional[Set[object]]:
-    """The literal indices or keys of ``whole`` that ``nodes`` read (``whole[0]``, ``whole["a"]``); None if a read
-    is of another kind (a computed index, a slice, a field, unpacking)."""
-    found: Set[object] = set()
-    unknown: List[cst.CSTNode] = []
-
-    class _Items(cst.CSTVisitor):
-        def visit_Subscript(self, sub: cst.Subscript) -> Optional[bool]:
-            if symbol_key(sub.value) != whole:
-                return None
-            index = sub.slice[0].slice if len(sub.slice) == 1 else None
-            value = index.value if isinstance(index, cst.Index) else None
-            if isinstance(value, (cst.SimpleString, cst.Integer)):
-                found.add(value.evaluated_value)
-            else:
-                unknown.append(sub)
-            return False
-
-        def visit_Attribute(self, attribute: cst.Attribute) -> Optional[bool]:
-            if symbol_key(attribute.value) == whole:
-                unknown.append(attribute)
-                return False
-            return None
-
-        def visit_Name(self, name: cst.Name) -> None:
-            if name.value == whole:
-                unknown.append(name)  # (read whole, or unpacked: every item)
-
-    for node in nodes:
-        if whole in reads(node):
-            visit(node, _Items())
-    return None if unknown else found
 
 
 def _alias_under_made_dependencies(node: cst.BaseStatement,
@@ -238,23 +126,6 @@ def _element_pairs(target: cst.BaseExpression, value: cst.BaseExpression):
     return [(t.value, v.value) for t, v in zip(target.elements, value.elements)]
 
 
-def _several(node: cst.CSTNode, updates: List[cst.Call]) -> bool:
-    """Whether ``node`` builds more than one update op (two calls, or one in a comprehension or loop)."""
-    if len(updates) > 1:
-        return True
-    inside = set()
-
-    class _Repeated(cst.CSTVisitor):
-        def on_visit(self, visited: cst.CSTNode) -> bool:
-            if isinstance(visited, _COMPREHENSIONS + (cst.For, cst.While)):
-                inside.update(id(call) for call in all_calls(visited))
-                return False
-            return True
-
-    visit(node, _Repeated())
-    return any(id(call) in inside for call in updates)
-
-
 def _update_bound_to(node: cst.BaseStatement, keys: Set[str],
                      needed: Set[str]) -> Optional[Tuple[Optional[str], cst.Call]]:
     """(key, call) where the statement binds an update to one of ``keys`` (names the run does not need), in a way
@@ -300,81 +171,6 @@ def _binds_update(small: cst.BaseSmallStatement, keys: Set[str],
                 return element_keys[0], element_calls[0]
         return None
     # (``x, y = q.dequeue()``: one dequeue, whichever is read; ``a, b = [v.assign(1) for v in vs]``: several)
-    return (unneeded[0], calls[0]) if _several(small, calls) else None
+    return (unneeded[0], calls[0]) if several_updates(small, calls) else None
 
 
-def inner_lines(node: cst.CSTNode) -> List[cst.SimpleStatementLine]:
-    """The simple lines inside a block, not those of functions, classes or lambdas defined there."""
-    found: List[cst.SimpleStatementLine] = []
-
-    class _Lines(cst.CSTVisitor):
-        def visit_SimpleStatementLine(self, line: cst.SimpleStatementLine) -> bool:
-            found.append(line)
-            return False
-
-        def visit_FunctionDef(self, definition: cst.FunctionDef) -> bool:
-            return False
-
-        visit_ClassDef = visit_Lambda = visit_FunctionDef
-
-    visit(node, _Lines())
-    return found
-
-
-def _read_in_part(st: "pm.Statement", chosen: List["pm.Statement"], fetch: cst.BaseExpression,
-                  hits_of: Dict[int, Set[str]]) -> str:
-    """The key of what ``st`` binds that the run's fetch and the lines of its slice read only in part: each read
-    takes an item or a field of it (``ups[0]``, ``ops["a"]``, ``ups[:2]``, ``ops.a``) or unpacks it into names
-    the run does not all need (``first, second = ups``). Empty: none."""
-    for key in st.defines:
-        readers: List[cst.CSTNode] = [fetch] if key in reads(fetch) else []
-        unpacked = False
-        for other in chosen:
-            if other.index <= st.index or key not in other.reads:
-                continue
-            if _unpacks(other.node, key) and set(other.defines) - hits_of.get(other.index, set()):
-                unpacked = True
-            else:
-                readers.append(other.node)
-        if (readers or unpacked) and all(_only_items_read(reader, {key}) for reader in readers):
-            return key
-    return ""
-
-
-def _unpacks(node: cst.BaseStatement, key: str) -> bool:
-    """Whether the line is ``a, b = key``."""
-    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)
-            and len(node.body[0].targets) == 1):
-        return False
-    assign = node.body[0]
-    return isinstance(assign.targets[0].target, (cst.Tuple, cst.List)) and symbol_key(assign.value) == key
-
-
-def _only_items_read(node: cst.CSTNode, keys: Set[str]) -> bool:
-    whole: List[str] = []
-    items: List[str] = []
-
-    class _Uses(cst.CSTVisitor):
-        def visit_Subscript(self, sub: cst.Subscript) -> bool:
-            if symbol_key(sub.value) in keys:
-                items.append(symbol_key(sub.value))
-                for element in sub.slice:
-                    visit(element, self)
-                return False
-            return True
-
-        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            if symbol_key(attribute) in keys:
-                whole.append(symbol_key(attribute))
-            elif symbol_key(attribute.value) in keys:
-                items.append(symbol_key(attribute.value))  # a field of a namedtuple of updates (``ops.a``)
-            else:
-                visit(attribute.value, self)
-            return False
-
-        def visit_Name(self, name: cst.Name) -> None:
-            if name.value in keys:
-                whole.append(name.value)
-
-    visit(node, _Uses())
-    return bool(items) and not whole

@@ -37,30 +37,32 @@ from tf_migrate.traversal import remember
 
 def analyze_scope(body, names: TFNames, params: Tuple[str, ...] = (), is_class: bool = False,
                   layer_scopes: Optional[Dict[str, str]] = None, parent: Optional[pm.Scope] = None,
-                  known_callables: Tuple[str, ...] = ()) -> pm.Scope:
+                  known_callables: Tuple[str, ...] = (), known_effects: Tuple[Tuple[str, str], ...] = ()) -> pm.Scope:
     """Build the program model of one block of statements.
 
     The same statements (unchanged nodes keep their identity) with the same arguments give the
     same model, so it is built once per file: the eager/compat decision, session-to-functions and
     graph-function-inputs all ask for it. Callers read the model; they must not change it.
     ``known_callables``: parameters known to hold TensorFlow functions (``transfer_fct=tf.nn.softplus`` of a class
-    no construction gives another, analysis/held_graph_objects.function_parameters).
+    no construction gives another, analysis/held_graph_objects.function_parameters). ``known_effects``: (callable,
+    what it does in Python) of callables the block does not define (a class's methods, ``self.step``).
     """
     body = list(body)
     key = ("scope", tuple(map(id, body)), tuple(params), is_class, tuple(sorted((layer_scopes or {}).items())),
            id(parent), tuple(sorted(names.aliases.items())), tuple(sorted(names.v1_module_aliases)), tuple(sorted(names.imported)),
-           tuple(known_callables))
+           tuple(known_callables), tuple(known_effects))
     return remember(key, (body, parent), lambda: _analyze_scope(body, names, params, is_class, layer_scopes, parent,
-                                                                 known_callables))
+                                                                 known_callables, known_effects))
 
 
 def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool,
                    layer_scopes: Optional[Dict[str, str]], parent: Optional[pm.Scope],
-                   known_callables: Tuple[str, ...] = ()) -> pm.Scope:
+                   known_callables: Tuple[str, ...] = (), known_effects: Tuple[Tuple[str, str], ...] = ()) -> pm.Scope:
     flat = unwrap(body, names)
     scope = pm.Scope([], {}, set(flat.sessions), flat.withs, [], [], is_class=is_class,
                      layer_scopes=dict(layer_scopes or {}))
     scope.local_callables.update(known_callables)
+    scope.function_effects.update(known_effects)
     if parent is not None:
         for key, symbol in parent.symbols.items():
             if symbol.kind in pm.INHERITED_KINDS and key not in params:
@@ -73,6 +75,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
         scope.opaque_functions.update((k, v) for k, v in parent.opaque_functions.items() if k not in params)
         scope.function_updates.update((k, v) for k, v in parent.function_updates.items() if k not in params)
         scope.function_steps.update((k, v) for k, v in parent.function_steps.items() if k not in params)
+        scope.function_effects.update((k, v) for k, v in parent.function_effects.items() if k not in params)
         scope.variable_classes |= parent.variable_classes - set(params)
         scope.local_callables |= parent.local_callables - set(params)
         outer = dict(parent.outer_functions)

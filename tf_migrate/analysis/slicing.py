@@ -68,6 +68,14 @@ class RunPlan:
                                        or any(key in self.reads for key, _ in self.fed))
 
 
+# A fed variable: what TF1 replaced depends on how each op read it (the ops reading a reference variable's own
+# tensor saw the feed; a schedule's or a resource variable's other reads did not): a parameter of the run's function
+# would replace every read.
+_FED_VARIABLE = ("`{key}`, a variable, is fed: TF1 gave the fed value to the ops reading the variable's own tensor "
+                 "and not to other reads of it (a learning-rate schedule's of the global step), which the text does "
+                 "not tell apart")
+
+
 def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     """Slice ``scope`` for ``site``, using statements before index ``limit``.
 
@@ -90,7 +98,8 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     needed: Set[Tuple[str, int]] = set()
     rebound: Set[Tuple[str, int]] = set()
     rebound_conflicts: List[str] = []
-    conflicts: List[str] = [f"`{key}` is fed, but the analysis cannot tell its dtype (TF1 converts a feed to it)"
+    conflicts: List[str] = [_FED_VARIABLE.format(key=key) if symbol.kind == pm.VARIABLE else
+                            f"`{key}` is fed, but the analysis cannot tell its dtype (TF1 converts a feed to it)"
                             for key, symbol in fed_symbols.items()
                             if symbol is not None and symbol.kind != pm.PLACEHOLDER and symbol.dtype is None
                             and key not in scope.branch_placeholders.get(symbol.index, ())]  # (their lines cast)

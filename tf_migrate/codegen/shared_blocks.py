@@ -33,7 +33,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
-from tf_migrate.analysis.partial_updates import update_calls
+from tf_migrate.analysis.update_ops import update_calls
 from tf_migrate.analysis.symbols import reads, value_reads, writes
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code

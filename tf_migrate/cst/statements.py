@@ -5,6 +5,8 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
+from tf_migrate.cst.text import code
+
 
 def plain_assignment(statement: cst.CSTNode) -> Optional[Tuple[str, cst.BaseExpression]]:
     """``(name, value)`` of a line that is only ``name = value`` (one plain-name target), else None."""
@@ -88,9 +90,12 @@ class DiscardedConversions(cst.CSTTransformer):
     a list of calls made and dropped, ``[W.assign(0.3).numpy(), b.assign(-0.3).numpy()]``, one call a line,
     unconverted."""
 
-    def __init__(self, convert: str, shown=frozenset()) -> None:
+    def __init__(self, convert: str, shown=frozenset(), wrappers=frozenset()) -> None:
         self.convert = convert
         self.shown = shown  # ids of expression statements whose value a notebook shows: kept as they are
+        # Calls wrapped around a conversion, whose first argument is the value (`as_fed_arrays(to_numpy(...), (1,))`,
+        # `np.asarray(to_numpy(...))`, codegen/fed_fetches): dropped with it.
+        self.wrappers = wrappers
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
         if original.body and id(original.body[-1]) in self.shown:
@@ -109,6 +114,12 @@ class DiscardedConversions(cst.CSTTransformer):
         value = updated.value
         if id(original) in self.shown:
             return updated
+        while isinstance(value, cst.Call) and value.args and value.args[0].keyword is None \
+                and not value.args[0].star and code(value.func) in self.wrappers:
+            value = value.args[0].value
+        if value is not updated.value and not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return updated  # (`np.asarray(x)` of no call: left alone)
+        updated = updated.with_changes(value=value)
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == self.convert \
                 and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star \
                 and isinstance(value.args[0].value, cst.Call):

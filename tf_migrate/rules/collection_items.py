@@ -23,6 +23,7 @@ import libcst as cst
 
 from tf_migrate.analysis.symbols import binding_counts
 from tf_migrate.cst.arguments import parameter_names
+from tf_migrate.cst.literals import item_read, literal_items
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
@@ -111,28 +112,11 @@ def _collection(statement: cst.BaseStatement) -> Optional[tuple]:
             and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1
             and isinstance(statement.body[0].targets[0].target, cst.Name)):
         return None
-    value = statement.body[0].value
-    items: Dict[object, str] = {}
-    if isinstance(value, cst.Dict):
-        for element in value.elements:
-            if not (isinstance(element, cst.DictElement) and isinstance(element.key, (cst.SimpleString, cst.Integer))
-                    and isinstance(element.value, cst.Name)):
-                return None
-            key = element.key.evaluated_value
-            if key in items:
-                return None
-            items[key] = element.value.value
-    elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict":
-        for arg in value.args:  # dict(loss=loss, train=train)
-            if arg.keyword is None or arg.star or not isinstance(arg.value, cst.Name):
-                return None
-            items[arg.keyword.value] = arg.value.value
-    elif isinstance(value, (cst.List, cst.Tuple)) and value.elements:
-        for index, element in enumerate(value.elements):
-            if not (isinstance(element, cst.Element) and isinstance(element.value, cst.Name)):
-                return None
-            items[index] = element.value.value
-    else:
+    found = literal_items(statement.body[0].value)
+    if not found or not all(isinstance(value, cst.Name) for _, value in found):
+        return None
+    items: Dict[object, str] = {key: value.value for key, value in found}
+    if len(items) < len(found):  # (a key written twice)
         return None
     return statement.body[0].targets[0].target.value, items
 
@@ -201,12 +185,8 @@ class _Uses(cst.CSTVisitor):
 
 
 def _item(subscript: cst.Subscript, table: Dict[object, str]) -> Optional[str]:
-    if len(subscript.slice) != 1 or not isinstance(subscript.slice[0].slice, cst.Index):
-        return None
-    index = subscript.slice[0].slice.value
-    if not isinstance(index, (cst.SimpleString, cst.Integer)):
-        return None
-    return table.get(index.evaluated_value)
+    key = item_read(subscript)
+    return None if key is None else table.get(key)
 
 
 def _runs_whole(call: cst.Call, name: str) -> bool:
