@@ -149,6 +149,11 @@ COVERED_BY = {
     "inline-step-helpers": "tests/golden/layer_loop_helper_and_training.py",
     "variable-name-filters": ("import tensorflow as tf\nwith tf.variable_scope('g'):\n    G = tf.Variable(1.0)\n"
                               "gvar = [v for v in tf.trainable_variables() if 'g' in v.name]\n"),
+    "nested-summary-helpers": ("import tensorflow as tf\ndef summarize(v):\n    tf.summary.histogram('v', v)\n"
+                               "def layer(x, name):\n    with tf.name_scope(name):\n"
+                               "        w = tf.Variable(tf.ones([2, 2]))\n        summarize(w)\n"
+                               "        y = tf.matmul(x, w)\n        return y\nx = tf.placeholder(tf.float32, [None, 2])\n"
+                               "h = layer(x, 'one')\nmerged = tf.summary.merge_all()\n"),
     "helper-summaries": ("import tensorflow as tf\ndef layer(x, name):\n    with tf.name_scope(name):\n"
                          "        w = tf.Variable(tf.ones([2, 2]))\n        tf.summary.histogram('w', w)\n"
                          "        y = tf.matmul(x, w)\n        return y\nx = tf.placeholder(tf.float32, [None, 2])\n"

@@ -295,6 +295,17 @@ def test_unknown_dimension_prints_alike_in_tf1_and_tf2():
     assert first_difference("?\n", "3\n", rtol=1e-5, atol=1e-6) is not None
 
 
+def test_a_shapes_repr_reads_alike_in_tf1_and_tf2():
+    """A notebook cell showing ``x.get_shape()``: TF1's shape of Dimensions, TF2's of ints (backstopmedia's
+    tensorflowbook, chapter 5)."""
+    from tf_migrate.verify.output_compare import first_difference
+
+    legacy = "TensorShape([Dimension(2), Dimension(None), Dimension(3)])\nDimension(5)\n"
+    assert first_difference(legacy, "TensorShape([2, None, 3])\n5\n", rtol=1e-5, atol=1e-6) is None
+    assert first_difference(legacy, "TensorShape([2, 4, 3])\n5\n", rtol=1e-5, atol=1e-6) is not None
+    assert first_difference("Dimension(5)\n", "6\n", rtol=1e-5, atol=1e-6) is not None
+
+
 def test_printed_lists_of_graph_tensors_pair_their_reprs():
     from tf_migrate.verify.output_compare import first_difference
 

@@ -109,3 +109,14 @@ def summary_events(logdir) -> dict:
                     else "scalar"
                 found[(value.tag, event.step)] = (kind, number)
     return found
+
+
+def events_both_ways(program: str, migrated: str, tmp_path):
+    """Run ``program`` under TF1 and ``migrated`` under TF2, each writing its events where ``LOGDIR`` stands (a
+    folder of its own): what each printed, and :func:`summary_events` of each."""
+    legacy_dir, migrated_dir = tmp_path / "legacy", tmp_path / "migrated"
+    legacy_dir.mkdir()
+    migrated_dir.mkdir()
+    before = run_legacy(program.replace("LOGDIR", repr(str(legacy_dir))))
+    after = run_migrated(migrated.replace("LOGDIR", repr(str(migrated_dir))))
+    return before, after, summary_events(legacy_dir), summary_events(migrated_dir)

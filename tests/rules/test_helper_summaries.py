@@ -5,7 +5,7 @@ import pytest
 
 from tf_migrate.engine import migrate_source
 from tf_migrate.rules.helper_summaries import HelperSummaries
-from tests.twins import assert_same_output, run_legacy, run_migrated
+from tests.twins import assert_same_output, run_legacy, run_migrated, summary_events
 from tests.rules.alone import apply_alone
 
 # easy-tensorflow's fc_layer (variables by get_variable under the layer's variable scope) and MorvanZhou's
@@ -74,7 +74,9 @@ def _rule_alone(source: str) -> str:
 
 def test_the_helper_hands_back_what_it_summarized_and_each_call_registers_it_with_tf1s_tag():
     code = _rule_alone(PROGRAM)
-    assert "        return layer, {'W': W, 'b': b}\n" in code
+    # a variable as read where TF1's summary read it: before the step's update, which the same run ran
+    assert "        return layer, {'W': tf.identity(W), 'b': tf.identity(b)}\n" in code
+    assert "return outputs, {'Weights': tf.identity(Weights)}" in code
     assert "fc1, fc1_summaries = fc_layer(h, 4, 'Hidden', use_relu=True)\n" \
            "tf.summary.histogram('Hidden/W', fc1_summaries['W'])\ntf.summary.histogram('Hidden/b', fc1_summaries['b'])" \
            in code
@@ -106,6 +108,20 @@ def _converts_with_the_legacy_tags(program: str, logs) -> None:
 
 def test_the_program_converts_and_writes_the_legacy_tags_at_the_legacy_steps(tmp_path):
     _converts_with_the_legacy_tags(PROGRAM, tmp_path)
+
+
+def test_a_summarized_variable_is_written_as_read_before_the_update_of_its_run(tmp_path):
+    """``sess.run([merged, train])``: TF1 read the variable its histogram summarized in no order it fixed beside
+    the step's update (its reference variables are read where the summary runs); the eager step reads it before
+    the update, as for fetched variables (the helper hands back the value read there; it returned the variable,
+    read after its update). The layers' weights start at 0.1 and 0.2."""
+    result = migrate_source(PROGRAM.replace("LOGDIR", repr(str(tmp_path))), "layers.py")
+    run_migrated(result.new_source)
+    events = summary_events(tmp_path)
+    for tag, first in [("Hidden/W", 0.1), ("Output/W", 0.1), ("layer1/weights/layer1/weights", 0.2)]:
+        kind, (low, high, _, _) = events[(tag, 0)]
+        assert kind == "histogram" and low == high == pytest.approx(first), tag
+        assert events[(tag, 1)][1][0] != pytest.approx(first)  # (trained by then)
 
 
 def test_helpers_whose_tags_are_not_known_are_left_alone():

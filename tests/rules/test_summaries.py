@@ -216,9 +216,9 @@ def test_summary_helper_events_match_the_legacy_program(tmp_path):
 @pytest.mark.parametrize("change, why", [
     pytest.param(("    variable_summaries(w)\n", "    variable_summaries(w)\n    w = tf.identity(w)\n"),
                  "reads a name bound again", id="argument bound again"),
-    pytest.param(("y = tf.matmul(x, w) + b\n", "def build():\n    variable_summaries(b)\n\n\nbuild()\n"
+    pytest.param(("y = tf.matmul(x, w) + b\n", "def build():\n    variable_summaries(b * 2.0)\n\n\nbuild()\n"
                                                  "y = tf.matmul(x, w) + b\n"),
-                 "called inside a function", id="called in a function"),
+                 "called inside a function", id="called in a function on a computed value"),
     pytest.param(("        tf.summary.histogram(\"histogram\", var)\n",
                   "        tf.summary.histogram(\"histogram\", var)\n        tf.Variable(1.0)\n"),
                  "other than a summary helper", id="helper creates a variable"),
@@ -339,3 +339,18 @@ def test_an_image_summarys_third_argument_is_its_max_outputs():
     result = migrate_source(source, "image_summary.py")
     assert result.outcome == "eager", result.compat_reason
     assert "max_outputs=2" in result.new_source
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(lambda p: p.replace('with tf.name_scope("train"):', 'scope = "train"\nwith tf.name_scope(scope):'),
+                 id="module code"),
+    pytest.param(lambda p: HELPER_PROGRAM.replace('def variable_summaries(var):\n',
+                                                  'def variable_summaries(var, name="summaries"):\n').replace(
+        'with tf.name_scope("summaries"):', 'with tf.name_scope(name):'), id="a summary helper's scope"),
+])
+def test_a_summary_under_a_scope_named_by_a_variable_stays_compat(change):
+    """TF1 prefixed the tag with the scope's name (`train/loss`); a scope the text does not name wrote the tag
+    without it (a silent wrong tag)."""
+    result = migrate_source(change(PROGRAM), "summaries.py")
+    assert result.outcome == "compat"
+    assert "name scope whose name the text does not give" in result.compat_reason

@@ -123,6 +123,13 @@ DISTRIBUTION_DRAWS = {"sample", "sample_n"}
 PER_RUN_EFFECT_OPS = {"tf.py_func", "tf.numpy_function", "tf.py_function", "tf.timestamp", "tf.Print",
                       "tf.write_file", "tf.io.write_file"}
 
+# TF ops that call a Python function to build a branch or a loop body (TF1 called it once, when it built), and
+# those that call one at each run; both return results in the structure the function returns. Matched by the
+# last part of the called name.
+FUNCTION_TAKING_OPS = {"cond", "case", "switch_case", "while_loop", "map_fn", "scan", "foldl", "foldr",
+                       "vectorized_map"}
+PYTHON_FUNCTION_OPS = {"py_func", "py_function", "numpy_function"}
+
 # Questions about the execution mode: TF1's graph program answered False, the migrated one would answer True
 # outside its compiled functions (the branch they choose would change): the file stays compat, but in host code
 # written for both modes (rules/eager_branches).

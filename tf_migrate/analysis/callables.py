@@ -268,10 +268,7 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
             scope.global_writers.setdefault(name, node.name.value)
     if isinstance(node, cst.ClassDef):
         scope.class_defs[node.name.value] = node
-    makers = scope.variable_functions | scope.variable_classes
-    creates_variables = any(
-        names.call_name(c) in api.VARIABLE_CONSTRUCTORS or api.is_keras_layer_with_variables(names.call_name(c))
-        or callee_name(c) in makers for c in body_calls)
+    creates_variables = makes_variables(body_calls, names, scope.variable_functions | scope.variable_classes)
     if isinstance(node, cst.FunctionDef) and creates_variables:
         scope.variable_functions.add(node.name.value)
     elif isinstance(node, cst.ClassDef) and creates_variables:
@@ -297,6 +294,13 @@ def summarize_definition(node, body_calls, scope: "pm.Scope", names: TFNames) ->
         scope.opaque_functions[node.name.value] = opaque
 
 
+def makes_variables(calls, names: TFNames, makers=frozenset()) -> bool:
+    """Whether one of ``calls`` makes variables: a variable constructor, a Keras layer with weights, or one of
+    ``makers`` (the scope's functions and classes that do)."""
+    return any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS or api.is_keras_layer_with_variables(names.call_name(c))
+               or callee_name(c) in makers for c in calls)
+
+
 def method_effects(cls: cst.ClassDef, names: TFNames) -> Tuple[Tuple[str, str], ...]:
     """(``self.m``, what it does) for the methods of ``cls`` that act in Python when called: print, draw Python or
     numpy random numbers, change the object (``self.trace.append(i)``) or what they do not own. Graph code of
@@ -309,8 +313,7 @@ def method_effects(cls: cst.ClassDef, names: TFNames) -> Tuple[Tuple[str, str], 
         if not isinstance(method, cst.FunctionDef) or method.name.value == "__init__":
             continue
         calls = all_calls(method.body)
-        if any(names.call_name(c) in api.VARIABLE_CONSTRUCTORS or api.is_keras_layer_with_variables(names.call_name(c))
-               for c in calls):
+        if makes_variables(calls, names):
             continue
         effect = next(filter(None, (python_effect(c, empty, names) for c in calls)), None)
         changed = sorted({key for key in writes(method.body) if key.startswith("self.")})
@@ -349,9 +352,6 @@ def _imported_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optio
 
 
 # Python calls that act when they run (output, random state, files): what they do.
-# TF functions that call a Python function to build a branch or a loop body: TF1 called it once, when it built.
-_FUNCTION_TAKING_OPS = {"cond", "case", "switch_case", "while_loop", "map_fn", "scan", "foldl", "foldr",
-                        "vectorized_map"}
 _EFFECT_CALLS = {"print": "prints", "open": "opens a file", "input": "reads input"}
 _EFFECT_MODULES = {"numpy.random": "draws numpy random numbers", "random": "draws random numbers"}
 # A generator of its own (`np.random.RandomState(0).randn(3)`): its draws change no shared state.
@@ -365,7 +365,7 @@ def python_effect(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optional
     dotted = dotted_name(call.func)
     if dotted is None:
         return None
-    if (names.call_name(call) or "").rpartition(".")[2] in _FUNCTION_TAKING_OPS:
+    if (names.call_name(call) or "").rpartition(".")[2] in api.FUNCTION_TAKING_OPS:
         given = next((dotted_name(arg.value) for arg in call.args
                       if dotted_name(arg.value) in scope.function_effects), None)
         if given is not None:

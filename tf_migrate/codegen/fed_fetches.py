@@ -16,12 +16,14 @@ structure keeps the numpy scalar.
 from __future__ import annotations
 
 import json
-from typing import Iterable, List, Optional, Union
+from typing import Callable, Iterable, List, Optional, Set, Union
 
 import libcst as cst
 
 from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.cst.imports import insert_after_tensorflow_import
 from tf_migrate.cst.literals import Key, literal_key
+from tf_migrate.cst.names import fresh
 
 FED_ARRAYS = "as_fed_arrays"
 WHOLE = "whole"  # the fetch is itself a fed tensor
@@ -75,3 +77,41 @@ def fed_arrays_helper(numpy: str, name: str = FED_ARRAYS) -> str:
 def numpy_alias(aliases: dict) -> Optional[str]:
     """The name the module binds numpy to (``np``), if it imports it."""
     return next((local for local, full in sorted(aliases.items()) if full == "numpy"), None)
+
+
+class FedArrays:
+    """The fetched-feed wrapping of one module's runs: the helper's and numpy's names there (numpy's own alias
+    where the module imports it), and whether a call was wrapped."""
+
+    def __init__(self, aliases: dict, taken: Set[str]) -> None:
+        self.helper = fresh(FED_ARRAYS, taken)
+        taken.add(self.helper)
+        self.numpy = numpy_alias(aliases)
+        self.numpy_imported = self.numpy is not None
+        if self.numpy is None:
+            self.numpy = fresh("np", taken)
+            taken.add(self.numpy)
+        self.used = False
+
+    def wrap(self, call: cst.BaseExpression, fetch: cst.BaseExpression, fed_keys: Iterable[str]) -> cst.BaseExpression:
+        """``call`` (a run's replacement, as numpy) giving back the fed values ``fetch`` names as arrays."""
+        positions = fed_positions(fetch, fed_keys)
+        if positions is None:
+            return call
+        self.used = True
+        return with_fed_arrays(call, positions, self.helper, self.numpy)
+
+    def wrappers(self) -> Set[str]:
+        """The calls that wrap a run's value (for a run whose value is dropped: cst/statements.DiscardedConversions)."""
+        return {self.helper, f"{self.numpy}.asarray"} if self.used else set()
+
+    def finish(self, module: cst.Module, used: Set[str], add_helper: Callable[[cst.Module, str], cst.Module]):
+        """``module`` with the helper where a call still uses it (``add_helper`` writes it) and numpy imported where
+        the module did not import it; ``used``: the names the module reads after the rewrite."""
+        if not self.used or (self.helper not in used and self.numpy not in used):
+            return module
+        if self.helper in used:
+            module = add_helper(module, fed_arrays_helper(self.numpy, self.helper))
+        if not self.numpy_imported:
+            module = insert_after_tensorflow_import(module, [f"import numpy as {self.numpy}"])
+        return module

@@ -10,6 +10,7 @@ from typing import Callable, List, Optional
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.statement_facts import single
 from tf_migrate.analysis.symbols import all_calls, symbol_key
@@ -97,8 +98,7 @@ def _one_tensor(scope: "pm.Scope", key: str, kind_of: Callable[[cst.BaseExpressi
 # Control flow whose result has the structure of the program's own loop variables or branch results (or a Python
 # function's ``Tout``): one tensor, or tensors nested in tuples and lists (matched by the called name: a function
 # of the program named so is read the same careful way).
-_NESTED_RESULT_CALLS = {"while_loop", "cond", "case", "switch_case", "map_fn", "scan", "foldl", "foldr",
-                        "vectorized_map", "py_func", "py_function", "numpy_function"}  # Tout a list: a list
+_NESTED_RESULT_CALLS = api.FUNCTION_TAKING_OPS | api.PYTHON_FUNCTION_OPS  # (a Python function's Tout a list: a list)
 
 
 def _nested_result(value: Optional[cst.BaseExpression]) -> bool:

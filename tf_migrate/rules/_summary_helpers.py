@@ -121,6 +121,12 @@ class NameScopes:
     def __init__(self) -> None:
         self.stack: List[str] = []
         self.in_use: Dict[str, int] = {}
+        self.unnamed: List[bool] = []  # per open scope: a scope call whose name the text does not give
+
+    @property
+    def known(self) -> bool:
+        """Whether every open scope's name is known (``with tf.name_scope(name):`` of a variable is not)."""
+        return not any(self.unnamed)
 
     def unique(self, name: str) -> str:
         """The full name TF1 gave ``name`` in the current scope, marked as used."""
@@ -136,11 +142,14 @@ class NameScopes:
         return f"{full}_{count}"
 
     def push(self, name: Optional[str]) -> None:
-        """Enter ``with tf.name_scope(name)``; None or "" (a scope the text does not name) keeps the current one."""
+        """Enter ``with tf.name_scope(name)``; None (no scope) or "" (a scope the text does not name) keeps the
+        current one, "" marked unknown."""
+        self.unnamed.append(name == "")
         self.stack.append(self.unique(name) if name else (self.stack[-1] if self.stack else ""))
 
     def pop(self) -> None:
         self.stack.pop()
+        self.unnamed.pop()
 
 
 _DEFAULT_NAMES = {"constant": "Const", "get_variable": "", "convert_to_tensor": "", "no_op": "NoOp"}
@@ -198,6 +207,8 @@ def replay(helper: Helper, scopes: NameScopes) -> List[Tuple[str, str]]:
             scopes.pop()
         elif event == "op":
             scopes.unique(value)
+        elif not scopes.known:  # (a scope of the helper named by a variable: TF1 prefixed the tag with its value)
+            raise Unsupported("a summary helper's summary under a name scope whose name the text does not give")
         else:
             tags.append((value, scopes.unique(helper.summaries[value].name)))
     return tags
@@ -284,58 +295,3 @@ class _Calls(cst.CSTVisitor):
 
     def leave_Call(self, node: cst.Call) -> None:
         self.post_order.append(node)
-
-
-_PROGRAM_CALLS = {"tf.summary.merge_all", "tf.summary.merge", "tf.summary.FileWriter"}
-
-
-def program_function(module: cst.Module, names: TFNames) -> Optional[cst.FunctionDef]:
-    """The module-level function that holds every summary of the module, its merges and writers in its own body
-    (not in functions nested in it), called once in the module (``def train(): ...`` then ``train()``): the
-    program, written in a function instead of at module level. None when there is no one such function."""
-    homes = set()
-
-    class _Homes(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.stack: List[cst.FunctionDef] = []
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-            self.stack.append(node)
-
-        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-            self.stack.pop()
-
-        def visit_Call(self, node: cst.Call) -> None:
-            qualname = names.call_name(node)
-            if qualname in KINDS or qualname in _PROGRAM_CALLS:
-                homes.add(self.stack[0] if len(self.stack) == 1 else None if not self.stack else id(node))
-
-    visit(module, _Homes())
-    if len(homes) != 1:
-        return None
-    home = homes.pop()
-    if not isinstance(home, cst.FunctionDef) or not any(node is home for node in module.body):
-        return None
-    mentions = [n for n in _names_in(module) if n == home.name.value]
-    return home if len(mentions) == 1 else None
-
-
-def _names_in(module: cst.Module) -> List[str]:
-    found: List[str] = []
-
-    class _Names(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            found.append(node.value)
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            visit(node.body, self)  # not its own name
-            for decorator in node.decorators:
-                visit(decorator, self)
-            return False
-
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            visit(node.value, self)  # `x.train` is not the function `train`
-            return False
-
-    visit(module, _Names())
-    return found

@@ -32,6 +32,7 @@ from tf_migrate.analysis.symbols import target_names, writes
 from tf_migrate.analysis.main_guard import is_main_guard
 from tf_migrate.codegen.replace import NameSubstitution
 from tf_migrate.cst.arguments import argument, bind
+from tf_migrate.cst.enclosing import EnclosingDefs
 from tf_migrate.cst.names import all_names
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
@@ -150,26 +151,14 @@ def _declares_scopes(node: cst.CSTNode) -> bool:
     return found[0]
 
 
-class _Calls(cst.CSTVisitor):
+class _Calls(EnclosingDefs):
     """Each call of the helper with the module-level function it stands in (None: module level); other uses."""
 
     def __init__(self, name: str) -> None:
+        super().__init__()
         self.name = name
         self.calls: List[Tuple[Optional[cst.FunctionDef], cst.Call]] = []
         self.other_uses = 0
-        self.stack: List[cst.CSTNode] = []  # functions and classes around the node
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.stack.append(node)
-
-    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.stack.pop()
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.stack.append(node)
-
-    def leave_ClassDef(self, node: cst.ClassDef) -> None:
-        self.stack.pop()
 
     def visit_Call(self, node: cst.Call) -> bool:
         if isinstance(node.func, cst.Name) and node.func.value == self.name:

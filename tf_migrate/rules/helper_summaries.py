@@ -33,12 +33,15 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.main_guard import is_main_guard
+from tf_migrate.analysis.modules import variable_makers
 from tf_migrate.analysis.static_eval import parse_test, value_of
+from tf_migrate.analysis.symbols import callee_name
 from tf_migrate.cst.arguments import bind_with_defaults
 from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.cst.text import code
@@ -66,6 +69,7 @@ class HelperSummaries(Rule):
         except Unsupported:  # a summary the summaries rule keeps TF1's: so are this file's others
             return module
         taken = all_names(module)
+        makers = variable_makers(module, ctx.names)
         new_defs: Dict[int, cst.FunctionDef] = {}
         new_sites: Dict[int, List[cst.BaseStatement]] = {}
         for definition in module.body:
@@ -80,7 +84,8 @@ class HelperSummaries(Rule):
             rewritten = _rewrite_sites(plan, module, sites, ctx, taken)
             if rewritten is None:
                 continue
-            new_defs[id(definition)] = _rewrite_helper(definition, plan)
+            new_defs[id(definition)] = _rewrite_helper(definition, plan, _variables(plan, module, makers, ctx),
+                                                       ctx.tf)
             new_sites.update(rewritten)
             ctx.report(definition, RULE_ID, INFO, f"{len(plan.summaries)} summar"
                                                   f"{'y' if len(plan.summaries) == 1 else 'ies'} of "
@@ -360,8 +365,33 @@ def _evaluate(expr: cst.BaseExpression, values: Dict[str, object]) -> Optional[o
     return value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else None
 
 
-def _rewrite_helper(function: cst.FunctionDef, plan: _Plan) -> cst.FunctionDef:
-    """The helper without its summaries, handing back the locals they summarized."""
+def _variables(plan: _Plan, module: cst.Module, makers: Set[str], ctx: RuleContext) -> Set[str]:
+    """The handed-back locals that may hold a variable: bound by a variable constructor, a function of the module
+    that makes variables, or a call the analysis does not know (and names bound to those)."""
+    functions = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef)}
+    bound: Dict[str, bool] = {}
+    for event, item in plan.events:
+        if event != "bind":
+            continue
+        value = item.value
+        if isinstance(value, cst.Name):
+            holds = bound.get(value.value, False)
+        elif isinstance(value, cst.Call):
+            qualname = ctx.names.call_name(value)
+            holds = qualname in api.VARIABLE_CONSTRUCTORS if qualname is not None else (
+                callee_name(value) in makers or callee_name(value) not in functions)
+        else:
+            holds = False
+        for target in item.targets:
+            if isinstance(target.target, cst.Name):
+                bound[target.target.value] = holds
+    return {local for local in plan.handed_back if bound.get(local, False)}
+
+
+def _rewrite_helper(function: cst.FunctionDef, plan: _Plan, variables: Set[str], tf: str) -> cst.FunctionDef:
+    """The helper without its summaries, handing back the locals they summarized: a variable as the value read
+    there (``tf.identity(w)``), as TF1's summary read it in the run, where the step's update had not run (the
+    eager step returns what it summarized after the update)."""
     drop = {id(s.line) for s in plan.summaries}
     handed = plan.handed_back
 
@@ -371,7 +401,8 @@ def _rewrite_helper(function: cst.FunctionDef, plan: _Plan) -> cst.FunctionDef:
                 return cst.RemoveFromParent()
             small = updated.body[0] if len(updated.body) == 1 else None
             if handed and isinstance(small, cst.Return):
-                items = ", ".join(f"{key!r}: {key}" for key in handed)
+                items = ", ".join(f"{key!r}: {tf}.identity({key})" if key in variables else f"{key!r}: {key}"
+                                  for key in handed)
                 return updated.with_changes(body=[small.with_changes(
                     value=cst.parse_expression(f"{code(small.value)}, {{{items}}}"))])
             return updated

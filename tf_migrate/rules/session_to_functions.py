@@ -32,7 +32,7 @@ from tf_migrate.analysis.statement_facts import header_end
 from tf_migrate.analysis.variable_owners import keras_owned_variables
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.codegen import compiled
-from tf_migrate.codegen.fed_fetches import FED_ARRAYS, fed_arrays_helper, fed_positions, numpy_alias, with_fed_arrays
+from tf_migrate.codegen.fed_fetches import FedArrays
 from tf_migrate.codegen.fetches import one_tensor_fetch, to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.object_member_calls import local_members, with_object_members
@@ -43,7 +43,6 @@ from tf_migrate.codegen.shared_blocks import share_repeated_blocks
 from tf_migrate.codegen.variable_updates import inline_variable_updates
 from tf_migrate.cst.arguments import keyword
 from tf_migrate.cst.cells import shown_expressions
-from tf_migrate.cst.imports import insert_after_tensorflow_import
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.statements import DiscardedConversions, DropBareNones, bare_none, only_pass, returns_value
 from tf_migrate.cst.text import code
@@ -80,32 +79,20 @@ class SessionToFunctions(Rule):
         tree.sessions_dropped.update(dropped)
         tree.sessions_dropped.update(rewriter.setters_dropped)  # their calls in importers go too
         module = module.with_changes(body=body)
-        if rewriter.compiled_any or rewriter.fed_arrays_any:  # `to_numpy(run_step(...))` as a line of its own: the
+        fed_arrays = rewriter.fed_arrays
+        if rewriter.compiled_any or fed_arrays.used:  # `to_numpy(run_step(...))` as a line of its own: the
             # value goes unread (but for a notebook cell's last one, which the notebook shows: as TF1's run gave it)
             shown = shown_expressions(module) if ctx.path.endswith(".ipynb") else set()
-            wrappers = {rewriter.fed_arrays, f"{rewriter.numpy}.asarray"} if rewriter.fed_arrays_any else set()
-            module = visit(module, DiscardedConversions(rewriter.to_numpy, shown, wrappers))
+            module = visit(module, DiscardedConversions(rewriter.to_numpy, shown, fed_arrays.wrappers()))
         # A run written back where it stood calls no helper: the names still used decide (read only when needed).
-        used = _all_names(module) if rewriter.compiled_any or rewriter.concrete_any or rewriter.fed_arrays_any \
-            else set()
+        used = _all_names(module) if rewriter.compiled_any or rewriter.concrete_any or fed_arrays.used else set()
         if rewriter.compiled_any and rewriter.to_numpy in used:
             module = with_module_helper(module, compiled.to_numpy_helper(rewriter.to_numpy))
-        if rewriter.fed_arrays_any and (rewriter.fed_arrays in used or rewriter.numpy in used):
-            module = _with_fed_arrays_helper(module, rewriter, used)
+        module = fed_arrays.finish(module, used, with_module_helper)
         if rewriter.concrete_any and rewriter.call_compiled in used:
             module = with_module_helper(module, compiled.call_compiled_helper(
                 ctx.tf, rewriter.call_compiled, rewriter.compiled_traces), stdlib=["inspect", "weakref"])
         return module
-
-
-def _with_fed_arrays_helper(module: cst.Module, rewriter: "_ScopeRewriter", used: Set[str]) -> cst.Module:
-    """The helper of fetched feeds (codegen/fed_fetches), where a call uses it, and numpy where the module does not
-    import it."""
-    if rewriter.fed_arrays in used:
-        module = with_module_helper(module, fed_arrays_helper(rewriter.numpy, rewriter.fed_arrays))
-    if not rewriter.numpy_imported:
-        module = insert_after_tensorflow_import(module, [f"import numpy as {rewriter.numpy}"])
-    return module
 
 
 def _all_names(node: cst.CSTNode) -> Set[str]:
@@ -137,14 +124,7 @@ class _ScopeRewriter:
         taken.add(self.call_compiled)
         self.compiled_traces = fresh(compiled.COMPILED_TRACES, taken)
         taken.add(self.compiled_traces)
-        self.fed_arrays = fresh(FED_ARRAYS, taken)  # runs that fetch what they feed (codegen/fed_fetches)
-        taken.add(self.fed_arrays)
-        self.numpy = numpy_alias(ctx.names.aliases)
-        self.numpy_imported = self.numpy is not None
-        if self.numpy is None:
-            self.numpy = fresh("np", taken)
-            taken.add(self.numpy)
-        self.fed_arrays_any = False
+        self.fed_arrays = FedArrays(ctx.names.aliases, taken)  # runs that fetch what they feed
         self._scope = None
         self.class_graphs: Dict[int, ClassGraph] = {}  # id of a class statement -> its graph and runs
         self.outside_feeds: Set[int] = set()  # named feed dicts of runs of a class's graph from outside it
@@ -279,11 +259,8 @@ class _ScopeRewriter:
                               local_eager, plain, once)
         if plan.site.style == GLOBAL_STEP:  # tf.train.global_step(sess, step): int(sess.run(step))
             return cst.Call(cst.Name("int"), args=[cst.Arg(call)])
-        positions = fed_positions(plan.site.fetch, [key for key, _ in plan.fed]) \
-            if plan.site.style != "op_run" and not plain else None
-        if positions is not None:  # TF1 gave a fetched feed back as the array fed
-            self.fed_arrays_any = True
-            call = with_fed_arrays(call, positions, self.fed_arrays, self.numpy)
+        if plan.site.style != "op_run" and not plain:  # TF1 gave a fetched feed back as the array fed
+            call = self.fed_arrays.wrap(call, plan.site.fetch, [key for key, _ in plan.fed])
         return call
 
     def _call_for(self, plan, scope, builder, classifier, generated, owner, rename, position, limit, local_eager,

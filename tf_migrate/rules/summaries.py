@@ -16,7 +16,9 @@ passed none). Tags keep their name-scope prefix. The event files are
 TensorBoard's, as before.
 
 A program written in one function (``def train():`` building the graph, its summaries, the writer and the
-session) is surveyed as the module is (:func:`program_function`). The rule is all-or-nothing for a file: a
+session) is surveyed as the module is, and so is a class whose ``__init__`` builds the summaries and merges them,
+made once (``self.merged = tf.summary.merge_all()``, then ``model = Model()`` and ``sess.run(model.merged)``:
+``rules/_summary_programs``). The rule is all-or-nothing for a file: a
 summary it cannot trace to its ``add_summary`` (merged lists, summaries built in other functions than summary
 helpers or that one, ``family=``) leaves the file as it was, so the TF1 summary APIs keep it in compat mode.
 
@@ -35,9 +37,10 @@ from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._edits import with_module_helper
 from tf_migrate.rules._summary_helpers import (
-    KINDS, SUMMARIES_KEY, Helper, NameScopes, Unsupported as _Unsupported, find_helpers, merged_key, op_names,
-    program_function, replay, scope_name, summary_call,
+    KINDS, SUMMARIES_KEY, Helper, NameScopes, Unsupported as _Unsupported, find_helpers, merged_key, op_names, replay,
+    scope_name, summary_call,
 )
+from tf_migrate.rules._summary_programs import ClassProgram, class_program, program_function
 from tf_migrate.rules._summary_writes import DROPPED_WRITES, Summary, SummaryWrites
 from tf_migrate.traversal import visit
 
@@ -55,7 +58,8 @@ class SummariesToTF2(Rule):
         if "tf.summary" not in module_code(module) and "summary." not in module_code(module):
             return module
         try:
-            survey = _Survey(ctx, find_helpers(module, ctx.names), program_function(module, ctx.names))
+            survey = _Survey(ctx, find_helpers(module, ctx.names), program_function(module, ctx.names),
+                             class_program(module, ctx.names))
             visit(module, survey)
             if not (survey.registered or survey.merges or survey.writers or survey.graph_writers or survey.helpers):
                 return module
@@ -80,16 +84,22 @@ _WRITER_METHODS = {"add_summary", "close", "flush"}
 class _Survey(cst.CSTVisitor):
     """Where summaries are registered, merged, fetched and written."""
 
-    def __init__(self, ctx: RuleContext, helpers: Dict[str, Helper], program: Optional[cst.FunctionDef] = None) -> None:
-        """``program``: a function holding the whole summary program (``def train():``), surveyed as the module."""
+    def __init__(self, ctx: RuleContext, helpers: Dict[str, Helper], program: Optional[cst.FunctionDef] = None,
+                 class_program: Optional[ClassProgram] = None) -> None:
+        """``program``: a function holding the whole summary program (``def train():``), surveyed as the module;
+        ``class_program``: a class whose ``__init__`` builds the summaries, made once (its ``self.merged`` is the
+        object's: ``model.merged`` where the module made ``model = Model()``)."""
         self.ctx = ctx
         self.program = program
+        self.class_program = class_program
+        self.class_ops: List[str] = []  # the names of the ops module code makes outside the class program
         self.helpers = helpers
         self.helper_calls: Dict[int, Summary] = {}  # statement line id -> the summaries its helper call registered
         self.helper_defs: List[cst.FunctionDef] = []
         self.module_bindings: Dict[str, int] = {}  # how often module code binds each name
         self.scopes = NameScopes()
         self.depth = 0  # inside a def: summaries there are not traced
+        self.in_class = 0  # inside the class program's class
         self.writing = 0  # inside `with writer.as_default(...)`: TF2 writes, not TF1 registrations
         self.registered: Dict[int, Summary] = {}  # statement line id -> summary
         self.named: Dict[str, Summary] = {}  # s = tf.summary.scalar(...)
@@ -104,15 +114,32 @@ class _Survey(cst.CSTVisitor):
         self.add_sources: Dict[int, Optional[str]] = {}  # add_summary call -> the merge its value was last fetched from
         self.dropped: Set[int] = set()  # `writer.add_graph` / `.add_run_metadata` of statements `writer.x(...)`
 
+    def _surveyed_as_module(self, node: cst.FunctionDef) -> bool:
+        return node is self.program or (self.class_program is not None and node is self.class_program.init)
+
     def visit_FunctionDef(self, node) -> Optional[bool]:
-        self.depth += node is not self.program
+        self.depth += not self._surveyed_as_module(node)
         if self.depth == 1 and node.name.value in self.helpers:
             self.helper_defs.append(node)
             return False
         return None
 
     def leave_FunctionDef(self, node) -> None:
-        self.depth -= node is not self.program
+        self.depth -= not self._surveyed_as_module(node)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.in_class += self.class_program is not None and node is self.class_program.cls
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self.in_class -= self.class_program is not None and node is self.class_program.cls
+
+    def _object_key(self, expression: Optional[cst.BaseExpression]) -> Optional[str]:
+        """The symbol key of ``expression``, and ``self.merged`` for ``model.merged`` of the class program's object
+        (as its ``__init__`` named it)."""
+        if (self.class_program is not None and isinstance(expression, cst.Attribute)
+                and isinstance(expression.value, cst.Name) and expression.value.value == self.class_program.instance):
+            return "self." + expression.attr.value
+        return symbol_key(expression) if expression is not None else None
 
     def _writes_tf2(self, node: cst.With) -> bool:
         """``with writer.as_default(step=...)`` of a TF2 writer (not ``graph.as_default()``)."""
@@ -176,14 +203,21 @@ class _Survey(cst.CSTVisitor):
             return None
         if self.depth:
             raise _Unsupported("a summary built inside a function other than a summary helper")
+        self._check_scopes_known()
         found = summary_call(call, self.ctx.names)
         return Summary(found.kind, self.scopes.unique(found.name), found.value, found.extra,
                         collections=found.collections if found.collections is not None else (SUMMARIES_KEY,))
+
+    def _check_scopes_known(self) -> None:
+        if not self.scopes.known:  # (TF1 prefixed the tag with that scope's name)
+            raise _Unsupported("a summary under a name scope whose name the text does not give "
+                               "(`with tf.name_scope(name):` of a variable)")
 
     def _helper_call(self, call: cst.Call) -> Summary:
         """The summaries a statement ``helper(args)`` registers, as one group of the merged dict."""
         if self.depth:
             raise _Unsupported("a summary helper called inside a function")
+        self._check_scopes_known()
         if any(a.star or isinstance(n, cst.Call) for a in call.args for n in [a.value]):
             raise _Unsupported("a summary helper called with computed arguments")
         helper = self.helpers[call.func.value]
@@ -197,7 +231,10 @@ class _Survey(cst.CSTVisitor):
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         if not self.depth and not self.writing:  # the ops' names come first: a summary named alike gets `_1`
             for name in op_names(node, self.ctx.names):
-                self.scopes.unique(name)
+                if self.class_program is not None and not self.in_class:
+                    self.class_ops.append(name)  # (made in another order than the text's: checked at the end)
+                else:
+                    self.scopes.unique(name)
         if len(node.body) != 1:
             return
         small = node.body[0]
@@ -252,16 +289,18 @@ class _Survey(cst.CSTVisitor):
     def _fetch(self, target, call: cst.Call) -> None:
         fetch = call.args[0].value if call.args else None
         merges = set(self.merges) | set(self.named)
-        if symbol_key(fetch) in merges:
+        if self._object_key(fetch) in merges:
             if symbol_key(target):
-                self.fetched[symbol_key(target)] = symbol_key(fetch)
+                self.fetched[symbol_key(target)] = self._object_key(fetch)
             return
         if isinstance(fetch, (cst.List, cst.Tuple)) and isinstance(target, (cst.List, cst.Tuple)):
             for element, slot in zip(fetch.elements, target.elements):
-                if symbol_key(element.value) in merges and symbol_key(slot.value):
-                    self.fetched[symbol_key(slot.value)] = symbol_key(element.value)
+                if self._object_key(element.value) in merges and symbol_key(slot.value):
+                    self.fetched[symbol_key(slot.value)] = self._object_key(element.value)
 
     def check(self) -> None:
+        if self.class_program is not None:
+            self._check_class_program()
         called = {group.value.func.value for group in self.helper_calls.values()}
         for name in self.helpers:
             if name not in called:  # its TF1 summaries stay in it, and TF2's would write nothing
@@ -280,3 +319,17 @@ class _Survey(cst.CSTVisitor):
                 raise _Unsupported("add_summary of a value not fetched from a merged summary before it")
         if any(k in self.merges or k in self.named for k in self.fetched.values()) and not self.writers:
             raise _Unsupported("summaries fetched but no FileWriter writes them")
+
+    def _check_class_program(self) -> None:
+        """TF1 made the class program's summaries when the module made its object, after (and before) the module
+        code around it: a summary whose tag an op of that code could have taken first, or an object name bound
+        again, is not known."""
+        program = self.class_program
+        if program.bindings > 1:  # (another object under the name: its `.merged` would not be this one's)
+            raise _Unsupported(f"`{program.instance}`, the `{program.cls.name.value}` whose __init__ builds the "
+                               "summaries, is bound again")
+        roots = {summary.tag.split("/")[0].lower() for summary in self.order}
+        taken = sorted(roots & {name.lower() for name in self.class_ops})
+        if taken:
+            raise _Unsupported(f"module code makes an op named `{taken[0]}` besides the summary of that name that "
+                               f"`{program.cls.name.value}.__init__` builds (which TF1 tagged depends on the order)")

@@ -43,6 +43,7 @@ class _Unwrap(cst.CSTTransformer):
         self.ctx = ctx
         self.in_function = 0
         self.reuse_is_dead = reuse_is_dead
+        self.emptied: set = set()  # the `pass` lines written for scope blocks left with nothing
 
     def visit_FunctionDef(self, node) -> None:
         self.in_function += 1
@@ -72,11 +73,17 @@ class _Unwrap(cst.CSTTransformer):
                                                      "get_variable is left to look variables up")
         else:
             self.ctx.report(original, RULE_ID, INFO, "scope block unwrapped")
-        if not body:
-            body = [cst.SimpleStatementLine([cst.Pass()])]
-        if body:
-            body[0] = body[0].with_changes(leading_lines=list(updated.leading_lines) + list(body[0].leading_lines))
+        emptied = not body and not any(line.comment is not None for line in updated.leading_lines)
+        body = body or [cst.SimpleStatementLine([cst.Pass()])]
+        body[0] = body[0].with_changes(leading_lines=list(updated.leading_lines) + list(body[0].leading_lines))
+        if emptied:
+            self.emptied.add(id(body[0]))
         return cst.FlattenSentinel(body)
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        """A scope block whose lines other rules moved away (summaries, runs) goes where other lines remain."""
+        kept = [line for line in updated.body if id(line) not in self.emptied]
+        return updated.with_changes(body=kept) if kept and len(kept) < len(updated.body) else updated
 
 
 def _builds_a_step(call: cst.Call) -> bool:

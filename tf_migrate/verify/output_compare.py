@@ -6,7 +6,8 @@ separates tokens: numpy wraps and pads arrays by the width of their values, so
 ``[[ 8.  8. 50.]`` and ``[[8. 8. 50.]`` hold the same numbers. Text tokens must
 be equal (``?`` and ``None`` count as the same unknown dimension: TF1 prints
 ``TensorShape`` as ``(?, 3)``, TF2 as ``(None, 3)``, and an unknown dimension alone as ``?``, TF2
-as ``None``; object addresses such as
+as ``None``; a shape's repr ``TensorShape([Dimension(2), Dimension(None)])`` is TF2's ``TensorShape([2, None])``;
+object addresses such as
 ``0x7f77f270e340`` count as the same address, since every run has others); numbers must satisfy ``|a - b| <= atol + rtol * |b|``, or differ by at
 most one unit in the last printed digit when printed with decimals (two values
 within tolerance can round to neighbours: ``0.1235`` and ``0.1236``). ``nan``
@@ -56,6 +57,10 @@ _VARIABLE_CLASS = re.compile(r"<class 'tensorflow\.python\.ops\.(?:(?:ref_variab
 # A variable's dtype printed (``print(W.dtype)``): TF1's reference variables give ``<dtype: 'float32_ref'>``, TF2's
 # resource variables (and TF1's, with resource variables on) ``<dtype: 'float32'>``: the same dtype.
 _REF_DTYPE = re.compile(r"<dtype: '(\w+)_ref'>")
+# A dimension's repr (``TensorShape([Dimension(2), Dimension(None)])``, a notebook cell showing ``x.get_shape()`` or
+# ``x.shape[0]``): TF1's shapes hold ``Dimension`` objects, TF2's plain ints and None (``TensorShape([2, None])``),
+# and their strs agree (``(2, ?)`` and ``(2, None)``): the same static shape.
+_DIMENSION_REPR = re.compile(r"\bDimension\((\d+|None)\)")
 # A device placement log entry of TF's runtime: "gradients/Neg_grad/Neg: (Neg): /job:localhost/.../device:CPU:0".
 # Matched anywhere, not only as a whole line: the runtime writes it through C's buffer and the program's prints
 # through Python's, and on a busy machine the two can meet inside one line.
@@ -86,7 +91,7 @@ def tokenize(output):
     for number, line in enumerate(output.splitlines(), start=1):
         line = _TF_MODULE.sub("<module 'tensorflow'>", _ADDRESS.sub("0xADDRESS", _UNKNOWN_DIMENSION.sub("None", line)))
         line = _VARIABLE_CLASS.sub("<class 'tf.Variable'>", _TENSOR_CLASS.sub("<class 'tf.Tensor'>", line))
-        line = _REF_DTYPE.sub(r"<dtype: '\1'>", line)
+        line = _DIMENSION_REPR.sub(r"\1", _REF_DTYPE.sub(r"<dtype: '\1'>", line))
         for match in _TOKEN.finditer(line):
             text = match.group(0)
             if match.group("num") is not None:
