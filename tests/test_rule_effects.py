@@ -152,8 +152,9 @@ COVERED_BY = {
     "nested-summary-helpers": ("import tensorflow as tf\ndef summarize(v):\n    tf.summary.histogram('v', v)\n"
                                "def layer(x, name):\n    with tf.name_scope(name):\n"
                                "        w = tf.Variable(tf.ones([2, 2]))\n        summarize(w)\n"
-                               "        y = tf.matmul(x, w)\n        return y\nx = tf.placeholder(tf.float32, [None, 2])\n"
-                               "h = layer(x, 'one')\nmerged = tf.summary.merge_all()\n"),
+                               "        y = tf.matmul(x, w)\n        return y\n"
+                               "x = tf.placeholder(tf.float32, [None, 2])\nh = layer(x, 'one')\n"
+                               "merged = tf.summary.merge_all()\n"),
     "helper-summaries": ("import tensorflow as tf\ndef layer(x, name):\n    with tf.name_scope(name):\n"
                          "        w = tf.Variable(tf.ones([2, 2]))\n        tf.summary.histogram('w', w)\n"
                          "        y = tf.matmul(x, w)\n        return y\nx = tf.placeholder(tf.float32, [None, 2])\n"

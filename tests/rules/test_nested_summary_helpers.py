@@ -28,7 +28,8 @@ def variable_summaries(var):
 def nn_layer(input_tensor, input_dim, output_dim, layer_name, act=tf.nn.relu):
     with tf.name_scope(layer_name):
         with tf.name_scope('weights'):
-            weights = tf.Variable(tf.reshape(tf.range(input_dim * output_dim, dtype=tf.float32), [input_dim, output_dim]) / 50.0 - 0.2)
+            count = input_dim * output_dim
+            weights = tf.Variable(tf.reshape(tf.range(count, dtype=tf.float32), [input_dim, output_dim]) / 50.0 - 0.2)
             variable_summaries(weights)
         with tf.name_scope('biases'):
             biases = tf.Variable(tf.constant(0.1, shape=[output_dim]))
