@@ -82,6 +82,19 @@ def summary_arguments(call: cst.Call, kind: str) -> Tuple[List[cst.Arg], Dict[st
     return positional, keywords
 
 
+def named_value(positional: List[cst.Arg], keywords: Dict[str, cst.Arg]) \
+        -> Tuple[Optional[cst.BaseExpression], Optional[cst.Arg]]:
+    """A summary call's name (the expression) and the argument holding what it summarizes, from
+    :func:`summary_arguments`."""
+    name = positional[0].value if positional else getattr(keywords.get("name"), "value", None)
+    return name, positional[1] if len(positional) > 1 else keywords.get("tensor", keywords.get("values"))
+
+
+def clean_tag(name: str) -> str:
+    """The name as TF1 cleaned a summary's (characters it does not allow become ``_``, no leading ``/``)."""
+    return _INVALID_TAG_CHARACTERS.sub("_", name).lstrip("/")
+
+
 def summary_call(call: cst.Call, names: TFNames) -> Optional[SummaryCall]:
     """The TF1 summary ``call`` registers (None: not a summary call)."""
     kind = KINDS.get(names.call_name(call) or "")
@@ -98,12 +111,11 @@ def summary_call(call: cst.Call, names: TFNames) -> Optional[SummaryCall]:
         if None in keys:
             raise Unsupported("summary collections= other than a literal list of keys")
         collections = tuple(keys)
-    name = positional[0].value if positional else getattr(keywords.get("name"), "value", None)
-    value = positional[1].value if len(positional) > 1 else getattr(
-        keywords.get("tensor", keywords.get("values")), "value", None)
+    name, summarized = named_value(positional, keywords)
+    value = summarized.value if summarized is not None else None
     if not isinstance(name, cst.SimpleString) or value is None:
         raise Unsupported("a summary whose name is not a string literal")
-    cleaned = _INVALID_TAG_CHARACTERS.sub("_", name.evaluated_value).lstrip("/")
+    cleaned = clean_tag(name.evaluated_value)
     return SummaryCall(kind, cleaned, value, [keywords[k] for k in _EXTRA.get(kind, []) if k in keywords], collections)
 
 

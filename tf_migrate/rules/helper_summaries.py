@@ -30,8 +30,6 @@ scope of the same name (TF1 made the second unique).
 """
 from __future__ import annotations
 
-import ast
-import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
@@ -40,20 +38,18 @@ import libcst as cst
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.main_guard import is_main_guard
 from tf_migrate.analysis.modules import variable_makers
-from tf_migrate.analysis.static_eval import parse_test, value_of
 from tf_migrate.analysis.symbols import callee_name
 from tf_migrate.cst.arguments import bind_with_defaults
 from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._summary_helpers import (KINDS, SCOPES, NameScopes, Unsupported, find_helpers, op_names,
+from tf_migrate.rules._helper_summary_tags import call_tags
+from tf_migrate.rules._summary_helpers import (KINDS, SCOPES, Unsupported, find_helpers, named_value, op_names,
                                                scope_name, summary_arguments)
 from tf_migrate.traversal import visit
 
 RULE_ID = "helper-summaries"
-_EXPRESSION_NODES = (ast.Expression, ast.BinOp, ast.Add, ast.Mod, ast.Constant, ast.Name, ast.Load, ast.JoinedStr,
-                     ast.FormattedValue, ast.Tuple)
 
 
 class HelperSummaries(Rule):
@@ -192,9 +188,8 @@ def _read_line(line: cst.SimpleStatementLine, plan: _Plan, ctx: RuleContext) -> 
         positional, keywords = summary_arguments(value, KINDS[ctx.names.call_name(value)])
         if set(keywords) - {"name", "tensor", "values", "max_outputs"} or len(positional) > 2:
             return False
-        name = positional[0].value if positional else getattr(keywords.get("name"), "value", None)
-        summarized = positional[1].value if len(positional) > 1 else getattr(
-            keywords.get("tensor", keywords.get("values")), "value", None)
+        name, summarized_arg = named_value(positional, keywords)
+        summarized = summarized_arg.value if summarized_arg is not None else None
         if name is None or not isinstance(summarized, cst.Name):
             return False
         plan.events.append(("summary", len(plan.summaries)))
@@ -286,7 +281,7 @@ def _rewrite_sites(plan: _Plan, module: cst.Module, sites, ctx: RuleContext, tak
         bound = bind_with_defaults(call, plan.params)
         if bound is None:
             return None
-        tags = _tags(plan, bound)
+        tags = call_tags(plan.events, [summary.name for summary in plan.summaries], bound)
         if tags is None:
             return None
         top = tags[1]
@@ -313,56 +308,6 @@ def _rewrite_sites(plan: _Plan, module: cst.Module, sites, ctx: RuleContext, tak
             lines.append(cst.parse_statement(f"{tf}.summary.{summary.kind}({tag!r}, {value}{extra})\n"))
         out[id(statement)] = lines
     return out
-
-
-def _tags(plan: _Plan, bound: Dict[str, cst.BaseExpression]) -> Optional[Tuple[List[str], List[str]]]:
-    """(the tag of each summary relative to the call, the top-level scope names the call opens)."""
-    values: Dict[str, object] = {}
-    for key, expr in bound.items():
-        literal = _evaluate(expr, {})
-        if literal is not None:
-            values[key] = literal
-    scopes, tags, top, depth = NameScopes(), [], [], 0
-    for event, item in plan.events:
-        if event == "push":
-            name = _evaluate(item, values)
-            if not isinstance(name, str) or not name:
-                return None
-            if depth == 0:
-                top.append(name)
-            scopes.push(name)
-            depth += 1
-        elif event == "pop":
-            scopes.pop()
-            depth -= 1
-        elif event == "op":
-            scopes.unique(item)
-        elif event == "bind":
-            for target in item.targets:
-                if isinstance(target.target, cst.Name):
-                    values.pop(target.target.value, None)
-                    value = _evaluate(item.value, values)
-                    if value is not None:
-                        values[target.target.value] = value
-        else:
-            name = _evaluate(plan.summaries[item].name, values)
-            if not isinstance(name, str) or not name:
-                return None
-            tags.append(scopes.unique(_clean(name)))
-    return tags, top
-
-
-def _clean(name: str) -> str:
-    """The name as TF1 cleaned a summary's (characters it does not allow become ``_``)."""
-    return re.sub(r"[^-/\w.]", "_", name).lstrip("/")
-
-
-def _evaluate(expr: cst.BaseExpression, values: Dict[str, object]) -> Optional[object]:
-    tree = parse_test(expr, lambda node: isinstance(node, _EXPRESSION_NODES))
-    if tree is None:
-        return None
-    value = value_of(tree, values)
-    return value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else None
 
 
 def _variables(plan: _Plan, module: cst.Module, makers: Set[str], ctx: RuleContext) -> Set[str]:

@@ -27,11 +27,13 @@ from typing import Dict, List, Optional, Set
 
 import libcst as cst
 
+from tf_migrate.analysis.symbols import writes
 from tf_migrate.codegen.replace import NameSubstitution
 from tf_migrate.cst.names import all_names, fresh, name_mentions
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._summary_helpers import KINDS, SCOPES, Unsupported, find_helpers, summary_arguments
+from tf_migrate.rules._summary_helpers import (KINDS, SCOPES, Unsupported, find_helpers, named_value,
+                                               summary_arguments)
 from tf_migrate.traversal import visit
 
 RULE_ID = "nested-summary-helpers"
@@ -98,10 +100,8 @@ def _value_arg(call: cst.Call, ctx: RuleContext) -> Optional[cst.Arg]:
     if kind is None:
         return None
     positional, keywords = summary_arguments(call, kind)
-    name = positional[0].value if positional else getattr(keywords.get("name"), "value", None)
-    if not isinstance(name, cst.SimpleString) or len(positional) > 2:
-        return None
-    return positional[1] if len(positional) > 1 else keywords.get("tensor", keywords.get("values"))
+    name, value = named_value(positional, keywords)
+    return value if isinstance(name, cst.SimpleString) and len(positional) <= 2 else None
 
 
 class _Inline(cst.CSTTransformer):
@@ -139,7 +139,7 @@ class _Inline(cst.CSTTransformer):
 def _inlined(helper: cst.FunctionDef, argument: str, ctx: RuleContext, taken: Set[str]) -> List[cst.BaseStatement]:
     """``helper``'s lines for a call on ``argument``: the parameter read as the argument, its locals renamed."""
     mapping: Dict[str, cst.BaseExpression] = {helper.params.params[0].name.value: cst.Name(argument)}
-    for local in _locals(helper.body):
+    for local in dict.fromkeys(key for key in writes(helper.body) if "." not in key):
         name = fresh(f"{argument}_{local}", taken)
         taken.add(name)
         mapping[local] = cst.Name(name)
@@ -179,15 +179,3 @@ def _value_arg_label(call: cst.Call) -> str:
     first = call.args[0].value if call.args else None
     text = first.evaluated_value if isinstance(first, cst.SimpleString) else ""
     return text if text.isidentifier() else "summarized"
-
-
-def _locals(block: cst.CSTNode) -> List[str]:
-    found: List[str] = []
-
-    class _Targets(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            if isinstance(node.target, cst.Name) and node.target.value not in found:
-                found.append(node.target.value)
-
-    visit(block, _Targets())
-    return found
