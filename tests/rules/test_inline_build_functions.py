@@ -39,6 +39,12 @@ if __name__ == "__main__":
 '''
 
 
+def _converts_with_the_legacy_output(source: str) -> None:
+    result = migrate_source(source, "model.py")
+    assert result.outcome == "eager", result.findings
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
 def _rule_alone(source: str) -> str:
     return apply_alone(InlineBuildFunctions(), source, "model.py")
 
@@ -79,9 +85,7 @@ with tf.Session() as sess:
 def test_a_tuple_returned_at_module_level_binds_the_callers_names():
     code = _rule_alone(TUPLE_AT_MODULE_LEVEL)
     assert "def build" not in code and "inputs = tf.placeholder(tf.float32, [None])" in code
-    result = migrate_source(TUPLE_AT_MODULE_LEVEL, "build.py")
-    assert result.outcome == "eager", result.findings
-    assert_same_output(run_legacy(TUPLE_AT_MODULE_LEVEL), run_migrated(result.new_source))
+    _converts_with_the_legacy_output(TUPLE_AT_MODULE_LEVEL)
 
 
 def test_a_builder_called_twice_or_read_otherwise_stays():
@@ -146,3 +150,119 @@ def test_a_model_function_whose_variables_a_saver_names_runs_in_place(tmp_path):
     # Without a Saver of every variable, a variable-making helper is helper-modules' (a tf.Module), not this rule's.
     named = SAVED_MODEL.replace("tf.train.Saver()", "tf.train.Saver(tf.trainable_variables())")
     assert "def build_classifier" in _rule_alone(named)
+
+
+def test_a_returned_local_bound_twice_under_the_callers_own_name_reaches_the_caller():
+    # The local `h` is renamed (the caller binds `h`): the returned value goes to the caller's `h`, not to itself.
+    source = '''
+import numpy as np
+import tensorflow as tf
+
+
+def net(n):
+    x = tf.placeholder(tf.float32, [None, n])
+    h = x * 2.0
+    h = h + 1.0
+    return x, h
+
+
+def main():
+    x, h = net(3)
+    with tf.Session() as sess:
+        print(sess.run(h, {x: np.ones([2, 3])}))
+
+
+main()
+'''
+    code = _rule_alone(source)
+    assert "    h_2 = x * 2.0\n    h_2 = h_2 + 1.0\n    h = h_2\n" in code
+    result = migrate_source(source, "net.py")
+    assert result.outcome == "eager", result.findings
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+# TF's fully_connected_reader.py layout: a reader function called by an input function called in the training
+# function, under `with tf.Graph().as_default():`.
+READER_FUNCTIONS = '''
+import tensorflow as tf
+
+
+def read_and_decode(filename_queue):
+    reader = tf.TFRecordReader()
+    _, serialized = reader.read(filename_queue)
+    features = tf.parse_single_example(serialized, features={'x': tf.FixedLenFeature([2], tf.float32)})
+    return features['x']
+
+
+def inputs(batch_size):
+    filename_queue = tf.train.string_input_producer(['data.tfrecords'])
+    x = read_and_decode(filename_queue)
+    xs = tf.train.batch([x, x * 2.0], batch_size=batch_size)
+    return xs
+
+
+def run_training():
+    with tf.Graph().as_default():
+        xs = inputs(batch_size=4)
+        total = tf.reduce_sum(xs[0]) + tf.reduce_sum(xs[1])
+        with tf.Session() as sess:
+            print(sess.run(total))
+
+
+run_training()
+'''
+
+
+def test_functions_building_a_queue_pipeline_run_in_place_level_by_level():
+    code = _rule_alone(READER_FUNCTIONS)
+    assert "def read_and_decode" not in code and "def inputs" not in code
+    assert ("    with tf.Graph().as_default():\n"
+            "        filename_queue = tf.train.string_input_producer(['data.tfrecords'])\n"
+            "        reader = tf.TFRecordReader()\n") in code
+
+
+# A graph built at module level, run by a function it is handed to (the session's half of the program).
+HANDED_TO_A_RUNNER = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+w = tf.Variable(tf.fill([2, 1], 0.5))
+loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+
+
+def train(loss, train_op, steps):
+    data = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(steps):
+            _, value = sess.run([train_op, loss], feed_dict={x: data})
+            print(step, value)
+
+
+train(loss, train_op, 3)
+'''
+
+
+def test_a_function_handed_the_graph_to_run_runs_in_place():
+    code = _rule_alone(HANDED_TO_A_RUNNER)
+    assert "def train" not in code and "steps = 3\n" not in code and "for step in range(3):" in code
+    _converts_with_the_legacy_output(HANDED_TO_A_RUNNER)
+
+
+def test_a_runner_called_twice_or_given_no_graph_value_stays():
+    twice = HANDED_TO_A_RUNNER.replace("train(loss, train_op, 3)", "train(loss, train_op, 3)\ntrain(loss, train_op, 1)")
+    assert _rule_alone(twice) == twice
+    own = '''
+import tensorflow as tf
+
+
+def run(n):
+    with tf.Session() as sess:
+        print(sess.run(tf.constant(n) * 2))
+
+
+run(3)
+'''
+    assert _rule_alone(own) == own  # a program of its own: converted where it stands

@@ -21,6 +21,11 @@ WEIGHTLESS_LAYERS = {"Dropout", "Flatten", "MaxPooling1D", "MaxPooling2D", "MaxP
                      "AveragePooling2D", "AveragePooling3D", "Activation", "Reshape"}
 
 PLACEHOLDERS = {"tf.placeholder", "tf.placeholder_with_default", "tf.sparse_placeholder"}
+GRAPH_SEEDS = {"tf.set_random_seed", "tf.random.set_random_seed", "tf.random.set_seed"}
+# The parts of a TF1 queue pipeline (rules/_queue_survey): a function making one is the first half of its program.
+QUEUE_PIPELINE_PARTS = {"tf.train.string_input_producer", "tf.train.slice_input_producer", "tf.TextLineReader",
+                        "tf.TFRecordReader", "tf.FixedLengthRecordReader", "tf.WholeFileReader", "tf.train.batch",
+                        "tf.train.shuffle_batch"}
 
 SESSIONS = {"tf.Session", "tf.InteractiveSession", "tf.train.MonitoredSession",
             "tf.train.MonitoredTrainingSession", "tf.train.SingularMonitoredSession"}

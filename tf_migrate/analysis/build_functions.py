@@ -19,7 +19,8 @@ the session rule converts. A call qualifies when:
   only ``return`` ends its body (inside ``with`` blocks is fine) and returns what it built; its
   body makes a placeholder (or variables, where the module saves every variable with a
   ``tf.train.Saver()``: the saver rule names them by TF1's names, which it knows for variables
-  made in the scope it sees) and opens no session (a function that runs its own graph is a
+  made in the scope it sees; or a part of a queue pipeline, a reader or batcher, which queue-pipelines
+  converts where the whole pipeline stands in one block) and opens no session (a function that runs its own graph is a
   program of its own, converted where it stands);
 - the module names it exactly once besides its ``def``: the call, as a statement or the value
   of one assignment at the top level of the module, of a module-level function, or of a main
@@ -59,17 +60,23 @@ def build_function_calls(module: cst.Module, names: TFNames) -> List[BuildFuncti
     saves_all = _saves_every_variable(module, names)
     functions = {s.name.value: s for s in module.body
                  if isinstance(s, cst.FunctionDef) and _eligible(s, names, saves_all)}
-    if not functions:
+    runners = {s.name.value: s for s in module.body
+               if isinstance(s, cst.FunctionDef) and s.name.value not in functions and _runs_given_graph(s, names)}
+    if not functions and not runners:
         return []
-    mentions = _name_mentions(module, set(functions))
+    mentions = _name_mentions(module, set(functions) | set(runners))
     found = []
     for caller, statements in _blocks(module):
+        graph_values = _graph_values(statements, names, set(functions))
         for statement in statements:
             pair = call_statement(statement)
             if pair is None:
                 continue
             target, call = pair
-            function = functions.get(call.func.value) if isinstance(call.func, cst.Name) else None
+            name = call.func.value if isinstance(call.func, cst.Name) else None
+            function = functions.get(name)
+            if function is None and name in runners and any(reads(a.value) & graph_values for a in call.args):
+                function = runners[name]  # a session run on the caller's graph: one scope once in place
             if function is None or mentions.get(function.name.value) != 2 or function is caller:
                 continue
             site = _site(statement, target, call, function)
@@ -85,11 +92,41 @@ def _eligible(function: cst.FunctionDef, names: TFNames, saves_all: bool) -> boo
             or params.kwonly_params or params.star_kwarg is not None or params.posonly_params):
         return False
     qualnames = {names.call_name(c) for c in all_calls(function.body)}
-    builds = qualnames & api.PLACEHOLDERS or (saves_all and qualnames & api.VARIABLE_CONSTRUCTORS)
+    builds = (qualnames & api.PLACEHOLDERS or qualnames & api.QUEUE_PIPELINE_PARTS
+              or (saves_all and qualnames & api.VARIABLE_CONSTRUCTORS))
     if not builds or qualnames & api.SESSIONS:
         return False  # a program of its own (it runs its graph) is converted where it stands
     returned = tail_return(list(function.body.body))
     return returned is not None and returned.value is not None and inlinable(function)
+
+
+def _runs_given_graph(function: cst.FunctionDef, names: TFNames) -> bool:
+    """A function that opens a session to run what it was given (``def generate_batches(data, labels): with
+    tf.Session() as sess: ... sess.run([data, labels])``): the second half of a program whose graph its caller
+    builds. It must run the same in place (plain parameters, no early return), and build no placeholder (a
+    program of its own is converted where it stands)."""
+    params = function.params
+    if (function.decorators or function.asynchronous or isinstance(params.star_arg, (cst.Param, cst.ParamStar))
+            or params.kwonly_params or params.star_kwarg is not None or params.posonly_params or not params.params):
+        return False
+    qualnames = {names.call_name(c) for c in all_calls(function.body)}
+    return bool(qualnames & api.SESSIONS) and not qualnames & api.PLACEHOLDERS and inlinable(function)
+
+
+def _graph_values(statements, names: TFNames, builders: Set[str]) -> Set[str]:
+    """Names the statements bind to what a TensorFlow call made, or to what a graph-building function returned."""
+    found: Set[str] = set()
+    for statement in statements:
+        pair = call_statement(statement) if isinstance(statement, cst.SimpleStatementLine) else None
+        line = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
+            else None
+        if isinstance(line, cst.Assign) and any((names.call_name(c) or "").startswith("tf.")
+                                                for c in all_calls(line.value)):
+            found |= set(writes(line))
+        elif pair is not None and pair[0] is not None and isinstance(pair[1].func, cst.Name) \
+                and pair[1].func.value in builders:
+            found |= set(writes(statement))
+    return found
 
 
 def _saves_every_variable(module: cst.Module, names: TFNames) -> bool:
@@ -99,13 +136,21 @@ def _saves_every_variable(module: cst.Module, names: TFNames) -> bool:
 
 
 def _blocks(module: cst.Module):
-    """(caller, its top-level statements): the module, each module-level function, each main guard."""
-    yield None, list(module.body)
+    """(caller, its statements run once): the top-level statements of the module, of each module-level function
+    and of each main guard, and those of ``with`` blocks among them (``with tf.Graph().as_default():``)."""
+    yield None, _run_once(module.body)
     for statement in module.body:
-        if isinstance(statement, cst.FunctionDef):
-            yield statement, list(statement.body.body)
-        elif is_main_guard(statement):
-            yield statement, list(statement.body.body)
+        if isinstance(statement, cst.FunctionDef) or is_main_guard(statement):
+            yield statement, _run_once(statement.body.body)
+
+
+def _run_once(statements) -> list:
+    found = []
+    for statement in statements:
+        found.append(statement)
+        if isinstance(statement, cst.With):
+            found.extend(_run_once(statement.body.body))
+    return found
 
 
 def _name_mentions(module: cst.Module, wanted: Set[str]) -> Dict[str, int]:
@@ -115,6 +160,10 @@ def _name_mentions(module: cst.Module, wanted: Set[str]) -> Dict[str, int]:
         def visit_Name(self, node: cst.Name) -> None:
             if node.value in wanted:
                 counts[node.value] = counts.get(node.value, 0) + 1
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)  # (`tf.train.X` does not name a function `train`)
+            return False
 
     visit(module, _Count())
     return counts

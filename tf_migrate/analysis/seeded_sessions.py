@@ -28,7 +28,6 @@ from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
 from tf_migrate.traversal import visit
 
-_GRAPH_SEEDS = {"tf.set_random_seed", "tf.random.set_random_seed", "tf.random.set_seed"}
 _MANY = "<a session opened again each time>"
 # Values drawn again in each run (a variable's initial value is drawn once: analysis/reinitialization).
 _PER_RUN = pm.DEFERRED_KINDS | {pm.EAGER}
@@ -74,7 +73,7 @@ def _seeded_random_statements(c: Classifier) -> Dict[int, bool]:
         if st.random and st.kind in _PER_RUN and (graph_seeded or any(_given(argument(call, "seed"))
                                                                       for call in random)):
             seeded[st.index] = any(c.names.call_name(call) != "tf.nn.dropout" for call in random)
-        graph_seeded = graph_seeded or any(c.names.call_name(call) in _GRAPH_SEEDS for call in calls)
+        graph_seeded = graph_seeded or any(c.names.call_name(call) in api.GRAPH_SEEDS for call in calls)
     return seeded
 
 

@@ -71,8 +71,9 @@ def inline_call(site: BuildCall, taken: Set[str]) -> List[cst.BaseStatement]:
     # The targets are the caller's names: only the returned values are the method's.
     tail = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], visit(value, substitute))])
             for target, value in assignments]
+    replaced = _replace_tail(statements, returned, tail)  # (which may give tail[0] the return's leading lines)
     substitute.skip = {id(statement) for statement in tail}
-    body = prologue + [visit(statement, substitute) for statement in _replace_tail(statements, returned, tail)]
+    body = prologue + [visit(statement, substitute) for statement in replaced]
     if not body:
         body = [cst.SimpleStatementLine([cst.Pass()])]
     body[0] = body[0].with_changes(leading_lines=[*site.statement.leading_lines, *body[0].leading_lines])

@@ -136,3 +136,16 @@ def _unconverted(expr: cst.BaseExpression) -> Optional[cst.Call]:
             and not expr.args and isinstance(expr.func.value, cst.Call):
         return expr.func.value
     return expr if isinstance(expr, cst.Call) else None
+
+
+def statement_lines(node: cst.CSTNode) -> List[cst.SimpleStatementLine]:
+    """Every simple statement line in ``node``, in the text's order (those of nested blocks too)."""
+    found: List[cst.SimpleStatementLine] = []
+
+    class _Lines(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, line: cst.SimpleStatementLine) -> bool:
+            found.append(line)
+            return False
+
+    node.visit(_Lines())
+    return found

@@ -73,6 +73,7 @@ class DatasetIterators(Rule):
                 return new_module
             problem = (next(iter(survey.makers), None), problem[1])
         ctx.report(problem[0], RULE_ID, WARNING, f"tf.data iterator not converted: {problem[1]}")
+        ctx.block(problem[0], f"tf.data iterator not converted: {problem[1]}")  # the reason the file stays compat
         # The TF1 function form is what the analysis knows: it keeps this file in compat mode.
         survey = _Survey(ctx, refused)  # (of the input: its makers take the TF1 function form)
         visit(original, survey)

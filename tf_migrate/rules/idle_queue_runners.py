@@ -28,17 +28,11 @@ from tf_migrate.analysis.symbols import all_calls, reads
 from tf_migrate.cst.arguments import argument, parameter_names
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.traversal import all_nodes, visit
+from tf_migrate.rules._queue_runners import START, builds_no_queue_runner
+from tf_migrate.traversal import visit
 
 RULE_ID = "idle-queue-runners"
-_START = {"tf.train.start_queue_runners", "tf.train.queue_runner.start_queue_runners"}
 _DEFAULT_SESSIONS = {"tf.get_default_session", "tf.compat.v1.get_default_session"}
-# Calls that add queue runners to the graph.
-_RUNNER_MAKERS = ("tf.train.string_input_producer", "tf.train.input_producer", "tf.train.range_input_producer",
-                  "tf.train.slice_input_producer", "tf.train.batch", "tf.train.shuffle_batch", "tf.train.batch_join",
-                  "tf.train.shuffle_batch_join", "tf.train.maybe_batch", "tf.train.maybe_shuffle_batch",
-                  "tf.train.maybe_batch_join", "tf.train.maybe_shuffle_batch_join", "tf.train.QueueRunner",
-                  "tf.train.add_queue_runner", "tf.train.queue_runner.", "tf.contrib.")
 
 
 class IdleQueueRunners(Rule):
@@ -54,17 +48,8 @@ class IdleQueueRunners(Rule):
 
 
 def _builds_no_queue_runner(module: cst.Module, ctx: RuleContext) -> bool:
-    for call in all_calls(module):
-        qualname = ctx.names.call_name(call) or ""
-        if any(qualname == maker or (maker.endswith(".") and qualname.startswith(maker)) for maker in _RUNNER_MAKERS):
-            return False
-    for full in ctx.names.aliases.values():
-        top = full.split(".")[0]
-        if top != "tensorflow" and top not in api.HOST_MODULES:
-            return False  # a module of the program, or a library: it may add queue runners to the graph
-    for node in all_nodes(module):
-        if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
-            return False  # (``from inputs import *``: what it binds is not in the aliases)
+    if not builds_no_queue_runner(module, ctx):
+        return False
     made = {ctx.names.call_name(call) for call in all_calls(module)}
     return bool(made & api.SESSIONS) and not made & _DEFAULT_SESSIONS
 
@@ -82,7 +67,7 @@ class _EmptyStarts(cst.CSTTransformer):
         return updated
 
     def leave_Call(self, original: cst.Call, updated: cst.BaseExpression) -> cst.BaseExpression:
-        if self.ctx.names.call_name(original) not in _START:
+        if self.ctx.names.call_name(original) not in START:
             return updated
         session = argument(original, "sess", 0)
         given = set().union(*self.parameters) if self.parameters else set()

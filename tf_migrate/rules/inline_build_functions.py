@@ -34,6 +34,7 @@ from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.traversal import visit
 
 RULE_ID = "inline-build-functions"
+_MAX_LEVELS = 8  # functions calling functions that build: inlined one level per round
 
 
 class InlineBuildFunctions(Rule):
@@ -41,18 +42,36 @@ class InlineBuildFunctions(Rule):
     DESCRIPTION = ("functions that build a graph around their own placeholders, called once -> their body at the "
                    "call (a returned dict of tensors taken apart)")
     ORDER = 2  # with inline-build-methods: before every rule that converts the graph
-    TRIGGERS = ("placeholder",)
+    TRIGGERS = ("placeholder", "input_producer", "Reader")
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        for _ in range(_MAX_LEVELS):
+            new = self._inline_level(module, ctx)
+            if new is module:
+                break
+            module = new
+        return module
+
+    def _inline_level(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
+        """One level: the calls whose function calls no other function inlined now (``inputs()`` calling
+        ``read_and_decode()``: the inner one first, then ``inputs`` with what it became), and of a caller's calls
+        the first (the next one's locals are renamed where the first's are the caller's names now)."""
         calls = build_function_calls(module, ctx.names)
+        callers = {id(call.caller) for call in calls}
+        calls = [call for call in calls if id(call.site.method) not in callers]
+        if any(call.caller is not None for call in calls):  # one call a function: the next sees what it bound
+            firsts: Dict[int, object] = {}
+            calls = [call for call in calls if call.caller is None or firsts.setdefault(id(call.caller), call) is call]
         if not calls:
             return module
         module_names = all_names(module)
+        original_names = set(module_names)
         expanded: Dict[int, List[cst.BaseStatement]] = {}
         renamed: Dict = {}  # (caller id or None, name, key): name['key'] read in that scope -> the local it is now
         inlined: Set[int] = set()
         for call in calls:
-            taken = set(module_names) if call.caller is None else all_names(call.caller) | set(writes(module))
+            taken = (_names_but(module, call.site.method) | (module_names - original_names) if call.caller is None
+                     else all_names(call.caller) | set(writes(module)))
             site = _without_docstring(call.site)
             unpack_to: Dict[str, str] = {}
             if call.unpacked:  # `return {'x': x, ...}` into `ae`: x is bound where it was, ae['x'] reads it
@@ -76,6 +95,11 @@ class InlineBuildFunctions(Rule):
         if not expanded:
             return module
         return visit(module, _Apply(expanded, inlined, renamed))
+
+
+def _names_but(module: cst.Module, function: cst.FunctionDef) -> Set[str]:
+    """The names the module uses outside ``function`` (its own locals move with its body: they take no name)."""
+    return all_names(module.with_changes(body=[s for s in module.body if s is not function]))
 
 
 def _without_docstring(site: BuildCall) -> BuildCall:

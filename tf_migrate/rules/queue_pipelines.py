@@ -1,4 +1,4 @@
-"""A TF1 reader pipeline over text files -> ``tf.data`` with the same element order.
+"""TF1 queue pipelines -> ``tf.data``, in TF1's element order where TF1 fixed one.
 
     filename_queue = tf.train.string_input_producer(['scores.csv'], shuffle=False)
     reader = tf.TextLineReader(skip_header_lines=1)
@@ -23,208 +23,188 @@ becomes::
     batches = value.map(batch_elements).batch(10, drop_remainder=True)
     x_batch, y_batch = tf.data.make_one_shot_iterator(batches).get_next()
 
-and the coordinator lines go. The dataset-iterators rule then makes the iterator a Python one whose
-``get_next()`` runs in each run that dequeued a batch. TF1's order is kept where it was fixed: the
-file names in their order (``shuffle=False``), epoch after epoch (``num_epochs`` or forever), each
-file's lines in order after its header lines, one thread batching them (``tf.train.batch`` with
-``num_threads=1``), a last short batch dropped unless ``allow_smaller_final_batch=True``.
-
-Left as they are (TF1 APIs the analysis blocks, the file compat with the reason): shuffled file
-names, ``shuffle_batch``, several threads, the key read, other readers, element code that reads
-anything per-run (a placeholder, a variable), and pipelines built across functions.
+and the coordinator lines go (where the program reads its ``Coordinator`` only to stop and join it; else the
+``Coordinator``, TF2's too, stays and the start becomes ``[]``). The dataset-iterators rule then makes the
+iterator a Python one whose ``get_next()`` runs in each run that dequeued a batch. What a pipeline is, and what
+each part of it means, is :mod:`tf_migrate.rules._queue_survey`'s: text lines, TFRecords, fixed-length records
+or whole files of a file-name queue, or slices of tensors (``slice_input_producer`` -> ``from_tensor_slices``),
+epoch after epoch (``num_epochs`` or forever), the element code as a function mapped over them, batches (the
+last short one dropped unless ``allow_smaller_final_batch=True``). Unseeded shuffles stay shuffles: file names
+and slices each epoch (``.shuffle(count)`` before ``.repeat``), ``shuffle_batch``'s queue
+(``.shuffle(capacity)`` before ``.batch``). A pipeline the survey refuses keeps the file compat, with the reason
+at its line.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import List, Set
 
 import libcst as cst
 
 from tf_migrate.analysis.symbols import reads, symbol_key, writes
-from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.names import fresh
+from tf_migrate.cst.statements import statement_lines
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._edits import pass_if_empty
+from tf_migrate.rules._queue_runners import COORDINATOR, START, builds_no_queue_runner
+from tf_migrate.rules._queue_elements import assigned_call
+from tf_migrate.rules._queue_survey import FILES_PRODUCER, READER_DATASETS, Pipeline, Refusal, survey
 from tf_migrate.traversal import visit
 
 RULE_ID = "queue-pipelines"
-_PRODUCER, _READER, _BATCH = "tf.train.string_input_producer", "tf.TextLineReader", "tf.train.batch"
-_COORDINATION = {"tf.train.Coordinator", "tf.train.start_queue_runners"}
-_PRODUCER_ARGS = {"string_tensor", "shuffle", "num_epochs", "name", "capacity"}
-_BATCH_ARGS = {"tensors", "batch_size", "num_threads", "capacity", "allow_smaller_final_batch", "name"}
+_COORDINATION = START | {COORDINATOR}
+_STOPS = ("request_stop", "join")
 
 
 class QueuePipelines(Rule):
     RULE_ID = RULE_ID
-    DESCRIPTION = "string_input_producer + TextLineReader + tf.train.batch -> tf.data in TF1's element order"
+    DESCRIPTION = ("input producers, readers and batchers -> tf.data in TF1's element order (unseeded shuffles "
+                   "shuffled)")
     ORDER = 40
-    TRIGGERS = ("string_input_producer",)
+    TRIGGERS = ("input_producer",)
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        return visit(module, _Pipelines(ctx, module))
+        new = visit(module, _Pipelines(ctx, module))
+        if new is module or not builds_no_queue_runner(new, ctx):
+            return new
+        return _without_coordination(new, ctx)
 
 
 class _Pipelines(cst.CSTTransformer):
     def __init__(self, ctx: RuleContext, module: cst.Module) -> None:
-        self.ctx = ctx
+        self.ctx, self.module = ctx, module
         self.taken: Set[str] = reads(module) | set(writes(module))
-        self.coordination: Set[str] = set()  # names bound to a Coordinator or the queue-runner threads
+        self.functions: List[cst.FunctionDef] = []  # around the node, innermost last
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.append(node)
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        self.functions.pop()
+        return updated
 
     def leave_Module(self, original, updated: cst.Module) -> cst.Module:
-        body = self._body(list(updated.body))
-        return updated.with_changes(body=self._without_coordination(body) if self.coordination else body)
+        return updated.with_changes(body=self._body(list(original.body), list(updated.body)))
 
     def leave_IndentedBlock(self, original, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        return updated.with_changes(body=self._body(list(updated.body)))
+        return updated.with_changes(body=self._body(list(original.body), list(updated.body)))
 
-    def _body(self, body: list) -> list:
-        pipeline = _find(body, self.ctx)
-        if pipeline is None:
+    def _body(self, original: list, body: list) -> list:
+        scope = self.functions[-1] if self.functions else self.module
+        found = survey(original, self.ctx, self.module, scope)
+        if found is None:
             return body
-        new = self._rewrite(pipeline)
-        self.ctx.report(body[pipeline.producer], RULE_ID, INFO, "queue pipeline -> tf.data in TF1's element order")
+        if isinstance(found, Refusal):
+            self.ctx.block(found.node, found.why)
+            return body
+        new = self._rewrite(found, body)
+        order = "shuffled as TF1 shuffled it, without a seed" if (found.shuffled or found.shuffle_buffer) else (
+            "in TF1's element order")
+        self.ctx.report(original[found.source], RULE_ID, INFO, f"queue pipeline -> tf.data, {order}")
         out = []
         for index, statement in enumerate(body):
-            if index == pipeline.producer:
-                out.extend(new[:2])
-            elif index == pipeline.batch:
-                out.extend(new[2:])
-            elif index not in pipeline.removed:
+            if index == found.source:
+                out.extend(new[0])
+                if found.batch == found.source:  # slices read as they are: the iterator right after them
+                    out.extend(new[1])
+            elif index == found.batch:
+                out.extend(new[1])
+            elif index not in found.removed:
                 out.append(statement)
         return out
 
-    def _rewrite(self, p: "_Pipeline") -> List[cst.BaseStatement]:
+    def _blank_lines(self) -> List[cst.EmptyLine]:
+        """Around the element function: two blank lines at module level, one in a function (PEP 8)."""
+        return [cst.EmptyLine(indent=False)] * (1 if self.functions else 2)
+
+    def _fresh(self, stem: str) -> str:
+        return fresh(stem, self.taken)
+
+    def _rewrite(self, p: Pipeline, body: list):
         tf = self.ctx.tf
         repeat = f".repeat({code(p.epochs)})" if p.epochs is not None else ".repeat()"
+        head: List[cst.BaseStatement] = []
+        if p.source_kind == FILES_PRODUCER:
+            names, data = p.queue, code(p.data)
+        else:
+            names = self._fresh("slices")
+            data = _tuple_of(p.data)
+        if p.shuffled:
+            head.append(_line(f"{names} = {tf}.data.Dataset.from_tensor_slices({data})"))
+            head.append(_line(f"{names} = {names}.shuffle({names}.cardinality()){repeat}"))
+        else:
+            head.append(_line(f"{names} = {tf}.data.Dataset.from_tensor_slices({data}){repeat}"))
+        if p.source_kind == FILES_PRODUCER:
+            records, parameters = self._records(p, head, names)
+        else:
+            records = names
+            parameters = [f"*{p.element_star}"] if p.element_star else list(p.element_names)
+        returned = p.tensors
+        listed = ", ".join(code(e.value) for e in returned.elements) if isinstance(returned, (cst.List, cst.Tuple)) \
+            else None
+        tail: List[cst.BaseStatement] = []
+        mapped = ""
+        identity = not p.element and (listed == ", ".join(parameters) or (
+            p.element_star is not None and code(returned) == p.element_star))  # the element as it is: no map
+        if not identity:
+            element = self._fresh("read_element" if p.unbatched else "batch_elements")
+            body_text = "".join(code(s) for s in p.element) + f"return {listed or code(returned)}\n"
+            function = cst.parse_statement(f"def {element}({', '.join(parameters)}):\n" + _indent(body_text))
+            tail.append(function.with_changes(leading_lines=self._blank_lines()))
+            mapped = f".map({element})"
+        if p.unbatched:
+            batches = self._fresh("elements")
+            batched = _line(f"{batches} = {records}{mapped}")
+        else:
+            shuffle = f".shuffle({code(p.shuffle_buffer)})" if p.shuffle_buffer is not None else ""
+            drop = "" if p.smaller_final else ", drop_remainder=True"
+            batches = self._fresh("batches")
+            batched = _line(f"{batches} = {records}{mapped}{shuffle}.batch({code(p.batch_size)}{drop})")
+        if tail:
+            batched = batched.with_changes(leading_lines=self._blank_lines())
+        tail.append(batched)
+        tail.append(_line(f"{code(p.targets)} = {tf}.data.make_one_shot_iterator({batches}).get_next()"))
+        return head, tail
+
+    def _records(self, p: Pipeline, head: list, names: str):
+        """The statement binding the dataset of records read from the files; its name, and the element
+        function's parameters."""
+        tf = self.ctx.tf
+        filename = self._fresh("filename")
+        if p.reader == "tf.WholeFileReader":
+            if p.key is None:
+                head.append(_line(f"{p.value} = {names}.map({tf}.io.read_file)"))
+                return p.value, [p.value]
+            records = self._fresh("files_read")
+            head.append(_line(f"{records} = {names}.map(lambda {filename}: ({filename}, "
+                              f"{tf}.io.read_file({filename})))"))
+            return records, [p.key, p.value]
+        dataset = READER_DATASETS[p.reader]
+        arguments = "".join(f", {code(a)}" for a in p.reader_args)
         skip = f".skip({code(p.skip)})" if p.skip is not None else ""
-        element = fresh("batch_elements", self.taken)
-        self.taken.add(element)
-        batches = fresh("batches", self.taken)
-        self.taken.add(batches)
-        header = [
-            cst.parse_statement(f"{p.queue} = {tf}.data.Dataset.from_tensor_slices({code(p.files)}){repeat}\n"),
-            cst.parse_statement(f"{p.value} = {p.queue}.flat_map(lambda filename: "
-                                f"{tf}.data.TextLineDataset(filename){skip})\n"),
-        ]
-        returned = p.tensors  # the list tf.train.batch took: one tensor per element of the tuple
-        listed = ", ".join(code(e.value) for e in returned.elements) if isinstance(returned, (cst.List, cst.Tuple)) else None
-        body = "".join(code(s) for s in p.element) + f"return {listed or code(returned)}\n"
-        function = cst.parse_statement(f"def {element}({p.value}):\n" + _indent(body))
-        drop = "" if p.smaller_final else ", drop_remainder=True"
-        tail = [
-            function.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]),
-            cst.parse_statement(f"{batches} = {p.value}.map({element}).batch({code(p.batch_size)}{drop})\n").with_changes(
-                leading_lines=[cst.EmptyLine(), cst.EmptyLine()]),
-            cst.parse_statement(f"{code(p.targets)} = {tf}.data.make_one_shot_iterator({batches}).get_next()\n"),
-        ]
-        self.coordination |= p.coordination_names
-        return header + tail
-
-    def _without_coordination(self, body: list) -> list:
-        return visit(cst.Module(body=body), _DropCoordination(self.ctx, self.coordination)).body
+        head.append(_line(f"{p.value} = {names}.flat_map(lambda {filename}: "
+                          f"{tf}.data.{dataset}({filename}{arguments}){skip})"))
+        return p.value, [p.value]
 
 
-class _Pipeline:
-    def __init__(self) -> None:
-        self.producer = self.batch = -1
-        self.removed: Set[int] = set()
-        self.element: List[cst.BaseStatement] = []
-        self.queue = self.value = ""
-        self.files = self.epochs = self.skip = self.batch_size = self.tensors = self.targets = None
-        self.smaller_final = False
-        self.coordination_names: Set[str] = set()
-
-
-def _find(body: list, ctx: RuleContext) -> Optional[_Pipeline]:
-    """The one pipeline ``body`` builds, straight through, in the form the module docstring converts."""
-    p = _Pipeline()
-    calls: Dict[int, str] = {}
-    for index, statement in enumerate(body):
-        value = _assigned_call(statement)
-        if value is not None:
-            calls[index] = ctx.names.call_name(value) or ""
-    producers = [i for i, q in calls.items() if q == _PRODUCER]
-    readers = [i for i, q in calls.items() if q == _READER]
-    batches = [i for i, q in calls.items() if q == _BATCH]
-    if not (len(producers) == len(readers) == len(batches) == 1 and producers[0] < readers[0] < batches[0]):
-        return None
-    p.producer, reader_at, p.batch = producers[0], readers[0], batches[0]
-    producer = _assigned_call(body[p.producer])
-    if set(_keywords(producer)) - _PRODUCER_ARGS or len(producer.args) < 1 or producer.args[0].keyword:
-        return None
-    shuffle = argument(producer, "shuffle")
-    if not (isinstance(shuffle, cst.Name) and shuffle.value == "False"):
-        return None  # TF1 shuffled the file names each epoch
-    p.files, p.epochs = producer.args[0].value, argument(producer, "num_epochs")
-    if isinstance(p.epochs, cst.Name) and p.epochs.value == "None":
-        p.epochs = None
-    p.queue = _single_target(body[p.producer])
-    reader_call = _assigned_call(body[reader_at])
-    if set(_keywords(reader_call)) - {"skip_header_lines", "name"} or any(a.keyword is None for a in reader_call.args):
-        return None
-    p.skip = argument(reader_call, "skip_header_lines")
-    reader = _single_target(body[reader_at])
-    read_at = next((i for i in range(reader_at + 1, p.batch) if _reads_queue(body[i], reader, p.queue)), None)
-    if p.queue is None or reader is None or read_at is None:
-        return None
-    key, p.value = _pair_targets(body[read_at])
-    if p.value is None:
-        return None
-    chain = {p.value}
-    for index in range(read_at + 1, p.batch):
-        statement = body[index]
-        if reads(statement) & chain:
-            if _assigned_call(statement) is None and not _is_assign(statement):
-                return None
-            p.element.append(statement)
-            p.removed.add(index)
-            chain |= set(writes(statement))
-    batch = _assigned_call(body[p.batch])
-    if set(_keywords(batch)) - _BATCH_ARGS or len(batch.args) < 1 or batch.args[0].keyword:
-        return None
-    threads = argument(batch, "num_threads")
-    if threads is not None and not (isinstance(threads, cst.Integer) and threads.value == "1"):
-        return None
-    smaller = argument(batch, "allow_smaller_final_batch")
-    p.smaller_final = isinstance(smaller, cst.Name) and smaller.value == "True"
-    if smaller is not None and not isinstance(smaller, cst.Name):
-        return None
-    positional = [a.value for a in batch.args if a.keyword is None]
-    if len(positional) > 2:
-        return None
-    p.tensors = positional[0]
-    if isinstance(p.tensors, (cst.List, cst.Tuple)) and (
-            len(p.tensors.elements) < 2 or any(isinstance(e, cst.StarredElement) for e in p.tensors.elements)):
-        return None  # one tensor in a list: TF1 handed back a list, a dataset a tuple
-    p.batch_size = positional[1] if len(positional) == 2 else argument(batch, "batch_size")
-    if p.batch_size is None:
-        return None
-    p.targets = body[p.batch].body[0].targets[0].target
-    others = {p.queue, reader, key} - {None}
-    after = body[:p.producer] + [s for i, s in enumerate(body) if i > p.batch]
-    if any(reads(s) & (others | chain) for s in after) or not reads(p.tensors) & chain:
-        return None  # the queue, reader, key or element values are used elsewhere
-    p.removed |= {reader_at, read_at}
-    p.coordination_names = _coordination_names(body, ctx)
-    return p
-
-
-def _coordination_names(body, ctx: RuleContext) -> Set[str]:
+def _without_coordination(module: cst.Module, ctx: RuleContext) -> cst.Module:
+    """The Coordinator and queue-runner lines gone where the program only stops and joins them; else each start
+    is ``[]``, the threads TF1 started for the queues the program no longer builds."""
     names: Set[str] = set()
-
-    class _Find(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if isinstance(node.value, cst.Call) and ctx.names.call_name(node.value) in _COORDINATION:
-                names.update(k for t in node.targets if (k := symbol_key(t.target)))
-
-    for statement in body:
-        visit(statement, _Find())
-    return names
+    for statement in statement_lines(module):
+        call = assigned_call(statement)
+        if call is not None and ctx.names.call_name(call) in _COORDINATION:
+            names.update(k for t in statement.body[0].targets if (k := symbol_key(t.target)))
+    dropper = _DropCoordination(ctx, names)
+    dropped = visit(module, dropper)
+    if not names & reads(dropped):
+        return dropped
+    return visit(module, _EmptyStarts(ctx))
 
 
 class _DropCoordination(cst.CSTTransformer):
-    """Removes the Coordinator, the queue runners and the lines that stop and join them."""
+    """Removes the Coordinator, the queue-runner starts and the lines that stop and join them."""
 
     def __init__(self, ctx: RuleContext, names: Set[str]) -> None:
         self.ctx, self.names = ctx, names
@@ -234,7 +214,7 @@ class _DropCoordination(cst.CSTTransformer):
         value = line.value if isinstance(line, (cst.Assign, cst.Expr)) else None
         if isinstance(value, cst.Call) and (self.ctx.names.call_name(value) in _COORDINATION or (
                 isinstance(value.func, cst.Attribute) and symbol_key(value.func.value) in self.names
-                and value.func.attr.value in ("request_stop", "join"))):
+                and value.func.attr.value in _STOPS)):
             return cst.RemoveFromParent()
         return updated
 
@@ -242,39 +222,26 @@ class _DropCoordination(cst.CSTTransformer):
         return updated if updated.body else updated.with_changes(body=pass_if_empty(updated.body))
 
 
-def _assigned_call(statement) -> Optional[cst.Call]:
-    if _is_assign(statement) and isinstance(statement.body[0].value, cst.Call):
-        return statement.body[0].value
-    return None
+class _EmptyStarts(cst.CSTTransformer):
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+
+    def leave_Call(self, original: cst.Call, updated: cst.BaseExpression) -> cst.BaseExpression:
+        if self.ctx.names.call_name(original) in START:
+            return cst.List([])
+        return updated
 
 
-def _is_assign(statement) -> bool:
-    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1)
+def _tuple_of(tensors: cst.BaseExpression) -> str:
+    """The tensors ``slice_input_producer`` took, as the tuple ``from_tensor_slices`` slices together."""
+    if not isinstance(tensors, (cst.List, cst.Tuple)):
+        return f"tuple({code(tensors)})"
+    items = [code(e.value) for e in tensors.elements]
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
 
 
-def _single_target(statement) -> Optional[str]:
-    target = statement.body[0].targets[0].target
-    return target.value if isinstance(target, cst.Name) else None
-
-
-def _pair_targets(statement):
-    target = statement.body[0].targets[0].target
-    if isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2 and all(
-            isinstance(e.value, cst.Name) for e in target.elements):
-        return target.elements[0].value.value, target.elements[1].value.value
-    return None, None
-
-
-def _reads_queue(statement, reader: Optional[str], queue: Optional[str]) -> bool:
-    call = _assigned_call(statement)
-    return (call is not None and isinstance(call.func, cst.Attribute) and call.func.attr.value == "read"
-            and isinstance(call.func.value, cst.Name) and call.func.value.value == reader and len(call.args) == 1
-            and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == queue)
-
-
-def _keywords(call: cst.Call) -> List[str]:
-    return [a.keyword.value for a in call.args if a.keyword is not None]
+def _line(text: str) -> cst.BaseStatement:
+    return cst.parse_statement(text + "\n")
 
 
 def _indent(text: str) -> str:
