@@ -79,3 +79,19 @@ def test_an_initializer_class_given_itself_is_instantiated_as_tf1_did(initialize
     assert written in result.new_source
     verdict = verify_program(source, result.new_source, path=tmp_path / "init.py", timeout=240)
     assert verdict.status == "equivalent", verdict.detail
+
+
+def test_arguments_given_as_none_are_tf1_s_defaults():
+    # PacktPublishing's Variable_init.py: every argument written out, `initializer=None` among them.
+    source = ("import tensorflow as tf\n"
+              "value = tf.get_variable('value', shape=[], dtype=tf.int32, initializer=None, regularizer=None, "
+              "trainable=True, collections=None)\n"
+              "w = tf.get_variable('w', shape=[2], dtype=tf.float32, initializer=None)\n"
+              "update = tf.assign_add(value, tf.constant(1))\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    for _ in range(3):\n        sess.run(update)\n        print(sess.run(value), sess.run(w).shape)\n")
+    result = migrate_source(source, "init.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "tf.Variable(tf.zeros_initializer()([], dtype=tf.int32), name='value', trainable=True)" in result.new_source
+    assert "None(" not in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

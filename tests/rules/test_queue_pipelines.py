@@ -123,8 +123,8 @@ def test_a_read_key_a_padded_batch_and_per_run_values_stay_compat(tmp_path):
     _compat_because(source.replace("print(cost_val)", "print(cost_val, sess.run(xy))"),
                     "`xy` is read outside it")
     # TF1's op read `record_defaults` where it stood; the dataset's function, traced at the batcher, the later value.
-    rebound = source.replace("train_x_batch, train_y_batch = tf.train.batch(",
-                             "record_defaults = [[1.], [1.], [1.], [1.]]\ntrain_x_batch, train_y_batch = tf.train.batch(")
+    batcher = "train_x_batch, train_y_batch = tf.train.batch("
+    rebound = source.replace(batcher, "record_defaults = [[1.], [1.], [1.], [1.]]\n" + batcher)
     _compat_because(rebound, "`record_defaults`, which the queue's element code or reader reads, is bound here")
 
 
@@ -451,3 +451,16 @@ def test_inputs_tf1_computed_in_each_run_stay_and_constant_tensors_convert():
     result = migrate_source(constant, "slices.py")
     assert result.outcome == "eager", result.findings
     assert_same_output(run_legacy(constant), run_migrated(result.new_source))
+
+
+def test_a_batch_of_a_one_tensor_list_is_the_tensor():
+    # TF1's batchers handed back the tensor itself for a list of one (pckosek's tensor_saver_05).
+    one = SLICES.replace("image_batch, label_batch = tf.train.batch([image, label], batch_size=4, "
+                         "allow_smaller_final_batch=True)",
+                         "image_batch = tf.train.batch([image], batch_size=4)\nlabel_batch = image_batch[:, 0]")
+    assert "image_batch = tf.train.batch([image]" in one
+    code = _rule_alone(one)
+    assert "    return image\n" in code
+    result = migrate_source(one, "one.py")
+    assert result.outcome == "eager", result.findings
+    assert_same_output(run_legacy(one), run_migrated(result.new_source))

@@ -51,19 +51,26 @@ def is_flag(symbol: Optional["pm.Symbol"], names: TFNames) -> bool:
     return dtype == "bool" and scalar
 
 
-def input_spec(symbol: Optional["pm.Symbol"], scope: "pm.Scope", names: TFNames, tf: str) -> Optional[str]:
-    """``tf.TensorSpec(shape, dtype)`` of a placeholder whose dtype and shape the text gives (else None)."""
+def fed_dtype(symbol: Optional["pm.Symbol"], scope: "pm.Scope", names: TFNames, tf: str) -> Optional[str]:
+    """The dtype (as code) a feed of the placeholder was converted to, where the text gives it (else None)."""
     if symbol is None or symbol.kind != pm.PLACEHOLDER or symbol.call is None:
-        return None  # a fed tensor: its static shape is TF's to infer, not written here
-    qualname = names.call_name(symbol.call) or ""
-    with_default = qualname.endswith("placeholder_with_default")
+        return None  # a fed tensor: its dtype is TF's to infer, not written here
+    with_default = (names.call_name(symbol.call) or "").endswith("placeholder_with_default")
     bound = bind_known(symbol.call, ["input", "shape", "name"] if with_default else ["dtype", "shape", "name"])
     if symbol.dtype is not None:
-        dtype = f"{tf}.{symbol.dtype}"
-    elif "dtype" in bound and _is_static(bound["dtype"], scope, symbol.index):
-        dtype = code(bound["dtype"])
-    else:
+        return f"{tf}.{symbol.dtype}"
+    if "dtype" in bound and _is_static(bound["dtype"], scope, symbol.index):
+        return code(bound["dtype"])
+    return None
+
+
+def input_spec(symbol: Optional["pm.Symbol"], scope: "pm.Scope", names: TFNames, tf: str) -> Optional[str]:
+    """``tf.TensorSpec(shape, dtype)`` of a placeholder whose dtype and shape the text gives (else None)."""
+    dtype = fed_dtype(symbol, scope, names, tf)
+    if dtype is None:
         return None
+    with_default = (names.call_name(symbol.call) or "").endswith("placeholder_with_default")
+    bound = bind_known(symbol.call, ["input", "shape", "name"] if with_default else ["dtype", "shape", "name"])
     if "shape" not in bound:
         return None if with_default else f"{tf}.TensorSpec(None, {dtype})"
     shape = visit(bound["shape"], _LiteralsAt(scope, symbol.index))

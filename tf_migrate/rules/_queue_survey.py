@@ -172,8 +172,8 @@ def survey(body: list, ctx: RuleContext, module: cst.Module, scope: cst.CSTNode)
     if p.queue and p.queue in used:
         return Refusal(first, f"the file-name queue `{p.queue}` is read outside the pipeline")
     later = kept + outside(scope, body)
-    listed = isinstance(p.tensors, (cst.List, cst.Tuple)) or p.tensors is not None and (
-        isinstance(p.tensors, cst.Name) and p.tensors.value == p.element_star)
+    literal = isinstance(p.tensors, (cst.List, cst.Tuple)) and len(p.tensors.elements) > 1  # (one: the tensor)
+    listed = literal or isinstance(p.tensors, cst.Name) and p.tensors.value == p.element_star
     if batches and isinstance(p.targets, cst.Name) and listed and read_whole(later, p.targets.value):
         return Refusal(body[p.batch], f"the batch `{p.targets.value}` is read whole: TF1 handed back a list, a "
                                       "dataset a tuple")
@@ -318,11 +318,12 @@ def _batcher(statement, qualname: str, p: Pipeline, seeded: bool) -> Optional[Re
             return Refusal(statement, "`shuffle_batch` without its capacity")
         p.shuffle_buffer = args["capacity"]
     tensors = args["tensors"]
+    target = statement.body[0].targets[0].target
     if isinstance(tensors, (cst.List, cst.Tuple)) and (
-            len(tensors.elements) < 2 or any(isinstance(e, cst.StarredElement) for e in tensors.elements)):
-        return Refusal(statement, f"`{short}` of a one-tensor list: TF1 handed back a list, a dataset a tensor")
+            not tensors.elements or any(isinstance(e, cst.StarredElement) for e in tensors.elements)):
+        return Refusal(statement, f"`{short}` of a starred or empty list")
     p.tensors, p.batch_size = tensors, args["batch_size"]
-    p.targets = statement.body[0].targets[0].target
+    p.targets = target
     return None
 
 

@@ -64,7 +64,8 @@ class _GetVariable(cst.CSTTransformer):
             if arg.star:
                 return updated
             key = arg.keyword.value if arg.keyword is not None else _ORDER[index]
-            bound[key] = arg.value
+            if not (isinstance(arg.value, cst.Name) and arg.value.value == "None"):
+                bound[key] = arg.value  # (`initializer=None`, `regularizer=None`: TF1's defaults, as if not given)
         tf = self.ctx.tf
         shape, dtype, init = bound.get("shape"), bound.get("dtype"), bound.get("initializer")
         if shape is None and init is None:

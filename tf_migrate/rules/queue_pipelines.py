@@ -143,6 +143,7 @@ class _Pipelines(cst.CSTTransformer):
         returned = p.tensors
         listed = ", ".join(code(e.value) for e in returned.elements) if isinstance(returned, (cst.List, cst.Tuple)) \
             else None
+        # (a one-tensor list: TF1's batcher handed back the tensor itself, as the dataset does)
         tail: List[cst.BaseStatement] = []
         mapped = ""
         identity = not p.element and (listed == ", ".join(parameters) or (
