@@ -49,7 +49,6 @@ class Generated:
         self.signatures: Dict[tuple, str] = {}
         self.compiled: Set[str] = set()  # names of the generated functions that are tf.functions
         self.concrete: Set[str] = set()  # those called through their concrete function (compiled.CALL_COMPILED)
-        self.unsigned: Set[str] = set()  # compiled ones without an input signature: their calls convert the feeds
         self.iterator_args: Dict[str, List[str]] = {}  # compiled function -> the iterators it takes
         self.flags_compiled_for: Dict[str, Set[str]] = {}  # function -> fed flags bound in its body instead
         self.by_position: Dict[int, List[cst.FunctionDef]] = {}
