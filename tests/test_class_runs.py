@@ -16,7 +16,7 @@ import pytest
 from tf_migrate.analysis.project_index import scan_module
 from tf_migrate.cli import EXIT_OK
 from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
-from tf_migrate.tfnames import ANSWER_TO_NUMPY
+from tf_migrate.tfnames import ANSWER_TF, ANSWER_TO_NUMPY
 from tests.trees import migrate, output
 
 MODEL = '''import tensorflow as tf
@@ -67,8 +67,8 @@ def test_the_importer_calls_the_methods_the_provider_generated_and_prints_the_le
     assert code == EXIT_OK
     assert ": equivalent" in capsys.readouterr().err
     train, model = output(tmp_path, "train.py"), output(tmp_path, "model.py")
-    assert "loss, _ = to_numpy(model.run_loss_train_op(x=xs, y=ys))" in train
-    assert "print(model.run_pred(x=xs[:2]).numpy())" in train
+    assert "loss, _ = to_numpy(model.run_loss_train_op(x=tf.cast(xs, tf.float32), y=tf.cast(ys, tf.float32)))" in train
+    assert "print(model.run_pred(x=tf.cast(xs[:2], tf.float32)).numpy())" in train
     assert "def to_numpy(fetched):" in train and "Session" not in train
     assert "def run_loss_train_op(self, x, y):" in model and "def run_pred(self, x):" in model
     assert "placeholder" not in model
@@ -84,7 +84,7 @@ def test_the_class_named_otherwise_is_asked_too(tmp_path, imports, name):
         "Model.kind", f"{name}.kind")
     _, outcomes, _ = migrate(tmp_path, {"model.py": MODEL, "train.py": train})
     assert outcomes == {"model.py": "eager", "train.py": "eager"}
-    assert "model.run_loss_train_op(x=xs, y=ys)" in output(tmp_path, "train.py")
+    assert "model.run_loss_train_op(x=tf.cast(xs, tf.float32), y=tf.cast(ys, tf.float32))" in output(tmp_path, "train.py")
 
 
 TRAIN_STEPS = '''import numpy as np
@@ -114,7 +114,8 @@ def test_runs_in_a_function_given_the_object_and_a_feed_dict_bound_to_a_name(tmp
     assert code == EXIT_OK
     assert ": equivalent" in capsys.readouterr().err
     migrated = output(tmp_path, "train.py")
-    assert "def train_step(model, xs, ys):\n    loss, _ = to_numpy(model.run_loss_train_op(x=xs, y=ys))" in migrated
+    assert ("def train_step(model, xs, ys):\n    loss, _ = to_numpy(model.run_loss_train_op(x=tf.cast(xs, tf.float32), "
+            "y=tf.cast(ys, tf.float32)))") in migrated
     assert "feed = {'x': xs}\nprint(model.run_pred(**feed).numpy())" in migrated
 
 
@@ -175,12 +176,12 @@ def test_the_index_lists_each_class_s_methods_and_class_attributes(tmp_path):
 
 
 def test_an_answer_is_written_with_the_importer_s_object_values_and_helpers():
-    call = cst.parse_expression("to_numpy_2(__object__.run_pred(x=__feed_0__))")
-    template = answer_template(call, "to_numpy_2", "call_compiled")
-    assert template == f"{ANSWER_TO_NUMPY}(__object__.run_pred(x=__feed_0__))"
+    call = cst.parse_expression("to_numpy_2(__object__.run_pred(x=tensorflow.cast(__feed_0__, tensorflow.float32)))")
+    template = answer_template(call, "to_numpy_2", "call_compiled", "tensorflow")
+    assert template == f"{ANSWER_TO_NUMPY}(__object__.run_pred(x={ANSWER_TF}.cast(__feed_0__, {ANSWER_TF}.float32)))"
     filled, used = filled_answer(template, "net", None, [cst.parse_expression("batch[0]")], "to_numpy",
-                                 "call_compiled")
-    assert cst.Module([]).code_for_node(filled) == "to_numpy(net.run_pred(x=batch[0]))"
+                                 "call_compiled", "tf")  # the importer's own name of TF
+    assert cst.Module([]).code_for_node(filled) == "to_numpy(net.run_pred(x=tf.cast(batch[0], tf.float32)))"
     assert used == {ANSWER_TO_NUMPY}
 
 

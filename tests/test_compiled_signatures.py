@@ -1,4 +1,6 @@
-"""Compiled run functions whose signature or keyword call TF would reject stay callable."""
+"""Compiled run functions whose signature or keyword call TF would reject stay callable, and trace once."""
+import re
+
 from tf_migrate.engine import migrate_source
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
@@ -71,3 +73,55 @@ def test_a_bool_placeholder_of_unwritten_shape_is_a_flag(tmp_path):
     assert "TensorSpec(None, tf.bool)" not in result.new_source and "is_training = True" in result.new_source
     verdict = verify_program(UNSHAPED_FLAG, result.new_source, path=tmp_path / "flag.py", timeout=240)
     assert verdict.status == "equivalent", verdict.detail  # (TF1 layers need tf-keras)
+
+
+# ljpzzz's DQN: placeholders shaped by the object's own sizes (no signature can be written), targets fed as a
+# Python list of floats. Passed as they are, the floats were part of each trace's key: a new trace every step.
+UNSIGNED_FEEDS = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Net:
+    def __init__(self, dim):
+        self.dim = dim
+        self.x = tf.placeholder("float", [None, self.dim])
+        self.y = tf.placeholder("float", [None])
+        self.w = tf.Variable(tf.fill([self.dim, 1], 0.1))
+        self.q = tf.reduce_sum(tf.matmul(self.x, self.w), 1)
+        self.loss = tf.reduce_mean(tf.square(self.y - self.q))
+        self.train = tf.train.GradientDescentOptimizer(0.01).minimize(self.loss)
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def learn(self, states, targets):
+        return self.sess.run([self.train, self.loss], feed_dict={self.x: states, self.y: targets})[1]
+
+
+net = Net(3)
+rng = np.random.RandomState(0)
+for step in range(8):
+    states = [rng.rand(3) for _ in range(4)]
+    targets = [float(step) + 0.5 * i for i in range(4)]
+    print(step, net.learn(states, targets))
+'''
+
+
+def test_feeds_of_a_function_without_a_signature_are_converted_where_it_is_called():
+    result = migrate_source(UNSIGNED_FEEDS, "dqn.py")
+    assert result.outcome == "eager", result.findings
+    new = result.new_source
+    assert "input_signature" not in new
+    assert 'y=tf.cast(targets, "float")' in new and 'x=tf.cast(states, "float")' in new
+    run = re.search(r"def (run_\w+)\(self", new).group(1)
+    traced = new + f"print('traces', net.{run}.experimental_get_tracing_count())\n"
+    assert run_migrated(traced).splitlines()[-1] == "traces 1"  # one trace for the eight steps
+    assert_same_output(run_legacy(UNSIGNED_FEEDS), run_migrated(new))
+
+
+def test_a_dtype_held_by_a_module_name_is_left_to_the_function_body():
+    # `DTYPE` may not be readable where a call stands (another module answering its run): no conversion at the call.
+    source = UNSIGNED_FEEDS.replace("import tensorflow as tf\n", "import tensorflow as tf\nDTYPE = tf.float32\n", 1) \
+        .replace('tf.placeholder("float", [None])', "tf.placeholder(DTYPE, [None])")
+    new = migrate_source(source, "dqn.py").new_source
+    assert 'x=tf.cast(states, "float")' in new and "y=targets" in new

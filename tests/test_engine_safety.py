@@ -51,3 +51,35 @@ def test_eager_output_still_importing_contrib_keeps_the_file_in_compat_mode():
     result = engine.migrate_source(source, "case.py")
     assert result.outcome == report.COMPAT
     assert "`tensorflow.contrib`, which TF2 does not have" in result.compat_reason
+
+
+# A layer helper called twice with its layers in a loop (jachiam's `mlp(x, hidden_sizes)`), in a program written in
+# one function: no rule converts the helper's `tf.layers.dense`, which TF2 does not have. It went eager and crashed
+# (AttributeError) at the first run.
+LAYER_LOOP_HELPER = '''import numpy as np
+import tensorflow as tf
+
+
+def mlp(x, hidden_sizes=(8,)):
+    for size in hidden_sizes:
+        x = tf.layers.dense(x, units=size, activation=tf.tanh)
+    return x
+
+
+def train(hidden=4, n_acts=2):
+    x = tf.placeholder(tf.float32, [None, 3])
+    q = tf.layers.dense(mlp(x, [hidden]), units=n_acts)
+    q2 = tf.layers.dense(mlp(x, [hidden]), units=n_acts)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(q, {x: np.ones([1, 3])}).shape, sess.run(q2, {x: np.ones([1, 3])}).shape)
+
+
+train()
+'''
+
+
+def test_eager_output_that_would_still_call_tf_layers_stays_compat():
+    result = engine.migrate_source(LAYER_LOOP_HELPER, "mlp.py")
+    assert result.outcome == report.COMPAT
+    assert result.compat_reason == "the eager rewrite would still use `tf.layers`, which TF2 does not have"

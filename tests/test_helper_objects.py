@@ -55,7 +55,8 @@ def test_a_helper_main_hands_its_session_and_model_runs_the_models_methods(tmp_p
     assert code == EXIT_OK
     assert ": equivalent" in capsys.readouterr().err
     migrated = output(tmp_path, "train.py")
-    assert "def evaluate(model, xs, ys):\n    return model.run_loss(x=xs, y=ys).numpy()" in migrated
+    assert ("def evaluate(model, xs, ys):\n    return model.run_loss(x=tf.cast(xs, tf.float32), y=tf.cast(ys, tf.float32))"
+            ".numpy()") in migrated
     assert "print('eval', evaluate(model, xs * 2, ys * 2))" in migrated
     assert "Session()" not in migrated and "(sess" not in migrated and "sess," not in migrated
 

@@ -105,7 +105,7 @@ def test_a_model_built_from_layer_objects_and_given_its_session_by_a_setter_conv
     new = result.new_source
     assert "[self.h1.W, self.h1.b, self.h2.W, self.h2.b]" in new
     assert "set_session" not in new and "session" not in new.split("def main():")[1]
-    assert "self.run_train_op(X=np.atleast_2d(X), Y=np.atleast_1d(Y))" in new
+    assert "self.run_train_op(X=tf.cast(np.atleast_2d(X), tf.float32), Y=tf.cast(np.atleast_1d(Y), tf.float32))" in new
     assert_same_output(run_legacy(MODEL), run_migrated(new))
 
 

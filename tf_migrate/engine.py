@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -311,12 +312,14 @@ def _migrate_module(module: cst.Module, source: str, path: str, mode: str, selec
             if not blockers:
                 new_module = _apply(local, ctx, select, ignore, lambda rule: rule.ORDER >= SESSION_ORDER, steps)
                 eager_code = module_code(new_module)
-                leftover = selfcheck.graph_only_call(eager_code, _tf_names(ctx)) or selfcheck.unconverted_eval(eager_code)
+                tf_names = _tf_names(ctx)
+                leftover = selfcheck.graph_only_call(eager_code, tf_names) or selfcheck.unconverted_eval(eager_code) \
+                    or (selfcheck.removed_namespace(eager_code, tf_names) if not (select or ignore) else None)
                 faults = [] if leftover else selfcheck.check(path, source, eager_code, steps,
                                                              after=_SELF_CHECK_FALLBACK[mode])
                 if leftover is not None:  # a safety net: eager code must not call what only works in graph mode
                     blockers = [(None, f"the eager rewrite would still call graph-only `{leftover.group(0)}`"
-                                 if "contrib" not in leftover.group(0) else
+                                 if not re.search(r"\bcontrib\b|\blayers$", leftover.group(0)) else  # (TF2 lacks them)
                                  f"the eager rewrite would still use `{leftover.group(0)}`, which TF2 does not have")]
                 elif faults:
                     findings.extend(faults)
@@ -335,7 +338,7 @@ def _migrate_module(module: cst.Module, source: str, path: str, mode: str, selec
                 findings.extend(decision.findings)
                 # What the local rules could not convert explains the blockers too.
                 findings.extend(f for f in ctx.findings if f.severity != INFO)
-                reason = blockers[0][1]
+                reason = report.explained_reason(blockers[0][1], decision.findings, ctx.findings)
                 if mode == EAGER:
                     return MigrationResult(path, source, source, report.FAILED, tuple(findings),
                                            "cannot go eager: " + reason)

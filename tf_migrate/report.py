@@ -83,3 +83,16 @@ class Summary:
             },
             indent=2,
         )
+
+
+GENERIC_REASON = "has no eager rewrite in tf-migrate yet"
+
+
+def explained_reason(reason: str, blocked: List["Finding"], declined: List["Finding"]) -> str:
+    """The compat reason: the first blocker's, or, where that only says an API call was left as it was, what the rule
+    that declined that call said at its line (``tf.layers.dense configured from values local to its function``)."""
+    first = blocked[0] if blocked else None
+    if first is None or GENERIC_REASON not in reason:
+        return reason
+    why = next((f.message for f in declined if f.severity != INFO and (f.line, f.col) == (first.line, first.col)), None)
+    return why or reason

@@ -167,6 +167,18 @@ def graph_only_call(code: str, tf_names: List[str]):
     return _GRAPH_ONLY.search(names) or top.search(names)
 
 
+def removed_namespace(code: str, tf_names: List[str]):
+    """``tf.layers`` named through TF2's module (comments and strings do not count), or None: TF2 has no such
+    namespace (a helper whose layers no rule converted kept the TF1 call, an AttributeError at its first run)."""
+    prefixes = "|".join(re.escape(name) for name in tf_names)
+    found = re.compile(rf"\b(?:{prefixes})\s*\.\s*layers\b")
+    if not found.search(code):
+        return None
+    names = " ".join(t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
+                     if t.type in (tokenize.NAME, tokenize.OP))
+    return found.search(re.sub(r"\s*\.\s*", ".", names))
+
+
 def unconverted_eval(code: str):
     """A ``x.eval()`` the session rule left (on a value the analysis did not know: a loop or comprehension
     variable over tensors): it raises in eager mode. None when the file defines its own ``eval``."""

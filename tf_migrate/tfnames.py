@@ -135,6 +135,7 @@ ANSWER_OBJECT = "__object__"  # the object a class run's answer is called on
 ANSWER_FEED = "__feed__"  # the importer's feed dict, where it is bound to a name
 ANSWER_TO_NUMPY = "__to_numpy__"  # the importer's helper turning fetched tensors into numpy values
 ANSWER_CALL_COMPILED = "__call_compiled__"  # the importer's helper calling a concrete function
+ANSWER_TF = "__tf__"  # the importer's name of TF (a feed converted where the call stands: ``__tf__.cast``)
 
 
 def feed_value(index: int) -> str:

@@ -208,11 +208,11 @@ class DDPG(object):
 
     def learn(self, bs, ba, br, bs_):
         call_compiled(self.run_soft_replace)
-        self.run_atrain(S=bs)
-        self.run_ctrain(S=bs, a=ba, R=br, S_=bs_)
+        self.run_atrain(S=tf.cast(bs, tf.float32))
+        self.run_ctrain(S=tf.cast(bs, tf.float32), a=ba, R=tf.cast(br, tf.float32), S_=tf.cast(bs_, tf.float32))
 
     def choose_action(self, s):
-        return self.run_a(S=s[np.newaxis, :]).numpy()[0]
+        return self.run_a(S=tf.cast(s[np.newaxis, :], tf.float32)).numpy()[0]
 
     def target_critic(self):
         return tf.nest.map_structure(lambda value: value.numpy(), self.ct_params)

@@ -78,9 +78,9 @@ def main():
     data = np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(4, 3)
     target = data.sum(axis=1, keepdims=True) * 2.0
     for step in range(5):
-        _, loss = to_numpy(model.run_train_op_loss(x=data, y=target))
+        _, loss = to_numpy(model.run_train_op_loss(x=tf.cast(data, tf.float32), y=tf.cast(target, tf.float32)))
         print(step, np.round(loss, 5))
-    print(np.round(model.run_prediction(x=data[:2]).numpy(), 4))
+    print(np.round(model.run_prediction(x=tf.cast(data[:2], tf.float32)).numpy(), 4))
     print(np.round(model.w.numpy(), 4))
 
 

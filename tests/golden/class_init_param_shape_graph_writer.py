@@ -68,7 +68,7 @@ class Critic(object):
         return [None, v]
 
     def learn(self, s):
-        _, v = to_numpy(self.run_train_op_v(s=s[np.newaxis, :]))
+        _, v = to_numpy(self.run_train_op_v(s=tf.cast(s[np.newaxis, :], tf.float32)))
         return v
 
 

@@ -266,3 +266,11 @@ def run(n):
 run(3)
 '''
     assert _rule_alone(own) == own  # a program of its own: converted where it stands
+
+
+def test_a_throwaway_name_the_function_never_reads_keeps_its_name():
+    # The module binds `_` too; the runner's `_` is only bound (`_, value = sess.run(...)`): no `__2`.
+    source = HANDED_TO_A_RUNNER.replace("loss = tf.reduce_mean", "_, spread = tf.nn.moments(x, [0])\nloss = tf.reduce_mean")
+    code = _rule_alone(source)
+    assert "_, value = sess.run([train_op, loss], feed_dict={x: data})" in code and "__2" not in code
+    _converts_with_the_legacy_output(source)

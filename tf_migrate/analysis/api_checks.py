@@ -30,7 +30,7 @@ def check_api(classifier, node: cst.CSTNode, calls: List[cst.Call]) -> None:
             classifier.block(call, "a queue built in a class or in a helper function: the analysis follows queues "
                                    "that a program's own scope builds and binds to a name")
         elif qualname is not None and api.is_compat_only(qualname):
-            classifier.block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")
+            classifier.block(call, f"`{qualname}` has no eager rewrite in tf-migrate yet")  # (report.GENERIC_REASON)
         elif qualname is not None and api.is_unmodelled_class(qualname):
             classifier.block(call, f"`{qualname}` builds an object the analysis has no model of: its methods may "
                                    "build ops that TF1 ran at each run (eager code would run them once, where built)")

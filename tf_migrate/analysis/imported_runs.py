@@ -35,8 +35,8 @@ from tf_migrate.analysis.run_sites import RunSite
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.cst.names import all_names
 from tf_migrate.cst.text import code
-from tf_migrate.tfnames import (ANSWER_CALL_COMPILED, ANSWER_FEED, ANSWER_OBJECT, ANSWER_TO_NUMPY, MEMBERS_REQUEST,
-                                PLAIN, VARIABLES_REQUEST, ClassRun, TFNames, feed_value)
+from tf_migrate.tfnames import (ANSWER_CALL_COMPILED, ANSWER_FEED, ANSWER_OBJECT, ANSWER_TF, ANSWER_TO_NUMPY,
+                                MEMBERS_REQUEST, PLAIN, VARIABLES_REQUEST, ClassRun, TFNames, feed_value)
 
 
 def is_imported(owner: str, scope) -> bool:
@@ -97,7 +97,7 @@ def importer_blockers(external: Dict[str, List[Tuple[RunSite, str]]], names: TFN
 def foreign_names(template: str, feeds: int) -> Set[str]:
     """The names an answer reads besides its object, its ``feeds`` fed values and the helper markers (a call that
     needs values of the provider's module cannot stand in the importer)."""
-    known = {ANSWER_OBJECT, ANSWER_FEED, ANSWER_TO_NUMPY, ANSWER_CALL_COMPILED} | {feed_value(i) for i in range(feeds)}
+    known = {ANSWER_OBJECT, ANSWER_FEED, ANSWER_TO_NUMPY, ANSWER_CALL_COMPILED, ANSWER_TF} | {feed_value(i) for i in range(feeds)}
     return all_names(cst.parse_expression(template)) - known
 
 

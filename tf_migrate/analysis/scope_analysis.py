@@ -17,6 +17,7 @@ from tf_migrate.analysis.fed_strings import check_fed_strings
 from tf_migrate.analysis.graph_only_attributes import check_graph_only_attributes
 from tf_migrate.analysis.later_changes import check_given_objects
 from tf_migrate.analysis.printed_values import check_printed_values
+from tf_migrate.analysis.object_reinitialization import check_object_reinitialization
 from tf_migrate.analysis.reinitialization import check_reinitialization
 from tf_migrate.analysis.seeded_sessions import check_seeded_sessions
 from tf_migrate.analysis.build_blocks import check_build_blocks, check_deferred_calls
@@ -107,6 +108,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     check_fed_strings(classifier)
     needed = scope_passes.check_run_plans(classifier)
     check_reinitialization(classifier)
+    check_object_reinitialization(classifier)
     check_seeded_sessions(classifier)
     for node, why in batch_norm_blockers(scope, names, scope_run_sites(scope)):
         classifier.block(node, why)

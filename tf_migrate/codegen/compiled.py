@@ -25,9 +25,10 @@ import libcst as cst
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.slicing import RunPlan
 from tf_migrate.analysis.callables import fetch_leaves
-from tf_migrate.analysis.input_specs import input_spec, is_flag, run_parameters
+from tf_migrate.analysis.input_specs import fed_dtype, input_spec, is_flag, run_parameters
 from tf_migrate.analysis.repetition import REPEATING, RepetitionDepth
 from tf_migrate.analysis.symbols import symbol_key
+from tf_migrate.cst.names import all_names
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
@@ -115,6 +116,37 @@ def calls_concretely(function: cst.FunctionDef, fed: List[str]) -> bool:
         return False
     text = code(function.decorators[0].decorator)
     return "input_signature=" in text or not params
+
+
+def signed(function: cst.FunctionDef) -> bool:
+    """Whether the generated ``function`` is a ``tf.function`` with an input signature (TF converts its
+    arguments, and traces it once)."""
+    return bool(function.decorators) and "input_signature=" in code(function.decorators[0].decorator)
+
+
+def fed_argument(value: cst.BaseExpression, symbol: Optional["pm.Symbol"], scope: "pm.Scope", names: TFNames,
+                 tf: str) -> cst.BaseExpression:
+    """The value a call of a compiled function without an input signature passes for a feed: converted to the
+    placeholder's dtype where the call stands, as TF1's feed converted it (``np.asarray(value, dtype)``). A list
+    of Python floats (a DQN's targets, ``y_batch.append(reward + gamma * q)``) passed as it is would be part of
+    the trace's key: a new trace at every call, each as slow as building the graph again."""
+    dtype = fed_dtype(symbol, scope, names, tf)
+    if _literal(value):
+        return value  # (`keep_prob=0.5`: one trace per literal the program writes, as many as its calls)
+    if dtype is None or is_flag(symbol, names) or all_names(cst.parse_expression(dtype)) - {tf}:
+        return value  # (a flag stays the Python bool its branches test; a dtype held by a name of the module may
+        # not be readable where the call stands: in another module, answering its run)
+    if "string" in dtype:
+        return cst.parse_expression(f"{tf}.convert_to_tensor({code(value)}, {dtype})")
+    return cst.parse_expression(f"{tf}.cast({code(value)}, {dtype})")
+
+
+def _literal(value: cst.BaseExpression) -> bool:
+    """A number, string or constant written at the call (``1``, ``-0.5``, ``"train"``, ``True``)."""
+    if isinstance(value, cst.UnaryOperation):
+        value = value.expression
+    return isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)) or \
+        isinstance(value, cst.Name) and value.value in ("True", "False", "None")
 
 
 def runs_once(statement: cst.CSTNode, node_id: int) -> bool:

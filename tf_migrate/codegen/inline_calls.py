@@ -60,8 +60,9 @@ def inline_call(site: BuildCall, taken: Set[str]) -> List[cst.BaseStatement]:
                 and not _reads_before_binding(statements, name):
             mapping[name] = target  # `s = tf.placeholder(...)`, returned into self.s: bind self.s there
             assignments.remove((target, value))
+    throwaway = {"_"} if _only_bound(method.body, "_") else set()  # `_, loss = ...`: nobody reads it
     for local in sorted(locals_ - set(mapping)):
-        if local in taken:
+        if local in taken and local not in throwaway:
             mapping[local] = cst.Name(fresh(local, taken))
         else:
             taken.add(local)
@@ -185,6 +186,37 @@ def _scan_reads(statements, name: str):
 def _binding_reads_only_value(statement: cst.SimpleStatementLine, name: str) -> bool:
     small = statement.body[0] if len(statement.body) == 1 else None
     return isinstance(small, cst.Assign) and name not in reads(small.value)
+
+
+def _only_bound(body: cst.CSTNode, name: str) -> bool:
+    """Whether every mention of ``name`` in ``body`` is an assignment's or a loop's target."""
+    targets: Set[int] = set()
+
+    class _Targets(cst.CSTVisitor):
+        def _take(self, target: cst.CSTNode) -> None:
+            targets.update(id(node) for node in _names_in(target) if node.value == name)
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            self._take(node.target)
+
+        def visit_For(self, node: cst.For) -> None:
+            self._take(node.target)
+
+    visit(body, _Targets())
+    return all(id(node) in targets for node in _names_in(body) if node.value == name)
+
+
+def _names_in(node: cst.CSTNode):
+    """The ``cst.Name`` nodes under ``node`` that name values (not attributes' names or keywords)."""
+    if isinstance(node, cst.Name):
+        yield node
+    elif isinstance(node, cst.Attribute):
+        yield from _names_in(node.value)
+    elif isinstance(node, cst.Arg):
+        yield from _names_in(node.value)
+    else:
+        for child in node.children:
+            yield from _names_in(child)
 
 
 class _Shadowed(cst.CSTVisitor):

@@ -49,6 +49,7 @@ class Generated:
         self.signatures: Dict[tuple, str] = {}
         self.compiled: Set[str] = set()  # names of the generated functions that are tf.functions
         self.concrete: Set[str] = set()  # those called through their concrete function (compiled.CALL_COMPILED)
+        self.unsigned: Set[str] = set()  # compiled ones without an input signature: their calls convert the feeds
         self.iterator_args: Dict[str, List[str]] = {}  # compiled function -> the iterators it takes
         self.flags_compiled_for: Dict[str, Set[str]] = {}  # function -> fed flags bound in its body instead
         self.by_position: Dict[int, List[cst.FunctionDef]] = {}
@@ -248,7 +249,7 @@ def answered_run(rewriter, site: RunSite, scope: "pm.Scope") -> cst.BaseExpressi
     request, _ = request_of(as_class_run(site, scope))
     template = rewriter.ctx.names.tree_helpers.runs_given[site.instance_class][request.key]
     call, used = filled_answer(template, site.instance, site.feed, fed_values(site), rewriter.to_numpy,
-                               rewriter.call_compiled)
+                               rewriter.call_compiled, rewriter.ctx.tf)
     rewriter.compiled_any |= ANSWER_TO_NUMPY in used
     rewriter.concrete_any |= ANSWER_CALL_COMPILED in used
     method = call.args[0].value if ANSWER_TO_NUMPY in used else call
@@ -268,7 +269,8 @@ def answer_asked_runs(rewriter, graphs: List[ClassGraph]) -> None:
             raise pm.ScopeBlocked([(None, f"other modules run the graph of `{class_name}`, which builds none here")])
         answers = tree.runs_answered.setdefault(class_name, {})
         for request, site in asked_sites(class_name, rewriter.ctx.names):
-            answers[request.key] = answer_template(graph.run_outside(site), rewriter.to_numpy, rewriter.call_compiled)
+            answers[request.key] = answer_template(graph.run_outside(site), rewriter.to_numpy, rewriter.call_compiled,
+                                                   rewriter.ctx.tf)
         members = object_graph(graph.cls, rewriter.ctx.names, rewriter.ctx.layer_scopes)
         for request in tree.runs_asked[class_name]:
             if request == MEMBERS_REQUEST:  # what its objects hold (analysis/object_members)
@@ -280,7 +282,7 @@ def answer_asked_runs(rewriter, graphs: List[ClassGraph]) -> None:
                 feeds = [key[len("self."):] for key in request.feed_keys]
                 call = graph.members_call(ANSWER_OBJECT, attributes, feeds, members.promoted,
                                           [feed_value(i) for i in range(len(feeds))])
-                answers[request.key] = answer_template(call, rewriter.to_numpy, rewriter.call_compiled)
+                answers[request.key] = answer_template(call, rewriter.to_numpy, rewriter.call_compiled, rewriter.ctx.tf)
 
 
 def object_members_call(rewriter, members: "pm.Statement") -> cst.BaseExpression:
@@ -293,7 +295,7 @@ def object_members_call(rewriter, members: "pm.Statement") -> cst.BaseExpression
     if is_imported(owner, scope):
         template = rewriter.ctx.names.tree_helpers.runs_given[owner][plain_request(members).key]
         return filled_answer(template, instance, None, [cst.parse_expression(f"{instance}.{f}") for f in feeds],
-                             rewriter.to_numpy, rewriter.call_compiled)[0]
+                             rewriter.to_numpy, rewriter.call_compiled, rewriter.ctx.tf)[0]
     graph = rewriter.class_graph(scope.class_defs[owner])
     return graph.members_call(instance, attributes, feeds, scope.object_graphs[instance].promoted)
 

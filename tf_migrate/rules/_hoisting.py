@@ -176,3 +176,15 @@ def first_calls(module: cst.Module) -> Dict[str, Optional[int]]:
     return {f.name.value: first_calling_statement(module, f.name.value)
             if counts.get(f.name.value, 0) == 1 or reuses(f, module, f.name.value) else None
             for f in module.body if isinstance(f, cst.FunctionDef)}
+
+
+def opens_session(func: cst.FunctionDef) -> bool:
+    """Whether the function opens a session (a program written in one function: its graph and its runs)."""
+    return any(isinstance(node, cst.Call) and code(node.func).endswith(("Session", "InteractiveSession"))
+               for node in _walk(func.body))
+
+
+def _walk(node: cst.CSTNode):
+    yield node
+    for child in node.children:
+        yield from _walk(child)

@@ -36,7 +36,8 @@ from tf_migrate.cst.arguments import argument, keyword
 from tf_migrate.cst.names import fresh, substituted
 from tf_migrate.cst.text import code
 from tf_migrate.rules._layer_variable_markers import resolve_markers
-from tf_migrate.rules._hoisting import call_counts, first_calling_statement, fixed_arguments, how_called, reuses
+from tf_migrate.rules._hoisting import (call_counts, first_calling_statement, fixed_arguments, how_called,
+                                       opens_session, reuses)
 from tf_migrate.rules._layer_shapes import LayerShapes
 from tf_migrate.rules._per_call_layers import per_call_layers, per_iteration_layers
 from tf_migrate.report import INFO, WARNING
@@ -253,6 +254,9 @@ class _Hoister:
         hoisted: List[cst.BaseStatement] = []
         self.function = name
         self.fixed = fixed_arguments(func, self.module, self.shapes.module_stable | set(self.ctx.names.aliases))
+        if self.call_counts.get(name, 0) == 1 and opens_session(func) and any(
+                self._configured_by(call, local - set(self.fixed)) for call in self.layer_calls(func.body)):
+            return [], self._in_place(func)
 
         class _Body(cst.CSTTransformer):
             def leave_IndentedBlock(inner, original, updated):
@@ -287,6 +291,31 @@ class _Hoister:
             hoisted[0] = hoisted[0].with_changes(leading_lines=list(func.leading_lines))
             new_func = new_func.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
         return hoisted, new_func
+
+    def _in_place(self, func: cst.FunctionDef) -> cst.FunctionDef:
+        """A program function called once (it opens the session) whose layers read values it computes (``n_acts =
+        env.action_space.n``): each layer is built just before its statement, as in ``__init__``, where those values
+        exist; the run functions generated in its body call them."""
+        body: List[cst.BaseStatement] = []
+        for child in func.body.body:
+            hoisted, child = self._statement(child, local=set())
+            body.extend(hoisted)
+            body.append(child)
+        self.function, self.fixed = None, {}
+        self.ctx.report(func, RULE_ID, INFO, f"`{func.name.value}` builds its layers where TF1 made them: they read "
+                                             "values it computes")
+        return func.with_changes(body=func.body.with_changes(body=body))
+
+    def _configured_by(self, call: cst.Call, names: Set[str]) -> bool:
+        """Whether the layer call's configuration (not its input) reads one of ``names``."""
+        function = (self.ctx.names.call_name(call) or "")[len("tf.layers."):]
+        _, params, call_params = LAYERS[function]
+        for index, arg in enumerate(call.args):
+            name = arg.keyword.value if arg.keyword is not None else (["inputs"] + params)[index] \
+                if index <= len(params) else None
+            if name not in ("inputs", None) and name not in call_params and reads(arg.value) & names:
+                return True
+        return False
 
     def _per_call(self, func: cst.FunctionDef) -> Optional[cst.FunctionDef]:
         new = per_call_layers(self, func, _CallReplacer)
@@ -417,4 +446,3 @@ class _CallReplacer(cst.CSTTransformer):
         _, constructor, call = converted
         self.constructors.extend(constructor)
         return call
-

@@ -282,7 +282,10 @@ class _ScopeRewriter:
             args = [cst.Arg(site.feed, star="**")] if site.feed is not None else []
         else:
             constant = generated.flags_compiled_for.get(name, set())
-            args = [keyword(key.split(".")[-1], value) for key, value in plan.fed if key.split(".")[-1] not in constant]
+            args = [keyword(key.split(".")[-1], compiled.fed_argument(value, plan.fed_symbols.get(key), view,
+                                                                      self.ctx.names, self.ctx.tf)
+                            if name in generated.unsigned else value)
+                    for key, value in plan.fed if key.split(".")[-1] not in constant]
         args += [keyword(key, cst.Name(key)) for key in generated.iterator_args.get(name, ())]
         function = cst.parse_expression(f"{owner}{name}")
         if name in generated.concrete and (plan.keys_known or not plan.dynamic_feed) \
@@ -339,6 +342,8 @@ class _ScopeRewriter:
         if compile_it and not traced and compiled.calls_concretely(
                 function, [k.split(".")[-1] for k, _ in plan.fed if k.split(".")[-1] not in constant]):
             generated.concrete.add(name)
+        if compile_it and not compiled.signed(function) and plan.fed:
+            generated.unsigned.add(name)
         if compile_it and returns_value(function):
             generated.compiled.add(name)
             self.compiled_any = True
