@@ -8,7 +8,7 @@ import libcst as cst
 from tf_migrate.analysis.symbols import reads
 from tf_migrate.cst.arguments import bind_with_defaults
 from tf_migrate.cst.text import code
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import all_nodes, visit
 
 
 def call_counts(module: cst.Module) -> Dict[str, int]:
@@ -181,10 +181,4 @@ def first_calls(module: cst.Module) -> Dict[str, Optional[int]]:
 def opens_session(func: cst.FunctionDef) -> bool:
     """Whether the function opens a session (a program written in one function: its graph and its runs)."""
     return any(isinstance(node, cst.Call) and code(node.func).endswith(("Session", "InteractiveSession"))
-               for node in _walk(func.body))
-
-
-def _walk(node: cst.CSTNode):
-    yield node
-    for child in node.children:
-        yield from _walk(child)
+               for node in all_nodes(func.body))

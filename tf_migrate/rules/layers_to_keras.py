@@ -310,12 +310,9 @@ class _Hoister:
         """Whether the layer call's configuration (not its input) reads one of ``names``."""
         function = (self.ctx.names.call_name(call) or "")[len("tf.layers."):]
         _, params, call_params = LAYERS[function]
-        for index, arg in enumerate(call.args):
-            name = arg.keyword.value if arg.keyword is not None else (["inputs"] + params)[index] \
-                if index <= len(params) else None
-            if name not in ("inputs", None) and name not in call_params and reads(arg.value) & names:
-                return True
-        return False
+        bound = _bound_arguments(call, params) or {}
+        return any(name != "inputs" and name not in call_params and reads(value) & names
+                   for name, value in bound.items())
 
     def _per_call(self, func: cst.FunctionDef) -> Optional[cst.FunctionDef]:
         new = per_call_layers(self, func, _CallReplacer)
@@ -360,15 +357,9 @@ class _Hoister:
         ``reuse=True``, and calls the module-level layer its name and scopes give, configured alike."""
         function = (self.ctx.names.call_name(call) or "")[len("tf.layers."):]
         keras_class, params, call_params = LAYERS[function]
-        bound: Dict[str, cst.BaseExpression] = {}
-        for index, arg in enumerate(call.args):
-            if arg.star:
-                return None
-            name = arg.keyword.value if arg.keyword is not None else (["inputs"] + params)[index] \
-                if index <= len(params) else None
-            if name is None:
-                return None
-            bound[name] = arg.value
+        bound = _bound_arguments(call, params)
+        if bound is None:
+            return None
         if "inputs" not in bound or set(bound) & _UNSUPPORTED:
             self.ctx.report(call, RULE_ID, WARNING, f"tf.layers.{function} with arguments Keras 3 lacks; not converted")
             return None
@@ -446,3 +437,18 @@ class _CallReplacer(cst.CSTTransformer):
         _, constructor, call = converted
         self.constructors.extend(constructor)
         return call
+
+
+def _bound_arguments(call: cst.Call, params: List[str]) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The ``tf.layers`` call's arguments by parameter name (``inputs`` first, then ``params``), or None where
+    one is starred or past the parameters."""
+    bound: Dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        name = arg.keyword.value if arg.keyword is not None else (["inputs"] + params)[index] \
+            if index <= len(params) else None
+        if name is None:
+            return None
+        bound[name] = arg.value
+    return bound
