@@ -58,6 +58,13 @@ COVERED_BY = {
     "discarded-values": ("import tensorflow as tf\nv = tf.Variable(1.0)\nsess = tf.Session()\n"
                          "sess.run(tf.global_variables_initializer())\nfor i in range(3):\n"
                          "    sess.run(tf.assign_add(v, 1.0))\nprint(sess.run(v))\n"),
+    "keras-variable-values": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n"
+                              "with tf.variable_scope('main'):\n    h = tf.layers.dense(x, 2)\n"
+                              "with tf.variable_scope('target'):\n    t = tf.layers.dense(x, 2)\n"
+                              "src = tf.trainable_variables('main')\ndst = tf.trainable_variables('target')\n"
+                              "ops = [d.assign(s.value()) for s, d in zip(src, dst)]\n"
+                              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                              "    sess.run(ops)\n"),
     "dimension-values": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n"
                          "w = tf.Variable(tf.ones([x.get_shape()[1].value, 2]))\n"),
     "dropout-rate": ("import tensorflow as tf\nx = tf.placeholder(tf.float32, [3])\nh = tf.nn.dropout(x, 0.5)\n"

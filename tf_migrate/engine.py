@@ -30,6 +30,8 @@ from tf_migrate.analysis.binding_times import self_changing_methods
 from tf_migrate.analysis.instance_runs import as_class_run, external_runs, module_classes
 from tf_migrate.analysis.modules import variable_holders, variable_makers
 from tf_migrate.analysis.object_graphs import object_graph
+from tf_migrate.analysis.object_variables import object_trainable_parts
+from tf_migrate.analysis.scoped_classes import ScopedClass, scoped_classes
 from tf_migrate.analysis.object_members import member_requests, mixed_objects
 from tf_migrate.analysis.session_methods import kept_per_run, outer_variables_reset
 from tf_migrate.analysis.binding_times import module_bindings
@@ -247,6 +249,7 @@ class _TreeFacts:
     tree_helpers: TreeHelpers = field(default_factory=TreeHelpers)  # shared by every scan (rules/_tree_helpers)
     called_once: Set[str] = field(default_factory=set)  # (project_index.ModuleInfo.called_once)
     built_once_here: Set[str] = field(default_factory=set)  # classes the module itself builds once
+    scoped_classes: Dict[str, ScopedClass] = field(default_factory=dict)  # read from the input text (_migrate_module)
 
 
 def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
@@ -258,6 +261,8 @@ def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
                               for method in facts.called_once}
     names.tree_helpers = facts.tree_helpers
     names.object_graph = object_graph
+    names.scoped_classes = facts.scoped_classes
+    names.class_variables = object_trainable_parts
     names.variable_holders = variable_holders(module, names)
     names.variable_makers = variable_makers(module, names)
     defined = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef)]
@@ -298,6 +303,7 @@ def _migrate_module(module: cst.Module, source: str, path: str, mode: str, selec
     names = _scan(module, facts)
     if not names.imports_tensorflow:
         return MigrationResult(path, source, source, report.SKIPPED)
+    facts.scoped_classes = names.scoped_classes = scoped_classes(module, names)  # (the rules rewrite their scopes)
     findings: List[Finding] = []
     reason = ""
     chosen = COMPAT

@@ -21,7 +21,7 @@ from typing import Callable, Dict, List, Mapping, Set, Tuple
 
 from tf_migrate import report
 from tf_migrate.runner import FileOutcome, Options
-from tf_migrate.tfnames import VARIABLES_REQUEST
+from tf_migrate.tfnames import SCOPED_VARIABLES_REQUEST, VARIABLES_REQUEST
 
 ClassRunFacts = Dict[str, Dict[str, object]]  # module path -> {TreeHelpers field -> value} (Options.class_runs)
 RunAll = Callable[[List[Path], Options], List[FileOutcome]]
@@ -156,4 +156,6 @@ def _refusal(result, provider: str, name: str, runs: Mapping[tuple, object]) -> 
     if VARIABLES_REQUEST.key in missing:
         return ("does not list the variables its objects make (a program builds it more than once, or their TF1 "
                 "names are not known)")
+    if SCOPED_VARIABLES_REQUEST.key in missing:
+        return "does not list the variables its objects make under the variable scope its constructor names"
     return f"answers {len(missing)} of the runs asked of it with no method" if missing else ""

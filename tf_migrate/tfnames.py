@@ -125,6 +125,11 @@ class ClassRun:
 # The request for the variables an object of the class makes, by TF1 name (a Saver's default list, saver-var-list):
 # answered with the JSON list of [TF1 name, the attribute the object keeps it in, trainable].
 VARIABLES_REQUEST = ClassRun("", (), "variables")
+# The request for the trainable variables of an object of a class that makes every variable under the variable scope
+# its constructor names (analysis/scoped_classes: a DQN's target-network copy filters collections by those names):
+# answered with the JSON of {"parameter", "params": [[name, default code or null]], "parts": [list parts over
+# ANSWER_OBJECT]} (or ``null``).
+SCOPED_VARIABLES_REQUEST = ClassRun("", (), "scoped-variables")
 # The request for what an object of the class holds, by attribute (analysis/object_members), for code outside the
 # class that builds its own graph on the object's members: answered with the JSON of ``ObjectGraph`` (or ``null``).
 MEMBERS_REQUEST = ClassRun("", (), "members")
@@ -199,6 +204,16 @@ class TFNames:
     # (class statement, names, layer scopes) -> what its objects hold (analysis/object_graphs), given by the engine:
     # a module's analysis binds the members of objects of its classes with it.
     object_graph: Optional[Callable] = None
+    # Classes of the module that make every variable under a variable scope their constructor names, read from the
+    # input text (analysis/scoped_classes): class -> ScopedClass, given by the engine.
+    scoped_classes: Dict[str, object] = field(default_factory=dict)
+    # (class statement, instance, names, layer scopes) -> (the object's trainable variables as list parts, why not):
+    # analysis/object_variables.object_trainable_parts, given by the engine (the class analysis depends on the
+    # collections analysis that asks).
+    class_variables: Optional[Callable] = None
+    # class -> locals of its __init__ that code outside the class reaches through the object: the converted class
+    # keeps them as attributes.
+    kept_locals: Dict[str, Set[str]] = field(default_factory=dict)
 
     @classmethod
     def scan(cls, module: cst.Module) -> "TFNames":

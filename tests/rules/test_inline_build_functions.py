@@ -274,3 +274,47 @@ def test_a_throwaway_name_the_function_never_reads_keeps_its_name():
     code = _rule_alone(source)
     assert "_, value = sess.run([train_op, loss], feed_dict={x: data})" in code and "__2" not in code
     _converts_with_the_legacy_output(source)
+
+
+# hunkim's get_copy_var_ops over variables the module makes: a function of collection reads and assign ops, whose
+# scopes are its parameters. In place, the scopes are the call's literals, which the collection rule lists.
+COPY_FUNCTION = '''
+import numpy as np
+import tensorflow as tf
+with tf.variable_scope("main"):
+    w1 = tf.Variable(tf.fill([3, 2], 0.5), name="w")
+with tf.variable_scope("target"):
+    w2 = tf.Variable(tf.zeros([3, 2]), name="w")
+x = tf.placeholder(tf.float32, [None, 3])
+loss = tf.reduce_mean(tf.square(tf.matmul(x, w1) - 1.0))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, var_list=[w1])
+
+
+def get_copy_var_ops(dest_scope_name="target", src_scope_name="main"):
+    op_holder = []
+    src_vars = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope=src_scope_name)
+    dest_vars = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope=dest_scope_name)
+    for src_var, dest_var in zip(src_vars, dest_vars):
+        op_holder.append(dest_var.assign(src_var.value()))
+    return op_holder
+
+
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    copy_ops = get_copy_var_ops(dest_scope_name="target", src_scope_name="main")
+    for i in range(2):
+        sess.run(train, feed_dict={x: np.ones([4, 3])})
+        sess.run(copy_ops)
+        print(sess.run(w2))
+'''
+
+
+def test_a_function_of_collection_reads_called_once_runs_in_place():
+    # Before: compat ("sess.run fetches a value the analysis does not know: `copy_ops`").
+    result = migrate_source(COPY_FUNCTION, "copy.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "def get_copy_var_ops" not in result.new_source
+    assert "src_vars = [w1]" in result.new_source and "dest_vars = [w2]" in result.new_source
+    assert_same_output(run_legacy(COPY_FUNCTION), run_migrated(result.new_source))
+    making = COPY_FUNCTION.replace("    op_holder = []\n", "    op_holder = []\n    tf.Variable(1.0)\n")
+    assert _rule_alone(making) == making  # (variables made there: named only in a module that saves them all)

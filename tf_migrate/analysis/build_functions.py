@@ -15,9 +15,10 @@ its placeholders are fed and its tensors fetched there. Running its body where t
 (``codegen/inline_calls``, as for build methods) puts the whole graph in the caller's scope, which
 the session rule converts. A call qualifies when:
 
-- the function is defined at module level, is not decorated, takes plain parameters, and its
+- the function is defined at module level, is not decorated, takes plain (or keyword-only) parameters, and its
   only ``return`` ends its body (inside ``with`` blocks is fine) and returns what it built; its
-  body makes a placeholder (or variables, where the module saves every variable with a
+  body makes a placeholder (or reads variable collections and makes no variable: a DQN's ``get_copy_var_ops``,
+  whose scopes are the call's literals in place; or variables, where the module saves every variable with a
   ``tf.train.Saver()``: the saver rule names them by TF1's names, which it knows for variables
   made in the scope it sees; or a part of a queue pipeline, a reader or batcher, which queue-pipelines
   converts where the whole pipeline stands in one block) and opens no session (a function that runs its own graph is a
@@ -88,12 +89,14 @@ def build_function_calls(module: cst.Module, names: TFNames) -> List[BuildFuncti
 
 def _eligible(function: cst.FunctionDef, names: TFNames, saves_all: bool) -> bool:
     params = function.params
-    if (function.decorators or function.asynchronous or isinstance(params.star_arg, (cst.Param, cst.ParamStar))
-            or params.kwonly_params or params.star_kwarg is not None or params.posonly_params):
+    bare_star = isinstance(params.star_arg, cst.ParamStar)  # (keyword-only parameters follow: bound by keyword)
+    if (function.decorators or function.asynchronous or isinstance(params.star_arg, cst.Param)
+            or (bare_star and not params.kwonly_params) or params.star_kwarg is not None or params.posonly_params):
         return False
     qualnames = {names.call_name(c) for c in all_calls(function.body)}
     builds = (qualnames & api.PLACEHOLDERS or qualnames & api.QUEUE_PIPELINE_PARTS
-              or (saves_all and qualnames & api.VARIABLE_CONSTRUCTORS))
+              or (saves_all and qualnames & api.VARIABLE_CONSTRUCTORS)
+              or (qualnames & api.VARIABLE_COLLECTIONS and not qualnames & api.VARIABLE_CONSTRUCTORS))
     if not builds or qualnames & api.SESSIONS:
         return False  # a program of its own (it runs its graph) is converted where it stands
     returned = tail_return(list(function.body.body))
@@ -170,7 +173,10 @@ def _name_mentions(module: cst.Module, wanted: Set[str]) -> Dict[str, int]:
 
 
 def _site(statement, target, call: cst.Call, function: cst.FunctionDef) -> Optional[BuildCall]:
-    bound = bind_with_defaults(call, function.params.params)
+    positional = [arg for arg in call.args if arg.keyword is None]
+    if len(positional) > len(function.params.params):
+        return None  # (more than the positional parameters take: Python refuses the call)
+    bound = bind_with_defaults(call, [*function.params.params, *function.params.kwonly_params])
     if bound is None:
         return None
     returned = tail_return(list(function.body.body))

@@ -28,6 +28,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.covered_variables import appended_value, grows_in_place
 from tf_migrate.analysis.modules import KERAS_LAYER, keras_variables, member_list
 from tf_migrate.analysis.optimizer_slots import slot_step, zip_stops_before_slots
+from tf_migrate.analysis.scoped_objects import scoped_objects_list
 from tf_migrate.analysis.statement_facts import reads_names, string_literals
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.analysis.user_collections import left_out_of_global, resolve_user_collection
@@ -110,15 +111,19 @@ def resolve(call: cst.Call, qualname: str, scope: "pm.Scope", names: TFNames,
         filter_arg = argument(call, "scope", 0)
     if which == "empty":
         return "[]", ""
+    pattern = None
+    if filter_arg is not None and isinstance(filter_arg, cst.SimpleString):
+        pattern = filter_arg.evaluated_value
     maker = _unlisted_class(scope, names, before)
     if maker is not None:
-        return None, (f"`{maker}` is built or called before this read: TF1's list also holds the variables it "
-                      "made, which the analysis does not list here")
-    pattern = None
-    if filter_arg is not None:
-        if not isinstance(filter_arg, cst.SimpleString):
-            return None, "a variable collection filtered by a computed scope"
-        pattern = filter_arg.evaluated_value
+        makers = scope.variable_classes | scope.variable_functions | tree_variable_classes(names)
+        own = _listed(scope, before, which, pattern) if pattern is not None else (None, "")
+        objects = scoped_objects_list(scope, names, before, which, pattern, own, makers)
+        return objects if objects is not None else (None, (
+            f"`{maker}` is built or called before this read: TF1's list also holds the variables it made, which the "
+            "analysis does not list here"))
+    if filter_arg is not None and pattern is None:
+        return None, "a variable collection filtered by a computed scope"
     outside = left_out_of_global(scope, names, before) if which == "all" else None
     if outside is not None:
         return None, outside

@@ -36,7 +36,8 @@ from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.cst.names import all_names
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import (ANSWER_CALL_COMPILED, ANSWER_FEED, ANSWER_OBJECT, ANSWER_TF, ANSWER_TO_NUMPY,
-                                MEMBERS_REQUEST, PLAIN, VARIABLES_REQUEST, ClassRun, TFNames, feed_value)
+                                MEMBERS_REQUEST, PLAIN, SCOPED_VARIABLES_REQUEST, VARIABLES_REQUEST, ClassRun,
+                                TFNames, feed_value)
 
 
 def is_imported(owner: str, scope) -> bool:
@@ -145,8 +146,8 @@ def asked_sites(class_name: str, names: TFNames) -> List[Tuple[ClassRun, RunSite
     run on :data:`ANSWER_OBJECT` with :func:`feed_value` names for the fed values."""
     found = []
     for request in names.tree_helpers.runs_asked.get(class_name, ()):
-        if request == VARIABLES_REQUEST or request == MEMBERS_REQUEST or request.style == PLAIN:
-            continue  # answered by saver-var-list, and for code using the object's members (object_members)
+        if request in (VARIABLES_REQUEST, MEMBERS_REQUEST, SCOPED_VARIABLES_REQUEST) or request.style == PLAIN:
+            continue  # answered by saver-var-list, for code using the object's members (object_members) or variables
         fetch = cst.parse_expression(request.fetch)
         feed = cst.Dict([cst.DictElement(cst.parse_expression(key), cst.Name(feed_value(index)))
                          for index, key in enumerate(request.feed_keys)]) if request.feed_keys else None

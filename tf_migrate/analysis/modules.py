@@ -33,6 +33,9 @@ OPTIONAL = -2
 # ``trainable_variables`` / ``variables`` (Keras lists them in creation order), whatever its class.
 KERAS = -3
 KERAS_LAYER: Members = (("variables", True, KERAS),)
+# A list of Keras layers a loop of ``__init__`` appends to (``self.dense.append(tf.keras.layers.Dense(h))``, a layer
+# helper's hidden layers): each layer's variables, made at its first call, layer by layer.
+CELL_LIST = -4
 
 
 def keras_variables(key: str, trainable_only: bool) -> str:
@@ -77,6 +80,14 @@ def _appended(line: cst.BaseStatement, names: TFNames, variable_functions: Set[s
     return owner.attr.value, not (isinstance(trainable, cst.Name) and trainable.value == "False")
 
 
+def _appended_layer(line: cst.BaseStatement, names: TFNames) -> bool:
+    """Whether the line appends a Keras layer with variables (made at its first call) to a list."""
+    call = line.body[0].value if isinstance(line, cst.SimpleStatementLine) and isinstance(line.body[0], cst.Expr) \
+        else None
+    made = call.args[0].value if isinstance(call, cst.Call) and call.args else None
+    return isinstance(made, cst.Call) and api.is_keras_layer_with_variables(names.call_name(made))
+
+
 def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[str]) -> Optional[Members]:
     """The variables of a ``tf.Module`` subclass, when ``__init__`` makes every one of them at its top level
     (``self.w = ...``) or at the top of a loop at its top level (``self.w.append(...)``), directly or through a
@@ -94,6 +105,7 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
         if any(_creates_variables(c, names, makers) for c in all_calls(inner.body)):
             makers.add(inner.name.value)
     members: List[Tuple[str, bool, int]] = []
+    mixed: List[cst.For] = []
     loops = 0
 
     def scan(lines) -> None:  # `with` blocks (name scopes) run their body in place
@@ -109,11 +121,17 @@ def module_members(cls: cst.ClassDef, names: TFNames, variable_functions: Set[st
                                if m)
             elif isinstance(line, cst.For):
                 loops += 1
-                members.extend((*m, loops) for m in (_appended(inner, names, makers) for inner in line.body.body)
-                               if m)
+                appended = [(m, _appended_layer(inner, names)) for inner in line.body.body
+                            if (m := _appended(inner, names, makers))]
+                layers = [m for m, layer in appended if layer]
+                if layers and len(layers) != len(appended):
+                    mixed.append(line)  # (a list of layers and one of variables: TF1 interleaved them)
+                members.extend((*m, CELL_LIST if layer else loops) for m, layer in appended)
 
     for method in makers_of:
         scan(method.body.body)
+    if mixed:
+        return None
     members = [(attr, trainable, CELL if _is_cell(init, attr, names) else loop) for attr, trainable, loop in members]
     outside_inner = [m for m in cls.body.body if m not in makers_of] + [
         line for method in makers_of for line in method.body.body if not isinstance(line, cst.FunctionDef)]
@@ -185,6 +203,11 @@ def member_list(key: str, symbol: "pm.Symbol", trainable_only: bool) -> List[str
             continue
         if loop == CELL:  # made at the cell's first call: listed where the list is read
             out.append(f"*{key}.{attr}.{'trainable_variables' if trainable_only else 'variables'}")
+            index += 1
+            continue
+        if loop == CELL_LIST:  # layers made at their first calls, each listing its own in creation order
+            which = "trainable_variables" if trainable_only else "variables"
+            out.append(f"*(v for layer in {key}.{attr} for v in layer.{which})")
             index += 1
             continue
         if loop in (0, OPTIONAL):

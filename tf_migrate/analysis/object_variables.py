@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Dict, List, Set
+from typing import Dict, List, Set, Tuple
 
 import libcst as cst
 
@@ -121,3 +121,30 @@ def _add_class(found: ObjectVariables, cls: cst.ClassDef, instance: str, names, 
             return f"`{variable.expr}` of `{cls.name.value}` is not reached through the object"
         found.variables.append(Variable(f"{instance}.{reached}", variable.tf_name, variable.trainable))
     return ""
+
+
+def object_trainable_parts(cls: cst.ClassDef, instance: str, names, layer_scopes=None) -> Tuple[List[str], str]:
+    """The trainable variables an object (``instance``) of a class made, as parts of a list in creation order
+    (``instance.w``, ``*instance.dense.trainable_variables``), as the converted class keeps them; or ([], why).
+    The locals of ``__init__`` they are kept in are recorded for the class (``names.kept_locals``)."""
+    analysis = analyze_class(cls, names, layer_scopes)
+    scope, parts, kept = analysis.scope, [], set()
+    for key in scope.trainable_order:
+        symbol = scope.kept_symbol_at(key, len(scope.statements))
+        if symbol is None:
+            continue
+        if key.startswith("self.") and key.count(".") == 1:
+            reached = key[len("self."):]
+        elif key in analysis.init_locals:
+            reached = analysis.attribute_for(key)[len("self."):]
+            kept.add(key)
+        else:
+            return [], f"`{key}` of `{cls.name.value}` is not reached through the object"
+        if symbol.kind == pm.VARIABLE:
+            parts.append(f"{instance}.{reached}")
+        elif symbol.kind == pm.LAYER and not symbol.members and not symbol.weightless:
+            parts.append(f"*{instance}.{reached}.trainable_variables")
+        elif not (symbol.kind == pm.LAYER and symbol.weightless):
+            return [], f"`{key}` of `{cls.name.value}` holds variables the analysis does not list one by one"
+    names.kept_locals.setdefault(cls.name.value, set()).update(kept)
+    return parts, ""

@@ -38,7 +38,9 @@ def drop_session_params(body: List[cst.BaseStatement], sessions: Set[str],
     parameter went, which its importers may be told.
     """
     imported = dict(imported or {})
-    body = [visit(stmt, _NestedScopes(sessions, imported)) for stmt in body]
+    # (the module's pass drops the imported ones' arguments everywhere, in functions too: a function's pass that
+    # dropped them as well took a second argument away, `dqn.DQN(sess, 4, 2)` -> `dqn.DQN(2)`)
+    body = [visit(stmt, _NestedScopes(sessions, {})) for stmt in body]
     return _drop_in_scope(body, sessions, imported)
 
 

@@ -23,6 +23,7 @@ from tf_migrate.analysis.object_members import plain_request
 from tf_migrate.analysis.instance_runs import as_class_run, external_run_blockers
 from tf_migrate.analysis.object_graphs import object_graph
 from tf_migrate.analysis.run_sites import RunSite
+from tf_migrate.analysis.scoped_objects import scoped_answer
 from tf_migrate.analysis.session_functions import local_sessions
 from tf_migrate.analysis.session_setters import SETTER, setter_attribute
 from tf_migrate.analysis.slicing import RunPlan, member_parts, plan_run
@@ -36,7 +37,7 @@ from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules._site_replacer import SiteReplacer
 from tf_migrate.tfnames import (ANSWER_CALL_COMPILED, ANSWER_OBJECT, ANSWER_TO_NUMPY, MEMBERS_REQUEST, PLAIN,
-                                feed_value)
+                                SCOPED_VARIABLES_REQUEST, feed_value)
 from tf_migrate.traversal import visit
 
 RULE_ID = "session-to-functions"  # the rule these parts belong to (rules/session_to_functions)
@@ -152,10 +153,12 @@ class ClassGraph:
         """The converted class: ``current`` (the class as the module holds it now) with ``__init__``
         keeping what it builds once, and the generated methods after it."""
         rewriter, init = self.rewriter, self.analysis.init
-        for local in sorted(rewriter.ctx.kept_for_savers.get(self.cls.name.value, ())):  # a Saver reaches them
+        name = self.cls.name.value
+        for local in sorted(rewriter.ctx.kept_for_savers.get(name, set()) | rewriter.ctx.names.kept_locals.get(
+                name, set())):  # a Saver or a variable collection outside the class reaches them
             if local not in self.analysis.init_locals:
-                raise pm.ScopeBlocked([(self.cls, f"`{local}`, a variable a Saver keeps, is no longer a local of "
-                                                  "__init__")])
+                raise pm.ScopeBlocked([(self.cls, f"`{local}`, a variable code outside the class reaches, is no "
+                                                  "longer a local of __init__")])
             self.promoted.setdefault(local, self.analysis.attribute_for(local))
         saved = rewriter.enter_scope(self.outer)
         init_runs = Generated()
@@ -275,6 +278,8 @@ def answer_asked_runs(rewriter, graphs: List[ClassGraph]) -> None:
         for request in tree.runs_asked[class_name]:
             if request == MEMBERS_REQUEST:  # what its objects hold (analysis/object_members)
                 answers[request.key] = members.to_json() if members is not None else "null"
+            elif request == SCOPED_VARIABLES_REQUEST:  # its objects' variables, for scope-filtered collections
+                answers[request.key] = scoped_answer(graph.cls, rewriter.ctx.names, rewriter.ctx.layer_scopes)
             elif request.style == PLAIN and members is not None:  # a method computing members as tensors
                 fetch = cst.parse_expression(request.fetch)
                 attributes = [code(e.value)[len("self."):] for e in fetch.elements] if isinstance(fetch, cst.List) \

@@ -12,7 +12,9 @@ every variable made after the helper's first call site is made at a first call t
 
 So a helper may wait when nothing after its first call makes variables except helpers that wait too (which
 ``lazily_built`` settles together), and nothing reads the variable list before a run (a ``Saver``,
-``tf.trainable_variables()``), which would see them missing.
+``tf.trainable_variables()``), which would see them missing. In a program that seeds no random op (no graph seed,
+no ``seed=``), the order variables are made in shows nowhere else (TF1 drew other initial values at each run): there
+only the reads of the list before a run refuse.
 """
 from __future__ import annotations
 
@@ -48,10 +50,20 @@ def first_call_refusal(name: str, sites, module: cst.Module, names: TFNames, mak
             if qualname in api.VARIABLE_COLLECTIONS | api.SAVERS and not _update_ops(call, names):
                 return f"`{qualname}` reads the variables before any run, when they are not made yet"
             if (qualname in api.VARIABLE_CONSTRUCTORS or (qualname and api.builds_keras_variables(qualname))
-                    or called in makers):
+                    or called in makers) and _draws_seeded(module, names):
                 return (f"`{qualname or called}` after its first call makes variables, which would "
-                        "then be made before its own (TF1's creation order)")
+                        "then be made before its own (TF1's creation order, which a seeded program's initial "
+                        "values follow)")
     return None
+
+
+def _draws_seeded(module: cst.Module, names: TFNames) -> bool:
+    """Whether TF1's initial values repeat from run to run (a graph seed, or an op's ``seed=``): then they follow
+    the order variables are made in. Unseeded, that order shows only in the variable lists TF1 kept, collections
+    and Savers, which are refused above, and in names, which eager variables do not keep anyway."""
+    return any(names.call_name(call) in api.GRAPH_SEEDS
+               or any(arg.keyword is not None and arg.keyword.value == "seed" for arg in call.args)
+               for call in all_calls(module))
 
 
 def _update_ops(call: cst.Call, names: TFNames) -> bool:

@@ -19,7 +19,7 @@ tensor arguments and runs the rest. The body is sliced as a tree: a ``for`` or
 ``if`` that holds both kinds of statements is kept in both methods, each with
 its own statements. A variable made in a layer loop (``for i, n in
 enumerate(sizes)`` or ``for i in range(n)``, the variable made at the top of the
-loop's body) becomes a list, ``self.W.append(...)`` in ``__init__`` and
+loop's body; a plain ``for n in sizes`` is numbered so first) becomes a list, ``self.W.append(...)`` in ``__init__`` and
 ``W = self.W[i]`` in ``__call__``. Functions defined in the helper (``def
 weight_variable(shape)``) go with the method that calls them.
 
@@ -49,7 +49,7 @@ from tf_migrate.rules._body_slices import (Leaf, backward_slice, blocks_by_id, d
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.statements import plain_assignment
 from tf_migrate.tfnames import TFNames
-from tf_migrate.traversal import contains, visit
+from tf_migrate.traversal import all_nodes, contains, visit
 
 # tf.Module's own attributes: a helper's argument of that name is stored under another one.
 _MODULE_ATTRIBUTES = {"name", "name_scope", "variables", "trainable_variables", "non_trainable_variables",
@@ -146,6 +146,7 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
     for line in lines:
         if isinstance(line, cst.FunctionDef) and _creates_variables(line.body, names, maker_functions):
             maker_functions.add(line.name.value)
+    lines = _numbered_loops(lines, lambda node: _creates_variables(node, names, maker_functions), func)
 
     def makes(node: cst.CSTNode) -> bool:
         if isinstance(node, cst.FunctionDef):
@@ -248,6 +249,22 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
         name=cst.Name(cls), body=cst.IndentedBlock(body=body),
         bases=[cst.Arg(cst.parse_expression(f"{tf}.Module"))], leading_lines=func.leading_lines,
         lpar=cst.LeftParen(), rpar=cst.RightParen())
+
+
+def _numbered_loops(lines: List[cst.BaseStatement], makes, func: cst.FunctionDef) -> List[cst.BaseStatement]:
+    """``lines`` with each top-level ``for x in xs:`` whose body makes variables numbered (``for i, x in
+    enumerate(xs):``): the forward method takes the iteration's variable from the list by that number. The loop
+    runs as before (``enumerate`` adds the count, nothing else)."""
+    taken = {node.value for node in all_nodes(func) if isinstance(node, cst.Name)}
+    out = []
+    for line in lines:
+        if isinstance(line, cst.For) and loop_index(line) is None and makes(line.body) and line.asynchronous is None:
+            index = fresh("i", taken)
+            taken.add(index)
+            target = cst.Tuple([cst.Element(cst.Name(index)), cst.Element(line.target)], lpar=[], rpar=[])
+            line = line.with_changes(target=target, iter=cst.Call(cst.Name("enumerate"), [cst.Arg(line.iter)]))
+        out.append(line)
+    return out
 
 
 def _init_form(leaf: Leaf, loop_makers, lists, to_self) -> cst.BaseStatement:

@@ -9,7 +9,10 @@ The layers of a helper every call of which made new ones, built in its body at e
 
 called twice without reuse (a DQN's eval and target networks): TF1 made new variables at each call. Built where
 TF1 built them, each call still makes its own; ``helper-modules`` then makes the helper a ``tf.Module`` holding its
-layers, one instance per call. Only where no layer call sits in a loop or names ``reuse``.
+layers, one instance per call. A layer call in a ``for`` loop of the helper (spinningup's ``mlp(x, hidden_sizes)``:
+``for h in hidden_sizes[:-1]: x = tf.layers.dense(x, units=h)``) is built in the loop's body, one layer an iteration,
+which the module keeps in a list. Only where no layer call sits in a ``while`` loop, a comprehension or a lambda, or
+names ``reuse``.
 
 The layers of a module-level ``for`` loop, built in its body at each iteration:
 
@@ -38,7 +41,7 @@ def per_call_layers(hoister, func: cst.FunctionDef, replacer) -> Optional[cst.Fu
     in a loop or names ``reuse``."""
     calls = hoister.layer_calls(func.body)
     if any(argument(call, "reuse") is not None for call in calls) or "reuse" in code(func) \
-            or len(calls) != len(_outside_loops(hoister, func.body)):
+            or len(calls) != len(_in_lines(hoister, func.body)):
         return None
     hoister.per_call = True
 
@@ -93,15 +96,17 @@ def _built_in_place(hoister, replacer, line: cst.SimpleStatementLine) -> List[cs
     return [*constructors, line]
 
 
-def _outside_loops(hoister, node) -> List[cst.Call]:
-    """The layer calls of ``node`` that no loop, lambda or comprehension holds."""
+def _in_lines(hoister, node) -> List[cst.Call]:
+    """The layer calls of ``node`` that no ``while`` loop, lambda or comprehension holds: in lines of the body or
+    of ``for`` loops in it (each iteration builds its own, as each made new variables in TF1; ``helper-modules``
+    keeps them in a list)."""
     found: List[cst.Call] = []
 
     class _Find(cst.CSTVisitor):
-        def visit_For(self, _) -> bool:
+        def visit_While(self, _) -> bool:
             return False
 
-        visit_While = visit_Lambda = visit_ListComp = visit_GeneratorExp = visit_SetComp = visit_DictComp = visit_For
+        visit_Lambda = visit_ListComp = visit_GeneratorExp = visit_SetComp = visit_DictComp = visit_While
 
         def visit_Call(self, call: cst.Call) -> None:
             found.extend(c for c in hoister.layer_calls(call) if c is call)

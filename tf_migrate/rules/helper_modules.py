@@ -41,6 +41,7 @@ from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._helper_sites import Helper, Site, SiteFinder
+from tf_migrate.rules._hoisting import fixed_arguments
 from tf_migrate.rules._lazy_builds import first_call_refusal, lazily_built
 from tf_migrate.rules._module_split import SplitRefused, class_name, split
 from tf_migrate.rules._tree_helpers import (RenameImports, class_for_importer, class_for_provider, imported_candidates,
@@ -69,6 +70,7 @@ class _Rewrite:
         self.module, self.ctx = module, ctx
         self.module_scope = analyze_scope(list(module.body), ctx.names, layer_scopes=ctx.layer_scopes)
         self.scopes: Dict[int, "pm.Scope"] = {}
+        self.literal_params: Dict[int, Set[str]] = {}  # id(function) -> _literal_params
 
     def run(self) -> cst.Module:
         helpers = {s.name.value: Helper(s) for s in self.module.body
@@ -270,9 +272,18 @@ class _Rewrite:
             bindings = scope.bindings.get(key) or self.module_scope.bindings.get(key)
             if bindings:
                 kinds |= {b.kind for b in bindings}
-            elif key in scope.params:
+            elif key in scope.params and key not in self._literal_params(site.function):
                 return None
         return "tensor" if kinds & _TENSOR_KINDS else "python"
+
+    def _literal_params(self, function: Optional[cst.CSTNode]) -> Set[str]:
+        """Parameters of the function a call stands in that every call of it gives one value made of literals
+        (``def train(hidden_dim=32)`` called as ``train()``): Python values, not tensors."""
+        if not isinstance(function, cst.FunctionDef):
+            return set()
+        if id(function) not in self.literal_params:
+            self.literal_params[id(function)] = set(fixed_arguments(function, self.module, set()))
+        return self.literal_params[id(function)]
 
     def _scope(self, function: Optional[cst.CSTNode]) -> "pm.Scope":
         if function is None:

@@ -42,7 +42,7 @@ class InlineBuildFunctions(Rule):
     DESCRIPTION = ("functions that build a graph around their own placeholders, called once -> their body at the "
                    "call (a returned dict of tensors taken apart)")
     ORDER = 2  # with inline-build-methods: before every rule that converts the graph
-    TRIGGERS = ("placeholder", "input_producer", "Reader")
+    TRIGGERS = ("placeholder", "input_producer", "Reader", "get_collection", "trainable_variables(", "global_variables(")
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         for _ in range(_MAX_LEVELS):

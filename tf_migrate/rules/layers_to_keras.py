@@ -42,7 +42,7 @@ from tf_migrate.rules._layer_shapes import LayerShapes
 from tf_migrate.rules._per_call_layers import per_call_layers, per_iteration_layers
 from tf_migrate.report import INFO, WARNING
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.traversal import visit
+from tf_migrate.traversal import all_nodes, visit
 
 RULE_ID = "layers-to-keras"
 
@@ -251,6 +251,10 @@ class _Hoister:
                             f"{how_called(self.module, name, self.call_counts)} without reuse: each call made new "
                             "variables")
             return [], func
+        if self.call_counts.get(name, 0) == 1 and not opens_session(func) and self._in_loops(func):
+            per_call = self._per_call(func)  # (hoisted, a loop's layers would be one layer)
+            if per_call is not None:
+                return [], per_call
         hoisted: List[cst.BaseStatement] = []
         self.function = name
         self.fixed = fixed_arguments(func, self.module, self.shapes.module_stable | set(self.ctx.names.aliases))
@@ -305,6 +309,10 @@ class _Hoister:
         self.ctx.report(func, RULE_ID, INFO, f"`{func.name.value}` builds its layers where TF1 made them: they read "
                                              "values it computes")
         return func.with_changes(body=func.body.with_changes(body=body))
+
+    def _in_loops(self, func: cst.FunctionDef) -> bool:
+        """Whether a layer call of the function sits in a ``for`` loop (each iteration made a layer)."""
+        return any(self.layer_calls(node) for node in all_nodes(func.body) if isinstance(node, cst.For))
 
     def _configured_by(self, call: cst.Call, names: Set[str]) -> bool:
         """Whether the layer call's configuration (not its input) reads one of ``names``."""

@@ -36,7 +36,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
-from tf_migrate.analysis.modules import CELL, module_members, variable_makers
+from tf_migrate.analysis.modules import CELL, CELL_LIST, module_members, variable_makers
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys, value_reads, writes
 from tf_migrate.codegen.replace import rename_keys
 from tf_migrate.cst.names import all_names, attribute_names, fresh
@@ -270,7 +270,7 @@ def module_classes(module: cst.Module, ctx: RuleContext) -> Set[str]:
             continue
         members = module_members(statement, ctx.names, makers)
         lazy = any(isinstance(m, cst.FunctionDef) and m.name.value == "build" for m in statement.body.body)
-        if members and not lazy and all(loop != CELL for _, _, loop in members):
+        if members and not lazy and all(loop not in (CELL, CELL_LIST) for _, _, loop in members):
             found.add(statement.name.value)
     return found
 
