@@ -160,3 +160,37 @@ def test_a_filter_selecting_the_scopes_own_variables_and_an_objects_stays_compat
     result = migrate_source(source, "dqn.py")
     assert result.outcome == "compat"
     assert "the filter selects variables of the scope and of objects built in it" in result.compat_reason
+
+
+GET_VARIABLE_LAYERS = '''            W1 = tf.get_variable("W1", shape=[self.input_size, h_size], initializer=tf.glorot_uniform_initializer())
+            layer1 = tf.nn.tanh(tf.matmul(self._X, W1))
+            W2 = tf.get_variable("W2", shape=[h_size, self.output_size], initializer=tf.glorot_uniform_initializer())
+            self._Qpred = tf.matmul(layer1, W2)'''
+TF_LAYERS = '''            net = tf.layers.dense(self._X, h_size, activation=tf.nn.relu)
+            self._Qpred = tf.layers.dense(net, self.output_size)'''
+
+
+def test_variables_made_by_get_variable_are_listed_by_the_attributes_the_class_keeps(tmp_path):
+    source = _program().replace(TF_LAYERS, GET_VARIABLE_LAYERS)
+    result = migrate_source(source, "dqn.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "src_vars = [mainDQN.W1, mainDQN.W2]" in result.new_source
+    verdict = verify_program(source, result.new_source, path=tmp_path / "dqn.py", timeout=240)
+    assert verdict.status == "equivalent", verdict.detail
+
+
+@pytest.mark.parametrize("layers", [
+    pytest.param("            net = build_mlp(self._X, h_size)\n", id="a helper of the module"),
+    pytest.param("            net = ops.linear(self._X, h_size)\n", id="a function of another module"),
+    pytest.param("            with tf.variable_scope(tf.get_variable_scope()):\n"
+                 "                net = tf.layers.dense(self._X, h_size)\n", id="a scope object reopened"),
+    pytest.param("            net = tf.layers.batch_normalization(self._X)\n", id="an API the class listing skips"),
+])
+def test_a_class_whose_variables_the_text_does_not_settle_is_not_scoped(layers):
+    import libcst as cst
+    from tf_migrate.analysis.scoped_classes import scoped_classes
+    from tf_migrate.tfnames import TFNames
+    source = "import ops\n" + _program().replace(TF_LAYERS, layers + "            self._Qpred = net")
+    module = cst.parse_module(source)
+    assert scoped_classes(module, TFNames.scan(module)) == {}
+    assert "DQN" in scoped_classes(*(lambda m: (m, TFNames.scan(m)))(cst.parse_module(_program())))

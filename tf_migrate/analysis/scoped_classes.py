@@ -221,7 +221,7 @@ def _made_by(call: cst.Call, names: TFNames) -> Optional[int]:
     API that makes variables the analysis of the converted class may not list (rnn cells, contrib, averages)."""
     qualname = names.call_name(call)
     if qualname is None:
-        return 0
+        return None if _calls_elsewhere(call, names) else 0
     if qualname in api.VARIABLE_CONSTRUCTORS:
         trainable = argument(call, "trainable")
         return 0 if isinstance(trainable, cst.Name) and trainable.value == "False" else 1
@@ -231,6 +231,16 @@ def _made_by(call: cst.Call, names: TFNames) -> Optional[int]:
             return 0
         return 1 if last in _LAYERS_WITH_VARIABLES else None
     return None if qualname.startswith(HIDDEN_VARIABLES) else 0
+
+
+def _calls_elsewhere(call: cst.Call, names: TFNames) -> bool:
+    """A call of a function of the module or of another module (not a builtin, numpy or a method of a value the
+    block holds): it may make variables the converted class does not list as its own."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        return not (func.value in dir(builtins) and func.value not in ("exec", "eval", "__import__"))
+    head = (dotted_name(func) or "").split(".")[0]
+    return head in names.aliases and head not in _SAFE_MODULES and not names.aliases[head].startswith("numpy")
 
 
 def _may_make_variables(call: cst.Call, names: TFNames, methods: Dict[str, cst.FunctionDef],
