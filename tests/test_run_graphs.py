@@ -120,3 +120,41 @@ def test_a_selection_by_name_lists_its_own_graphs_variables():
     result = migrate_source(source, "graphs.py")
     assert result.outcome == "eager", result.compat_reason
     assert "g_vars = [v]" in result.new_source
+
+
+# adeshpande3's "Universal Approximation Theorem" notebook: a helper given the session runs the module's
+# `correct`, which the second section binds again in a new graph. It went eager and crashed (NameError: the helper
+# called the run function generated for the second graph, which did not exist yet when the first section called it).
+HELPER_ACROSS_GRAPHS = '''
+import numpy as np
+import tensorflow as tf
+xs = np.arange(12, dtype=np.float32).reshape(4, 3) / 10
+
+
+def evaluate(session):
+    return session.run(correct, feed_dict={x: xs})
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+w = tf.Variable(tf.ones([3, 2]) * 0.1)
+correct = tf.reduce_sum(tf.matmul(x, w))
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+print(evaluate(sess))
+tf.reset_default_graph()
+x = tf.placeholder(tf.float32, [None, 3])
+w = tf.Variable(tf.ones([3, 2]) * 0.2)
+correct = tf.reduce_sum(tf.matmul(x, w))
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+print(evaluate(sess))
+'''
+
+
+def test_a_helper_running_a_name_each_graph_binds_anew_stays_compat():
+    result = migrate_source(HELPER_ACROSS_GRAPHS, "sections.py")
+    assert result.outcome == "compat"
+    assert ("`evaluate` runs `correct`, which the program binds in more than one graph: each call ran the one its "
+            "name held then") in result.compat_reason
+    one_graph = HELPER_ACROSS_GRAPHS.split("tf.reset_default_graph()")[0]
+    assert migrate_source(one_graph, "sections.py").outcome == "eager"

@@ -25,6 +25,8 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.flatten import FlatStatement
+from tf_migrate.analysis.run_sites import names_read_by_site
+from tf_migrate.analysis.symbols import reads
 from tf_migrate.cst.arguments import argument
 from tf_migrate.tfnames import TFNames
 
@@ -102,3 +104,28 @@ def _session_graph(scope: "pm.Scope", names: TFNames, session: cst.Call, index: 
 
 def _last_binding(scope: "pm.Scope", name: str, index: int) -> Optional["pm.Statement"]:
     return next((st for st in reversed(scope.statements[:index]) if name in st.defines), None)
+
+
+def check_function_runs_across_graphs(c) -> None:
+    """A function of the scope that runs graph values (a helper given the session: ``def testOnDataset(..., session):
+    session.run(correctPrediction, ...)``) reads the values its names hold when it is called. Where the program builds
+    more than one graph (``tf.reset_default_graph()`` and a second model under the same names, a notebook's sections),
+    each call ran the graph its names held then; one generated function runs one of them, and the calls made while
+    the other was current called a function that was not there yet, or ran the wrong graph. Kept compat, with the
+    reason at the run."""
+    scope = c.scope
+    if len({repr(graph) for graph in scope.graphs}) < 2:
+        return
+    for st in scope.statements:
+        if not isinstance(st.node, cst.FunctionDef) or st.kind == "nested-scope":
+            continue
+        for site in st.run_sites:
+            fetched = sorted(reads(site.fetch))
+            for key in fetched + sorted(names_read_by_site(site) - set(fetched)):
+                graphs = {repr(scope.graphs[b.index]) for b in scope.bindings.get(key, ())
+                          if 0 <= b.index < len(scope.graphs)}
+                if len(graphs) > 1:
+                    c.block(site.call, f"`{st.node.name.value}` runs `{key}`, which the program binds in more than one "
+                                       "graph: each call ran the one its name held then, where a generated function "
+                                       "runs one")
+                    break

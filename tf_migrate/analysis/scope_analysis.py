@@ -28,7 +28,7 @@ from tf_migrate.analysis.imported_helpers import add_imported
 from tf_migrate.analysis.instance_runs import check_parameter_objects, mark_function_runs, parameter_instances
 from tf_migrate.analysis.covered_variables import mark_covered_variables
 from tf_migrate.analysis.main_guard import main_guard_scopes
-from tf_migrate.analysis.run_graphs import statement_graphs
+from tf_migrate.analysis.run_graphs import check_function_runs_across_graphs, statement_graphs
 from tf_migrate.analysis.object_members import bind_built_object
 from tf_migrate.analysis.session_escapes import check_session_escapes
 from tf_migrate.analysis.variable_places import check_optimizer_places, check_variable_places
@@ -108,6 +108,7 @@ def _analyze_scope(body, names: TFNames, params: Tuple[str, ...], is_class: bool
     check_fed_strings(classifier)
     needed = scope_passes.check_run_plans(classifier)
     check_reinitialization(classifier)
+    check_function_runs_across_graphs(classifier)
     check_object_reinitialization(classifier)
     check_seeded_sessions(classifier)
     for node, why in batch_norm_blockers(scope, names, scope_run_sites(scope)):
