@@ -1,6 +1,8 @@
 """Compiled run functions whose signature or keyword call TF would reject stay callable, and trace once."""
 import re
 
+import pytest
+
 from tf_migrate.engine import migrate_source
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
@@ -17,13 +19,73 @@ with tf.Session() as sess:
 '''
 
 
-def test_underscored_placeholder_keeps_the_run_eager():
-    """TF renames a tf.function parameter `_inputs` to `arg__inputs`: the call `f(_inputs=...)` would fail."""
+def test_an_underscored_placeholder_is_the_parameter_without_its_underscore():
+    """TF renames a tf.function parameter `_inputs` to `arg__inputs`: a call `f(_inputs=...)` would not bind, so the
+    parameter (and every call) is `inputs`, and the run compiles."""
     result = migrate_source(UNDERSCORED, "underscored.py")
     assert result.outcome == "eager", result.findings
-    assert "@tf.function" not in result.new_source
-    assert any("starts with an underscore" in f.message for f in result.findings)
+    assert "@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])\ndef run_y(inputs):" \
+        in result.new_source
+    assert "y = tf.matmul(inputs, w)" in result.new_source
+    assert "run_y(inputs=np.ones((3, 2)))" in result.new_source
+    assert not any("starts with an underscore" in f.message for f in result.findings)
     assert_same_output(run_legacy(UNDERSCORED), run_migrated(result.new_source))
+
+
+# hunkim's ReinforcementZeroToAll DQN: members `self._X`, `self._Y`, run in methods and, from outside, by a feed dict
+# bound to a name (`**feed`).
+UNDERSCORED_MEMBERS = '''
+import numpy as np
+import tensorflow as tf
+
+
+class DQN:
+    def __init__(self, session, input_size, output_size):
+        self.session = session
+        self._X = tf.placeholder(tf.float32, [None, input_size], name="input_x")
+        W1 = tf.Variable(tf.reshape(tf.range(input_size * output_size, dtype=tf.float32), [input_size, output_size]))
+        self._Qpred = tf.matmul(self._X, W1) / 10.0
+        self._Y = tf.placeholder(shape=[None, output_size], dtype=tf.float32)
+        self._loss = tf.reduce_mean(tf.square(self._Y - self._Qpred))
+        self._train = tf.train.GradientDescentOptimizer(learning_rate=0.01).minimize(self._loss)
+
+    def predict(self, state):
+        return self.session.run(self._Qpred, feed_dict={self._X: np.reshape(state, [1, 4])})
+
+    def update(self, x_stack, y_stack):
+        return self.session.run([self._loss, self._train], feed_dict={self._X: x_stack, self._Y: y_stack})
+
+
+with tf.Session() as sess:
+    net = DQN(sess, 4, 2)
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        print(net.predict(np.ones(4) * i))
+        print(net.update(np.ones([2, 4]) * i, np.ones([2, 2]))[0])
+        feed = {net._X: np.ones([1, 4]) * i}
+        print(sess.run(net._Qpred, feed))
+'''
+
+
+def test_underscored_members_are_parameters_of_compiled_methods_and_of_calls_from_outside():
+    result = migrate_source(UNDERSCORED_MEMBERS, "dqn.py")
+    assert result.outcome == "eager", result.findings
+    assert "@tf.function\n    def run__Qpred(self, X):" in result.new_source
+    assert "def run__loss__train(self, X, Y):" in result.new_source
+    assert "_Qpred = tf.matmul(X, self.W1) / 10.0" in result.new_source
+    assert "X=tf.cast(np.reshape(state, [1, 4]), tf.float32)" in result.new_source
+    assert "feed = {'X': np.ones([1, 4]) * i}" in result.new_source
+    assert "stays eager" not in " ".join(f.message for f in result.findings)
+    assert_same_output(run_legacy(UNDERSCORED_MEMBERS), run_migrated(result.new_source))
+
+
+def test_an_underscored_placeholder_whose_bare_name_the_run_also_reads_stays_compat():
+    """`_x` as the parameter `x` would shadow the Python `x` the run reads (`y = _x * x` would be `x * x`)."""
+    source = ("import tensorflow as tf\nx = 3.0\n_x = tf.placeholder(tf.float32, [None])\ny = _x * x\n"
+              "with tf.Session() as sess:\n    for i in range(2):\n        print(sess.run(y, {_x: [1.0, i]}))\n")
+    result = migrate_source(source, "shadow.py")
+    assert result.outcome == "compat"
+    assert "`_x` would be the parameter `x`, a name this run also reads" in result.compat_reason
 
 
 def test_a_shape_item_of_a_literal_list_bound_once_is_written_into_the_signature():
@@ -125,3 +187,64 @@ def test_a_dtype_held_by_a_module_name_is_left_to_the_function_body():
         .replace('tf.placeholder("float", [None])', "tf.placeholder(DTYPE, [None])")
     new = migrate_source(source, "dqn.py").new_source
     assert 'x=tf.cast(states, "float")' in new and "y=targets" in new
+
+
+def test_underscored_members_of_another_modules_class_are_called_by_the_same_keywords(tmp_path, capsys):
+    from tests.trees import migrate, output
+    from tf_migrate.cli import EXIT_OK
+    model, driver = UNDERSCORED_MEMBERS.split("\n\nwith tf.Session() as sess:\n")
+    train = ("import numpy as np\nimport tensorflow as tf\nimport dqn\n\nwith tf.Session() as sess:\n"
+             + driver.replace("DQN(sess", "dqn.DQN(sess"))
+    code, outcomes, reasons = migrate(tmp_path, {"dqn.py": model, "train.py": train}, "--verify-entry", "train.py")
+    assert outcomes == {"dqn.py": "eager", "train.py": "eager"}, reasons
+    assert code == EXIT_OK
+    assert ": equivalent" in capsys.readouterr().err
+    assert "feed = {'X': np.ones([1, 4]) * i}" in output(tmp_path, "train.py")
+    assert "def run__Qpred(self, X):" in output(tmp_path, "dqn.py")
+
+
+UNDERSCORED_MEMBER_GRAPH = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Net:
+    def __init__(self):
+        self._x = tf.placeholder(tf.float32, [None, 2])
+        self.w = tf.Variable([[1.0], [2.0]])
+        self.out = tf.matmul(self._x, self.w)
+        self.loss = tf.reduce_sum(self.out)
+
+
+net = Net()
+train = tf.train.GradientDescentOptimizer(0.1).minimize(net.loss)
+double = net.out * 2.0
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        l, _ = sess.run([net.loss, train], {net._x: np.ones([2, 2]) * i})
+        print(l, sess.run(double, feed_dict={net._x: [[1.0, i]]}))
+'''
+
+
+@pytest.mark.parametrize("across_modules", [False, True])
+def test_an_underscored_member_read_by_graph_code_outside_the_class_is_one_parameter(tmp_path, capsys,
+                                                                                    across_modules):
+    """The class's member methods (`compute_loss(self, x)`) and the run functions outside it name `net._x` alike."""
+    if not across_modules:
+        result = migrate_source(UNDERSCORED_MEMBER_GRAPH, "net.py")
+        assert result.outcome == "eager", result.findings
+        assert "def compute_loss(self, x):" in result.new_source
+        assert "loss = net.compute_loss(x=x)" in result.new_source
+        assert_same_output(run_legacy(UNDERSCORED_MEMBER_GRAPH), run_migrated(result.new_source))
+        return
+    from tests.trees import migrate, output
+    from tf_migrate.cli import EXIT_OK
+    model, driver = UNDERSCORED_MEMBER_GRAPH.split("\n\nnet = Net()\n")
+    main = "import numpy as np\nimport tensorflow as tf\nfrom netmod import Net\n\nnet = Net()\n" + driver
+    code, outcomes, reasons = migrate(tmp_path, {"netmod.py": model, "main.py": main}, "--verify-entry", "main.py")
+    assert outcomes == {"netmod.py": "eager", "main.py": "eager"}, reasons
+    assert code == EXIT_OK
+    assert ": equivalent" in capsys.readouterr().err
+    assert "loss = net.compute_loss(x=x)" in output(tmp_path, "main.py")
+    assert "def compute_loss(self, x):" in output(tmp_path, "netmod.py")

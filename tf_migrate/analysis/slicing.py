@@ -19,6 +19,7 @@ from tf_migrate.analysis.dangling_updates import dangling_update_conflicts
 from tf_migrate.analysis.later_changes import changed_by_functions, changed_by_methods
 from tf_migrate.analysis.expression_kinds import queue_method
 from tf_migrate.analysis.symbols import all_calls, reads, symbol_key, target_keys
+from tf_migrate.cst.names import parameter_name
 from tf_migrate.cst.text import code
 
 
@@ -165,6 +166,7 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     chosen.reverse()
     placeholders.reverse()
     conflicts += _parameter_conflicts(scope, chosen, placeholders, fed)
+    conflicts += _renamed_parameter_conflicts(chosen, placeholders, fed, reads(site.fetch))
     conflicts += _build_time_effects(chosen)
     conflicts += _unordered_queue_ops(scope, chosen, site.fetch)
     conflicts += _shared_stopped_gradients(chosen)
@@ -376,10 +378,23 @@ def _parameter_conflicts(scope: "pm.Scope", chosen, placeholders, fed) -> List[s
     for key in dict.fromkeys(params):
         if any(key in st.defines and key not in scope.branch_placeholders.get(st.index, ()) for st in chosen):
             conflicts.append(f"`{key}` names two graph values that one run needs (a parameter and a rebinding)")
-    names = [key.split(".")[-1] for key in dict.fromkeys(params)]
+    names = [parameter_name(key) for key in dict.fromkeys(params)]
     for name in sorted({n for n in names if names.count(n) > 1}):
         conflicts.append(f"two fed values would both be the parameter `{name}`")
     return conflicts
+
+
+def _renamed_parameter_conflicts(chosen, placeholders, fed, fetch_reads: Set[str]) -> List[str]:
+    """A fed value whose parameter drops its leading underscores (``_x`` -> ``x``: ``cst.names.parameter_name``)
+    where the run also reads or binds a value of that name (a Python ``x``, another member ``self.x``): the
+    parameter would shadow it in the generated function."""
+    params = [key for key, _ in fed] + [st.defines[0] for st in placeholders if st.defines]
+    used: Set[str] = set()
+    for key in set(fetch_reads).union(*(set(st.reads) | set(st.defines) for st in chosen)) - set(params):
+        used.update((key.split(".")[0], key.split(".")[-1]))
+    return [f"`{key}` would be the parameter `{parameter_name(key)}`, a name this run also reads"
+            for key in dict.fromkeys(params)
+            if parameter_name(key) != key.split(".")[-1] and parameter_name(key) in used]
 
 
 def member_statement(instance: str, attributes: List[str], feeds: List[str], index: int) -> "pm.Statement":

@@ -28,7 +28,7 @@ from tf_migrate.analysis.callables import fetch_leaves
 from tf_migrate.analysis.input_specs import fed_dtype, input_spec, is_flag, run_parameters
 from tf_migrate.analysis.repetition import REPEATING, RepetitionDepth
 from tf_migrate.analysis.symbols import symbol_key
-from tf_migrate.cst.names import all_names
+from tf_migrate.cst.names import all_names, parameter_name
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
 from tf_migrate.traversal import visit
@@ -195,7 +195,7 @@ def why_eager(plan: RunPlan, scope: "pm.Scope") -> Optional[str]:
     """Why this run's function stays eager (None: it can be compiled)."""
     if plan.open_feed:
         return "its feed dict is built at run time, so it has no input signature"
-    underscored = [key for key, _ in plan.fed if key.split(".")[-1].startswith("_")]
+    underscored = [key for key, _ in plan.fed if parameter_name(key).startswith("_")]
     if underscored:  # TF renames such a parameter (`arg__inputs`), and the keyword call no longer binds
         return f"`{underscored[0]}` starts with an underscore, which tf.function rejects as a keyword argument"
     iterators = iterator_parameters(plan, scope)
@@ -234,9 +234,9 @@ def signature(plan: RunPlan, scope: "pm.Scope", names: TFNames, tf: str
     for key, symbol in run_parameters(plan, scope, names):
         spec = input_spec(symbol, scope, names, tf)
         if is_flag(symbol, names) and key in plan.fed_bools:
-            specialized[key.split(".")[-1]] = plan.fed_bools[key]
+            specialized[parameter_name(key)] = plan.fed_bools[key]
         elif is_flag(symbol, names):
-            python_params.append(key.split(".")[-1])
+            python_params.append(parameter_name(key))
         elif spec is None:
             written = False
         else:

@@ -44,17 +44,13 @@ from tf_migrate.codegen.optimizer_steps import lower_optimizer_call
 from tf_migrate.codegen.replace import rename_keys, replace_nodes
 from tf_migrate.codegen.tapes import Tapes, optimizer_call
 from tf_migrate.cst.arguments import bind_known
-from tf_migrate.cst.names import fresh as fresh_name
+from tf_migrate.cst.names import fresh as fresh_name, parameter_name
 from tf_migrate.cst.text import code
 from tf_migrate.tfnames import TFNames
 
 
 def _stmt(code: str) -> cst.BaseStatement:
     return cst.parse_statement(code)
-
-
-def _param_name(key: str) -> str:
-    return key.split(".")[-1]
 
 
 class FunctionBuilder:
@@ -76,7 +72,7 @@ class FunctionBuilder:
     # -- parameters ------------------------------------------------------------------------
     def _conversion(self, key: str, symbol: Optional["pm.Symbol"]) -> str:
         """What feeding did to the argument: TF1 converts a fed value to the fed tensor's dtype."""
-        name, tf = _param_name(key), self.tf
+        name, tf = parameter_name(key), self.tf
         call = symbol.call if symbol is not None and symbol.kind == pm.PLACEHOLDER else None
         with_default = call is not None and (self.names.call_name(call) or "").endswith("placeholder_with_default")
         if call is not None and not with_default:
@@ -105,14 +101,14 @@ class FunctionBuilder:
         """The function's parameters and the lines that convert them as feeding did (where ``converted``).
         ``constants``: fed flags the function is compiled for (name -> literal): bound in its body instead."""
         constants = constants or {}
-        required: List[str] = [_param_name(k) for k, _ in plan.fed if _param_name(k) not in constants]
+        required: List[str] = [parameter_name(k) for k, _ in plan.fed if parameter_name(k) not in constants]
         optional: List[str] = []
         prologue: List[str] = [f"{name} = {value}" for name, value in constants.items()]
         prologue += [self._conversion(k, plan.fed_symbols.get(k)) for k, _ in plan.fed
-                     if converted(_param_name(k)) and _param_name(k) not in constants]
+                     if converted(parameter_name(k)) and parameter_name(k) not in constants]
         for st in plan.unfed_placeholders:
             key = st.defines[0]
-            name = _param_name(key)
+            name = parameter_name(key)
             symbol = self.scope.symbol_at(key, st.index + 1)
             default = self._default(symbol.call if symbol is not None else None)
             if default is None:
@@ -256,6 +252,7 @@ class FunctionBuilder:
         leaves = {leaf: cst.Name(target) for reads_of in leaf_reads.values() for leaf, target in reads_of.items()}
         body = [replace_nodes(statement, leaves) for statement in body] if leaves else body
         body = _without_unread_no_ops(body, self.names)
+        body = [rename_keys(statement, _renamed_parameters(plan)) for statement in body]
         param_names = {param.name.value for param in params.params}
         body = unshadow(body, param_names, set(self.taken) | local_names | param_names)
         if not body:
@@ -263,6 +260,14 @@ class FunctionBuilder:
         decorators = [compiled.decorator(spec, self.tf)] if compile_it and not plain else []
         return cst.FunctionDef(name=cst.Name(name), params=params, body=cst.IndentedBlock(body),
                                decorators=decorators, leading_lines=[cst.EmptyLine(indent=False)])
+
+
+def _renamed_parameters(plan: RunPlan) -> Dict[str, str]:
+    """The program's names of fed values the function takes under another name (``_inputs`` as ``inputs``:
+    :func:`~tf_migrate.cst.names.parameter_name`). Members (``self._X``) are renamed where the function becomes a
+    method or reads an object's members."""
+    keys = [key for key, _ in plan.fed] + [st.defines[0] for st in plan.unfed_placeholders if st.defines]
+    return {key: parameter_name(key) for key in keys if "." not in key and parameter_name(key) != key}
 
 
 def _without_unread_no_ops(body: List[cst.BaseStatement], names: TFNames) -> List[cst.BaseStatement]:

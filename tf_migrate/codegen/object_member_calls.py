@@ -17,7 +17,7 @@ from tf_migrate.analysis.flatten import FlatStatement
 from tf_migrate.analysis.slicing import RunPlan, member_parts
 from tf_migrate.analysis.symbols import reads, writes
 from tf_migrate.codegen.replace import rename_keys
-from tf_migrate.cst.names import fresh
+from tf_migrate.cst.names import fresh, parameter_name
 
 
 def with_object_members(plan: RunPlan, method_for: Callable) -> RunPlan:
@@ -42,7 +42,7 @@ def local_members(function: cst.FunctionDef, plan: RunPlan, scope: "pm.Scope") -
     for key, _ in plan.fed:
         symbol = scope.symbols.get(key)
         if symbol is not None and symbol.member_of:
-            mapping[key] = key.split(".", 1)[1]
+            mapping[key] = parameter_name(key)
     for st in plan.statements:
         if member_parts(st) is not None or any(scope.symbols.get(k) is not None and scope.symbols[k].member_of
                                                for k in st.defines):

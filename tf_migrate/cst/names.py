@@ -1,6 +1,7 @@
 """New names that do not clash with the ones a module already uses, and the names a module mentions."""
 from __future__ import annotations
 
+import keyword
 from typing import Dict, List, Set
 
 import libcst as cst
@@ -16,6 +17,20 @@ def fresh(stem: str, taken: Set[str]) -> str:
         name = f"{stem}_{n}"
     taken.add(name)
     return name
+
+
+def parameter_name(key: str) -> str:
+    """The parameter a generated run function takes the fed value of ``key`` as: its last part (``x`` for ``x``,
+    ``self.x`` and ``net.x``) without leading underscores (``self._X`` -> ``X``). ``tf.function`` renames a parameter
+    that starts with one (``_X`` -> ``arg__X``), after which a call by keyword no longer binds it; one name for the
+    function and every call of it (in this module and in the modules calling an object's methods). A name that
+    would then be a keyword or no identifier (``_1``) keeps its underscores; one the run also reads (a builtin it
+    calls, a Python value) keeps the run from becoming a function (``analysis/slicing``)."""
+    last = key.split(".")[-1]
+    stripped = last.lstrip("_")
+    if not stripped.isidentifier() or keyword.iskeyword(stripped):
+        return last
+    return stripped
 
 
 def all_names(module: cst.CSTNode) -> Set[str]:

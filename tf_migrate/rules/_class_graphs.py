@@ -32,6 +32,7 @@ from tf_migrate.codegen.class_run_calls import answer_template, filled_answer
 from tf_migrate.codegen.fetches import computed_to_numpy, to_numpy
 from tf_migrate.codegen.function_builder import FunctionBuilder
 from tf_migrate.codegen.session_plumbing import without_sessions
+from tf_migrate.cst.names import parameter_name
 from tf_migrate.cst.statements import DropBareNones, split_call_lists
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
@@ -88,12 +89,13 @@ class ClassGraph:
         bound = set(writes(function.body))
         free = reads(function.body) - bound - {p.name.value for p in function.params.params}
         members = {key for key in bound if key.startswith("self.")}  # a per-run member a kept branch also binds
+        params = {key for key, _ in plan.fed} | {st.defines[0] for st in plan.unfed_placeholders if st.defines}
         mapping = {}
         for key in sorted(set(plan.reads) | free | members):
             if "." not in key and _loop_bound(function.body, key):
                 continue  # for layer in self.layers: the loop's own `layer`, not the __init__ local of that name
-            if key.startswith("self.") and self.scope.deferred(key):
-                mapping[key] = key.split(".", 1)[1]
+            if key.startswith("self.") and self.scope.deferred(key):  # a parameter, or a local of its name
+                mapping[key] = parameter_name(key) if key in params else key.split(".", 1)[1]
             elif key in self.analysis.init_locals:
                 self.promoted.setdefault(key, self.analysis.attribute_for(key))
                 mapping[key] = self.promoted[key]

@@ -13,6 +13,7 @@ import libcst as cst
 from tf_migrate.analysis.symbols import symbol_key, writes
 from tf_migrate.codegen.replace import replace_nodes
 from tf_migrate.cst.arguments import parameter_names
+from tf_migrate.cst.names import parameter_name
 from tf_migrate.cst.text import code
 from tf_migrate.rules._edits import pass_if_empty
 
@@ -52,15 +53,15 @@ class SiteReplacer(cst.CSTTransformer):
     def leave_DictElement(self, original: cst.DictElement, updated: cst.DictElement) -> cst.DictElement:
         key = symbol_key(original.key)
         if key in self.placeholders:
-            return updated.with_changes(key=cst.SimpleString(repr(key.split(".")[-1])))
+            return updated.with_changes(key=cst.SimpleString(repr(parameter_name(key))))
         return updated
 
     def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.Dict:
         if id(original) not in self.feed_literals:
             return updated
         return updated.with_changes(elements=[  # `x`, `self.x` and an object's `net.x` are the parameter `x`
-            element.with_changes(key=cst.SimpleString(repr(
-                source.key.attr.value if isinstance(source.key, cst.Attribute) else symbol_key(source.key))))
+            element.with_changes(key=cst.SimpleString(repr(parameter_name(
+                source.key.attr.value if isinstance(source.key, cst.Attribute) else symbol_key(source.key)))))
             for element, source in zip(updated.elements, original.elements)])
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -107,5 +108,5 @@ class SiteReplacer(cst.CSTTransformer):
         if isinstance(original.slice, cst.Index):
             key = symbol_key(original.slice.value)
             if key in self.placeholders:
-                return updated.with_changes(slice=cst.Index(cst.SimpleString(repr(key.split(".")[-1]))))
+                return updated.with_changes(slice=cst.Index(cst.SimpleString(repr(parameter_name(key)))))
         return updated

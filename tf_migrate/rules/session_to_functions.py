@@ -43,7 +43,7 @@ from tf_migrate.codegen.shared_blocks import share_repeated_blocks
 from tf_migrate.codegen.variable_updates import inline_variable_updates
 from tf_migrate.cst.arguments import keyword
 from tf_migrate.cst.cells import shown_expressions
-from tf_migrate.cst.names import fresh
+from tf_migrate.cst.names import fresh, parameter_name
 from tf_migrate.cst.statements import DiscardedConversions, DropBareNones, bare_none, only_pass, returns_value
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
@@ -282,10 +282,10 @@ class _ScopeRewriter:
             args = [cst.Arg(site.feed, star="**")] if site.feed is not None else []
         else:
             constant = generated.flags_compiled_for.get(name, set())
-            args = [keyword(key.split(".")[-1], compiled.fed_argument(value, plan.fed_symbols.get(key), view,
+            args = [keyword(parameter_name(key), compiled.fed_argument(value, plan.fed_symbols.get(key), view,
                                                                       self.ctx.names, self.ctx.tf)
                             if name in generated.unsigned else value)
-                    for key, value in plan.fed if key.split(".")[-1] not in constant]
+                    for key, value in plan.fed if parameter_name(key) not in constant]
         args += [keyword(key, cst.Name(key)) for key in generated.iterator_args.get(name, ())]
         function = cst.parse_expression(f"{owner}{name}")
         if name in generated.concrete and (plan.keys_known or not plan.dynamic_feed) \
@@ -332,15 +332,15 @@ class _ScopeRewriter:
         if compile_it:
             generated.iterator_args[name] = compiled.iterator_parameters(plan, builder.scope)
         params = {param.name.value for param in function.params.params}
-        constant = {k.split(".")[-1] for k, _ in plan.fed} - params
+        constant = {parameter_name(k) for k, _ in plan.fed} - params
         if constant:
             generated.flags_compiled_for[name] = constant
             self.ctx.report(site.call, RULE_ID, INFO, f"{name}() is compiled for "
                             + ", ".join(f"`{k}` = {v}" for k, v in sorted(plan.fed_bools.items())
-                                        if k.split(".")[-1] in constant)
+                                        if parameter_name(k) in constant)
                             + ", the value every run of it feeds: one trace, without a Python argument to bind")
         if compile_it and not traced and compiled.calls_concretely(
-                function, [k.split(".")[-1] for k, _ in plan.fed if k.split(".")[-1] not in constant]):
+                function, [parameter_name(k) for k, _ in plan.fed if parameter_name(k) not in constant]):
             generated.concrete.add(name)
         if compile_it and not compiled.signed(function) and plan.fed:
             generated.unsigned.add(name)
