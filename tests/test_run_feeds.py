@@ -92,3 +92,16 @@ def test_a_run_inside_a_feed_and_eval_given_the_session_convert(run, tmp_path):
     assert "sess" not in result.new_source
     verified = verify_program(legacy, result.new_source, path=tmp_path / "counter.py")
     assert verified.status == EQUIVALENT, verified.detail
+
+
+def test_a_feed_dict_built_before_a_loop_that_rebinds_the_placeholders_name(tmp_path):
+    # GunhoChoi's Kind_Tensorflow_Tutorial 3-2 (held-out probe 44): `feed_dict={x: X, y_: new_y}`, then
+    # `for x in range(iteration)`. The name's last binding is the loop's int, so the dict kept `x` as its key, the
+    # placeholder's line gone: the output self-check caught an undefined name and the file stayed compat.
+    legacy = HEAD.replace("print(sess.run(y, {x: batch}))\n", "") + (
+        "feed = {x: batch, rate: 3.0}\nfor x in range(3):\n    print(x, sess.run(y, feed_dict=feed))\n")
+    result = migrate_source(legacy, "rebound.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "feed = {'x': batch, 'rate': 3.0}" in result.new_source
+    verified = verify_program(legacy, result.new_source, path=tmp_path / "rebound.py")
+    assert verified.status == EQUIVALENT, verified.detail

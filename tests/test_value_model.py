@@ -32,7 +32,11 @@ def _before(name: str) -> str:
     pytest.param("a += 1", {"a"}, id="augmented assignment reads it"),
     pytest.param("a[0] = b", {"a", "b"}, id="item assignment reads the container"),
     pytest.param("w, *rest = f(x)", {"f", "x"}, id="unpacking"),
-    pytest.param("for h in hs: h = tf.tanh(h)", {"hs", "h", "tf"}, id="loop body reads the loop name"),
+    pytest.param("for h in hs: h = tf.tanh(h)", {"hs", "tf"}, id="loop body reads the loop's own name"),
+    pytest.param("for x, y in zip(xs, ys):\n    error += (y - m * x) ** 2", {"zip", "xs", "ys", "error", "m"},
+                 id="a graph built over numpy data reads no placeholder named like the loop's names"),
+    pytest.param("for h in hs:\n    pass\nelse:\n    print(h)", {"hs", "print", "h"},
+                 id="an else after no iteration reads the name bound before"),
     pytest.param("ys = [v * 2 for v in xs]", {"xs"}, id="comprehension target is no read"),  # its own scope
 ])
 def test_value_reads(code, expected):
@@ -412,3 +416,35 @@ def test_tf_print_is_the_tensor_it_prints_with():
     result = migrate_source(source, "printed.py")
     assert result.outcome == "eager", result.compat_reason
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+# RazvanPasca's `TFBasics/linearfit.py` (held-out probe 44): a placeholder `x`, then a cost built by a Python loop
+# over numpy data whose target is `x` again. The loop's statement counted the placeholder as read, so the training run
+# needed it as a parameter and as the loop's name at once ("`x` names two graph values"), and the file stayed compat.
+LOOP_BUILT_COST = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, (None, 3))
+label = tf.sigmoid(tf.reduce_sum(x))
+x_data = np.linspace(0, 10, 5)
+y_label = 2.0 * x_data + 1.0
+m = tf.Variable(0.44)
+b = tf.Variable(0.87)
+error = 0
+for x, y in zip(x_data, y_label):
+    y_hat = m * x + b
+    error += (y - y_hat) ** 2
+train = tf.train.GradientDescentOptimizer(learning_rate=0.001).minimize(error)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(5):
+        sess.run(train)
+    print(sess.run([m, b]))
+'''
+
+
+def test_a_cost_built_by_a_loop_over_data_reads_the_loops_names_not_an_earlier_placeholder():
+    result = migrate_source(LOOP_BUILT_COST, "loop_cost.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(LOOP_BUILT_COST), run_migrated(result.new_source))

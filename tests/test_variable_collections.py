@@ -165,6 +165,45 @@ def test_a_scope_filter_that_slot_names_match_keeps_compat():
     assert "slot variables" in result.compat_reason
 
 
+# rasbt's deeplearning-models GANs (held-out probe 44): each network's optimizer trains the global variables of its
+# scope, read before any step; the generator's list is read after the discriminator's Adam step, whose slots TF1
+# named `discriminator/.../Adam`, which 'generator' does not match. It stayed compat (the step's var_list, a list of
+# global variables, was not read, so every variable counted as trained).
+GAN_LISTS = """
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+with tf.variable_scope('generator'):
+    g_w = tf.get_variable('w', [2, 2], initializer=tf.constant_initializer(0.3))
+fake = tf.matmul(x, g_w)
+with tf.variable_scope('discriminator'):
+    d_w = tf.get_variable('w', [2, 1], initializer=tf.constant_initializer(0.2))
+d_fake = tf.matmul(fake, d_w)
+d_real = tf.matmul(x, d_w)
+d_cost = tf.reduce_mean(tf.square(d_real - 1.0)) + tf.reduce_mean(tf.square(d_fake))
+g_cost = tf.reduce_mean(tf.square(d_fake - 1.0))
+d_vars = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope='discriminator')
+d_train = tf.train.AdamOptimizer(0.1).minimize(d_cost, var_list=d_vars)
+g_vars = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope='generator')
+g_train = tf.train.AdamOptimizer(0.1).minimize(g_cost, var_list=g_vars)
+print(len(d_vars), len(g_vars))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        print(sess.run([d_train, d_cost], {x: np.ones((2, 2)) * i})[1])
+        print(sess.run([g_train, g_cost], {x: np.ones((2, 2)) * i})[1])
+"""
+
+
+def test_a_gans_lists_of_global_variables_by_scope_hold_no_slot_of_the_other_networks_step():
+    result = migrate_source(GAN_LISTS, "gan.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(GAN_LISTS), run_migrated(result.new_source))
+    crossed = GAN_LISTS.replace("scope='generator')", "scope='discriminator')")  # now the slots are listed
+    assert migrate_source(crossed, "gan.py").outcome == "compat"
+
+
 def test_global_variables_after_building_a_class_that_makes_variables_keep_compat():
     # The class's variables are in TF1's list too; the eager list of the module's own variables printed 1 for 2
     # (a silent wrong rewrite, found while making sessions pass between modules).

@@ -60,3 +60,35 @@ def test_single_update_reads_only_one_update_of_a_variable():
     assert single_update(_function("def f():\n    a = v.scatter_add(x)\n    return a\n")) is None
     assert single_update(_function("def f():\n    b = x * 2\n    a = v.assign(b)\n    return a\n")) is None
     assert single_update(_function("def f():\n    a = v.assign(x)\n    return x\n")) is None
+
+
+# rasbt's deeplearning-models `mlp-lowlevel` (held-out probe 44): the weights in dicts, updated by hand from
+# `tf.gradients` (`tf.assign(weights['h1'], weights['h1'] - learning_rate * dc_dw_1)`). An item's `.assign` was a call
+# the analysis could not see into, and the file stayed compat.
+DICT_HELD = '''
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 3])
+weights = {'h1': tf.Variable(tf.ones([3, 2])), 'out': tf.Variable(tf.ones([2, 1]))}
+biases = {'out': tf.Variable(tf.zeros([1]))}
+out = tf.matmul(tf.matmul(x, weights['h1']), weights['out']) + biases['out']
+cost = tf.reduce_mean(tf.square(out - 1.0))
+dw_h1, = tf.gradients(cost, [weights['h1']])
+train_h1 = tf.assign(weights['h1'], weights['h1'] - 0.01 * dw_h1)
+db_out, = tf.gradients(cost, [biases['out']])
+train_b = biases['out'].assign(biases['out'] - 0.1 * db_out)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(3):
+        sess.run(train_h1, {x: np.ones([2, 3]) * i})
+        sess.run(train_b, {x: np.ones([2, 3])})
+        print(sess.run(cost, {x: np.ones([2, 3])}))
+'''
+
+
+def test_updates_of_variables_held_in_dicts_convert():
+    result = migrate_source(DICT_HELD, "dict_held.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "weights['h1'].assign(weights['h1'] - 0.01 * dw_h1)" in result.new_source
+    assert_same_output(run_legacy(DICT_HELD), run_migrated(result.new_source))

@@ -69,6 +69,8 @@ def unknown_callee(call: cst.Call, scope: "pm.Scope", names: TFNames) -> Optiona
         if key is not None and (scope.kind(key) in _KNOWN_RECEIVERS
                                 or (key in scope.symbols and func.attr.value in _CONTAINER_METHODS)):
             return None
+        if isinstance(receiver, cst.Subscript) and scope.kind(symbol_key(receiver.value) or "") in _KNOWN_RECEIVERS:
+            return None  # weights['h1'].assign(...): a method of an item of a container of graph values it knows
         if isinstance(receiver, cst.Attribute) and receiver.attr.value in ("shape", "dtype") \
                 and scope.kind(symbol_key(receiver.value) or "") in _KNOWN_RECEIVERS:
             return None  # x.shape.as_list(), x.dtype.is_floating: TensorShape's and DType's own methods

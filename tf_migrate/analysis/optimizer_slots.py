@@ -34,6 +34,7 @@ from tf_migrate.tfnames import TFNames
 _SLOTLESS_OPTIMIZERS = {"tf.train.GradientDescentOptimizer", "tf.train.ProximalGradientDescentOptimizer",
                         "tf.keras.optimizers.SGD"}
 _TRAINABLE_KEYS = {"tf.GraphKeys.TRAINABLE_VARIABLES"}
+_GLOBAL_KEYS = {"tf.GraphKeys.GLOBAL_VARIABLES"}
 # Layers that make a kernel and, unless use_bias=False, a bias: their variable count is known from the call.
 _KERNEL_AND_BIAS = {"dense", "conv1d", "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "separable_conv2d",
                     "Dense", "Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose"}
@@ -74,8 +75,8 @@ def _slots_may_match(scope: "pm.Scope", names: TFNames, st: "pm.Statement", step
     """Whether a slot made by the optimizer ``step`` in ``st`` may pass the scope filter ``pattern``. TF1 named a
     slot ``<variable scopes around the step>/<variable's name>/<optimizer>`` and a beta power
     ``<variable and name scopes around the step>/beta1_power``; a scope named by a computed value may
-    be anything. The step trains its ``var_list`` (a collection filtered by a literal scope is read here) or every
-    trainable variable made before it."""
+    be anything. The step trains its ``var_list`` (a collection of trainable or of global variables filtered by a
+    literal scope is read here) or every trainable variable made before it."""
     variable_path, full_path = [], []
     for with_node in st.flat.unwrapped_from:
         for item in with_node.items:
@@ -91,6 +92,7 @@ def _slots_may_match(scope: "pm.Scope", names: TFNames, st: "pm.Statement", step
             if kind == "tf.variable_scope":
                 variable_path.append(first.evaluated_value)
     trained = trained_filter(scope, names, st, step)
+    listed = trained_filter(scope, names, st, step, collections=frozenset(_GLOBAL_KEYS)) if trained is None else None
     owned = []
     for key in scope.creation_order:
         symbol = scope.kept_symbol_at(key, st.index)
@@ -99,6 +101,8 @@ def _slots_may_match(scope: "pm.Scope", names: TFNames, st: "pm.Statement", step
         if trained is not None and (not symbol.trainable or symbol.index > st.index
                                     or not re.match(trained, symbol.tf_name)):
             continue
+        if listed is not None and (symbol.index > st.index or not re.match(listed, symbol.tf_name)):
+            continue  # a var_list of global variables by scope (a GAN's): trainable or not, those it names
         owned += [symbol.tf_name] if symbol.kind == pm.VARIABLE else [symbol.tf_name + "/kernel"]
     slots = ["/".join(variable_path + [name]) for name in owned]
     return any(re.match(pattern, name) for name in slots + ["/".join(full_path + ["beta1_power"])])

@@ -189,7 +189,9 @@ class _ValueReads(_Reads):
     def visit_For(self, node: cst.For) -> bool:
         self._store(node.target)
         visit(node.iter, self)
-        visit(node.body, self)
+        # the body reads the loop's own target (`for x, y in zip(xs, ys): error += (y - m * x) ** 2`), not a value
+        # bound before the loop; an `else:` after no iteration reads what the names held before it
+        self._read_in_scope([node.body], set(target_names(node.target)))
         if node.orelse is not None:
             visit(node.orelse, self)
         return False

@@ -11,7 +11,8 @@ names bound once (a module constant, a parameter, ``self.s_dim`` set once in
 placeholder shapes and literal ``tf.reshape`` shapes (their last size), carried
 through dense layers (their ``units``), convolution layers (their ``filters``:
 the width is the channels of a channels-last tensor, all a convolution's kernel
-needs to be built), pooling layers and dropout, elementwise ops, ``tf.matmul``
+needs to be built), pooling layers and dropout, image resizes (``tf.image.resize_nearest_neighbor``: the channels
+stay), elementwise ops, ``tf.matmul``
 by a variable of stated shape, ``tf.concat`` on the last axis, and graph functions whose every call passes an input of known width; in
 module code, module-level functions and classes' ``__init__``. Anything else
 stays unknown and the layer builds on its first call.
@@ -34,6 +35,9 @@ Key = Tuple[Optional[str], str]  # (enclosing function or None, source of the tf
 _ELEMENTWISE = {"tf.nn.relu", "tf.nn.relu6", "tf.tanh", "tf.nn.tanh", "tf.sigmoid", "tf.nn.sigmoid", "tf.nn.elu",
                 "tf.nn.selu", "tf.nn.softplus", "tf.nn.leaky_relu", "tf.identity", "tf.nn.dropout",
                 "tf.nn.softmax", "tf.abs", "tf.square", "tf.exp"}
+# Resizes of a batch of channels-last images: the height and width change, the channels do not.
+_SAME_CHANNELS = {"tf.image.resize_nearest_neighbor", "tf.image.resize_bilinear", "tf.image.resize_bicubic",
+                  "tf.image.resize_area", "tf.image.resize_images", "tf.image.resize"}
 _ELEMENTWISE_PAIRS = {"tf.maximum", "tf.minimum", "tf.add", "tf.multiply", "tf.subtract"}
 _SAME_WIDTH_LAYERS = {"dropout", "batch_normalization", "max_pooling1d", "max_pooling2d", "max_pooling3d",
                       "average_pooling1d", "average_pooling2d", "average_pooling3d"}
@@ -115,6 +119,8 @@ class LayerShapes:
             return None
         if qualname in _ELEMENTWISE and expr.args:
             return self._width(expr.args[0].value, env)
+        if qualname in _SAME_CHANNELS:
+            return self._width(argument(expr, "images", 0), env)
         if qualname == "tf.reshape":  # a literal shape: its last size (`[-1, 28, 28, 1]`: 1 channel)
             shape = argument(expr, "shape", 1)
             if isinstance(shape, (cst.List, cst.Tuple)) and len(shape.elements) >= 2 \

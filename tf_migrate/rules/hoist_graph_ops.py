@@ -14,6 +14,20 @@ once before the function (graph values, constants, modules) or names moved befor
 must build ops only: no variables, layers, placeholders, queues, summaries or sessions. The function
 must be at module level and run the graph itself (``.run(`` / ``.eval(``); the statements must
 stand at the top of its body, before any other statement binds a name they read.
+
+A training loop that builds its evaluation ops where it runs them (a course's MNIST notebook, at every 100th step)
+has them moved before the loop, the same way::
+
+    for i in range(steps):                              matches = tf.equal(tf.argmax(y_pred, 1), ...)
+        sess.run(train, {...})                          acc = tf.reduce_mean(tf.cast(matches, tf.float32))
+        if i % 100 == 0:                        ->      for i in range(steps):
+            matches = tf.equal(tf.argmax(y_pred, 1), ...)   sess.run(train, {...})
+            acc = tf.reduce_mean(tf.cast(matches, ...))     if i % 100 == 0:
+            print(sess.run(acc, {...}))                          print(sess.run(acc, {...}))
+
+The loop stands at module level or in module-level ``with`` blocks (a session's); a statement moves from its body,
+at any depth of ``if`` / ``for`` / ``while`` / ``with`` blocks in it, where it is the only statement of the module
+that binds its name, reads no name the loop binds (its targets, what its body binds) and builds ops only, as above.
 """
 from __future__ import annotations
 
@@ -22,9 +36,11 @@ from typing import Dict, List, Set
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
-from tf_migrate.analysis.symbols import all_calls, binding_counts, reads, writes
+from tf_migrate.analysis.symbols import all_calls, binding_counts, reads, symbol_key, target_keys, writes
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
+from tf_migrate.rules._edits import block_statements, pass_if_empty
+from tf_migrate.traversal import visit
 
 RULE_ID = "hoist-graph-ops"
 _RUN_METHODS = ("run", "eval")
@@ -52,6 +68,13 @@ class HoistGraphOps(Rule):
         body: List[cst.BaseStatement] = []
         changed = False
         for statement in module.body:
+            if isinstance(statement, (cst.For, cst.While, cst.With)) and _runs_graph(statement):
+                moved, statement = self._loops(statement, bound_before, counts, ctx)
+                if isinstance(statement, cst.FlattenSentinel):
+                    *hoisted, statement = statement.nodes
+                    body.extend(hoisted)
+                    bound_before.update(k for line in hoisted for k in writes(line))
+                changed = changed or moved
             if isinstance(statement, cst.FunctionDef) and _runs_graph(statement):
                 hoisted, statement = self._function(statement, bound_before, counts, ctx)
                 if hoisted:
@@ -87,6 +110,49 @@ class HoistGraphOps(Rule):
             kept = [cst.SimpleStatementLine([cst.Pass()])]
         return hoisted, func.with_changes(body=func.body.with_changes(body=kept))
 
+    def _loops(self, statement, module_names: Set[str], counts: Dict[str, int], ctx: RuleContext):
+        """(whether ops moved, ``statement``): a loop with its ops moved before it, or a ``with`` block with the
+        loops of its body done so."""
+        if isinstance(statement, cst.With):
+            available, body, moved = set(module_names), [], False
+            for inner in block_statements(statement.body):
+                if isinstance(inner, (cst.For, cst.While, cst.With)) and _runs_graph(inner):
+                    moved_here, inner = self._loops(inner, available, counts, ctx)
+                    if isinstance(inner, cst.FlattenSentinel):
+                        body.extend(inner.nodes)
+                        moved = True
+                        continue
+                    moved = moved or moved_here
+                body.append(inner)
+                available.update(k for k in writes(inner) if counts.get(k) == 1)
+            return moved, statement.with_changes(body=statement.body.with_changes(body=body)) if moved else statement
+        loop_bound = set(writes(statement))
+        inside = _simple_lines(statement.body)
+        inside_counts: Dict[str, int] = {}
+        for line in inside:
+            for key in writes(line):
+                inside_counts[key] = inside_counts.get(key, 0) + 1
+        available = set(module_names)
+        hoisted: List[cst.SimpleStatementLine] = []
+        for line in inside:
+            target = _single_target(line)
+            if target is None or counts.get(target) != 1 or inside_counts.get(target) != 1 \
+                    or target in _loop_targets(statement):
+                continue
+            if self._movable(line, target, available, loop_bound - available - {target}, {target: 1}, {}, ctx) \
+                    and not _changed_in(statement, reads(line.body[0].value), ctx):
+                hoisted.append(line)
+                available.add(target)
+                ctx.report(line, RULE_ID, INFO, f"`{target}` is built once, before the loop: TF1 built the same op at "
+                                                "each iteration")
+        if not hoisted:
+            return False, statement
+        moved = {id(line) for line in hoisted}
+        loop = visit(statement, _Without(moved))
+        first = hoisted[0].with_changes(leading_lines=[*statement.leading_lines, *hoisted[0].leading_lines])
+        loop = loop.with_changes(leading_lines=[])
+        return True, cst.FlattenSentinel([first, *hoisted[1:], loop])
+
     def _movable(self, statement, target: str, available: Set[str], params: Set[str], local_counts, counts,
                  ctx: RuleContext) -> bool:
         if local_counts.get(target) != 1 or target in params or counts.get(target):
@@ -103,6 +169,85 @@ class HoistGraphOps(Rule):
         aliases = set(ctx.names.aliases)
         value_reads = reads(statement.body[0].value)
         return all(key.split(".")[0] in available | aliases for key in value_reads) and not (value_reads & params)
+
+
+_READ_ONLY_METHODS = ("run", "eval", "get_shape", "numpy", "format")
+
+
+def _changed_in(loop: cst.CSTNode, names: Set[str], ctx: RuleContext) -> bool:
+    """Whether the loop may change a value of ``names`` in place (``history.append(v)``, ``data[i] = v``,
+    ``np.random.shuffle(data)``): an op built on it at each iteration saw it as it was then, one built before the loop
+    as it was before. Passing it to TensorFlow, ``print`` or a run (``sess.run(pred, ...)``) changes nothing."""
+    roots = {key.split(".")[0] for key in names}
+
+    class _Changes(cst.CSTVisitor):
+        found = False
+
+        def visit_Call(self, call: cst.Call) -> None:
+            func = call.func
+            if isinstance(func, cst.Attribute) and (symbol_key(func.value) or "").split(".")[0] in roots \
+                    and func.attr.value not in _READ_ONLY_METHODS and ctx.names.call_name(call) is None:
+                self.found = True  # a method of the value itself
+            harmless = ctx.names.call_name(call) is not None or (isinstance(func, cst.Name) and func.value == "print") \
+                or (isinstance(func, cst.Attribute) and func.attr.value in _READ_ONLY_METHODS)
+            if not harmless and any(roots & {k.split(".")[0] for k in reads(arg.value)} for arg in call.args):
+                self.found = True  # handed to code that may change it
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            if isinstance(node.target, (cst.Subscript, cst.Attribute)) and roots & set(
+                    k.split(".")[0] for k in reads(node.target)):
+                self.found = True
+
+    finder = _Changes()
+    visit(loop, finder)
+    return finder.found
+
+
+def _simple_lines(block: cst.BaseSuite) -> List[cst.SimpleStatementLine]:
+    """The simple statement lines of ``block`` and of the ``if`` / ``for`` / ``while`` / ``with`` blocks in it, in text
+    order (not those of functions, classes or ``try`` blocks)."""
+    found: List[cst.SimpleStatementLine] = []
+    for statement in block_statements(block):
+        if isinstance(statement, cst.SimpleStatementLine):
+            found.append(statement)
+        elif isinstance(statement, (cst.For, cst.While, cst.With)):
+            found += _simple_lines(statement.body)
+        elif isinstance(statement, cst.If):
+            branch = statement
+            while isinstance(branch, cst.If):
+                found += _simple_lines(branch.body)
+                branch = branch.orelse
+            if isinstance(branch, cst.Else):
+                found += _simple_lines(branch.body)
+    return found
+
+
+def _loop_targets(statement: cst.CSTNode) -> Set[str]:
+    """The names the ``for`` targets and ``with ... as`` names in ``statement`` bind."""
+    found: Set[str] = set()
+
+    class _Targets(cst.CSTVisitor):
+        def visit_For(self, node: cst.For) -> None:
+            found.update(target_keys(node.target))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            found.update(target_keys(node.name))
+
+    visit(statement, _Targets())
+    return found
+
+
+class _Without(cst.CSTTransformer):
+    """The statements of the given ids removed (``pass`` where a block is left empty)."""
+
+    def __init__(self, removed: Set[int]) -> None:
+        self.removed = removed
+
+    def leave_SimpleStatementLine(self, original, updated):
+        return cst.RemovalSentinel.REMOVE if id(original) in self.removed else updated
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        return updated.with_changes(body=pass_if_empty(updated.body))
 
 
 def _tensor_method(call: cst.Call) -> bool:

@@ -99,6 +99,15 @@ def _all_names(node: cst.CSTNode) -> Set[str]:
     return {key.split(".")[-1] for key in reads(node)} | set(writes(node))
 
 
+def _placeholders_seen(scope, st: "pm.Statement") -> Set[str]:
+    """The names ``st`` reads that hold placeholders where it stands and that it does not bind again: a feed dict
+    built before a loop rebinds the name (``feed_dict = {x: X}``, then ``for x in range(n)``) names the placeholder,
+    though the name's last binding is not one."""
+    rebound = set(writes(st.node))
+    return {key for key in reads(st.node) if key not in rebound
+            and (symbol := scope.symbol_at(key, st.index)) is not None and symbol.kind == pm.PLACEHOLDER}
+
+
 def _function_name(plan: RunPlan, taken: Set[str], prefix: str = "run_") -> str:
     fetch = plan.site.fetch
     elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) else [fetch]
@@ -209,7 +218,7 @@ class _ScopeRewriter:
                 elif not st.defines:
                     self.ctx.report(node, RULE_ID, INFO, "dropped an op that no sess.run ever runs")
             else:
-                node = self._rewrite_statement(node, replacements, placeholder_keys, st)
+                node = self._rewrite_statement(node, replacements, placeholder_keys | _placeholders_seen(scope, st), st)
                 if node is None:
                     pending_lines = [line for line in lead if line.comment]
                     continue
