@@ -1,8 +1,6 @@
 """Compiled run functions whose signature or keyword call TF would reject stay callable, and trace once."""
 import re
 
-import pytest
-
 from tf_migrate.engine import migrate_source
 from tests.twins import assert_same_output, run_legacy, run_migrated
 
@@ -189,18 +187,24 @@ def test_a_dtype_held_by_a_module_name_is_left_to_the_function_body():
     assert 'x=tf.cast(states, "float")' in new and "y=targets" in new
 
 
-def test_underscored_members_of_another_modules_class_are_called_by_the_same_keywords(tmp_path, capsys):
+def _converted_tree(tmp_path, capsys, files, entry):
+    """Each module of the tree migrated eager, the entry verified equivalent: module name -> its migrated source."""
     from tests.trees import migrate, output
     from tf_migrate.cli import EXIT_OK
+    code, outcomes, reasons = migrate(tmp_path, files, "--verify-entry", entry)
+    assert outcomes == {name: "eager" for name in files}, reasons
+    assert code == EXIT_OK
+    assert ": equivalent" in capsys.readouterr().err
+    return {name: output(tmp_path, name) for name in files}
+
+
+def test_underscored_members_of_another_modules_class_are_called_by_the_same_keywords(tmp_path, capsys):
     model, driver = UNDERSCORED_MEMBERS.split("\n\nwith tf.Session() as sess:\n")
     train = ("import numpy as np\nimport tensorflow as tf\nimport dqn\n\nwith tf.Session() as sess:\n"
              + driver.replace("DQN(sess", "dqn.DQN(sess"))
-    code, outcomes, reasons = migrate(tmp_path, {"dqn.py": model, "train.py": train}, "--verify-entry", "train.py")
-    assert outcomes == {"dqn.py": "eager", "train.py": "eager"}, reasons
-    assert code == EXIT_OK
-    assert ": equivalent" in capsys.readouterr().err
-    assert "feed = {'X': np.ones([1, 4]) * i}" in output(tmp_path, "train.py")
-    assert "def run__Qpred(self, X):" in output(tmp_path, "dqn.py")
+    migrated = _converted_tree(tmp_path, capsys, {"dqn.py": model, "train.py": train}, "train.py")
+    assert "feed = {'X': np.ones([1, 4]) * i}" in migrated["train.py"]
+    assert "def run__Qpred(self, X):" in migrated["dqn.py"]
 
 
 UNDERSCORED_MEMBER_GRAPH = '''
@@ -227,24 +231,18 @@ with tf.Session() as sess:
 '''
 
 
-@pytest.mark.parametrize("across_modules", [False, True])
-def test_an_underscored_member_read_by_graph_code_outside_the_class_is_one_parameter(tmp_path, capsys,
-                                                                                    across_modules):
+def test_an_underscored_member_read_by_graph_code_outside_the_class_is_one_parameter():
     """The class's member methods (`compute_loss(self, x)`) and the run functions outside it name `net._x` alike."""
-    if not across_modules:
-        result = migrate_source(UNDERSCORED_MEMBER_GRAPH, "net.py")
-        assert result.outcome == "eager", result.findings
-        assert "def compute_loss(self, x):" in result.new_source
-        assert "loss = net.compute_loss(x=x)" in result.new_source
-        assert_same_output(run_legacy(UNDERSCORED_MEMBER_GRAPH), run_migrated(result.new_source))
-        return
-    from tests.trees import migrate, output
-    from tf_migrate.cli import EXIT_OK
+    result = migrate_source(UNDERSCORED_MEMBER_GRAPH, "net.py")
+    assert result.outcome == "eager", result.findings
+    assert "def compute_loss(self, x):" in result.new_source
+    assert "loss = net.compute_loss(x=x)" in result.new_source
+    assert_same_output(run_legacy(UNDERSCORED_MEMBER_GRAPH), run_migrated(result.new_source))
+
+
+def test_an_underscored_member_of_another_modules_class_is_one_parameter_there_too(tmp_path, capsys):
     model, driver = UNDERSCORED_MEMBER_GRAPH.split("\n\nnet = Net()\n")
     main = "import numpy as np\nimport tensorflow as tf\nfrom netmod import Net\n\nnet = Net()\n" + driver
-    code, outcomes, reasons = migrate(tmp_path, {"netmod.py": model, "main.py": main}, "--verify-entry", "main.py")
-    assert outcomes == {"netmod.py": "eager", "main.py": "eager"}, reasons
-    assert code == EXIT_OK
-    assert ": equivalent" in capsys.readouterr().err
-    assert "loss = net.compute_loss(x=x)" in output(tmp_path, "main.py")
-    assert "def compute_loss(self, x):" in output(tmp_path, "netmod.py")
+    migrated = _converted_tree(tmp_path, capsys, {"netmod.py": model, "main.py": main}, "main.py")
+    assert "loss = net.compute_loss(x=x)" in migrated["main.py"]
+    assert "def compute_loss(self, x):" in migrated["netmod.py"]
