@@ -53,6 +53,11 @@ class RunPlan:
         return [conflict for conflict in self.conflicts if conflict not in self.rebound_conflicts]
 
     @property
+    def parameter_keys(self) -> List[str]:
+        """The keys the run's function takes as parameters: the fed ones, then the placeholders it needs unfed."""
+        return parameter_keys(self.fed, self.unfed_placeholders)
+
+    @property
     def open_feed(self) -> bool:
         """Whether the function must take feeds it does not know (``**unused_feeds``)."""
         return self.dynamic_feed and not self.keys_known
@@ -373,7 +378,7 @@ def _unfed_in_branch(scope: "pm.Scope", st: "pm.Statement", needed: Set[str], fe
 def _parameter_conflicts(scope: "pm.Scope", chosen, placeholders, fed) -> List[str]:
     """A parameter (fed value or placeholder) whose name a statement of the same run binds again (a placeholder
     declared in a branch of that statement aside: the generated function drops its line)."""
-    params = [key for key, _ in fed] + [st.defines[0] for st in placeholders if st.defines]
+    params = parameter_keys(fed, placeholders)
     conflicts = []
     for key in dict.fromkeys(params):
         if any(key in st.defines and key not in scope.branch_placeholders.get(st.index, ()) for st in chosen):
@@ -384,11 +389,17 @@ def _parameter_conflicts(scope: "pm.Scope", chosen, placeholders, fed) -> List[s
     return conflicts
 
 
+def parameter_keys(fed, placeholders) -> List[str]:
+    """The keys a run function takes as parameters: those of ``fed`` ((key, value) pairs), then the placeholders
+    (statements) it needs unfed."""
+    return [key for key, _ in fed] + [st.defines[0] for st in placeholders if st.defines]
+
+
 def _renamed_parameter_conflicts(chosen, placeholders, fed, fetch_reads: Set[str]) -> List[str]:
     """A fed value whose parameter drops its leading underscores (``_x`` -> ``x``: ``cst.names.parameter_name``)
     where the run also reads or binds a value of that name (a Python ``x``, another member ``self.x``): the
     parameter would shadow it in the generated function."""
-    params = [key for key, _ in fed] + [st.defines[0] for st in placeholders if st.defines]
+    params = parameter_keys(fed, placeholders)
     used: Set[str] = set()
     for key in set(fetch_reads).union(*(set(st.reads) | set(st.defines) for st in chosen)) - set(params):
         used.update((key.split(".")[0], key.split(".")[-1]))

@@ -266,8 +266,7 @@ def _renamed_parameters(plan: RunPlan) -> Dict[str, str]:
     """The program's names of fed values the function takes under another name (``_inputs`` as ``inputs``:
     :func:`~tf_migrate.cst.names.parameter_name`). Members (``self._X``) are renamed where the function becomes a
     method or reads an object's members."""
-    keys = [key for key, _ in plan.fed] + [st.defines[0] for st in plan.unfed_placeholders if st.defines]
-    return {key: parameter_name(key) for key in keys if "." not in key and parameter_name(key) != key}
+    return {key: parameter_name(key) for key in plan.parameter_keys if "." not in key and parameter_name(key) != key}
 
 
 def _without_unread_no_ops(body: List[cst.BaseStatement], names: TFNames) -> List[cst.BaseStatement]:

@@ -89,7 +89,7 @@ class ClassGraph:
         bound = set(writes(function.body))
         free = reads(function.body) - bound - {p.name.value for p in function.params.params}
         members = {key for key in bound if key.startswith("self.")}  # a per-run member a kept branch also binds
-        params = {key for key, _ in plan.fed} | {st.defines[0] for st in plan.unfed_placeholders if st.defines}
+        params = set(plan.parameter_keys)
         mapping = {}
         for key in sorted(set(plan.reads) | free | members):
             if "." not in key and _loop_bound(function.body, key):
