@@ -221,3 +221,30 @@ def test_graphs_keep_grapplers_rewrites_and_outputs_that_differ_are_compared_aga
     assert other.status == "different", other.detail
     measured = run_program(REWRITES_LEGACY, path=tmp_path / "measured.py", mode="legacy", pin_fetch_order=False)
     assert "as written: False" in measured.stdout, measured.stderr[-2000:]
+
+
+LEGACY_EXIT_IN_SESSION = _src(
+    """
+    import sys
+    import tensorflow as tf
+
+    W = tf.Variable(1.0)
+    step = tf.assign_add(W, 1.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(step)
+        print('W', sess.run(W))
+        sys.exit(0)
+    """
+)
+
+
+def test_a_session_closed_by_an_exception_is_not_a_program_thread(tmp_path):
+    # Trial (dongminlee's RL_Lab_07_2, ended by the gym stub's SystemExit inside `with tf.Session()`): TF1 closes
+    # such a session on its own SessionCloseThread, where the state dump read the variables through the
+    # fetch-order wrapper, which logged the program as running sessions from worker threads: a difference in
+    # the outputs was called "not comparable" instead of "different".
+    migrated = "import sys\nimport tensorflow as tf\nW = tf.Variable(1.0)\nW.assign_add(1.0)\nprint('W', W.numpy())\nsys.exit(0)\n"
+    assert verify(LEGACY_EXIT_IN_SESSION, migrated, tmp_path).status == "equivalent"
+    other = verify(LEGACY_EXIT_IN_SESSION, migrated.replace("assign_add(1.0)", "assign_add(1.5)"), tmp_path)
+    assert other.status == "different", other.detail

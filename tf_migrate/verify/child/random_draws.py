@@ -399,6 +399,7 @@ def track_sessions(sites):
         finally:
             sites.session = outer
 
+    running.__wrapped__ = run
     session.BaseSession.run = running
 
 

@@ -23,6 +23,7 @@ all are not saved (the event says so).
 """
 
 import gc
+import inspect
 import weakref
 
 _MAX_BYTES = 256 * 1024 * 1024
@@ -43,6 +44,10 @@ class StateRecorder:
 
         recorder = self
         close, run = session.BaseSession.close, session.BaseSession.run
+        # the recorder's own reads run on TF's Session.run, past the verifier's wrappers: they are not the
+        # program's runs (a read at close time may be on TF's SessionCloseThread, which fetch_order would log
+        # as the program running sessions from worker threads)
+        self._own_run = inspect.unwrap(run)
         create = resource_variable_ops.ResourceVariable.__init__
 
         def closing(sess):
@@ -73,7 +78,7 @@ class StateRecorder:
         if not variables:
             return None
         try:
-            values = sess.run(variables)
+            values = self._own_run(sess, variables)
         except Exception:  # uninitialized variables, a broken graph: nothing to take
             return None
         return [(v.op.name, value) for v, value in zip(variables, values)]
