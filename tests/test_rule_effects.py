@@ -101,6 +101,12 @@ COVERED_BY = {
                           "m, m_op = tf.metrics.mean(x)\nwith tf.Session() as sess:\n"
                           "    sess.run(tf.local_variables_initializer())\n"
                           "    print(sess.run(m_op, {x: [1.0, 2.0]}))\n"),
+    "constant-branches": ("import tensorflow as tf\nx = tf.constant(2.0)\nif True:\n    y = x * 3.0\n"
+                          "else:\n    y = x\nwith tf.Session() as sess:\n    print(sess.run(y))\n"),
+    "shape-changing-variables": ("import tensorflow as tf\na = tf.Variable([], validate_shape=False)\n"
+                                 "grow = tf.assign(a, tf.concat([a, [1.0]], 0), validate_shape=False)\n"
+                                 "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                                 "    sess.run(grow)\n    print(sess.run(a))\n"),
     "initialized-values": ("import tensorflow as tf\nw1 = tf.Variable(1.0)\nw2 = tf.Variable(w1.initialized_value())\n"
                            "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
                            "    print(sess.run(w2))\n"),

@@ -103,8 +103,10 @@ _LINEAR = ("import numpy as np\nimport tensorflow as tf\nx = tf.placeholder(tf.f
                  id="conditional expression"),
     pytest.param("make = lambda n: tf.Variable(tf.ones([n, 1]))\nw = make(2)\ny = tf.matmul(x, w)\n",
                  "a lambda that makes variables", id="lambda"),
-    pytest.param("d = {}\nd['w'] = tf.Variable(tf.ones([2, 1]))\ny = tf.matmul(x, d['w'])\n",
-                 "a variable stored into `d['w']`", id="dict item"),
+    pytest.param("d = {}\nd['w'] = tf.Variable(tf.zeros([2, 1]))\nd['w'] = tf.Variable(tf.ones([2, 1]))\n"
+                 "y = tf.matmul(x, d['w'])\n", "a variable stored into `d['w']`", id="dict item given twice"),
+    pytest.param("d = {'v': tf.Variable(1.0)}\nd['w'] = tf.Variable(tf.ones([2, 1]))\ny = tf.matmul(x, d['w'])\n",
+                 "a variable stored into `d['w']`", id="dict item added to a literal"),
     pytest.param("class H:\n    pass\n\n\nh = H()\nh.w = tf.Variable(tf.ones([2, 1]))\ny = tf.matmul(x, h.w)\n",
                  "a variable stored into `h.w`", id="attribute of a plain object"),
 ])
@@ -235,3 +237,46 @@ def test_dicts_of_variables_stored_where_the_model_cannot_list_them_keep_compat(
                             if "1 + 1" in change[1] else NESTED.replace(*change), "nested.py")
     assert result.outcome == "compat"
     assert any("a variable stored into `weights[" in f.message for f in result.findings), result.compat_reason
+
+
+FILLED = '''
+import numpy as np
+import tensorflow as tf
+
+
+class Net:
+    def __init__(self):
+        self.x = tf.placeholder(tf.float32, [None, 2])
+        self.y = tf.placeholder(tf.float32, [None, 1])
+        self.w = {}
+        self.w["W1"] = tf.Variable(tf.ones([2, 3]) * 0.1)
+        self.w["W2"] = tf.Variable(tf.ones([3, 1]) * 0.2)
+        self.pred = tf.matmul(tf.nn.relu(tf.matmul(self.x, self.w["W1"])), self.w["W2"])
+        self.loss = tf.reduce_mean(tf.square(self.pred - self.y))
+        self.train = tf.train.AdamOptimizer(0.01).minimize(self.loss)
+
+
+net = Net()
+data = np.array([[1.0, 2.0], [0.5, -1.0]], np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for i in range(5):
+        print(sess.run([net.train, net.loss], {net.x: data, net.y: [[1.0], [0.0]]})[1])
+    print(sess.run(net.pred, {net.x: data}))
+'''
+
+
+def test_a_dict_filled_item_by_item_with_variables_lists_them_by_its_values():
+    # DarkTheCross's rl_experiments (held-out probe 45): `self.Q_Weights = {}`, then one line per weight,
+    # `self.Q_Weights["W1"] = tf.Variable(...)`: "a variable stored into `self.Q_Weights["W1"]`" kept the file compat.
+    # Such a dict, filled from an empty one under distinct string keys, holds its variables in creation order.
+    result = migrate_source(FILLED, "filled.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "variables = [*self.w.values()]" in result.new_source
+    assert_same_output(run_legacy(FILLED), run_migrated(result.new_source))
+    module_level = _LINEAR.format(body="d = {}\nd['w'] = tf.Variable(tf.ones([2, 1]))\nd['b'] = tf.Variable(0.5)\n"
+                                       "y = tf.matmul(x, d['w']) + d['b']\n")
+    result = migrate_source(module_level, "module_level.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "[*d.values()]" in result.new_source
+    assert_same_output(run_legacy(module_level), run_migrated(result.new_source))

@@ -95,3 +95,17 @@ def test_arguments_given_as_none_are_tf1_s_defaults():
     assert "tf.Variable(tf.zeros_initializer()([], dtype=tf.int32), name='value', trainable=True)" in result.new_source
     assert "None(" not in result.new_source
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+def test_a_number_given_as_the_shape_is_a_one_dimensional_shape():
+    # kennysong's tf-tutorial `tensorboard.py` (held-out probe 45): `tf.get_variable('v', (1))`, the shape a bare
+    # number, which TF1 read as [1]; `GlorotUniform()((1))` crashed ("'int' object is not iterable") in a file
+    # reported as converted.
+    source = ("import tensorflow as tf\nv = tf.get_variable('v', (1))\nw = tf.get_variable('w', 3, "
+              "initializer=tf.ones_initializer())\nwith tf.Session() as sess:\n"
+              "    sess.run(tf.global_variables_initializer())\n    print(sess.run(v).shape, sess.run(w))\n")
+    result = migrate_source(source, "number.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert "v = tf.Variable(tf.keras.initializers.GlorotUniform()([1]), name='v')" in result.new_source
+    assert "w = tf.Variable(tf.ones_initializer()([3]), name='w')" in result.new_source
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

@@ -109,9 +109,9 @@ def test_rewrite(before, after):
 
 
 KEPT = [
-    pytest.param("import tensorflow as tf\ndef make():\n    v = tf.Variable(1.0)\n    w = tf.Variable(2.0)\n"
-                 "    return v\nW = make()\nsaver = tf.train.Saver()\n", "helper function",
-                 id="variables made by a helper"),
+    pytest.param("import tensorflow as tf\ndef make(flag):\n    v = tf.Variable(1.0)\n    if flag:\n"
+                 "        w = tf.Variable(2.0)\n    return v\nW = make(True)\nsaver = tf.train.Saver()\n",
+                 "helper function", id="variables a helper makes in a branch"),
     pytest.param("import tensorflow as tf\ndef make():\n    return tf.Variable(1.0)\ndef net():\n    return make()\n"
                  "W = net()\nsaver = tf.train.Saver()\n", "helper called inside another function",
                  id="variable helper called by another function"),
@@ -222,6 +222,78 @@ def test_variables_made_by_one_variable_helpers_are_named_as_tf1_named_them(tmp_
     new_source, _ = _rewrite(HELPER_MADE)
     assert 'var_list={"Variable": W1, "b": b1, "out/Variable": W2}' in new_source
     _restores_the_legacy_checkpoint(HELPER_MADE, tmp_path, monkeypatch)
+
+
+LAYER_HELPER_MADE = '''\
+import os
+import numpy as np
+import tensorflow as tf
+
+
+def weight_variable(shape):
+    return tf.Variable(tf.truncated_normal(shape, stddev=0.1, seed=3))
+
+
+def add_layer(inputs, in_size, out_size, activation_function=None):
+    Weights = weight_variable([in_size, out_size])
+    biases = tf.Variable(tf.zeros([out_size]) + 0.1, name="b")
+    Wx_plus_b = tf.matmul(inputs, Weights) + biases
+    if activation_function is None:
+        return Wx_plus_b
+    return activation_function(Wx_plus_b)
+
+
+ckpt = os.path.join(os.environ["CKPT_DIR"], "model.ckpt")
+x = tf.placeholder(tf.float32, [None, 2])
+hidden = add_layer(x, 2, 3, activation_function=tf.nn.relu)
+with tf.name_scope("out"):
+    pred = add_layer(hidden, 3, 1)
+step = tf.Variable(0, trainable=False)
+train = tf.train.GradientDescentOptimizer(0.05).minimize(tf.reduce_mean(tf.square(pred - 1.0)), global_step=step)
+saver = tf.train.Saver()
+''' + _SAVE_OR_RESTORE.format(fetch="[pred, step]")
+
+
+def test_variables_layer_helpers_make_are_saved_under_their_tf1_names(tmp_path, monkeypatch):
+    """fanrong33's `03_nn_saved_model.py` (held-out probe 43): `add_layer` makes two variables at each call, which
+    TF1's Saver() listed (the file stayed compat: "variables are created outside the block that builds the Saver").
+    Each call's variables keep the names TF1 gave them in the caller's scopes, reached through the call's instance
+    of the helper's tf.Module."""
+    rule_alone, _ = _rewrite(LAYER_HELPER_MADE)
+    assert ('var_list={"Variable": tf1_helper_variable(\'add_layer\', 1, \'Weights\'), '
+            '"b": tf1_helper_variable(\'add_layer\', 1, \'biases\'), '
+            '"out/Variable": tf1_helper_variable(\'add_layer\', 2, \'Weights\'), '
+            '"out/b": tf1_helper_variable(\'add_layer\', 2, \'biases\'), "Variable_1": step}') in rule_alone
+    migrated = migrate_source(LAYER_HELPER_MADE, "case.py").new_source
+    assert ('var_list={"Variable": add_layer_1.Weights, "b": add_layer_1.biases, "out/Variable": add_layer_2.Weights, '
+            '"out/b": add_layer_2.biases, "Variable_1": step}') in migrated
+    _restores_the_legacy_checkpoint(LAYER_HELPER_MADE, tmp_path, monkeypatch)
+
+
+def test_variables_of_a_layer_helper_built_at_its_first_call_keep_compat():
+    # Its variables read the input's width: the instance makes them at its first call, in the first run, after
+    # the Saver was built.
+    source = LAYER_HELPER_MADE.replace("def add_layer(inputs, in_size, out_size,", "def add_layer(inputs, out_size,") \
+        .replace("    Weights =", "    in_size = inputs.get_shape()[1]\n    Weights =") \
+        .replace("add_layer(x, 2, 3,", "add_layer(x, 3,").replace("add_layer(hidden, 3, 1)", "add_layer(hidden, 1)")
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert result.compat_reason.startswith("`add_layer` creates variables each time it is called on graph tensors, "
+                                           "and has no tf.Module form here")
+
+
+def test_a_marker_no_instance_resolves_blocks_the_file():
+    from tf_migrate.rules._helper_variable_markers import resolve_helper_markers
+    from tf_migrate.rules._module_split import local_attribute
+    module = cst.parse_module("saver = Saver(var_list={'Variable': tf1_helper_variable('add_layer', 2, 'W'), "
+                              "'Variable_1': tf1_helper_variable('add_layer', 1, '_b')})\n")
+    blocked = []
+    resolved = resolve_helper_markers(module, {("add_layer", 1): ("add_layer_1", {"_b_", "W"})}, local_attribute,
+                                      lambda node, why: blocked.append(why))
+    assert "'Variable_1': add_layer_1._b_" in resolved.code
+    assert "tf1_helper_variable('add_layer', 2, 'W')" in resolved.code
+    assert blocked == ["a Saver lists the variable `W` of the call 2 of `add_layer`, which the helper's tf.Module "
+                       "form does not keep on its instance when it is built"]
 
 
 def test_twin_save_train_restore():

@@ -354,3 +354,13 @@ def test_a_summary_under_a_scope_named_by_a_variable_stays_compat(change):
     result = migrate_source(change(PROGRAM), "summaries.py")
     assert result.outcome == "compat"
     assert "name scope whose name the text does not give" in result.compat_reason
+
+
+def test_a_script_named_tensorboard_keeps_its_summaries_tf1():
+    # kennysong's tf-tutorial `tensorboard.py` (held-out probe 45): TF2's summary ops import the tensorboard
+    # package at their first write, and the script's own module shadowed it: the import ran the program again
+    # inside the write's trace, which crashed.
+    result = migrate_source(PROGRAM, "lessons/tensorboard.py")
+    assert result.outcome == "compat"
+    assert result.compat_reason.startswith("this file is named tensorboard.py")
+    assert migrate_source(PROGRAM, "lessons/tensorboard_demo.py").outcome == "eager"

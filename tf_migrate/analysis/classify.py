@@ -10,7 +10,7 @@ from tf_migrate.analysis.api_checks import check_api, classify_plumbing
 from tf_migrate.analysis.branch_placeholders import branch_placeholders, placeholder_lines
 from tf_migrate.analysis.block_variables import classify_variable_block, computed_reads
 from tf_migrate.analysis.built_objects import classify_built_object
-from tf_migrate.analysis.covered_variables import filled_dict_item
+from tf_migrate.analysis.covered_variables import filled_dict_item, filled_variable_item
 from tf_migrate.analysis.run_sites import find_run_sites
 from tf_migrate.analysis.dtypes import expression_dtype, placeholder_dtype
 from tf_migrate.analysis.feed_dicts import feed_dict_literal
@@ -71,6 +71,9 @@ class Classifier:
         self.scope.blockers.append((node, reason))
 
     def define(self, st: "pm.Statement", kind: str, call: Optional[cst.Call] = None, **info) -> None:
+        if kind in (pm.VARIABLE, pm.VARIABLES) and filled_variable_item(st.node, self.scope, st.index, self.names):
+            kind = pm.VARIABLES  # `weights['W1'] = tf.Variable(...)`: binds the dict, one variable more
+            info["mapping"] = info["filled"] = True
         st.kind = kind
         targets, value = single(st.node)
         single_value = kind in pm.DEFERRED_KINDS | {pm.EAGER} and targets is not None and symbol_key(targets)

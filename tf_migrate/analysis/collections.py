@@ -191,7 +191,7 @@ def _grown(scope: "pm.Scope", key: str, earlier: "pm.Symbol", later: "pm.Symbol"
     (``Ws.append(W)`` after the loop that filled ``Ws``): its variables are listed through it."""
     between = [s for s in scope.bindings.get(key, ()) if earlier.index < s.index <= later.index]
     return earlier.kind == later.kind == pm.VARIABLES and bool(between) and all(
-        0 <= s.index < len(scope.statements) and (grows_in_place(scope.statements[s.index].node, key) or s.nested)
+        0 <= s.index < len(scope.statements) and (grows_in_place(scope.statements[s.index].node, key) or s.nested or s.filled)
         for s in between)
 
 

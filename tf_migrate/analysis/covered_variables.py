@@ -80,6 +80,43 @@ def filled_dict_item(node: cst.CSTNode, scope: "pm.Scope", index: int, names) ->
     if before.nested:
         return True
     _, bound = single(scope.statements[before.index].node)
+    return _empty_dict(bound)
+
+
+def filled_variable_item(node: cst.CSTNode, scope: "pm.Scope", index: int, names) -> bool:
+    """``weights['W1'] = tf.Variable(...)`` (a string key, one trainable variable), where ``weights`` was last bound to
+    an empty dict or by such a line with another key (DarkTheCross's ``self.Q_Weights = {}`` then one line per
+    weight): a dict of variables in the order the lines made them, listed by its values as a literal's."""
+    target, value = _item_line(node)
+    if target is None or not (isinstance(value, cst.Call) and names.call_name(value) in api.VARIABLE_CONSTRUCTORS
+                              and not _untrainable(value)):
+        return False
+    key, item = symbol_key(target.value), target.slice[0].slice.value.evaluated_value
+    before = scope.symbol_at(key, index) if key is not None else None
+    while before is not None and 0 <= before.index < len(scope.statements) and before.filled:
+        earlier, _ = _item_line(scope.statements[before.index].node)
+        if earlier is None or earlier.slice[0].slice.value.evaluated_value == item:
+            return False  # (a key given again: the dict would hold the second variable only, TF1 made both)
+        before = scope.symbol_at(key, before.index)
+    if before is None or not 0 <= before.index < len(scope.statements) or before.nested:
+        return False
+    _, bound = single(scope.statements[before.index].node)
+    return _empty_dict(bound)
+
+
+def _item_line(node: cst.CSTNode) -> Tuple[Optional[cst.Subscript], Optional[cst.BaseExpression]]:
+    """(``d['k']``, value) of a line ``d['k'] = value`` with a string key, else (None, None)."""
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)
+            and len(node.body[0].targets) == 1):
+        return None, None
+    target = node.body[0].targets[0].target
+    if not (isinstance(target, cst.Subscript) and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)
+            and isinstance(target.slice[0].slice.value, cst.SimpleString)):
+        return None, None
+    return target, node.body[0].value
+
+
+def _empty_dict(bound: Optional[cst.BaseExpression]) -> bool:
     return (isinstance(bound, cst.Dict) and not bound.elements) or (
         isinstance(bound, cst.Call) and isinstance(bound.func, cst.Name) and bound.func.value == "dict"
         and not bound.args)

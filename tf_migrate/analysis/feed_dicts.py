@@ -8,7 +8,9 @@ takes no ``**unused_feeds`` catch-all.
 
 A key may be any tensor the program computes, as TF1 lets a feed replace any tensor for a run
 (``replace = {a: 15}`` for ``a = tf.add(2, 5)``): the key names the binding visible where its literal
-stands, so it counts only when no binding of that name comes between the literal and the run.
+stands, so it counts only when no binding of that name comes between the literal and the run. A placeholder is
+the exception: the literal holds it whatever the name is bound to later (``feed = {x: X}`` before a loop
+``for x in range(n)``), so the key feeds the placeholder the literal names.
 """
 from __future__ import annotations
 
@@ -18,14 +20,15 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.run_sites import RunSite
-from tf_migrate.analysis.symbols import reads, symbol_key
+from tf_migrate.analysis.symbols import reads, symbol_key, writes
 from tf_migrate.cst.arguments import bind_known
 from tf_migrate.cst.text import code
 from tf_migrate.traversal import visit
 
 
-def named_feed_keys(scope: "pm.Scope", site: "RunSite", limit: int) -> Optional[List[str]]:
-    """The keys the site's named feed holds at every run (in its literal's order), or None.
+def named_feed_keys(scope: "pm.Scope", site: "RunSite", limit: int) -> Optional[List[Tuple[str, Optional["pm.Symbol"]]]]:
+    """The keys the site's named feed holds at every run (in its literal's order), each with the binding it
+    feeds, or None.
 
     The name is looked up where the run stands (the statement at ``limit``): the graph's scope, or the
     method of the graph's class the run sits in (``site.home``), whose feed dict keys are the class's
@@ -46,14 +49,27 @@ def named_feed_keys(scope: "pm.Scope", site: "RunSite", limit: int) -> Optional[
         visit(body, finder)
     if finder.other or not finder.literals:
         return None
-    key_lists = [[symbol_key(element.key) for element in literal.elements] for literal, _ in finder.literals]
+    literals = finder.literals
+    key_lists = [[symbol_key(element.key) for element in literal.elements] for literal, _ in literals]
     first = key_lists[0]
     if any(set(keys) != set(first) or len(keys) != len(first) for keys in key_lists):
-        return None
-    for key in first:
-        if key is None or not _one_value(scope, key, [index for _, index in finder.literals], limit):
+        literals = _reaching_literal(scope, literals, limit)
+        if literals is None:
             return None
-    return first
+        first = [symbol_key(element.key) for element in literals[0][0].elements]
+    statements = [index for _, index in literals]
+    keyed = []
+    for key in first:
+        if key is None:
+            return None
+        literal_placeholder = _placeholder_at_literals(scope, key, statements)
+        if literal_placeholder is not None:
+            keyed.append((key, literal_placeholder))
+        elif _one_value(scope, key, statements, limit):
+            keyed.append((key, scope.symbol_at(key, limit)))
+        else:
+            return None
+    return keyed
 
 
 def bool_literals(dicts: Sequence[cst.Dict]) -> Dict[str, str]:
@@ -148,6 +164,38 @@ def only_fed(statements: Sequence[cst.CSTNode], name: str) -> bool:
     return not finder.other and bool(finder.literals)
 
 
+def _reaching_literal(scope: "pm.Scope", literals: List[Tuple[cst.Dict, Optional[int]]], limit: int
+                      ) -> Optional[List[Tuple[cst.Dict, Optional[int]]]]:
+    """The one literal a run at statement ``limit`` sees where the name is bound to dicts of different keys
+    (``feed_dict = {x_input_1d: data_1d}`` runs, then ``feed_dict = {x_input_2d: data_2d}`` runs): the last before
+    the run, where every binding is a line of its own in the scope's body (so each holds until the next) and none is
+    in the run's own statement. None otherwise."""
+    if any(index is None or index == limit for _, index in literals):
+        return None
+    if any(not isinstance(scope.statements[index].node, cst.SimpleStatementLine) for _, index in literals):
+        return None
+    before = [(literal, index) for literal, index in literals if index < limit]
+    return [max(before, key=lambda pair: pair[1])] if before else None
+
+
+def _placeholder_at_literals(scope: "pm.Scope", key: str, literal_statements: List[Optional[int]]
+                             ) -> Optional["pm.Symbol"]:
+    """The placeholder ``key`` holds where every literal stands, when it is one binding for all of them and no
+    literal's statement binds the name itself (``feed = {x: X}`` before ``for x in range(n)``: the dict holds the
+    placeholder, whatever the name holds at the run), or None."""
+    if not literal_statements or None in literal_statements:
+        return None
+    symbols = {id(symbol): symbol for symbol in (scope.symbol_at(key, index) for index in literal_statements)}
+    if len(symbols) != 1:
+        return None
+    (symbol,) = symbols.values()
+    if symbol is None or symbol.kind != pm.PLACEHOLDER:
+        return None
+    if any(key in writes(scope.statements[index].node) for index in literal_statements):
+        return None
+    return symbol
+
+
 def _one_value(scope: "pm.Scope", key: str, literal_statements: List[Optional[int]], limit: int) -> bool:
     """Whether ``key`` names, in every literal, the value the run at ``limit`` can replace.
 
@@ -189,6 +237,11 @@ class _Uses(cst.CSTVisitor):
         if (isinstance(node.func, cst.Attribute) and node.func.attr.value == "run" and len(positional) >= 2
                 and isinstance(positional[1].value, cst.Name) and positional[1].value.value == self.name):
             self._accounted.add(id(positional[1].value))  # `sess.run(fetches, feed)`: the feed by position
+        if (isinstance(node.func, cst.Attribute) and node.func.attr.value in ("run", "eval") and len(positional) == 1
+                and isinstance(positional[0].value, cst.Name) and positional[0].value.value == self.name):
+            # `step.run(feed, session=sess)`, `acc.eval(feed)`: an op's or a tensor's feed (a dict of arrays is no
+            # fetch a session could run)
+            self._accounted.add(id(positional[0].value))
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:

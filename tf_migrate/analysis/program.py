@@ -68,6 +68,8 @@ class Symbol:
     mapping: bool = False  # VARIABLES held in a dict (``weights = {'h1': tf.Variable(...)}``): listed by its values
     # ... a dict filled item by item with dicts of them (``weights['recog'] = {'h1': tf.Variable(...)}``, the VAE's)
     nested: bool = False
+    # ... a dict filled item by item with variables (``weights['W1'] = tf.Variable(...)`` after ``weights = {}``)
+    filled: bool = False
     # An optimizer whose learning rate runs feed: (the expression, the variable its runs assign it to) (fed_rates).
     rate: Optional[Tuple[cst.BaseExpression, str]] = None
     choices: Tuple[cst.Call, ...] = ()  # an optimizer chosen by a branch: each branch's constructor (call is None)

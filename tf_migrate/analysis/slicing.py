@@ -95,11 +95,12 @@ def plan_run(scope: "pm.Scope", site: RunSite, limit: int) -> RunPlan:
     named_keys = named_feed_keys(scope, site, limit) if dynamic else None
     unmatched = dynamic and named_keys is None and feeds_tensors(scope, site)
     if named_keys is not None:
-        fed = [(key, None) for key in named_keys]
+        fed = [(key, None) for key, _ in named_keys]
+        fed_symbols = dict(named_keys)  # the binding each key names where the dict was built
     else:
         # A key given twice in the feed dict literal: Python keeps the last value, in the first one's place.
         fed = [] if dynamic else list({key: value for key, _, value in literal}.items())
-    fed_symbols = {key: scope.symbol_at(key, limit) for key, _ in fed}
+        fed_symbols = {key: scope.symbol_at(key, limit) for key, _ in fed}
     fed_at = {key: symbol.index if symbol is not None else -2 for key, symbol in fed_symbols.items()}
     needed: Set[Tuple[str, int]] = set()
     rebound: Set[Tuple[str, int]] = set()

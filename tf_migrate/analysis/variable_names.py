@@ -3,8 +3,10 @@
 The literal ``name=`` (else ``"Variable"``) under the enclosing ``name_scope`` / ``variable_scope``,
 made unique in creation order as TF1's graph does (``Graph.unique_name``: case-insensitively, ``_1``,
 ``_2``...); ``get_variable`` names sit under the variable scope as they are. Literal op names the
-block gives (``tf.add(..., name="W")``) take their names first. Variables made by helper functions,
-in loops or compound statements, or with computed names or scopes have no name the text gives.
+block gives (``tf.add(..., name="W")``) take their names first. One-variable helpers
+(``weight_variable(shape)``) name their variable in the caller's scopes; so do layer helpers, for a caller that
+asks (``analysis/layer_helper_variables``). Variables made by other helper functions, in loops or compound
+statements, or with computed names or scopes have no name the text gives.
 
 Used by ``saver-var-list`` (checkpoint keys) and ``variable-name-filters`` (``'generator' in v.name``).
 """
@@ -17,6 +19,7 @@ import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis import program as pm
+from tf_migrate.analysis.layer_helper_variables import helper_marker, layer_helpers
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.cst.arguments import argument
 from tf_migrate.cst.text import code
@@ -132,8 +135,12 @@ def constructor_count(module: cst.Module, names: TFNames) -> int:
 class TF1Names:
     """The names TF1's graph gave the variables of one block, in creation order."""
 
-    def __init__(self, names: TFNames) -> None:
+    def __init__(self, names: TFNames, layer_helpers: bool = False) -> None:
         self.names = names
+        # whether variables that layer helpers make at each call are listed (``analysis/layer_helper_variables``),
+        # reached through markers that helper-modules resolves: for callers whose list the helper's tf.Module
+        # instances can hold (a Saver's)
+        self.layer_helpers = layer_helpers
         self.in_use: Dict[str, int] = {}
         self.in_use_by_graph: Dict[object, Dict[str, int]] = {}  # each graph named its ops afresh (analysis/run_graphs)
         self.scopes: Dict[int, Tuple[Optional[str], Optional[str]]] = {}  # id(with item) -> (name scope, var scope)
@@ -190,14 +197,21 @@ class TF1Names:
         collection keeps those of its own graph (``scope.same_graph(v.made_at, before)``)."""
         found: List[Variable] = []
         helpers = variable_helpers([st.node for st in scope.statements], self.names)
+        layers = layer_helpers([st.node for st in scope.statements], self.names, helpers) if self.layer_helpers \
+            else {}
+        calls_made: Dict[str, int] = {}  # layer helper -> its calls so far (the markers' numbers)
         for st in scope.statements:
             if isinstance(st.node, (cst.FunctionDef, cst.ClassDef)):
                 if isinstance(st.node, cst.FunctionDef) and st.node.name.value in helpers:
                     self.constructors_seen += 1  # its one tf.Variable: made at each call, named in the caller
-                elif any(isinstance(c.func, cst.Name) and c.func.value in helpers for c in all_calls(st.node)):
+                elif isinstance(st.node, cst.FunctionDef) and st.node.name.value in layers:
+                    self.constructors_seen += len(self._constructors(st.node))  # made at each call, named so
+                elif any(isinstance(c.func, cst.Name) and c.func.value in {**helpers, **layers}
+                         for c in all_calls(st.node)):
                     return [], "a variable helper called inside another function"
                 continue  # variables a function makes are not this block's: the counts will differ
             calls = self._calls(st.node, helpers)
+            layer_calls = [c for c in all_calls(st.node) if isinstance(c.func, cst.Name) and c.func.value in layers]
             self.constructors_seen += len(self._constructors(st.node))
             if st.index >= before:
                 continue
@@ -207,16 +221,26 @@ class TF1Names:
                     self.names.call_name(c) is None for c in all_calls(st.node)):
                 # (a collection read, an alias or a selection of variables makes none)
                 return [], "a variable made by a helper function: its TF1 name is not known here"
-            if not calls and not isinstance(st.node, cst.SimpleStatementLine):
+            if not calls and not layer_calls and not isinstance(st.node, cst.SimpleStatementLine):
                 continue
             names, var_scopes = self.stacks(st)
-            if calls and not isinstance(st.node, cst.SimpleStatementLine):
+            if (calls or layer_calls) and not isinstance(st.node, cst.SimpleStatementLine):
                 return [], "variables made in a loop or another compound statement"
             targets = _bound_expressions(st.node, calls)
             if calls and targets is None:
                 return [], "variables that are not bound to names, dict entries or list items"
             for call in _evaluation_order(st.node):
-                if id(call) in targets:  # a constructor, or a helper whose constructor names the variable
+                if id(call) in {id(c) for c in layer_calls}:  # a layer helper: its variables, in its order
+                    helper = call.func.value
+                    calls_made[helper] = number = calls_made.get(helper, 0) + 1
+                    for made in layers[helper]:
+                        variable = self._variable(made.constructor, names, var_scopes,
+                                                  helper_marker(helper, number, made.local))
+                        if isinstance(variable, str):
+                            return [], variable
+                        variable.made_at = st.index
+                        found.append(variable)
+                elif id(call) in targets:  # a constructor, or a helper whose constructor names the variable
                     made = call if self.names.call_name(call) in CONSTRUCTORS else helpers[call.func.value]
                     variable = self._variable(made, names, var_scopes, targets[id(call)])
                     if isinstance(variable, str):

@@ -20,7 +20,8 @@ dict. Such a scope stays compat, with the reason at the statement, where a varia
 - stored into a subscript or an attribute of anything but ``self``, alone or in a dict, list or tuple literal
   (``weights['recog'] = {'h1': tf.Variable(...)}``: the model knew ``weights`` as a dict of variables, and the
   list held the inner dicts; the output crashed), but for a dict that holds dicts of variables only, filled item by
-  item from an empty one (``analysis/covered_variables.filled_dict_item``: listed dict by dict).
+  item from an empty one (``analysis/covered_variables.filled_dict_item``: listed dict by dict), or a dict filled
+  item by item with variables under distinct string keys (``filled_variable_item``: listed by its values).
 
 Optimizers made in a compound statement block too (:func:`check_optimizer_places`), but for one chosen by a flag
 (``analysis/optimizer_choices``).
@@ -32,7 +33,7 @@ from typing import List, Optional, Set
 import libcst as cst
 
 from tf_migrate.analysis import api_tables as api
-from tf_migrate.analysis.covered_variables import filled_dict_item
+from tf_migrate.analysis.covered_variables import filled_dict_item, filled_variable_item
 from tf_migrate.analysis.main_guard import is_main_guard
 from tf_migrate.analysis.optimizer_choices import optimizer_choice
 from tf_migrate.analysis.symbols import all_calls, callee_name, writes
@@ -48,7 +49,8 @@ def check_variable_places(c) -> None:
         if not _makes_variables(st.node, c):
             continue  # (most statements: one walk of their calls)
         target = _stored_into(st.node, c)
-        if target is not None and not filled_dict_item(st.node, c.scope, st.index, c.names):
+        if target is not None and not filled_dict_item(st.node, c.scope, st.index, c.names) and \
+                not filled_variable_item(st.node, c.scope, st.index, c.names):
             c.block(st.node, f"a variable stored into `{target}`: the analysis knows variables bound to names and "
                              "`self.` attributes only")
             continue

@@ -52,6 +52,8 @@ class RuleContext:
     scoped_names_given: bool = False
     # Whether variable-name-filters wrote variables of tf.layers calls as markers layers-to-keras resolves.
     layer_markers: bool = False
+    # Whether saver-var-list wrote variables of layer helpers as markers helper-modules resolves.
+    helper_markers: bool = False
     # The parsed input: its nodes that survive the rules (unchanged subtrees keep their identity) are
     # reported at their position in the user's file, computed once.
     original_module: Optional[cst.Module] = None

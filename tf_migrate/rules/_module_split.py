@@ -61,7 +61,8 @@ def class_name(function: str, taken: Set[str]) -> str:
     return fresh("".join(part[:1].upper() + part[1:] for part in function.split("_") if part) or "Helper", taken)
 
 
-def _attribute(name: str) -> str:
+def local_attribute(name: str) -> str:
+    """The attribute of the class that keeps the helper's local (or argument) ``name``."""
     return f"{name}_" if name in _MODULE_ATTRIBUTES or name.startswith("_") else name
 
 
@@ -216,8 +217,8 @@ def split(func: cst.FunctionDef, tensor_params: Sequence[str], cls: str, tf: str
     init_reads |= set().union(*(header_reads(blocks[b]) for leaf in init_leaves for b in leaf.parents)) \
         if init_leaves else set()
     stored_params = [p for p in python_params if p in forward_reads or (tensors and p in init_reads)]
-    renamed = {n: _attribute(n) for n in state_names + stored_params}
-    lists = {n: _attribute(n) for n in loop_makers}
+    renamed = {n: local_attribute(n) for n in state_names + stored_params}
+    lists = {n: local_attribute(n) for n in loop_makers}
     init_body: List[cst.BaseStatement] = [cst.parse_statement("super().__init__()")]
     init_body += [cst.parse_statement(f"self.{renamed[p]} = {p}") for p in stored_params]
     to_self = _ToSelf({n: renamed[n] for n in state_names + (stored_params if tensors else [])})

@@ -80,7 +80,10 @@ class _GetVariable(cst.CSTTransformer):
             value = init_code  # the initializer is a value (tensor or array)
         else:
             dtype_arg = f", dtype={dtype_code}" if dtype_code else ""
-            value = f"{init_code}({code(shape)}{dtype_arg})"
+            # TF1 read a number as a one-dimensional shape (`tf.get_variable('v', (1))`); Keras' initializers
+            # take a sequence (they crashed: "'int' object is not iterable")
+            shape_code = f"[{shape.value}]" if isinstance(shape, cst.Integer) else code(shape)
+            value = f"{init_code}({shape_code}{dtype_arg})"
         if "regularizer" in bound and any(read in self.ctx.original_source for read in _REGULARIZATION_READS):
             # tf.Variable has no regularizer: the losses the program reads back would lose this term
             self.ctx.block(original, "tf.get_variable(regularizer=...) whose regularization loss the program reads")

@@ -41,9 +41,10 @@ from tf_migrate.cst.names import all_names, fresh
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._helper_sites import Helper, Site, SiteFinder
+from tf_migrate.rules._helper_variable_markers import init_attributes, resolve_helper_markers
 from tf_migrate.rules._hoisting import fixed_arguments
 from tf_migrate.rules._lazy_builds import first_call_refusal, lazily_built
-from tf_migrate.rules._module_split import SplitRefused, class_name, split
+from tf_migrate.rules._module_split import SplitRefused, class_name, local_attribute, split
 from tf_migrate.rules._tree_helpers import (RenameImports, class_for_importer, class_for_provider, imported_candidates,
                                            kept_imported_helper)
 from tf_migrate.traversal import visit
@@ -62,7 +63,11 @@ class HelperModules(Rule):
     TREE_WORK = True
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
-        return _Rewrite(module, ctx).run()
+        rewrite = _Rewrite(module, ctx)
+        module = rewrite.run()
+        if ctx.helper_markers:  # a Saver's variables of layer helpers -> their instances' attributes
+            module = resolve_helper_markers(module, rewrite.instances, local_attribute, ctx.block)
+        return module
 
 
 class _Rewrite:
@@ -71,6 +76,8 @@ class _Rewrite:
         self.module_scope = analyze_scope(list(module.body), ctx.names, layer_scopes=ctx.layer_scopes)
         self.scopes: Dict[int, "pm.Scope"] = {}
         self.literal_params: Dict[int, Set[str]] = {}  # id(function) -> _literal_params
+        # (helper, call number) -> (its instance, the attributes the class's __init__ binds): made here, not lazily
+        self.instances: Dict[Tuple[str, int], Tuple[str, Set[str]]] = {}
 
     def run(self) -> cst.Module:
         helpers = {s.name.value: Helper(s) for s in self.module.body
@@ -151,6 +158,8 @@ class _Rewrite:
                     [cst.AssignTarget(cst.Name(instance))],
                     cst.Call(cst.parse_expression(cls), args=_tidy_args(python_args)))])
                 built.setdefault(id(site.statement), []).append((site.order, build))
+                if helper.imported is None and not lazily:
+                    self.instances[(name, number)] = instance, init_attributes(classes[id(helper.func)])
                 calls[id(site.call)] = (instance, [i for i, p in enumerate(given) if p in tensor_params])
         if not classes and not calls:
             return self.module

