@@ -85,3 +85,52 @@ def test_the_same_agent_without_the_reset_converts():
     result = migrate_source(source, "agent.py")
     assert result.outcome == "eager", result.compat_reason
     assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+# DarkTheCross's CartPole agent (held-out probe 45): `run()` opens the session and initializes, then calls the
+# methods that run the graph in it (`decision` through `eval`, `learn` through the train op's `run`).
+DRIVER = """
+import numpy as np
+import tensorflow as tf
+
+
+class Agent:
+    def __init__(self):
+        self.x = tf.placeholder(tf.float32, [None, 2])
+        self.y = tf.placeholder(tf.float32, [None, 1])
+        self.w = tf.Variable(tf.ones([2, 1]) * 0.5)
+        self.out = tf.matmul(self.x, self.w)
+        self.loss = tf.reduce_mean(tf.square(self.out - self.y))
+        self.train_step = tf.train.GradientDescentOptimizer(0.1).minimize(self.loss)
+
+    def decision(self, state):
+        return self.out.eval(feed_dict={self.x: [state]})
+
+    def learn(self, xs, ys):
+        self.train_step.run(feed_dict={self.x: xs, self.y: ys})
+
+    def run(self):
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for i in range(3):
+                print(self.decision([1.0, 2.0]))
+                self.learn([[1.0, 2.0], [0.5, 1.0]], [[1.0], [0.0]])
+
+
+if __name__ == "__main__":
+    agent = Agent()
+    agent.run()
+"""
+
+
+def test_methods_called_only_after_the_one_initializer_run_leave_it_the_first():
+    result = migrate_source(DRIVER, "driver.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(DRIVER), run_migrated(result.new_source))
+
+
+def test_a_method_that_runs_the_graph_before_the_initializer_run_keeps_compat():
+    source = DRIVER.replace("    agent.run()\n", "    agent.decision([1.0, 2.0])\n    agent.run()\n")
+    result = migrate_source(source, "driver.py")
+    assert result.outcome == "compat"
+    assert "an initializer run in method `run`" in result.compat_reason

@@ -102,3 +102,17 @@ def test_a_method_called_once_is_not_counted_twice_by_tensorflow_s_own_modules()
     assert "train" in scan_module("w", "w.py", source).called_once
     twice = source + "    w.train()\n"
     assert "train" not in scan_module("w", "w.py", twice).called_once
+
+
+def test_attributes_of_values_tensorflow_made_name_no_method_of_the_program():
+    # DarkTheCross's agent (held-out probe 45): `cps.run()` once, but `sess.run(...)` in it and
+    # `self.train_step.run(feed_dict=...)` elsewhere named `run` three times: the method was not "called once".
+    source = ("import tensorflow as tf\n\n\nclass A:\n    def __init__(self):\n"
+              "        self.train_step = tf.train.AdamOptimizer(0.1).minimize(loss)\n\n"
+              "    def learn(self):\n        self.train_step.run(feed_dict={})\n\n"
+              "    def run(self):\n        with tf.Session() as sess:\n            sess.run(tf.global_variables_initializer())\n"
+              "            self.learn()\n\n\nif __name__ == '__main__':\n    a = A()\n    a.run()\n")
+    assert "run" in scan_module("a", "a.py", source).called_once
+    # a name bound to a session and to something else is not TensorFlow's alone
+    other = source.replace("    a.run()\n", "    a.run()\n    sess = a\n    sess.run()\n")
+    assert "run" not in scan_module("a", "a.py", other).called_once

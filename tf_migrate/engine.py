@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import re
 import sys
 import traceback
@@ -40,6 +41,7 @@ from tf_migrate.analysis.program import ScopeBlocked
 from tf_migrate.analysis.project_index import one_session_classes, scan_module, single_instance_classes
 from tf_migrate.analysis.scope_analysis import analyze_scope
 from tf_migrate.codegen.compiled import COMPILED, FUNCTION_MODES
+from tf_migrate.cst.names import attribute_mentions
 from tf_migrate.cst.tab_indentation import expand_indentation_tabs
 from tf_migrate.cst.text import module_code
 from tf_migrate.report import ERROR, INFO, WARNING, Finding
@@ -260,6 +262,7 @@ def _scan(module: cst.Module, facts: "_TreeFacts") -> TFNames:
     names.methods_run_once = {(cls, method) for cls in facts.built_once_here & names.single_instances
                               for method in facts.called_once}
     names.tree_helpers = facts.tree_helpers
+    names.attribute_counts = functools.lru_cache(maxsize=None)(lambda: attribute_mentions(module))
     names.object_graph = object_graph
     names.scoped_classes = facts.scoped_classes
     names.class_variables = object_trainable_parts

@@ -189,6 +189,8 @@ class TFNames:
     single_instances: Set[str] = field(default_factory=set)  # classes of the module every program builds once
     # (class, method): the one object of a class the module builds once, its method called once by top-level code
     methods_run_once: Set[Tuple[str, str]] = field(default_factory=set)
+    # How many times the module names each attribute (``run`` of ``obj.run``), computed when first asked
+    attribute_counts: Callable[[], Dict[str, int]] = field(default=lambda: {})
     tree_helpers: TreeHelpers = field(default_factory=TreeHelpers)  # helpers shared as classes (trees only)
     # Plain classes of the module whose objects hold variables made in __init__ -> those variables, as
     # analysis/modules lists them (given by the engine: a class's __init__ builds such objects too).

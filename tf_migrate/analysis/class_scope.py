@@ -181,9 +181,31 @@ def _session_passed(method: cst.FunctionDef, sites: Sequence[RunSite], sessions:
 def _initializes_once(cls, method, sites, inits, running, analysis, names: TFNames) -> bool:
     """BinRoot's SOM: ``train()`` opens a session, initializes, trains. TF1 initialized at each call; eager variables
     start initialized, which is the same where the module builds its one object, calls ``train()`` once from
-    top-level code, no other method runs the graph and ``__init__`` runs nothing: that run is the first."""
-    return (len(inits) == 1 and sites[0] is inits[0] and running == [method] and not analysis.init_runs
-            and (cls.name.value, method.name.value) in names.methods_run_once)
+    top-level code, ``__init__`` runs nothing, and every other method that runs the graph is called only by
+    ``train()``, after its initializer run (DarkTheCross's agent: ``run()`` initializes, then calls ``decision`` and
+    ``learn``, which run the graph in the session it opened): that run is the first."""
+    if not (len(inits) == 1 and sites[0] is inits[0] and not analysis.init_runs
+            and (cls.name.value, method.name.value) in names.methods_run_once):
+        return False
+    others = [m.name.value for m in running if m is not method]
+    return all(_called_only_after(method, inits[0].call, other, names.attribute_counts()) for other in others)
+
+
+def _called_only_after(method: cst.FunctionDef, init: cst.Call, name: str, counts: Dict[str, int]) -> bool:
+    """Whether every mention of the attribute ``name`` in the module is ``self.name`` in ``method``, after ``init``."""
+    seen = {"init": False, "after": 0, "before": 0}
+
+    class _Order(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if node is init:
+                seen["init"] = True
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            if node.attr.value == name and isinstance(node.value, cst.Name) and node.value.value == "self":
+                seen["after" if seen["init"] else "before"] += 1
+
+    method.body.visit(_Order())
+    return seen["before"] == 0 and seen["after"] > 0 and counts.get(name, 0) == seen["after"]
 
 
 def _of_built_values(scope: "pm.Scope", index: int, site: RunSite) -> bool:

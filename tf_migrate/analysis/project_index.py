@@ -158,6 +158,49 @@ def _module_sessions(tree: ast.Module) -> Set[str]:
     return {name for name in made if bound.get(name) == 1}
 
 
+def _made_by_tensorflow(tree: ast.Module, modules: Set[str]) -> Set[str]:
+    """Names and ``self.`` attributes every binding of which, anywhere in the module, is a value TensorFlow made
+    (``with tf.Session() as sess``, ``self.train_step = tf.train.AdamOptimizer(lr).minimize(loss)``): their
+    attributes are TensorFlow's, not methods of the program's objects."""
+    kinds: Dict[str, Set[bool]] = {}
+    judged: Set[int] = set()
+    for node in ast.walk(tree):
+        target, value = None, None
+        if isinstance(node, ast.withitem) and isinstance(node.optional_vars, (ast.Name, ast.Attribute)):
+            target, value = node.optional_vars, node.context_expr
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], (ast.Name, ast.Attribute)):
+            target, value = node.targets[0], node.value
+        key = _receiver_key(target) if target is not None else None
+        if key is not None:
+            judged.add(id(target))
+            kinds.setdefault(key, set()).add(isinstance(value, ast.Call) and _rooted_at(value.func, modules))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Store) and id(node) not in judged:
+            key = _receiver_key(node)
+            if key is not None:
+                kinds.setdefault(key, set()).add(False)  # a loop target, an unpacking, an augmented assignment
+        elif isinstance(node, ast.arg):
+            kinds.setdefault(node.arg, set()).add(False)
+    return {key for key, made in kinds.items() if made == {True}}
+
+
+def _receiver_key(node: ast.AST) -> Optional[str]:
+    """``sess`` for a name, ``self.train_step`` for an attribute of ``self``; else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return f"self.{node.attr}"
+    return None
+
+
+def _rooted_at(func: ast.AST, modules: Set[str]) -> bool:
+    """Whether a called expression starts at a TensorFlow module name (``tf.Session``, ``tf.train.X(...).minimize``)."""
+    while isinstance(func, (ast.Attribute, ast.Call)):
+        func = func.value if isinstance(func, ast.Attribute) else func.func
+    return isinstance(func, ast.Name) and func.id in modules
+
+
 def _called_name(call: ast.Call) -> str:
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
@@ -210,8 +253,10 @@ def _attributes_called_once(tree: ast.Module, modules: Set[str]) -> Set[str]:
     """See ``ModuleInfo.called_once`` (``modules``: the names bound to TensorFlow modules, whose attributes, such as
     ``tf.train``, name no method)."""
     mentions: Dict[str, int] = {}
+    made_by_tf = _made_by_tensorflow(tree, modules)  # (`sess.run`, `self.train_step.run()` name TF's methods)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id in modules):
+        if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id in modules) \
+                and _receiver_key(node.value) not in made_by_tf:
             mentions[node.attr] = mentions.get(node.attr, 0) + 1
     once: Set[str] = set()
     pending = [node for node in tree.body if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
