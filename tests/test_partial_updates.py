@@ -159,7 +159,7 @@ def test_a_method_running_part_of_a_line_of_updates_keeps_compat(line, fetch, wh
 
 
 @pytest.mark.parametrize("block", [
-    pytest.param("if True:\n    up1 = tf.assign_add(v1, 1.0)\n    up2 = tf.assign_add(v2, 1.0)\n"
+    pytest.param("USE = True\nif USE:\n    up1 = tf.assign_add(v1, 1.0)\n    up2 = tf.assign_add(v2, 1.0)\n"
                  "else:\n    up1 = up2 = None", id="an if block"),
     pytest.param("for k in range(1):\n    up1 = tf.assign_add(v1, 1.0)\n    up2 = tf.assign_add(v2, 1.0)",
                  id="a for block"),
@@ -167,7 +167,8 @@ def test_a_method_running_part_of_a_line_of_updates_keeps_compat(line, fetch, wh
                  "except AttributeError:\n    up1 = up2 = None", id="a try block"),
 ])
 def test_a_run_of_one_update_a_block_binds_keeps_compat(block):
-    # (the slice takes a block whole: converted, the run made both updates, 10.0 -> 11.0)
+    # (the slice takes a block whole: converted, the run made both updates, 10.0 -> 11.0; the `if` tests a name, as
+    # constant-branches unwraps `if True:`)
     migrated = migrate_source(HEADER + block + "\n" + RUN.format(fetch="up1"), "blocks.py")
     assert migrated.outcome == "compat"
     assert "also binds `up2`, an op that changes state" in migrated.compat_reason
@@ -176,7 +177,8 @@ def test_a_run_of_one_update_a_block_binds_keeps_compat(block):
 def test_a_run_of_an_update_beside_one_bound_to_no_name_in_a_block_keeps_compat():
     # (TF1 never ran the op bound to no name; the slice takes the block whole and ran it, 10.0 -> 11.0. `unrun-ops`
     # removes such a statement of a TF function, the program then converts; a method's op is what it leaves.)
-    block = "if True:\n    up1 = tf.assign_add(v1, 1.0)\n    v2.assign_add(1.0)"
+    block = "USE = True\nif USE:\n    up1 = tf.assign_add(v1, 1.0)\n    v2.assign_add(1.0)"  # (not `if True:`,
+    # which constant-branches unwraps)
     migrated = migrate_source(HEADER + block + "\n" + RUN.format(fetch="up1"), "blocks.py")
     assert migrated.outcome == "compat"
     assert "also makes, bound to no name, an op that changes state" in migrated.compat_reason

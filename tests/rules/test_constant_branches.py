@@ -73,3 +73,14 @@ def test_a_test_that_reads_a_name_is_left():
     rewritten = ConstantBranches().apply(module, ctx).code
     assert "if by_hand:" in rewritten and "else:" in rewritten
     assert "if 0:" not in rewritten
+
+
+def test_updates_in_a_branch_a_constant_takes_are_lines_of_their_own():
+    # In a block the slice takes whole, a run of one update made both (tests/test_partial_updates.py); in the branch
+    # `if True:` takes they are lines of their own, and the run makes the one TF1 ran.
+    from tests.test_partial_updates import HEADER, RUN
+    source = HEADER + "if True:\n    up1 = tf.assign_add(v1, 1.0)\n    up2 = tf.assign_add(v2, 1.0)\n" + \
+        RUN.format(fetch="up1")
+    result = migrate_source(source, "blocks.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))

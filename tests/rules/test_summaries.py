@@ -117,8 +117,9 @@ def test_writer_only_for_the_graph_becomes_an_eager_writer():
 
 def test_bare_graph_writer_becomes_an_eager_writer():
     """`tf.summary.FileWriter("logs/", sess.graph)` as a statement (RL code's OUTPUT_GRAPH) writes only the graph."""
-    source = ("import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = x * 2.0\nsess = tf.Session()\n"
-              "if True:\n    tf.summary.FileWriter('logs/', sess.graph)\nprint(sess.run(y, {x: 1.0}))\n")
+    source = ("import tensorflow as tf\nOUTPUT_GRAPH = True\nx = tf.placeholder(tf.float32)\ny = x * 2.0\n"
+              "sess = tf.Session()\nif OUTPUT_GRAPH:\n    tf.summary.FileWriter('logs/', sess.graph)\n"
+              "print(sess.run(y, {x: 1.0}))\n")
     result = migrate_source(source, "bare_graph_writer.py")
     assert result.outcome == "eager", result.findings
     assert "    tf.summary.create_file_writer('logs/')\n" in result.new_source
