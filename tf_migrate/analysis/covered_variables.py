@@ -60,13 +60,8 @@ def filled_dict_item(node: cst.CSTNode, scope: "pm.Scope", index: int, names) ->
     """``weights['recog'] = {'h1': tf.Variable(...), ...}`` (string keys, trainable variables made in the literal),
     where ``weights`` was last bound to an empty dict (``{}``, ``dict()``) or by such a line: the dict holds dicts of
     variables, in the order the lines made them (``*(v for inner in weights.values() for v in inner.values())``)."""
-    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)
-            and len(node.body[0].targets) == 1):
-        return False
-    target, value = node.body[0].targets[0].target, node.body[0].value
-    if not (isinstance(target, cst.Subscript) and len(target.slice) == 1
-            and isinstance(target.slice[0].slice, cst.Index)
-            and isinstance(target.slice[0].slice.value, cst.SimpleString) and isinstance(value, cst.Dict)):
+    target, value = _item_line(node)
+    if target is None or not isinstance(value, cst.Dict):
         return False
     key = symbol_key(target.value)
     if key is None or not value.elements or not all(

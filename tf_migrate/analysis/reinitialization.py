@@ -16,6 +16,7 @@ from tf_migrate.analysis.binding_times import free_reads
 from tf_migrate.analysis.callables import fetch_leaves
 from tf_migrate.analysis.classify import Classifier
 from tf_migrate.analysis.run_graphs import run_graph
+from tf_migrate.analysis.saver_restores import trains_after_restore
 from tf_migrate.analysis.slicing import plan_run
 from tf_migrate.analysis.symbols import all_calls, symbol_key
 from tf_migrate.cst.arguments import argument
@@ -30,8 +31,9 @@ def check_reinitialization(c: Classifier) -> None:
     second model in a ``tf.Graph()`` of its own). Nor when the second one gives the variable the value it holds anyway
     (:func:`_reinitialization_changes_nothing`), nor when nothing after the second reads the variables made
     before the first (:func:`_old_variables_unread`: a tutorial's second section building its own ``W``, ``b``,
-    ``cost``, ``train`` in the same graph, or a notebook's second model). ``w1.initializer`` then ``w2.initializer`` initialize
-    two variables once each."""
+    ``cost``, ``train`` in the same graph, or a notebook's second model), nor when the next statement restores
+    every variable it initialized (:func:`_restored_at_once`). ``w1.initializer`` then ``w2.initializer``
+    initialize two variables once each."""
     runs = [st for st in c.scope.statements if st.role == pm.REMOVE and st.run_sites]
     resets = [st.index for st in c.scope.statements
               if any(c.names.call_name(call) == "tf.reset_default_graph" for call in all_calls(st.node))]
@@ -43,11 +45,40 @@ def check_reinitialization(c: Classifier) -> None:
             if before is not None and not any(before.index < reset < run.index for reset in resets) \
                     and not _other_graphs(c, before, run) \
                     and not _reinitialization_changes_nothing(c, before, run, key) \
-                    and not (key != _OBJECTS_VARIABLES and _old_variables_unread(c, before, run)):
+                    and not (key != _OBJECTS_VARIABLES and _old_variables_unread(c, before, run)) \
+                    and not _restored_at_once(c, run, targets):
                 c.block(run.node, "variables are initialized again (a second session): eager variables "
                                   "would keep their trained values")
                 return
         last_run.update((key, run) for key in targets)
+
+
+def _restored_at_once(c: Classifier, run: "pm.Statement", initialized: List[str]) -> bool:
+    """Whether the statement after the initializer run ``run`` is ``saver.restore(...)`` of a Saver whose var_list
+    (a literal dict, as saver-var-list writes it) holds every variable ``run`` initialized, and the optimizers'
+    slots too where the program trains after it (saver-slots' ``optimizers=``): TF1 reset the variables and read
+    them back from the checkpoint (aymericdamien's second session: ``sess.run(init)``, ``saver.restore(...)``);
+    eager variables are read back the same."""
+    if run.index + 1 >= len(c.scope.statements):
+        return False
+    node = c.scope.statements[run.index + 1].node
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Expr)):
+        return False
+    call = node.body[0].value
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "restore"):
+        return False
+    saver = symbol_key(call.func.value)
+    symbol = c.scope.symbol_at(saver, run.index + 1) if saver else None
+    if symbol is None or symbol.kind != pm.SAVER or symbol.call is None:
+        return False
+    var_list = argument(symbol.call, "var_list")
+    if not isinstance(var_list, cst.Dict):
+        return False
+    if argument(symbol.call, "optimizers") is not None:  # saver-slots: a Saver() of every variable made before it
+        return all(made is not None and made.index < symbol.index
+                   for made in (c.scope.symbol_at(key, run.index) for key in initialized))
+    listed = {symbol_key(element.value) for element in var_list.elements if isinstance(element, cst.DictElement)}
+    return set(initialized) <= listed and not trains_after_restore(c.scope, saver)
 
 
 def _other_graphs(c: Classifier, before: "pm.Statement", run: "pm.Statement") -> bool:

@@ -54,6 +54,9 @@ class RuleContext:
     layer_markers: bool = False
     # Whether saver-var-list wrote variables of layer helpers as markers helper-modules resolves.
     helper_markers: bool = False
+    # Savers (by name) of programs that train after a restore -> the blocker saver-var-list raised for each, which
+    # saver-slots lifts where it lists the optimizers' slots too.
+    slot_savers: Dict[str, Tuple[Optional[cst.CSTNode], str]] = field(default_factory=dict)
     # The parsed input: its nodes that survive the rules (unchanged subtrees keep their identity) are
     # reported at their position in the user's file, computed once.
     original_module: Optional[cst.Module] = None

@@ -243,7 +243,8 @@ def _parsed_definitions(source: str) -> Tuple[cst.BaseStatement, ...]:
 
 
 def with_module_helper(module: cst.Module, source: str, stdlib: Sequence[str] = ()) -> cst.Module:
-    """``source`` (definitions) after the tensorflow import and the imports right after it, PEP 8 spaced;
+    """``source`` (definitions) after the tensorflow import (the module's ``import tensorflow``, if it has one) and
+    the imports right after it, PEP 8 spaced;
     ``stdlib``: standard-library modules the definitions use, imported before the module's first import
     where the module does not import them already."""
     body = list(module.body)
@@ -251,7 +252,10 @@ def with_module_helper(module: cst.Module, source: str, stdlib: Sequence[str] = 
     def imports(stmt, test) -> bool:
         return isinstance(stmt, cst.SimpleStatementLine) and any(test(small) for small in stmt.body)
 
-    position = next((i + 1 for i, stmt in enumerate(body) if imports(stmt, imports_tensorflow)), 0)
+    # after ``import tensorflow as tf`` (not ``from tensorflow.examples... import input_data`` above it)
+    position = next((i + 1 for i, stmt in enumerate(body) if imports(
+        stmt, lambda small: isinstance(small, cst.Import) and imports_tensorflow(small))), 0) or \
+        next((i + 1 for i, stmt in enumerate(body) if imports(stmt, imports_tensorflow)), 0)
     while position < len(body) and imports(body[position], lambda s: isinstance(s, (cst.Import, cst.ImportFrom))):
         position += 1
     helpers = list(_parsed_definitions(source.lstrip("\n")))

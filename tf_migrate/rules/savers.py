@@ -26,7 +26,8 @@ The checkpoint holds the program's variables, not the optimizer's slots
 (TF1's ``Saver()`` also saved Adam's moments): after a restore the slots keep
 their values, and a warning says so where the optimizer has slots. Where the
 program trains after a restore (also one that runs only when a checkpoint
-exists: a resumed run), that changes its numbers, and the file stays compat.
+exists: a resumed run), that would change its numbers: saver-slots then lists
+the slots too, by their TF1 names, or keeps the file compat.
 """
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ from tf_migrate.analysis import program as pm
 from tf_migrate.analysis.collections import imported_variable_class
 from tf_migrate.analysis.layer_helper_variables import MARKER as HELPER_MARKER
 from tf_migrate.analysis.object_variables import answer_variables, object_variables
+from tf_migrate.analysis.saver_restores import trains_after_restore
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.analysis.variable_names import HIDDEN_VARIABLES, TF1Names, Variable, constructor_count
 from tf_migrate.cst.arguments import find_argument, keyword
@@ -50,7 +52,6 @@ from tf_migrate.rules import Rule, RuleContext
 from tf_migrate.rules._program_scopes import graph_and_class_scopes, statement_value
 from tf_migrate.rules._layer_variable_markers import named_as_tf1
 from tf_migrate.rules._saver_layers import layer_saver_variables
-from tf_migrate.rules._saver_restores import trains_after_restore
 from tf_migrate.traversal import visit
 
 RULE_ID = "saver-var-list"
@@ -84,12 +85,14 @@ class SaverVarList(Rule):
                     continue
                 plans[plan.call] = plan
                 ctx.report(plan.call, RULE_ID, INFO, "Saver -> an explicit var_list keyed by TF1 names")
-                if plan.slots_warning:
+                if plan.slots_warning and cls is None and trains_after_restore(scope, plan.name):
+                    # compat, unless saver-slots lists the slots too (it lifts this blocker)
+                    ctx.slot_savers[plan.name] = (plan.call, "the program restores a checkpoint and then trains "
+                                                  "with an optimizer that has slots: TF1's Saver() restored them too "
+                                                  "(Adam's moments), the eager Saver lists the model's variables only")
+                    ctx.block(*ctx.slot_savers[plan.name])
+                elif plan.slots_warning:
                     ctx.report(plan.call, RULE_ID, WARNING, plan.slots_warning)
-                    if cls is None and trains_after_restore(scope, plan.name):
-                        ctx.block(plan.call, "the program restores a checkpoint and then trains with an optimizer "
-                                             "that has slots: TF1's Saver() restored them too (Adam's moments), "
-                                             "the eager Saver lists the model's variables only")
         # Where the program model cannot keep the saver, the decision after the local rules keeps compat mode.
         return visit(module, _Rewrite(plans, ctx)) if plans else module
 
@@ -154,8 +157,7 @@ def _plan_savers(scope: "pm.Scope", module_scope: "pm.Scope", module: cst.Module
         if not plan.problem:  # the converted classes keep these locals of __init__ on the object
             for cls, kept in objects.kept_locals.items():
                 ctx.kept_for_savers.setdefault(cls, set()).update(kept)
-        plan.slots_warning = _slots_warning(scope, ctx, objects.classes) \
-            if find_argument(value, "var_list", 0) is None else ""
+        plan.slots_warning = _slots_warning(scope, ctx, objects.classes) if _lists_slots(value, ctx) else ""
     return plans
 
 
@@ -195,7 +197,14 @@ def plan_class_savers(scope: "pm.Scope", cls: str, module_scope: "pm.Scope", mod
                 sum(attribute_mentions(other).get(attribute, 0) for other in outside) != len(saves):
             plan.problem = f"`{attribute}` is read outside `{cls}` other than to save or restore"
         plan.outside_calls = {id(call) for call in saves}  # model.saver.save(sess, path): without the session too
-        plan.slots_warning = _slots_warning(scope, ctx) if find_argument(value, "var_list", 0) is None else ""
+        plan.slots_warning = _slots_warning(scope, ctx) if _lists_slots(value, ctx) else ""
+        class_defs = [other for other in module.body if isinstance(other, cst.ClassDef) and other.name.value == cls]
+        restores = [call for node in class_defs + saves for call in all_calls(node)
+                    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "restore"
+                    and isinstance(call.func.value, cst.Attribute) and call.func.value.attr.value == attribute]
+        if not plan.problem and plan.slots_warning and restores:
+            plan.problem = (f"`{cls}` restores a checkpoint and has an optimizer with slots, which TF1's Saver() "
+                            "restored too (Adam's moments): the eager Saver lists the model's variables only")
     return plans
 
 
@@ -256,6 +265,14 @@ class _SaverUses(cst.CSTVisitor):
 
     def visit_Name(self, node: cst.Name) -> None:
         self.other = self.other or node.value == self.name
+
+
+def _lists_slots(saver: cst.Call, ctx: RuleContext) -> bool:
+    """Whether TF1's Saver listed the optimizers' slots: every variable (no var_list, or ``tf.global_variables()``,
+    which holds them too)."""
+    given = find_argument(saver, "var_list", 0)
+    return given is None or (isinstance(given.value, cst.Call) and not given.value.args
+                             and ctx.names.call_name(given.value) in ("tf.global_variables", "tf.all_variables"))
 
 
 def _slots_warning(scope: "pm.Scope", ctx: RuleContext, classes=()) -> str:

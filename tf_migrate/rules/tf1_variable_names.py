@@ -68,7 +68,8 @@ class TF1VariableNames(Rule):
         variables, why = names.variables(scope, before=len(scope.statements))
         if not why and names.constructors_seen != len(constructors):
             why = "variables made inside functions"
-        if scoped and (why or any(variable.call is None for variable in variables)):
+        if scoped and (why or any(variable.call is None and not _named_by_the_store(variable, scope, ctx)
+                                  for variable in variables)):
             return module  # (a get_variable's name is the variable-store rule's to give)
         if why:
             if len(constructors) > 1 or _repeated(module, constructors[0]):
@@ -88,6 +89,17 @@ class TF1VariableNames(Rule):
                            f"(`{variable.tf_name}:0`; eager TF2 does not make variable names unique)")
         ctx.scoped_names_given = bool(scoped)  # the session rewrite unwraps the module's scope blocks
         return visit(module, _Rename(renamed)) if renamed else module
+
+
+def _named_by_the_store(variable, scope, ctx: RuleContext) -> bool:
+    """Whether ``variable`` is a ``v = tf.get_variable("v", ...)`` line of the module, which variable-store names
+    in full (``"a_variable_scope/v"``) where the program reads names, or a lookup of one."""
+    if variable.made_at < 0:
+        return False
+    node = scope.statements[variable.made_at].node
+    small = node.body[0] if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 else None
+    return isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) \
+        and ctx.names.call_name(small.value) == "tf.get_variable"
 
 
 def _unwrapped_at_module_level(block: cst.With, module: cst.Module) -> bool:

@@ -28,6 +28,7 @@ from tf_migrate.analysis import api_tables as api
 from tf_migrate.analysis.reused_scopes import reused_calls
 from tf_migrate.analysis.scope_defaults import scope_default_blockers
 from tf_migrate.analysis.symbols import all_calls, reads, writes
+from tf_migrate.analysis.variable_names import prints_variables, reads_names
 from tf_migrate.cst.names import fresh
 from tf_migrate.cst.text import code, module_code
 from tf_migrate.report import INFO, WARNING
@@ -67,6 +68,8 @@ class _Store:
         # Scoped names made twice: only in two graphs (tf.Graph(), reset_default_graph), where TF1's lookup found
         # the variable of the graph then the default, which a name-keyed store cannot tell.
         self.made_twice: Set[str] = set()
+        # a program that reads variable names (tf1-variable-names gives its variables TF1's names)
+        self.reads_names = reads_names(module) or prints_variables(module, ctx.names)
 
     def note_made(self, scoped: str, holder: str) -> None:
         """``holder`` holds the variable made under ``scoped``, the latest of that name."""
@@ -129,6 +132,7 @@ class _Walker(cst.CSTTransformer):
     def __init__(self, store: _Store, hoist_to: Optional[List[cst.BaseStatement]], local: Set[str]) -> None:
         self.store, self.hoist_to, self.local = store, hoist_to, local
         self.frames: List[_Frame] = []
+        self.named_in_full: Dict[int, str] = {}  # id(get_variable call) -> its scoped name, to write in full
         self.pending: List[List[cst.BaseStatement]] = [[]]
         self.failed = False
         self.names = store.ctx.names
@@ -231,6 +235,12 @@ class _Walker(cst.CSTTransformer):
             self.failed = True
             return updated
         if self.hoist_to is None and self._bound_directly(original):
+            scoped = self.named_in_full.get(id(original))
+            if scoped is not None:
+                self.store.ctx.report(original, RULE_ID, INFO, f"`{code(original.args[0].value)}` named {scoped!r} "
+                                      "in full, as TF1 named it: the program reads variable names")
+                return updated.with_changes(args=[updated.args[0].with_changes(value=_literal(scoped, original)),
+                                                  *updated.args[1:]])
             return updated
         if reads(updated) & self.local:
             self.store.ctx.report(original, RULE_ID, WARNING, f"variable {scoped!r} is shaped by values local to "
@@ -240,10 +250,8 @@ class _Walker(cst.CSTTransformer):
         var = self.store.fresh(scoped)
         self.store.note_made(scoped, var)
         if scoped != name_arg.evaluated_value:  # built outside its scopes: the name TF1 gave it, in full
-            quote = name_arg.quote  # (the text's quotes, where the name needs no escape)
-            plain = quote in ('"', "'") and quote not in scoped and "\\" not in scoped
-            literal = cst.SimpleString(f"{quote}{scoped}{quote}" if plain else repr(scoped))
-            updated = updated.with_changes(args=[updated.args[0].with_changes(value=literal), *updated.args[1:]])
+            updated = updated.with_changes(args=[updated.args[0].with_changes(value=_literal(scoped, original)),
+                                                 *updated.args[1:]])
         statement = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(var))], updated)])
         (self.hoist_to if self.hoist_to is not None else self.pending[-1]).append(statement)
         self.store.ctx.report(original, RULE_ID, INFO, f"variable {scoped!r} built once as `{var}`")
@@ -256,6 +264,8 @@ class _Walker(cst.CSTTransformer):
                 and isinstance(statement.targets[0].target, cst.Name):
             scoped = "/".join(p for p in (self._path(), call.args[0].value.evaluated_value) if p)
             self.store.note_made(scoped, statement.targets[0].target.value)
+            if scoped != call.args[0].value.evaluated_value and self.store.reads_names:
+                self.named_in_full[id(call)] = scoped  # the eager rewrite unwraps the scope around it
             return True
         return False
 
@@ -267,6 +277,13 @@ class _Walker(cst.CSTTransformer):
     def leave_Assign(self, original, updated):
         self._current_assign = None
         return updated
+
+
+def _literal(scoped: str, call: cst.Call) -> cst.SimpleString:
+    """``scoped`` as a string literal in the quotes of the get_variable's name, where it needs no escape."""
+    quote = call.args[0].value.quote
+    plain = quote in ('"', "'") and quote not in scoped and "\\" not in scoped
+    return cst.SimpleString(f"{quote}{scoped}{quote}" if plain else repr(scoped))
 
 
 def _is_reuse_call(line: cst.CSTNode) -> bool:

@@ -1,4 +1,5 @@
-"""Whether a program trains after a Saver restores a checkpoint (for ``saver-var-list``).
+"""Whether a program trains after a Saver restores a checkpoint (for ``saver-var-list`` and ``saver-slots``, and
+for ``reinitialization``: an initializer run a restore undoes).
 
 The eager Saver lists the model's variables; TF1's ``Saver()`` also held the optimizer's slots (Adam's
 moments, RMSProp's mean squares). A program that restores and then trains (also one that restores only
