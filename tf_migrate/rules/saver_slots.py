@@ -29,6 +29,7 @@ import libcst as cst
 from tf_migrate.analysis.symbols import all_calls
 from tf_migrate.codegen.optimizer_slots import SLOTLESS, SLOTS
 from tf_migrate.cst.arguments import argument, keyword
+from tf_migrate.cst.statements import statement_lines
 from tf_migrate.cst.text import code
 from tf_migrate.report import INFO
 from tf_migrate.rules import Rule, RuleContext
@@ -140,7 +141,7 @@ def _bindings(statements: Sequence[cst.BaseStatement], ctx: RuleContext, once: b
     (``once=False``: in any line of any block)."""
     counts: Dict[str, int] = {}
     made: Dict[str, cst.Call] = {}
-    lines = statements if once else [node for stmt in statements for node in _lines(stmt)]
+    lines = statements if once else [line for stmt in statements for line in statement_lines(stmt)]
     for stmt in lines:
         if not isinstance(stmt, cst.SimpleStatementLine):
             continue
@@ -153,18 +154,6 @@ def _bindings(statements: Sequence[cst.BaseStatement], ctx: RuleContext, once: b
                 if qualname and (qualname.endswith("Optimizer") or ".optimizers." in qualname):
                     made[name] = small.value
     return {name: call for name, call in made.items() if counts[name] == 1 or not once}
-
-
-def _lines(node: cst.CSTNode) -> List[cst.SimpleStatementLine]:
-    found: List[cst.SimpleStatementLine] = []
-
-    class _Lines(cst.CSTVisitor):
-        def visit_SimpleStatementLine(self, line: cst.SimpleStatementLine) -> bool:
-            found.append(line)
-            return False
-
-    visit(node, _Lines())
-    return found
 
 
 def _top_level_index(statements: Sequence[cst.BaseStatement], call: cst.Call) -> Optional[int]:
